@@ -1,0 +1,27 @@
+/** @type {import('jest').Config} */
+const swc = ['@swc/jest', {
+  jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
+  module: { type: 'commonjs' },
+  sourceMaps: 'inline',
+}];
+module.exports = {
+  projects: [
+    {
+      displayName: 'unit',
+      testEnvironment: 'node',
+      testMatch: ['<rootDir>/test/unit/**/*.test.ts'],
+      transform: { '^.+\\.ts$': swc },
+    },
+    {
+      displayName: 'e2e',
+      testEnvironment: 'node',
+      testMatch: ['<rootDir>/test/e2e/**/*.test.ts'],
+      transform: { '^.+\\.ts$': swc },
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+    },
+  ],
+  // PGlite serves one session; real PostgreSQL tests share one database: run files one at a time.
+  maxWorkers: 1,
+  testTimeout: 30000,
+};

@@ -1,0 +1,51 @@
+import path from 'node:path';
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface Config {
+  port: number;
+  /** PostgreSQL server; undefined means the embedded database in `dataDir`. */
+  databaseUrl?: string;
+  dataDir: string;
+  /** Admin tokens created at start when absent, e.g. `*:*.some-secret`. */
+  initAdminApiTokens: string[];
+  logLevel: LogLevel;
+  /** Upper bound of database connections in the pool (always 1 on the embedded database). */
+  dbPoolMax: number;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+// An admin token is `<project>:<environment>.<secret>`; init tokens are admin tokens, so `*:*.<secret>`.
+const ADMIN_TOKEN = /^\*:\*\.[A-Za-z0-9_\-]{8,200}$/;
+
+function integer(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  const n = Number(raw);
+  if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+/** Reads and validates the environment once; every problem is reported before anything starts. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = integer('PORT', env.PORT, 4242, 0, 65535);
+  const dbPoolMax = integer('DB_POOL_MAX', env.DB_POOL_MAX, 10, 1, 100);
+  const databaseUrl = env.DATABASE_URL?.trim() || undefined;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL must be a postgres:// or postgresql:// URL');
+  }
+  const dataDir = path.resolve(env.DATA_DIR?.trim() || './data');
+  const initAdminApiTokens = (env.INIT_ADMIN_API_TOKENS ?? '').split(',').map((t) => t.trim()).filter(Boolean);
+  for (const token of initAdminApiTokens) {
+    if (!ADMIN_TOKEN.test(token)) {
+      throw new ConfigError('INIT_ADMIN_API_TOKENS entries must look like "*:*.<secret>" with a secret of 8-200 letters, digits, "_" or "-"');
+    }
+  }
+  const logLevel = (env.LOG_LEVEL?.trim() || 'info') as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  return { port, databaseUrl, dataDir, initAdminApiTokens, logLevel, dbPoolMax };
+}

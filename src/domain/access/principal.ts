@@ -1,0 +1,16 @@
+/** Who is calling. Resolved once per request from the Authorization header and passed to every service call. */
+export interface Principal {
+  kind: 'api-token' | 'user' | 'system';
+  /** Written as `createdBy` on audit events: the token name, the username or email. */
+  name: string;
+  /** Written as `createdByUserId`; admin tokens use the system id -1337, as Unleash v5.8 does. */
+  userId: number | null;
+  /** Admin API tokens hold ADMIN and pass every permission check. */
+  isAdmin: boolean;
+  /** Root role of a user; permissions are read from it. */
+  rootRoleId: number | null;
+}
+
+export const SYSTEM_USER_ID = -1337;
+
+export const systemPrincipal: Principal = { kind: 'system', name: 'unleash_system_user', userId: SYSTEM_USER_ID, isAdmin: true, rootRoleId: null };

@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+
+/** The one error vocabulary (design D1). No HTTP in here: each door maps `name` to its own status. */
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+export abstract class DomainError extends Error {
+  readonly id = randomUUID();
+  abstract override readonly name: string;
+  /** Extra body fields (for example `details` or `permissions`). */
+  extra(): Record<string, unknown> {
+    return {};
+  }
+}
+
+export class ValidationError extends DomainError {
+  override readonly name = 'ValidationError';
+  constructor(message: string, readonly details: ErrorDetail[] = []) {
+    super(message);
+  }
+  static of(details: ErrorDetail[]): ValidationError {
+    const message = details.length === 1
+      ? `Request validation failed: your request body or params contain invalid data: ${details[0].message}`
+      : 'Request validation failed: your request body or params contain invalid data. Refer to the `details` list for more information.';
+    return new ValidationError(message, details);
+  }
+  static single(path: string, message: string): ValidationError {
+    return ValidationError.of([{ path, message }]);
+  }
+  override extra() {
+    return { details: this.details };
+  }
+}
+
+export class AuthenticationRequired extends DomainError {
+  override readonly name = 'AuthenticationRequired';
+  constructor(message = 'You must log in to use Unleash. Your request had no valid authorization header, so we could not authorize you. Send an API token in the Authorization header.') {
+    super(message);
+  }
+}
+
+export class NoAccessError extends DomainError {
+  override readonly name = 'NoAccessError';
+  constructor(readonly permission: string, readonly environment?: string) {
+    super(`You don't have the required permissions to perform this operation. To perform this action, you need the "${permission}" permission${environment ? ` in the "${environment}" environment` : ''}.`);
+  }
+  override extra() {
+    return { permissions: [this.permission] };
+  }
+}
+
+export class NotFoundError extends DomainError {
+  override readonly name = 'NotFoundError';
+}
+
+export class NameExistsError extends DomainError {
+  override readonly name = 'NameExistsError';
+}
+
+/** A state the operation refuses to enter (for example deleting the default project). */
+export class InvalidOperationError extends DomainError {
+  override readonly name = 'InvalidOperationError';
+}
+
+export class ContentTooLarge extends DomainError {
+  override readonly name = 'ContentTooLarge';
+  constructor(limit: string) {
+    super(`The request body is larger than the accepted ${limit}.`);
+  }
+}
+
+export class ContentTypeerror extends DomainError {
+  override readonly name = 'ContentTypeerror';
+  constructor(given: string | undefined) {
+    super(`We do not accept the content-type you provided (${given || "you didn't provide one"}). Try using one of the content-types we do accept instead (application/json) and make sure the body is in the corresponding format.`);
+  }
+}
+
+/** Status of each error name, used by both doors (REST status, GraphQL `extensions.code`). */
+export const STATUS_BY_NAME: Readonly<Record<string, number>> = {
+  ValidationError: 400,
+  AuthenticationRequired: 401,
+  NoAccessError: 403,
+  InvalidOperationError: 403,
+  NotFoundError: 404,
+  NameExistsError: 409,
+  ContentTooLarge: 413,
+  ContentTypeerror: 415,
+};
+
+export interface ErrorBody {
+  id: string;
+  name: string;
+  message: string;
+  [key: string]: unknown;
+}
+
+export function errorBody(err: DomainError): ErrorBody {
+  return { id: err.id, name: err.name, message: err.message, ...err.extra() };
+}

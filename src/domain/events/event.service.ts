@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { parse } from '../validation';
+import { EVENT_COLUMNS, toAuditEvent, type AuditEvent } from './event.store';
+
+export interface EventFilter {
+  type?: string;
+  project?: string;
+  feature?: string;
+}
+
+export interface EventPage {
+  events: AuditEvent[];
+  totalEvents: number;
+  /** Present when older events remain: pass it as `before` to read the next page. */
+  nextBefore: number | null;
+}
+
+const filterSchema = z.object({
+  type: z.string().min(1).max(100).optional(),
+  project: z.string().min(1).max(1000).optional(),
+  feature: z.string().min(1).max(1000).optional(),
+  limit: z.number().int().min(1).max(1000).default(100),
+  offset: z.number().int().min(0).max(10_000_000).optional(),
+  before: z.number().int().min(1).optional(),
+}).strict();
+
+export type EventQuery = z.input<typeof filterSchema>;
+
+/** Reads the audit log, newest first. Reading needs only an authenticated caller (Unleash: permission NONE). */
+export class EventService {
+  constructor(private readonly em: EntityManager) {}
+
+  async search(query: EventQuery): Promise<EventPage> {
+    const q = parse(filterSchema, query);
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (q.type) { where.push('type = ?'); params.push(q.type); }
+    if (q.project) { where.push('project = ?'); params.push(q.project); }
+    if (q.feature) { where.push('feature_name = ?'); params.push(q.feature); }
+    const filter = where.length ? `where ${where.join(' and ')}` : '';
+    const pageWhere = q.before ? `${filter ? `${filter} and` : 'where'} id < ?` : filter;
+    const pageParams = q.before ? [...params, q.before] : params;
+    const conn = this.em.getConnection();
+    const [rows, [{ count }]] = await Promise.all([
+      conn.execute(`select ${EVENT_COLUMNS} from events ${pageWhere} order by id desc limit ? offset ?`, [...pageParams, q.limit + 1, q.offset ?? 0]),
+      conn.execute(`select count(*)::int as count from events ${filter}`, params),
+    ]);
+    const more = rows.length > q.limit;
+    const events = (rows as unknown as Parameters<typeof toAuditEvent>[0][]).slice(0, q.limit).map(toAuditEvent);
+    return { events, totalEvents: count, nextBefore: more && events.length ? events[events.length - 1].id : null };
+  }
+
+  /** Spec endpoint 8 / D7: the newest 100 events of a feature plus the total; unknown features give an empty list. */
+  async forFeature(featureName: string): Promise<{ events: AuditEvent[]; totalEvents: number }> {
+    const { events, totalEvents } = await this.search({ feature: featureName, limit: 100 });
+    return { events, totalEvents };
+  }
+}

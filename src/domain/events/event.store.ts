@@ -1,0 +1,85 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Principal } from '../access/principal';
+import type { EventType } from './event-types';
+
+export interface EventInput {
+  type: EventType;
+  project?: string | null;
+  environment?: string | null;
+  featureName?: string | null;
+  data?: unknown;
+  preData?: unknown;
+  tags?: Array<{ type: string; value: string }>;
+}
+
+/** The audit event as both doors return it (spec endpoint 8). */
+export interface AuditEvent {
+  id: number;
+  type: string;
+  createdAt: string;
+  createdBy: string;
+  createdByUserId: number | null;
+  project: string | null;
+  environment: string | null;
+  featureName: string | null;
+  data: unknown;
+  preData: unknown;
+  tags: Array<{ type: string; value: string }>;
+}
+
+export interface EventDbRow {
+  id: string | number;
+  type: string;
+  created_at: Date;
+  created_by: string;
+  created_by_user_id: number | null;
+  project: string | null;
+  environment: string | null;
+  feature_name: string | null;
+  data: unknown;
+  pre_data: unknown;
+  tags: Array<{ type: string; value: string }> | null;
+}
+
+export const EVENT_COLUMNS = 'id, type, created_at, created_by, created_by_user_id, project, environment, feature_name, data, pre_data, tags';
+
+export function toAuditEvent(r: EventDbRow): AuditEvent {
+  return {
+    id: Number(r.id),
+    type: r.type,
+    createdAt: new Date(r.created_at).toISOString(),
+    createdBy: r.created_by,
+    createdByUserId: r.created_by_user_id,
+    project: r.project,
+    environment: r.environment,
+    featureName: r.feature_name,
+    data: r.data ?? null,
+    preData: r.pre_data ?? null,
+    tags: r.tags ?? [],
+  };
+}
+
+const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
+
+/**
+ * Appends events inside the caller's transaction (the `em` given must be the transaction's), so an event
+ * exists exactly when its change committed. A feature event without explicit tags carries the feature's
+ * current tags, read in the same statement.
+ */
+export async function appendEvents(em: EntityManager, principal: Principal, events: EventInput[]): Promise<void> {
+  if (events.length === 0) return;
+  const values: unknown[] = [];
+  const rows = events.map((e) => {
+    values.push(e.type, principal.name, principal.userId, e.project ?? null, e.environment ?? null, e.featureName ?? null,
+      json(e.data), json(e.preData), e.tags ? JSON.stringify(e.tags) : null);
+    return '(?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb)';
+  });
+  await em.execute(
+    `insert into events (type, created_by, created_by_user_id, project, environment, feature_name, data, pre_data, tags)
+     select v.type, v.created_by, v.created_by_user_id::int, v.project, v.environment, v.feature_name, v.data, v.pre_data,
+            coalesce(v.tags, (select coalesce(jsonb_agg(jsonb_build_object('type', ft.tag_type, 'value', ft.tag_value) order by ft.tag_type, ft.tag_value), '[]'::jsonb)
+                               from feature_tags ft where ft.feature_name = v.feature_name))
+       from (values ${rows.join(', ')}) as v(type, created_by, created_by_user_id, project, environment, feature_name, data, pre_data, tags)`,
+    values,
+  );
+}

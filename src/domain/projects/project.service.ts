@@ -1,0 +1,215 @@
+import { z } from 'zod';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AccessService } from '../access/access.service';
+import type { Principal } from '../access/principal';
+import { change } from '../change';
+import { EnvironmentSchema } from '../environments/environment.entity';
+import { InvalidOperationError, NameExistsError, NotFoundError, ValidationError } from '../errors';
+import { description, parse, urlFriendlyName } from '../validation';
+import { ProjectEnvironmentSchema, ProjectSchema, type ProjectRow } from './project.entity';
+
+export const PROJECT_MODES = ['open', 'protected', 'private'] as const;
+export type ProjectMode = (typeof PROJECT_MODES)[number];
+
+export interface FeatureNaming {
+  pattern: string | null;
+  example: string | null;
+  description: string | null;
+}
+
+export interface Project {
+  id: string;
+  name: string;
+  description: string | null;
+  mode: ProjectMode;
+  defaultStickiness: string;
+  featureLimit: number | null;
+  featureNaming: FeatureNaming;
+  health: number;
+  createdAt: string;
+  updatedAt: string | null;
+}
+
+export interface ProjectEnvironmentLink {
+  environment: string;
+  defaultStrategy: Record<string, unknown> | null;
+}
+
+const mode = z.enum(PROJECT_MODES);
+const stickiness = z.string().min(1).max(100);
+const featureLimit = z.number().int().min(0).max(1_000_000).nullable();
+const createSchema = z.object({
+  id: urlFriendlyName(1, 100),
+  name: z.string().min(1).max(100),
+  description: description.nullable().optional(),
+  mode: mode.optional(),
+  defaultStickiness: stickiness.optional(),
+  featureLimit: featureLimit.optional(),
+}).strict();
+const updateSchema = z.object({
+  id: z.string().optional(),
+  name: z.string().min(1).max(100),
+  description: description.nullable().optional(),
+  mode: mode.optional(),
+  defaultStickiness: stickiness.optional(),
+  featureLimit: featureLimit.optional(),
+}).strict();
+const linkSchema = z.object({ environment: z.string().min(1).max(100) }).strict();
+
+export type CreateProjectInput = z.input<typeof createSchema>;
+export type UpdateProjectInput = z.input<typeof updateSchema>;
+
+export const toProject = (r: ProjectRow): Project => ({
+  id: r.id,
+  name: r.name,
+  description: r.description ?? null,
+  mode: r.mode as ProjectMode,
+  defaultStickiness: r.defaultStickiness,
+  featureLimit: r.featureLimit ?? null,
+  featureNaming: { pattern: r.featureNamingPattern ?? null, example: r.featureNamingExample ?? null, description: r.featureNamingDescription ?? null },
+  health: r.health,
+  createdAt: new Date(r.createdAt).toISOString(),
+  updatedAt: r.updatedAt ? new Date(r.updatedAt).toISOString() : null,
+});
+
+export class ProjectService {
+  constructor(private readonly em: EntityManager, private readonly principal: Principal, private readonly access: AccessService) {}
+
+  async list(): Promise<Project[]> {
+    return (await this.em.find(ProjectSchema, {}, { orderBy: { name: 'asc', id: 'asc' } })).map(toProject);
+  }
+
+  async get(id: string): Promise<Project> {
+    return toProject(await this.load(this.em, id));
+  }
+
+  /** The REST list: every project with its count of non-archived features. */
+  async listWithCounts(): Promise<Array<Project & { featureCount: number }>> {
+    const projects = await this.list();
+    const counts = await this.featureCounts(projects.map((p) => p.id));
+    return projects.map((p) => ({ ...p, featureCount: counts.get(p.id) ?? 0 }));
+  }
+
+  /** One project with its environments and feature count. */
+  async details(id: string): Promise<Project & { featureCount: number; environments: ProjectEnvironmentLink[] }> {
+    const project = await this.get(id);
+    const links = await this.environmentLinks([id]);
+    const counts = await this.featureCounts([id]);
+    return { ...project, featureCount: counts.get(id) ?? 0, environments: links.get(id) ?? [] };
+  }
+
+  /** Non-archived feature counts for the given projects, in one query. */
+  async featureCounts(ids: readonly string[]): Promise<Map<string, number>> {
+    const rows: Array<{ project: string; count: number }> = ids.length === 0 ? [] : await this.em.execute(
+      `select project, count(*)::int as count from features where archived_at is null and project in (?) group by project`, [ids as string[]]);
+    return new Map(rows.map((r) => [r.project, r.count]));
+  }
+
+  /** Environment links of the given projects (switched-off environments left out, D6), in one query. */
+  async environmentLinks(ids: readonly string[]): Promise<Map<string, ProjectEnvironmentLink[]>> {
+    const rows: Array<{ project_id: string; environment_name: string; default_strategy: Record<string, unknown> | null }> = ids.length === 0 ? [] :
+      await this.em.execute(
+        `select pe.project_id, pe.environment_name, pe.default_strategy from project_environments pe
+           join environments e on e.name = pe.environment_name
+          where pe.project_id in (?) and e.enabled order by e.sort_order, e.name`, [ids as string[]]);
+    const out = new Map<string, ProjectEnvironmentLink[]>(ids.map((id) => [id, []]));
+    for (const r of rows) out.get(r.project_id)?.push({ environment: r.environment_name, defaultStrategy: r.default_strategy ?? null });
+    return out;
+  }
+
+  async create(input: CreateProjectInput): Promise<Project> {
+    const data = parse(createSchema, input);
+    await this.access.check('CREATE_PROJECT');
+    return change(this.em, this.principal, async (tx, emit) => {
+      if (await tx.findOne(ProjectSchema, { id: data.id })) throw new NameExistsError(`A project with the id ${data.id} already exists`);
+      const row = tx.create(ProjectSchema, {
+        id: data.id, name: data.name, description: data.description ?? null, mode: data.mode ?? 'open',
+        defaultStickiness: data.defaultStickiness ?? 'default', featureLimit: data.featureLimit ?? null, health: 100,
+      });
+      // A new project starts with every environment that is switched on.
+      for (const env of await tx.find(EnvironmentSchema, { enabled: true })) {
+        tx.create(ProjectEnvironmentSchema, { projectId: data.id, environmentName: env.name, defaultStrategy: null });
+      }
+      const project = toProject(row);
+      emit({ type: 'project-created', project: project.id, data: project });
+      return project;
+    });
+  }
+
+  async update(id: string, input: UpdateProjectInput): Promise<Project> {
+    const data = parse(updateSchema, input);
+    if (data.id !== undefined && data.id !== id) throw ValidationError.single('id', 'The `id` property must equal the project id in the path; a project id cannot be changed.');
+    await this.access.check('UPDATE_PROJECT', { project: id });
+    return change(this.em, this.principal, async (tx, emit) => {
+      const row = await this.load(tx, id);
+      const before = toProject(row);
+      row.name = data.name;
+      if (data.description !== undefined) row.description = data.description;
+      if (data.mode !== undefined) row.mode = data.mode;
+      if (data.defaultStickiness !== undefined) row.defaultStickiness = data.defaultStickiness;
+      if (data.featureLimit !== undefined) row.featureLimit = data.featureLimit;
+      row.updatedAt = new Date();
+      const after = toProject(row);
+      emit({ type: 'project-updated', project: id, data: after, preData: before });
+      return after;
+    });
+  }
+
+  async remove(id: string): Promise<void> {
+    await this.access.check('DELETE_PROJECT', { project: id });
+    await change(this.em, this.principal, async (tx, emit) => {
+      const row = await this.load(tx, id);
+      if (id === 'default') throw new InvalidOperationError('You can not delete the default project!');
+      const [{ active, archived }]: Array<{ active: number; archived: number }> = await tx.execute(
+        `select count(*) filter (where archived_at is null)::int as active, count(*) filter (where archived_at is not null)::int as archived
+           from features where project = ?`, [id]);
+      if (active > 0) throw new InvalidOperationError('You can not delete a project with active feature toggles');
+      if (archived > 0) throw new InvalidOperationError('You can not delete a project with archived feature toggles; delete them from the archive first');
+      emit({ type: 'project-deleted', project: id, preData: toProject(row) });
+      tx.remove(row);
+    });
+  }
+
+  async addEnvironment(id: string, input: unknown): Promise<void> {
+    const { environment } = parse(linkSchema, input);
+    await this.access.check('UPDATE_PROJECT', { project: id });
+    await change(this.em, this.principal, async (tx, emit) => {
+      await this.load(tx, id);
+      const env = await tx.findOne(EnvironmentSchema, { name: environment });
+      if (!env) throw new NotFoundError(`Could not find environment ${environment}`);
+      if (!env.enabled) throw ValidationError.single('environment', `The environment "${environment}" is switched off and cannot be added to a project.`);
+      if (await tx.findOne(ProjectEnvironmentSchema, { projectId: id, environmentName: environment })) {
+        throw new NameExistsError(`The environment "${environment}" is already enabled for project "${id}"`);
+      }
+      tx.create(ProjectEnvironmentSchema, { projectId: id, environmentName: environment, defaultStrategy: null });
+      await tx.flush();
+      // Every feature of the project gets its (disabled) configuration in the new environment.
+      await tx.execute(
+        `insert into feature_environments (feature_name, environment, enabled)
+         select name, ?, false from features where project = ? on conflict do nothing`, [environment, id]);
+      emit({ type: 'project-environment-added', project: id, environment });
+    });
+  }
+
+  async removeEnvironment(id: string, environment: string): Promise<void> {
+    await this.access.check('UPDATE_PROJECT', { project: id });
+    await change(this.em, this.principal, async (tx, emit) => {
+      await this.load(tx, id);
+      const link = await tx.findOne(ProjectEnvironmentSchema, { projectId: id, environmentName: environment });
+      if (!link) throw new NotFoundError(`The environment "${environment}" is not enabled for project "${id}"`);
+      const others = await tx.count(ProjectEnvironmentSchema, { projectId: id, environmentName: { $ne: environment } });
+      if (others === 0) throw ValidationError.single('environment', 'A project must always have at least one environment.');
+      tx.remove(link);
+      await tx.flush();
+      await tx.execute(`delete from feature_strategies where project = ? and environment = ?`, [id, environment]);
+      await tx.execute(`delete from feature_environments fe using features f where f.name = fe.feature_name and f.project = ? and fe.environment = ?`, [id, environment]);
+      emit({ type: 'project-environment-removed', project: id, environment });
+    });
+  }
+
+  private async load(em: EntityManager, id: string): Promise<ProjectRow> {
+    const row = await em.findOne(ProjectSchema, { id });
+    if (!row) throw new NotFoundError(`Project with id ${id} does not exist`);
+    return row;
+  }
+}

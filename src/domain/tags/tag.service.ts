@@ -1,0 +1,131 @@
+import { z } from 'zod';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AccessService } from '../access/access.service';
+import { NONE } from '../access/permissions';
+import type { Principal } from '../access/principal';
+import { change } from '../change';
+import { NameExistsError, NotFoundError, ValidationError } from '../errors';
+import { description, parse, urlFriendlyName } from '../validation';
+import { TagSchema, TagTypeSchema, type TagTypeRow } from './tag.entity';
+
+export interface Tag {
+  type: string;
+  value: string;
+}
+
+export interface TagType {
+  name: string;
+  description: string | null;
+  icon: string | null;
+}
+
+const tagTypeName = urlFriendlyName(2, 50);
+const icon = z.string().max(100).nullable().optional();
+const createTagTypeSchema = z.object({ name: tagTypeName, description: description.nullable().optional(), icon }).strict();
+const updateTagTypeSchema = z.object({ name: z.string().optional(), description: description.nullable().optional(), icon }).strict();
+const validateTagTypeSchema = z.object({ name: tagTypeName }).strict();
+// Tag rules (spec Tag; Unleash): value 2..50 characters, type URL-friendly 2..50, default `simple`.
+const tagSchema = z.object({ type: tagTypeName.default('simple'), value: z.string().trim().min(2).max(50) }).strict();
+
+export type CreateTagTypeInput = z.input<typeof createTagTypeSchema>;
+export type UpdateTagTypeInput = z.input<typeof updateTagTypeSchema>;
+export type CreateTagInput = z.input<typeof tagSchema>;
+
+const toTagType = (r: TagTypeRow): TagType => ({ name: r.name, description: r.description ?? null, icon: r.icon ?? null });
+
+export class TagService {
+  constructor(private readonly em: EntityManager, private readonly principal: Principal, private readonly access: AccessService) {}
+
+  // ---- tag types
+  async listTagTypes(): Promise<TagType[]> {
+    return (await this.em.find(TagTypeSchema, {}, { orderBy: { name: 'asc' } })).map(toTagType);
+  }
+
+  async getTagType(name: string): Promise<TagType> {
+    return toTagType(await this.loadTagType(this.em, name));
+  }
+
+  async createTagType(input: CreateTagTypeInput): Promise<TagType> {
+    const data = parse(createTagTypeSchema, input);
+    await this.access.check('CREATE_TAG_TYPE');
+    return change(this.em, this.principal, async (tx, emit) => {
+      if (await tx.findOne(TagTypeSchema, { name: data.name })) throw new NameExistsError(`There already exists a tag-type with the name ${data.name}`);
+      const tagType = toTagType(tx.create(TagTypeSchema, { name: data.name, description: data.description ?? null, icon: data.icon ?? null }));
+      emit({ type: 'tag-type-created', data: tagType });
+      return tagType;
+    });
+  }
+
+  async updateTagType(name: string, input: UpdateTagTypeInput): Promise<TagType> {
+    const data = parse(updateTagTypeSchema, input);
+    if (data.name !== undefined && data.name !== name) throw ValidationError.single('name', 'The `name` property must equal the tag type name in the path; a tag type cannot be renamed.');
+    await this.access.check('UPDATE_TAG_TYPE');
+    return change(this.em, this.principal, async (tx, emit) => {
+      const row = await this.loadTagType(tx, name);
+      const before = toTagType(row);
+      if (data.description !== undefined) row.description = data.description;
+      if (data.icon !== undefined) row.icon = data.icon;
+      const after = toTagType(row);
+      emit({ type: 'tag-type-updated', data: after, preData: before });
+      return after;
+    });
+  }
+
+  /** Deleting a tag type deletes its tags and untags every feature that carried them. */
+  async deleteTagType(name: string): Promise<void> {
+    await this.access.check('DELETE_TAG_TYPE');
+    await change(this.em, this.principal, async (tx, emit) => {
+      const row = await this.loadTagType(tx, name);
+      emit({ type: 'tag-type-deleted', preData: toTagType(row) });
+      tx.remove(row);
+    });
+  }
+
+  async validateTagType(input: unknown): Promise<void> {
+    const { name } = parse(validateTagTypeSchema, input);
+    if (await this.em.findOne(TagTypeSchema, { name })) throw new NameExistsError(`There already exists a tag-type with the name ${name}`);
+  }
+
+  // ---- tags
+  async listTags(type?: string): Promise<Tag[]> {
+    if (type !== undefined) await this.loadTagType(this.em, type);
+    const rows = await this.em.find(TagSchema, type === undefined ? {} : { type }, { orderBy: { type: 'asc', value: 'asc' } });
+    return rows.map((r) => ({ type: r.type, value: r.value }));
+  }
+
+  async getTag(type: string, value: string): Promise<Tag> {
+    const row = await this.em.findOne(TagSchema, { type, value });
+    if (!row) throw new NotFoundError(`No tag with type ${type} and value ${value}`);
+    return { type: row.type, value: row.value };
+  }
+
+  /** Creating a tag needs only an authenticated caller (Unleash: permission NONE). */
+  async createTag(input: CreateTagInput): Promise<Tag> {
+    const tag = parse(tagSchema, input);
+    await this.access.check(NONE);
+    return change(this.em, this.principal, async (tx, emit) => {
+      if (!(await tx.findOne(TagTypeSchema, { name: tag.type }))) throw ValidationError.single('type', `Tag type '${tag.type}' does not exist`);
+      if (await tx.findOne(TagSchema, { type: tag.type, value: tag.value })) throw new NameExistsError(`A tag of type ${tag.type} with the value ${tag.value} already exists`);
+      tx.create(TagSchema, { type: tag.type, value: tag.value });
+      emit({ type: 'tag-created', data: tag });
+      return tag;
+    });
+  }
+
+  /** Deleting a tag removes it from every feature (Unleash requires UPDATE_FEATURE). */
+  async deleteTag(type: string, value: string): Promise<void> {
+    await this.access.check('UPDATE_FEATURE');
+    await change(this.em, this.principal, async (tx, emit) => {
+      const row = await tx.findOne(TagSchema, { type, value });
+      if (!row) throw new NotFoundError(`No tag with type ${type} and value ${value}`);
+      tx.remove(row);
+      emit({ type: 'tag-deleted', preData: { type, value } });
+    });
+  }
+
+  private async loadTagType(em: EntityManager, name: string): Promise<TagTypeRow> {
+    const row = await em.findOne(TagTypeSchema, { name });
+    if (!row) throw new NotFoundError(`Could not find tag type with name ${name}`);
+    return row;
+  }
+}

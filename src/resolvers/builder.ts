@@ -1,0 +1,44 @@
+import SchemaBuilder from '@pothos/core';
+import DataloaderPlugin from '@pothos/plugin-dataloader';
+import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
+import type { Services } from '../domain/services';
+
+export interface GraphQLContext {
+  services: Services;
+}
+
+export const builder = new SchemaBuilder<{
+  Context: GraphQLContext;
+  Scalars: {
+    DateTime: { Input: string; Output: string };
+    JSON: { Input: unknown; Output: unknown };
+  };
+  DefaultFieldNullability: false;
+}>({
+  plugins: [DataloaderPlugin],
+  defaultFieldNullability: false,
+});
+
+builder.addScalarType('DateTime', new GraphQLScalarType<string, string>({
+  name: 'DateTime',
+  description: 'An RFC 3339 date-time string, for example 2026-11-22T10:00:00.000Z.',
+  serialize: (v) => (v instanceof Date ? v.toISOString() : String(v)),
+  parseValue: (v) => {
+    if (typeof v !== 'string' || Number.isNaN(Date.parse(v))) throw new GraphQLError('DateTime must be an RFC 3339 date-time string');
+    return v;
+  },
+  parseLiteral: (ast) => {
+    if (ast.kind !== Kind.STRING || Number.isNaN(Date.parse(ast.value))) throw new GraphQLError('DateTime must be an RFC 3339 date-time string');
+    return ast.value;
+  },
+}), {});
+
+builder.addScalarType('JSON', new GraphQLScalarType<unknown, unknown>({
+  name: 'JSON',
+  description: 'Any JSON value (the `data` and `preData` of audit events).',
+  serialize: (v) => v,
+  parseValue: (v) => v,
+}), {});
+
+builder.queryType({ description: 'Read the feature-flag administration data.' });
+builder.mutationType({ description: 'Change the feature-flag administration data. Every mutation is validated, permission-checked and audited.' });

@@ -1,0 +1,91 @@
+import type { Environment } from '../domain/environments/environment.service';
+import { builder } from './builder';
+import { defined } from './input';
+
+export const EnvironmentRef = builder.objectRef<Environment>('Environment').implement({
+  description: 'A deployment environment (for example development or production) in which features are configured.',
+  fields: (t) => ({
+    name: t.exposeString('name', { description: 'Unique, URL-friendly name.' }),
+    type: t.exposeString('type', { description: 'Environment type, for example development or production.' }),
+    enabled: t.exposeBoolean('enabled', { description: 'False once switched off: it is then hidden from projects, while feature configuration in it is kept.' }),
+    protected: t.exposeBoolean('protected', { description: 'Protected environments are created by the system.' }),
+    sortOrder: t.exposeInt('sortOrder', { description: 'Position in lists; ties are ordered by name.' }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  environments: t.field({
+    type: [EnvironmentRef],
+    description: 'Every environment, by sort order then name.',
+    resolve: (_root, _args, ctx) => ctx.services.environments.list(),
+  }),
+  environment: t.field({
+    type: EnvironmentRef,
+    description: 'One environment; a NotFoundError when it does not exist.',
+    args: { name: t.arg.string({ required: true, description: 'Environment name.' }) },
+    resolve: (_root, args, ctx) => ctx.services.environments.get(args.name),
+  }),
+}));
+
+const CreateEnvironmentInput = builder.inputType('CreateEnvironmentInput', {
+  description: 'A new environment.',
+  fields: (t) => ({
+    name: t.string({ required: true, description: 'URL-friendly name, 1..100 characters.' }),
+    type: t.string({ required: true, description: 'Environment type, 1..100 characters.' }),
+    sortOrder: t.int({ description: 'Position in lists (default 0).' }),
+    enabled: t.boolean({ description: 'Whether it starts switched on (default true).' }),
+  }),
+});
+const UpdateEnvironmentInput = builder.inputType('UpdateEnvironmentInput', {
+  description: 'Changes to an environment; absent fields are untouched.',
+  fields: (t) => ({
+    name: t.string({ required: true, description: 'The environment to change.' }),
+    type: t.string({ description: 'New type.' }),
+    sortOrder: t.int({ description: 'New position.' }),
+  }),
+});
+const EnvironmentNameInput = builder.inputType('EnvironmentNameInput', {
+  description: 'Names one environment.',
+  fields: (t) => ({ name: t.string({ required: true, description: 'Environment name.' }) }),
+});
+
+builder.mutationFields((t) => ({
+  createEnvironment: t.field({
+    type: EnvironmentRef,
+    description: 'Creates an environment (permission ADMIN). Event environment-created.',
+    args: { input: t.arg({ type: CreateEnvironmentInput, required: true }) },
+    resolve: (_root, { input }, ctx) => ctx.services.environments.create(defined(input) as never),
+  }),
+  updateEnvironment: t.field({
+    type: EnvironmentRef,
+    description: 'Changes an environment\'s type or sort order (permission ADMIN). Event environment-updated.',
+    args: { input: t.arg({ type: UpdateEnvironmentInput, required: true }) },
+    resolve: (_root, { input: { name, ...rest } }, ctx) => ctx.services.environments.update(name, defined(rest) as never),
+  }),
+  deleteEnvironment: t.boolean({
+    description: 'Deletes an environment and all feature configuration in it (permission ADMIN). Event environment-deleted.',
+    args: { input: t.arg({ type: EnvironmentNameInput, required: true }) },
+    resolve: async (_root, { input }, ctx) => {
+      await ctx.services.environments.remove(input.name);
+      return true;
+    },
+  }),
+  enableEnvironment: t.field({
+    type: EnvironmentRef,
+    description: 'Switches an environment on (permission ADMIN); the mirror of disableEnvironment.',
+    args: { input: t.arg({ type: EnvironmentNameInput, required: true }) },
+    resolve: async (_root, { input }, ctx) => {
+      await ctx.services.environments.setEnabled(input.name, true);
+      return ctx.services.environments.get(input.name);
+    },
+  }),
+  disableEnvironment: t.field({
+    type: EnvironmentRef,
+    description: 'Switches an environment off (permission ADMIN): projects no longer offer it; feature configuration in it is kept.',
+    args: { input: t.arg({ type: EnvironmentNameInput, required: true }) },
+    resolve: async (_root, { input }, ctx) => {
+      await ctx.services.environments.setEnabled(input.name, false);
+      return ctx.services.environments.get(input.name);
+    },
+  }),
+}));

@@ -1,0 +1,31 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { ContentTooLarge, DomainError, errorBody, NotFoundError, STATUS_BY_NAME, ValidationError } from '../domain/errors';
+import type { Logger } from '../logger';
+
+export function sendError(res: Parameters<RequestHandler>[1], err: DomainError): void {
+  res.status(STATUS_BY_NAME[err.name] ?? 500).json(errorBody(err));
+}
+
+/** Unknown `/api/...` paths answer with a JSON 404 like every other error. */
+export const notFound: RequestHandler = (req, res) => {
+  sendError(res, new NotFoundError(`The path you were looking for (${req.originalUrl.split('?')[0]}) is not available.`));
+};
+
+/** The single REST error mapper: domain errors by name; body-parser failures; anything else a generic 500 whose id is logged. */
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (err, req, res, _next) => {
+    if (res.headersSent) return;
+    if (err instanceof DomainError) return sendError(res, err);
+    const type = (err as { type?: string })?.type;
+    if (type === 'entity.too.large') return sendError(res, new ContentTooLarge('100 kB'));
+    if (type === 'entity.parse.failed') {
+      return sendError(res, ValidationError.single('', `The request body is not valid JSON: ${(err as Error).message}`));
+    }
+    if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
+      return sendError(res, ValidationError.single('', 'The request body uses an unsupported encoding or charset.'));
+    }
+    const id = crypto.randomUUID();
+    logger.error({ err, errorId: id, method: req.method, path: req.originalUrl }, 'unexpected error');
+    res.status(500).json({ id, name: 'InternalError', message: `Something went wrong on our side. Quote error id ${id} when you report it.` });
+  };
+}
