@@ -1,0 +1,30 @@
+import { Client } from 'pg';
+
+/**
+ * Runs once, outside the jest VM (PGlite's dynamic imports fail inside it).
+ * - DATABASE_URL set: a fresh database is created on that server for this run and dropped afterwards,
+ *   so the suite never touches the data of the database it was pointed at.
+ * - unset: an in-memory PGlite served over the PostgreSQL protocol.
+ */
+export default async function globalSetup(): Promise<void> {
+  const base = process.env.DATABASE_URL;
+  if (base) {
+    const name = `flagdeck_test_${process.pid}_${Date.now()}`;
+    const admin = new Client({ connectionString: base });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const url = new URL(base);
+    url.pathname = `/${name}`;
+    process.env.FLAGDECK_TEST_ADMIN_URL = base;
+    process.env.FLAGDECK_TEST_DB = name;
+    process.env.DATABASE_URL = url.toString();
+    process.env.TEST_DB_POOL_MAX = '5';
+    return;
+  }
+  const { startEmbeddedDatabase } = await import('../../src/db/embedded');
+  const db = await startEmbeddedDatabase();
+  (globalThis as Record<string, unknown>).__FLAGDECK_DB__ = db;
+  process.env.DATABASE_URL = db.url;
+  process.env.TEST_DB_POOL_MAX = '1';
+}

@@ -1,0 +1,103 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import { print } from 'graphql';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { buildApp } from '../../src/app';
+import { ensureAdminTokens } from '../../src/domain/access/api-token.service';
+import { openOrm } from '../../src/db/orm';
+import { seedStatements } from '../../src/db/seed';
+import { createLogger } from '../../src/logger';
+
+export const ADMIN_TOKEN = '*:*.test-admin-token-0123456789';
+
+export interface Reply<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export interface RequestOptions {
+  token?: string | null;
+  headers?: Record<string, string>;
+  /** Sent as is instead of JSON-encoding `body`. */
+  raw?: string;
+}
+
+export interface TestApp {
+  url: string;
+  orm: MikroORM;
+  /** SQL statements run since the last `resetQueryCount()`. */
+  queries: string[];
+  resetQueryCount(): void;
+  request<T = any>(method: string, path: string, body?: unknown, options?: RequestOptions): Promise<Reply<T>>;
+  get<T = any>(path: string, options?: RequestOptions): Promise<Reply<T>>;
+  post<T = any>(path: string, body?: unknown, options?: RequestOptions): Promise<Reply<T>>;
+  put<T = any>(path: string, body?: unknown, options?: RequestOptions): Promise<Reply<T>>;
+  del<T = any>(path: string, options?: RequestOptions): Promise<Reply<T>>;
+  /** Runs a typed GraphQL document; returns the HTTP status and `{data, errors}`. */
+  gql<R, V>(doc: TypedDocumentNode<R, V>, variables?: V, options?: RequestOptions): Promise<Reply<{ data?: R | null; errors?: Array<{ message: string; extensions: Record<string, any> }> }>>;
+  /** Newest audit events (REST shape), optionally of one type. */
+  events(type?: string): Promise<any[]>;
+  close(): Promise<void>;
+}
+
+/** Truncates every table and re-seeds the fresh-database defaults: each test file starts from D12. */
+export async function resetDatabase(orm: MikroORM): Promise<void> {
+  const em = orm.em.fork();
+  const tables: Array<{ tablename: string }> = await em.execute(
+    `select tablename from pg_tables where schemaname = current_schema() and tablename <> 'mikro_orm_migrations'`);
+  await em.execute(`truncate table ${tables.map((t) => `"${t.tablename}"`).join(', ')} restart identity cascade`);
+  for (const statement of seedStatements()) await em.execute(statement);
+}
+
+/** Starts the real app (buildApp) on an ephemeral port against the suite's database, reset to fresh defaults. */
+export async function startTestApp(): Promise<TestApp> {
+  const url = process.env.DATABASE_URL;
+  if (!url) throw new Error('DATABASE_URL is not set: run the e2e tests through jest (global setup)');
+  const queries: string[] = [];
+  const orm = await openOrm({ url, poolMax: Number(process.env.TEST_DB_POOL_MAX ?? 1), onQuery: (sql) => queries.push(sql) });
+  await resetDatabase(orm);
+  await ensureAdminTokens(orm.em, [ADMIN_TOKEN]);
+  const app = buildApp({ orm, logger: createLogger('silent') });
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  async function request<T>(method: string, path: string, body?: unknown, options: RequestOptions = {}): Promise<Reply<T>> {
+    const headers: Record<string, string> = { ...(options.headers ?? {}) };
+    const token = options.token === undefined ? ADMIN_TOKEN : options.token;
+    if (token !== null) headers.authorization = token;
+    let payload: string | undefined = options.raw;
+    if (payload === undefined && body !== undefined) payload = JSON.stringify(body);
+    if (payload !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+    const res = await fetch(base + path, { method, headers, body: payload });
+    const text = await res.text();
+    let parsed: unknown = text;
+    if (text && (res.headers.get('content-type') ?? '').includes('json')) parsed = JSON.parse(text);
+    return { status: res.status, body: parsed as T, headers: res.headers };
+  }
+
+  const t: TestApp = {
+    url: base,
+    orm,
+    queries,
+    resetQueryCount: () => { queries.length = 0; },
+    request,
+    get: (path, o) => request('GET', path, undefined, o),
+    post: (path, body, o) => request('POST', path, body, o),
+    put: (path, body, o) => request('PUT', path, body, o),
+    del: (path, o) => request('DELETE', path, undefined, o),
+    gql: (doc, variables, o) => request('POST', '/graphql', { query: print(doc as never), variables }, o),
+    async events(type) {
+      const res = await request<{ events: any[] }>('GET', `/api/admin/events?limit=1000${type ? `&type=${encodeURIComponent(type)}` : ''}`);
+      return res.body.events;
+    },
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await orm.close(true);
+    },
+  };
+  return t;
+}
