@@ -80,6 +80,7 @@ export class ContextFieldService {
         name: data.name, description: data.description ?? null, stickiness: data.stickiness ?? false,
         sortOrder: data.sortOrder ?? 10, legalValues: data.legalValues ?? [],
       });
+      await tx.flush(); // fills createdAt
       const field = toContextField(row);
       emit({ type: 'context-field-created', data: eventData(field) });
       return field;

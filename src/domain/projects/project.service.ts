@@ -126,6 +126,7 @@ export class ProjectService {
         id: data.id, name: data.name, description: data.description ?? null, mode: data.mode ?? 'open',
         defaultStickiness: data.defaultStickiness ?? 'default', featureLimit: data.featureLimit ?? null, health: 100,
       });
+      await tx.flush(); // the project row first (fills createdAt): links reference it
       // A new project starts with every environment that is switched on.
       for (const env of await tx.find(EnvironmentSchema, { enabled: true })) {
         tx.create(ProjectEnvironmentSchema, { projectId: data.id, environmentName: env.name, defaultStrategy: null });
