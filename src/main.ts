@@ -1,6 +1,7 @@
 import { ConfigError, loadConfig } from './config';
-import { createLogger } from './logger';
-import { startServer } from './server';
+import { startEmbeddedDatabase } from './db/embedded';
+import type * as LoggerModule from './logger';
+import type * as ServerModule from './server';
 
 /** The only file with process side effects. */
 async function main(): Promise<void> {
@@ -14,9 +15,14 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const logger = createLogger(config.logLevel);
   const started = Date.now();
-  const running = await startServer(config, logger);
+  // The embedded database (WASM) starts first, so its compilation overlaps with loading the application's modules.
+  const embedded = config.databaseUrl ? undefined : startEmbeddedDatabase(config.dataDir);
+  embedded?.catch(() => {}); // awaited (and reported) by startServer
+  const { createLogger } = require('./logger') as typeof LoggerModule;
+  const { startServer } = require('./server') as typeof ServerModule;
+  const logger = createLogger(config.logLevel);
+  const running = await startServer(config, logger, embedded);
   logger.info({ port: running.port, database: config.databaseUrl ? 'postgresql' : 'embedded', startupMs: Date.now() - started }, `flagdeck listening on http://localhost:${running.port} (GraphiQL at /graphql)`);
   if (running.createdAdminToken) {
     process.stdout.write(`\nNo admin API token existed, so one was created. It is shown only this once:\n\n    ${running.createdAdminToken}\n\nTry: curl -H "Authorization: ${running.createdAdminToken}" http://localhost:${running.port}/api/admin/tags\n\n`);

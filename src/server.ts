@@ -18,11 +18,11 @@ export interface Running {
 }
 
 /** config → database (embedded when no DATABASE_URL) → migrations → admin tokens → HTTP server. */
-export async function startServer(config: Config, logger: Logger): Promise<Running> {
+export async function startServer(config: Config, logger: Logger, embeddedStarting?: Promise<EmbeddedDatabase>): Promise<Running> {
   let embedded: EmbeddedDatabase | undefined;
   let url = config.databaseUrl;
   if (!url) {
-    embedded = await startEmbeddedDatabase(config.dataDir);
+    embedded = await (embeddedStarting ?? startEmbeddedDatabase(config.dataDir));
     url = embedded.url;
     logger.info({ dataDir: config.dataDir }, 'embedded PostgreSQL (PGlite) started');
   }

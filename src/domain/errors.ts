@@ -100,3 +100,16 @@ export interface ErrorBody {
 export function errorBody(err: DomainError): ErrorBody {
   return { id: err.id, name: err.name, message: err.message, ...err.extra() };
 }
+
+/**
+ * Database errors caused by the caller's input rather than by us: text PostgreSQL cannot store (U+0000 or
+ * bytes invalid in UTF-8, for example in a path parameter). Both doors translate them before falling back to a 500.
+ */
+export function fromDatabaseError(err: unknown): DomainError | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  // 22021/22P05: text the encoding cannot hold; 08P01: a NUL inside a text parameter breaks the wire message.
+  if (code === '22021' || code === '22P05' || code === '08P01') {
+    return ValidationError.single('', 'The request contains text the database cannot store (for example the NUL character \\u0000).');
+  }
+  return undefined;
+}

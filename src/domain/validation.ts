@@ -59,9 +59,26 @@ function valueAt(input: unknown, path: PropertyKey[]): unknown {
   return cur;
 }
 
+/** PostgreSQL text and jsonb cannot hold U+0000: strings containing it are refused here rather than failing in the database. */
+function nulCharacterDetails(value: unknown, path: PropertyKey[] = []): ErrorDetail[] {
+  if (typeof value === 'string') {
+    return value.includes('\u0000') ? [{ path: where(path), message: `The \`${where(path) || 'request body'}\` property must not contain the NUL character (\\u0000).` }] : [];
+  }
+  if (Array.isArray(value)) return value.flatMap((v, i) => nulCharacterDetails(v, [...path, i]));
+  if (value !== null && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => nulCharacterDetails(v, [...path, k]));
+  return [];
+}
+
 /** Parses `input` or throws a `ValidationError` whose details name each offending property path. */
 export function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const result = schema.safeParse(input);
-  if (result.success) return result.data;
-  throw ValidationError.of(result.error.issues.flatMap((issue) => issueDetails(issue, input)));
+  if (!result.success) throw ValidationError.of(result.error.issues.flatMap((issue) => issueDetails(issue, input)));
+  const nul = nulCharacterDetails(result.data);
+  if (nul.length > 0) throw ValidationError.of(nul);
+  return result.data;
+}
+
+/** Structural equality of two JSON-shaped values (used to skip audit events for updates that change nothing). */
+export function sameJson(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
 }

@@ -92,18 +92,18 @@ builder.mutationFields((t) => ({
   createContextField: t.field({
     type: ContextFieldRef,
     description: 'Creates a context field (permission CREATE_CONTEXT_FIELD). Event context-field-created.',
-    args: { input: t.arg({ type: CreateContextFieldInput, required: true }) },
+    args: { input: t.arg({ type: CreateContextFieldInput, required: true, description: 'The context field to create.' }) },
     resolve: (_root, { input }, ctx) => ctx.services.contextFields.create(cleanLegalValues(input) as never),
   }),
   updateContextField: t.field({
     type: ContextFieldRef,
     description: 'Changes a context field (permission UPDATE_CONTEXT_FIELD). Event context-field-updated.',
-    args: { input: t.arg({ type: UpdateContextFieldInput, required: true }) },
+    args: { input: t.arg({ type: UpdateContextFieldInput, required: true, description: 'The context field and its changes.' }) },
     resolve: (_root, { input: { name, ...rest } }, ctx) => ctx.services.contextFields.update(name, cleanLegalValues(rest) as never),
   }),
   deleteContextField: t.boolean({
     description: 'Deletes a context field (permission DELETE_CONTEXT_FIELD). Event context-field-deleted.',
-    args: { input: t.arg({ type: ContextFieldNameInput, required: true }) },
+    args: { input: t.arg({ type: ContextFieldNameInput, required: true, description: 'The context field to delete.' }) },
     resolve: async (_root, { input }, ctx) => {
       await ctx.services.contextFields.remove(input.name);
       return true;
@@ -112,13 +112,13 @@ builder.mutationFields((t) => ({
   addLegalValue: t.field({
     type: ContextFieldRef,
     description: 'Adds a legal value, or replaces its description (permission UPDATE_CONTEXT_FIELD). Event context-field-updated.',
-    args: { input: t.arg({ type: AddLegalValueInput, required: true }) },
+    args: { input: t.arg({ type: AddLegalValueInput, required: true, description: 'The context field and the legal value to add.' }) },
     resolve: (_root, { input: { contextField, ...value } }, ctx) => ctx.services.contextFields.addLegalValue(contextField, defined(value)),
   }),
   removeLegalValue: t.field({
     type: ContextFieldRef,
     description: 'Removes a legal value (permission UPDATE_CONTEXT_FIELD). Event context-field-updated.',
-    args: { input: t.arg({ type: RemoveLegalValueInput, required: true }) },
+    args: { input: t.arg({ type: RemoveLegalValueInput, required: true, description: 'The context field and the legal value to remove.' }) },
     resolve: (_root, { input }, ctx) => ctx.services.contextFields.removeLegalValue(input.contextField, input.value),
   }),
 }));

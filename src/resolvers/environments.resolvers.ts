@@ -53,18 +53,18 @@ builder.mutationFields((t) => ({
   createEnvironment: t.field({
     type: EnvironmentRef,
     description: 'Creates an environment (permission ADMIN). Event environment-created.',
-    args: { input: t.arg({ type: CreateEnvironmentInput, required: true }) },
+    args: { input: t.arg({ type: CreateEnvironmentInput, required: true, description: 'The environment to create.' }) },
     resolve: (_root, { input }, ctx) => ctx.services.environments.create(defined(input) as never),
   }),
   updateEnvironment: t.field({
     type: EnvironmentRef,
     description: 'Changes an environment\'s type or sort order (permission ADMIN). Event environment-updated.',
-    args: { input: t.arg({ type: UpdateEnvironmentInput, required: true }) },
+    args: { input: t.arg({ type: UpdateEnvironmentInput, required: true, description: 'The environment and its changes.' }) },
     resolve: (_root, { input: { name, ...rest } }, ctx) => ctx.services.environments.update(name, defined(rest) as never),
   }),
   deleteEnvironment: t.boolean({
     description: 'Deletes an environment and all feature configuration in it (permission ADMIN). Event environment-deleted.',
-    args: { input: t.arg({ type: EnvironmentNameInput, required: true }) },
+    args: { input: t.arg({ type: EnvironmentNameInput, required: true, description: 'The environment to delete.' }) },
     resolve: async (_root, { input }, ctx) => {
       await ctx.services.environments.remove(input.name);
       return true;
@@ -73,7 +73,7 @@ builder.mutationFields((t) => ({
   enableEnvironment: t.field({
     type: EnvironmentRef,
     description: 'Switches an environment on (permission ADMIN); the mirror of disableEnvironment.',
-    args: { input: t.arg({ type: EnvironmentNameInput, required: true }) },
+    args: { input: t.arg({ type: EnvironmentNameInput, required: true, description: 'The environment to switch on.' }) },
     resolve: async (_root, { input }, ctx) => {
       await ctx.services.environments.setEnabled(input.name, true);
       return ctx.services.environments.get(input.name);
@@ -82,7 +82,7 @@ builder.mutationFields((t) => ({
   disableEnvironment: t.field({
     type: EnvironmentRef,
     description: 'Switches an environment off (permission ADMIN): projects no longer offer it; feature configuration in it is kept.',
-    args: { input: t.arg({ type: EnvironmentNameInput, required: true }) },
+    args: { input: t.arg({ type: EnvironmentNameInput, required: true, description: 'The environment to switch off.' }) },
     resolve: async (_root, { input }, ctx) => {
       await ctx.services.environments.setEnabled(input.name, false);
       return ctx.services.environments.get(input.name);

@@ -83,11 +83,14 @@ builder.queryFields((t) => ({
       after: t.arg.string({ description: 'Cursor of the last event of the previous page.' }),
     },
     resolve: async (_root, args, ctx) => {
+      // The service checks its `limit` too, but would name it `limit`: this door's argument is `first`.
+      const first = args.first ?? 50;
+      if (first < 1 || first > 1000) throw ValidationError.single('first', `The \`first\` argument must be between 1 and 1000. You sent ${first}.`);
       const page = await ctx.services.events.search({
         type: args.filter?.type ?? undefined,
         project: args.filter?.project ?? undefined,
         feature: args.filter?.feature ?? undefined,
-        limit: args.first ?? 50,
+        limit: first,
         before: args.after ? decodeCursor(args.after) : undefined,
       });
       const edges = page.events.map((node) => ({ cursor: encodeCursor(node.id), node }));

@@ -1,17 +1,75 @@
 import type { Request, Response } from 'express';
-import { GraphQLError } from 'graphql';
+import { BREAK, GraphQLError, Kind, visit, type ASTNode, type DocumentNode } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
-import { DomainError, STATUS_BY_NAME } from '../domain/errors';
+import { DomainError, fromDatabaseError, STATUS_BY_NAME } from '../domain/errors';
 import type { Services } from '../domain/services';
 import type { Logger } from '../logger';
 import type { GraphQLContext } from './builder';
 import { buildSchema } from './index';
 import { operationLimits } from './limits';
 
+const VALUE_KINDS: ReadonlySet<string> = new Set([
+  Kind.VARIABLE, Kind.INT, Kind.FLOAT, Kind.STRING, Kind.BOOLEAN, Kind.NULL, Kind.ENUM, Kind.LIST, Kind.OBJECT,
+]);
+
+/**
+ * Where a request error points, as a `details[].path` joined with '/' like the REST paths: response keys,
+ * argument and input-field names and list indexes down to the offending node (for example
+ * `createTag/input/colour`), or, for a variable, its name and the property path inside its value
+ * (`input/sortOrder`). '' when the error is about the whole document (a syntax error, the operation limits).
+ */
+function requestErrorPath(error: GraphQLError, document?: DocumentNode): string {
+  const target = error.nodes?.[0];
+  if (!target) return '';
+  if (target.kind === Kind.VARIABLE_DEFINITION) {
+    const name = target.variable.name.value;
+    // graphql-js names the position inside the variable's value only in the message: `... at "input.sortOrder"; ...`.
+    const at = new RegExp(` at "(${name}(?:\\.[^".[]+|\\[\\d+\\])*)"; `).exec(error.message)?.[1];
+    return (at ?? name).replace(/\[(\d+)\]/g, '.$1').split('.').join('/');
+  }
+  if (!document) return '';
+  const segments: string[] = [];
+  const pushed: boolean[] = [];
+  let found = '';
+  visit(document, {
+    enter(node: ASTNode, key, parent) {
+      let segment: string | undefined;
+      if (node.kind === Kind.FIELD) segment = (node.alias ?? node.name).value;
+      else if (node.kind === Kind.ARGUMENT || node.kind === Kind.OBJECT_FIELD) segment = node.name.value;
+      else if (Array.isArray(parent) && typeof key === 'number' && VALUE_KINDS.has(node.kind)) segment = String(key);
+      pushed.push(segment !== undefined);
+      if (segment !== undefined) segments.push(segment);
+      if (node === target) {
+        found = segments.join('/');
+        return BREAK;
+      }
+      return undefined;
+    },
+    leave() {
+      if (pushed.pop()) segments.pop();
+    },
+  });
+  return found;
+}
+
+/** A parse, validation or variable error of the request itself: a ValidationError (400), as REST reports a bad body. */
+function requestError(error: GraphQLError, document?: DocumentNode): GraphQLError {
+  return new GraphQLError(error.message, {
+    nodes: error.nodes, source: error.source, positions: error.positions, path: error.path,
+    extensions: {
+      ...error.extensions,
+      name: 'ValidationError',
+      code: 400,
+      details: [{ path: requestErrorPath(error, document), message: error.message }],
+    },
+  });
+}
+
 /** The GraphQL error mask: domain errors keep their name (same as REST), anything else becomes a logged generic error. */
 export function maskError(logger: Logger) {
   return (error: unknown): Error => {
-    const original = error instanceof GraphQLError ? error.originalError : error;
+    const raw = error instanceof GraphQLError ? error.originalError : error;
+    const original = fromDatabaseError(raw) ?? raw;
     const gql = error instanceof GraphQLError ? error : undefined;
     if (original instanceof DomainError) {
       return new GraphQLError(original.message, {
@@ -19,10 +77,9 @@ export function maskError(logger: Logger) {
         extensions: { name: original.name, code: STATUS_BY_NAME[original.name] ?? 500, id: original.id, ...original.extra() },
       });
     }
-    if (gql && !gql.originalError) {
-      // Parse and validation errors of the operation itself.
-      return new GraphQLError(gql.message, { nodes: gql.nodes, path: gql.path, extensions: { name: 'ValidationError', code: 400, ...gql.extensions } });
-    }
+    // Errors of the request itself carry no response path: a syntax error, or a variable value that does not fit its
+    // type (graphql-js wraps the coercion's GraphQLError in another one). Anything thrown while resolving has a path.
+    if (gql && !gql.path && (!original || original instanceof GraphQLError)) return requestError(gql);
     const id = crypto.randomUUID();
     logger.error({ err: original, errorId: id, path: gql?.path }, 'unexpected GraphQL error');
     return new GraphQLError(`Something went wrong on our side. Quote error id ${id} when you report it.`, {
@@ -31,9 +88,16 @@ export function maskError(logger: Logger) {
   };
 }
 
-const limits: Plugin = {
-  onValidate({ addValidationRule }) {
+/**
+ * Adds the operation limits to validation, and gives validation errors the ValidationError shape: graphql-yoga
+ * returns them without passing them through the error mask.
+ */
+const requestValidation: Plugin = {
+  onValidate({ addValidationRule, params }) {
     addValidationRule(operationLimits());
+    return ({ result, setResult }) => {
+      if (result.length > 0) setResult(result.map((e) => requestError(e, params.documentAST)));
+    };
   },
 };
 
@@ -49,7 +113,7 @@ export function graphqlHandler(logger: Logger) {
       defaultQuery: '# Put your admin token in the Headers tab below, then run:\n{\n  projects { id name environments { environment } }\n  tags { type value }\n}\n',
     },
     maskedErrors: { maskError: maskError(logger) },
-    plugins: [limits],
+    plugins: [requestValidation],
     context: ({ req }) => {
       if (!req.scope) throw new Error('GraphQL operation without a request scope');
       return { services: req.scope.services };

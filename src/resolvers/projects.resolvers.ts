@@ -118,18 +118,18 @@ builder.mutationFields((t) => ({
   createProject: t.field({
     type: ProjectRef,
     description: 'Creates a project with every switched-on environment (permission CREATE_PROJECT). Event project-created.',
-    args: { input: t.arg({ type: CreateProjectInput, required: true }) },
+    args: { input: t.arg({ type: CreateProjectInput, required: true, description: 'The project to create.' }) },
     resolve: (_root, { input }, ctx) => ctx.services.projects.create(defined(input) as never),
   }),
   updateProject: t.field({
     type: ProjectRef,
     description: 'Changes a project (permission UPDATE_PROJECT). Event project-updated.',
-    args: { input: t.arg({ type: UpdateProjectInput, required: true }) },
+    args: { input: t.arg({ type: UpdateProjectInput, required: true, description: 'The project and its new values.' }) },
     resolve: (_root, { input: { id, ...rest } }, ctx) => ctx.services.projects.update(id, defined(rest) as never),
   }),
   deleteProject: t.boolean({
     description: 'Deletes a project without features (permission DELETE_PROJECT); the default project cannot be deleted. Event project-deleted.',
-    args: { input: t.arg({ type: ProjectIdInput, required: true }) },
+    args: { input: t.arg({ type: ProjectIdInput, required: true, description: 'The project to delete.' }) },
     resolve: async (_root, { input }, ctx) => {
       await ctx.services.projects.remove(input.id);
       return true;
@@ -138,7 +138,7 @@ builder.mutationFields((t) => ({
   addEnvironmentToProject: t.field({
     type: ProjectRef,
     description: 'Makes a switched-on environment available in a project (permission UPDATE_PROJECT). Event project-environment-added.',
-    args: { input: t.arg({ type: ProjectEnvironmentInput, required: true }) },
+    args: { input: t.arg({ type: ProjectEnvironmentInput, required: true, description: 'The project and the environment to add to it.' }) },
     resolve: async (_root, { input }, ctx) => {
       await ctx.services.projects.addEnvironment(input.project, { environment: input.environment });
       return ctx.services.projects.get(input.project);
@@ -147,7 +147,7 @@ builder.mutationFields((t) => ({
   removeEnvironmentFromProject: t.field({
     type: ProjectRef,
     description: 'Removes an environment from a project with its feature configuration there (permission UPDATE_PROJECT). Event project-environment-removed.',
-    args: { input: t.arg({ type: ProjectEnvironmentInput, required: true }) },
+    args: { input: t.arg({ type: ProjectEnvironmentInput, required: true, description: 'The project and the environment to remove from it.' }) },
     resolve: async (_root, { input }, ctx) => {
       await ctx.services.projects.removeEnvironment(input.project, input.environment);
       return ctx.services.projects.get(input.project);

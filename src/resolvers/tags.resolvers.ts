@@ -84,18 +84,18 @@ builder.mutationFields((t) => ({
   createTagType: t.field({
     type: TagTypeRef,
     description: 'Creates a tag type (permission CREATE_TAG_TYPE). Event tag-type-created.',
-    args: { input: t.arg({ type: CreateTagTypeInput, required: true }) },
+    args: { input: t.arg({ type: CreateTagTypeInput, required: true, description: 'The tag type to create.' }) },
     resolve: (_root, { input }, ctx) => ctx.services.tags.createTagType(defined(input) as never),
   }),
   updateTagType: t.field({
     type: TagTypeRef,
     description: 'Changes a tag type (permission UPDATE_TAG_TYPE). Event tag-type-updated.',
-    args: { input: t.arg({ type: UpdateTagTypeInput, required: true }) },
+    args: { input: t.arg({ type: UpdateTagTypeInput, required: true, description: 'The tag type and its changes.' }) },
     resolve: (_root, { input: { name, ...rest } }, ctx) => ctx.services.tags.updateTagType(name, defined(rest) as never),
   }),
   deleteTagType: t.boolean({
     description: 'Deletes a tag type with its tags (permission DELETE_TAG_TYPE). Event tag-type-deleted.',
-    args: { input: t.arg({ type: TagTypeNameInput, required: true }) },
+    args: { input: t.arg({ type: TagTypeNameInput, required: true, description: 'The tag type to delete.' }) },
     resolve: async (_root, { input }, ctx) => {
       await ctx.services.tags.deleteTagType(input.name);
       return true;
@@ -104,12 +104,12 @@ builder.mutationFields((t) => ({
   createTag: t.field({
     type: TagRef,
     description: 'Creates a tag; a NameExistsError when it exists. Event tag-created.',
-    args: { input: t.arg({ type: CreateTagInput, required: true }) },
+    args: { input: t.arg({ type: CreateTagInput, required: true, description: 'The tag to create.' }) },
     resolve: (_root, { input }, ctx) => ctx.services.tags.createTag(defined(input) as never),
   }),
   deleteTag: t.boolean({
     description: 'Deletes a tag and removes it from every feature (permission UPDATE_FEATURE). Event tag-deleted.',
-    args: { input: t.arg({ type: TagInput, required: true }) },
+    args: { input: t.arg({ type: TagInput, required: true, description: 'The tag to delete.' }) },
     resolve: async (_root, { input }, ctx) => {
       await ctx.services.tags.deleteTag(input.type, input.value);
       return true;

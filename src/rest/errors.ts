@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { ContentTooLarge, DomainError, errorBody, NotFoundError, STATUS_BY_NAME, ValidationError } from '../domain/errors';
+import { ContentTooLarge, ContentTypeerror, DomainError, errorBody, fromDatabaseError, NotFoundError, STATUS_BY_NAME, ValidationError } from '../domain/errors';
 import type { Logger } from '../logger';
 
 export function sendError(res: Parameters<RequestHandler>[1], err: DomainError): void {
@@ -22,7 +22,14 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       return sendError(res, ValidationError.single('', `The request body is not valid JSON: ${(err as Error).message}`));
     }
     if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
-      return sendError(res, ValidationError.single('', 'The request body uses an unsupported encoding or charset.'));
+      return sendError(res, new ContentTypeerror(req.headers['content-type']));
+    }
+    const translated = fromDatabaseError(err);
+    if (translated) return sendError(res, translated);
+    // Requests the HTTP layer could not read: a path parameter that is not valid percent-encoding, a body that does not decompress.
+    if (err instanceof URIError) return sendError(res, ValidationError.single('', `The request path is not valid percent-encoding: ${err.message}`));
+    if ((err as { status?: number })?.status === 400) {
+      return sendError(res, ValidationError.single('', 'The request body could not be read (for example, it does not match its Content-Encoding).'));
     }
     const id = crypto.randomUUID();
     logger.error({ err, errorId: id, method: req.method, path: req.originalUrl }, 'unexpected error');

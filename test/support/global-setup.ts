@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import type * as EmbeddedModule from '../../src/db/embedded';
 
 /**
  * Runs once, outside the jest VM (PGlite's dynamic imports fail inside it).
@@ -22,7 +23,7 @@ export default async function globalSetup(): Promise<void> {
     process.env.TEST_DB_POOL_MAX = '5';
     return;
   }
-  const { startEmbeddedDatabase } = await import('../../src/db/embedded');
+  const { startEmbeddedDatabase } = require('../../src/db/embedded') as typeof EmbeddedModule;
   const db = await startEmbeddedDatabase();
   (globalThis as Record<string, unknown>).__FLAGDECK_DB__ = db;
   process.env.DATABASE_URL = db.url;

@@ -4,7 +4,7 @@ import type { AccessService } from '../access/access.service';
 import type { Principal } from '../access/principal';
 import { change } from '../change';
 import { NameExistsError, NotFoundError, ValidationError } from '../errors';
-import { description, parse, urlFriendlyName } from '../validation';
+import { description, parse, sameJson, urlFriendlyName } from '../validation';
 import { ContextFieldSchema, type ContextFieldRow, type LegalValue } from './context-field.entity';
 
 export interface ContextField {
@@ -87,7 +87,7 @@ export class ContextFieldService {
     });
   }
 
-  /** Partial update: absent properties are untouched. Removing a legal value still used by a constraint is refused. */
+  /** Partial update: absent properties are untouched; an update that changes nothing writes no event. */
   async update(name: string, input: UpdateContextFieldInput): Promise<ContextField> {
     const data = parse(updateSchema, input);
     if (data.name !== undefined && data.name !== name) throw ValidationError.single('name', 'The `name` property must equal the context field name in the path; a context field cannot be renamed.');
@@ -140,7 +140,7 @@ export class ContextFieldService {
       const before = toContextField(row);
       apply(row);
       const after = toContextField(row);
-      emit({ type: 'context-field-updated', data: eventData(after), preData: eventData(before) });
+      if (!sameJson(eventData(before), eventData(after))) emit({ type: 'context-field-updated', data: eventData(after), preData: eventData(before) });
       return after;
     });
   }

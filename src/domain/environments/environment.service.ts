@@ -4,8 +4,8 @@ import type { AccessService } from '../access/access.service';
 import { ADMIN } from '../access/permissions';
 import type { Principal } from '../access/principal';
 import { change } from '../change';
-import { NameExistsError, NotFoundError } from '../errors';
-import { parse, urlFriendlyName } from '../validation';
+import { NameExistsError, NotFoundError, ValidationError } from '../errors';
+import { parse, sameJson, urlFriendlyName } from '../validation';
 import { EnvironmentSchema, type EnvironmentRow } from './environment.entity';
 
 export interface Environment {
@@ -20,7 +20,7 @@ const name = urlFriendlyName(1, 100);
 const type = z.string().min(1).max(100);
 const sortOrder = z.number().int().min(-1_000_000).max(1_000_000);
 const createSchema = z.object({ name, type, sortOrder: sortOrder.optional(), enabled: z.boolean().optional() }).strict();
-const updateSchema = z.object({ type: type.optional(), sortOrder: sortOrder.optional() }).strict();
+const updateSchema = z.object({ name: z.string().optional(), type: type.optional(), sortOrder: sortOrder.optional() }).strict();
 
 export type CreateEnvironmentInput = z.input<typeof createSchema>;
 export type UpdateEnvironmentInput = z.input<typeof updateSchema>;
@@ -69,6 +69,7 @@ export class EnvironmentService {
 
   async update(envName: string, input: UpdateEnvironmentInput): Promise<Environment> {
     const data = parse(updateSchema, input);
+    if (data.name !== undefined && data.name !== envName) throw ValidationError.single('name', 'The `name` property must equal the environment name in the path; an environment cannot be renamed.');
     await this.access.check(ADMIN);
     return change(this.em, this.principal, async (tx, emit) => {
       const row = await this.load(tx, envName);
@@ -76,7 +77,7 @@ export class EnvironmentService {
       if (data.type !== undefined) row.type = data.type;
       if (data.sortOrder !== undefined) row.sortOrder = data.sortOrder;
       const after = toEnvironment(row);
-      emit({ type: 'environment-updated', environment: envName, data: after, preData: before });
+      if (!sameJson(before, after)) emit({ type: 'environment-updated', environment: envName, data: after, preData: before });
       return after;
     });
   }

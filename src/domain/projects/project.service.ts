@@ -5,7 +5,7 @@ import type { Principal } from '../access/principal';
 import { change } from '../change';
 import { EnvironmentSchema } from '../environments/environment.entity';
 import { InvalidOperationError, NameExistsError, NotFoundError, ValidationError } from '../errors';
-import { description, parse, urlFriendlyName } from '../validation';
+import { description, parse, sameJson, urlFriendlyName } from '../validation';
 import { ProjectEnvironmentSchema, ProjectSchema, type ProjectRow } from './project.entity';
 
 export const PROJECT_MODES = ['open', 'protected', 'private'] as const;
@@ -149,6 +149,7 @@ export class ProjectService {
       if (data.mode !== undefined) row.mode = data.mode;
       if (data.defaultStickiness !== undefined) row.defaultStickiness = data.defaultStickiness;
       if (data.featureLimit !== undefined) row.featureLimit = data.featureLimit;
+      if (sameJson(before, toProject(row))) return before; // nothing changed: no event, no new updatedAt
       row.updatedAt = new Date();
       const after = toProject(row);
       emit({ type: 'project-updated', project: id, data: after, preData: before });

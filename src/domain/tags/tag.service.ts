@@ -5,7 +5,7 @@ import { NONE } from '../access/permissions';
 import type { Principal } from '../access/principal';
 import { change } from '../change';
 import { NameExistsError, NotFoundError, ValidationError } from '../errors';
-import { description, parse, urlFriendlyName } from '../validation';
+import { description, parse, sameJson, urlFriendlyName } from '../validation';
 import { TagSchema, TagTypeSchema, type TagTypeRow } from './tag.entity';
 
 export interface Tag {
@@ -66,7 +66,7 @@ export class TagService {
       if (data.description !== undefined) row.description = data.description;
       if (data.icon !== undefined) row.icon = data.icon;
       const after = toTagType(row);
-      emit({ type: 'tag-type-updated', data: after, preData: before });
+      if (!sameJson(before, after)) emit({ type: 'tag-type-updated', data: after, preData: before });
       return after;
     });
   }

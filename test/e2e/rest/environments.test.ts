@@ -180,7 +180,7 @@ describe('environments of a project', () => {
     expect((await app.post('/api/admin/environments/staging/off')).status).toBe(204);
     expect((await app.post('/api/admin/projects', { id: 'env-test', name: 'Env test' })).status).toBe(201);
     // created while staging was off: the project got every switched-on environment but not staging
-    expect(names((await app.get('/api/admin/environments/project/env-test')).body.environments)).toEqual(['qa', 'development', 'production']);
+    expect(names((await app.get('/api/admin/environments/project/env-test')).body.environments)).toEqual(['development', 'production', 'qa']);
 
     const before = await eventCount();
     const res = await app.post('/api/admin/projects/env-test/environments', { environment: 'staging' });
@@ -191,9 +191,9 @@ describe('environments of a project', () => {
 
     expect((await app.post('/api/admin/environments/staging/on')).status).toBe(204);
     // still not linked: switching on does not link it
-    expect(names((await app.get('/api/admin/environments/project/env-test')).body.environments)).toEqual(['qa', 'development', 'production']);
+    expect(names((await app.get('/api/admin/environments/project/env-test')).body.environments)).toEqual(['development', 'production', 'qa']);
     expect((await app.post('/api/admin/projects/env-test/environments', { environment: 'staging' })).status).toBe(200);
-    expect(names((await app.get('/api/admin/environments/project/env-test')).body.environments)).toEqual(['qa', 'staging', 'development', 'production']);
+    expect(names((await app.get('/api/admin/environments/project/env-test')).body.environments)).toEqual(['staging', 'development', 'production', 'qa']);
   });
 });
 

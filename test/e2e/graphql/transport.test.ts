@@ -1,0 +1,210 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import { buildASTSchema, parse, validate } from 'graphql';
+import { graphql } from '../../gql';
+import { buildSchema } from '../../../src/resolvers';
+import { MAX_DEPTH, MAX_FIELDS, operationLimits } from '../../../src/resolvers/limits';
+import { startTestApp, type TestApp } from '../../support/harness';
+
+let app: TestApp;
+beforeAll(async () => { app = await startTestApp(); });
+afterAll(async () => { await app.close(); });
+
+const GqlTransportTags = graphql(`query GqlTransportTags { tags { type value } }`);
+const GqlTransportCreateTag = graphql(`mutation GqlTransportCreateTag($input: CreateTagInput!) { createTag(input: $input) { value } }`);
+const GqlTransportEventPage = graphql(`
+  query GqlTransportEventPage($first: Int, $after: String) {
+    events(filter: { type: "tag-created" }, first: $first, after: $after) {
+      totalCount
+      pageInfo { hasNextPage endCursor }
+      edges { cursor node { id type createdAt createdBy createdByUserId project environment featureName data preData tags { type value } } }
+    }
+  }
+`);
+const GqlTransportDeepest = graphql(`query GqlTransportDeepest { events(first: 1) { edges { node { tags { type } } } } }`);
+
+async function gqlData<R, V>(doc: TypedDocumentNode<R, V>, variables?: V): Promise<R> {
+  const res = await app.gql(doc, variables);
+  expect(res.body.errors).toBeUndefined();
+  expect(res.status).toBe(200);
+  return res.body.data as R;
+}
+
+describe('authentication', () => {
+  it('POST /graphql without Authorization is 401 AuthenticationRequired, and nothing runs', async () => {
+    const res = await app.gql(GqlTransportCreateTag, { input: { value: 'anonymous' } }, { token: null });
+    expect(res.status).toBe(401);
+    expect(res.body.data).toBeUndefined();
+    expect(res.body.errors).toHaveLength(1);
+    expect(res.body.errors![0].extensions).toMatchObject({ name: 'AuthenticationRequired', code: 401 });
+    expect(typeof res.body.errors![0].extensions.id).toBe('string');
+    expect((await app.get('/api/admin/tags')).body.tags).toEqual([]);
+  });
+
+  it('an unknown token is 401 as well', async () => {
+    const res = await app.gql(GqlTransportTags, {}, { token: '*:*.not-a-token-anyone-was-given' });
+    expect(res.status).toBe(401);
+    expect(res.body.errors![0].extensions).toMatchObject({ name: 'AuthenticationRequired', code: 401 });
+  });
+
+  it('with the admin token the same operation runs', async () => {
+    expect(await gqlData(GqlTransportTags)).toEqual({ tags: [] });
+  });
+
+  it('serves the GraphiQL page to a browser (GET, text/html, no query) without a token', async () => {
+    const res = await app.get('/graphql', { token: null, headers: { accept: 'text/html' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(res.body).toContain('<title>flagdeck GraphQL</title>');
+  });
+
+  it('GET /graphql with a query needs a token, even from a browser', async () => {
+    const query = encodeURIComponent('{tags{value}}');
+    for (const headers of [{}, { accept: 'text/html' }] as Array<Record<string, string>>) {
+      const res = await app.get(`/graphql?query=${query}`, { token: null, headers });
+      expect(res.status).toBe(401);
+      expect(res.body.errors[0].extensions.name).toBe('AuthenticationRequired');
+    }
+    const ok = await app.get(`/graphql?query=${query}`, { headers: { accept: 'application/json' } });
+    expect(ok.status).toBe(200);
+    expect(ok.body).toEqual({ data: { tags: [] } });
+  });
+});
+
+describe('content type', () => {
+  it('a non-JSON body is 415 ContentTypeerror', async () => {
+    const res = await app.request('POST', '/graphql', undefined, { raw: 'query { tags { value } }', headers: { 'content-type': 'text/plain' } });
+    expect(res.status).toBe(415);
+    expect(res.body.errors).toHaveLength(1);
+    expect(res.body.errors[0].extensions).toMatchObject({ name: 'ContentTypeerror', code: 415 });
+    expect(res.body.errors[0].message).toContain('(text/plain)');
+  });
+
+  it('an anonymous non-JSON body is refused as unauthenticated first (401)', async () => {
+    const res = await app.request('POST', '/graphql', undefined, { raw: 'query { tags { value } }', headers: { 'content-type': 'text/plain' }, token: null });
+    expect(res.status).toBe(401);
+    expect(res.body.errors[0].extensions.name).toBe('AuthenticationRequired');
+  });
+});
+
+describe('operation limits', () => {
+  const deepest = '{ events { edges { node { tags { type } } } } }';
+
+  it(`the rule refuses an operation nested deeper than the limit (default MAX_DEPTH ${MAX_DEPTH})`, () => {
+    const schema = buildSchema();
+    const [error, ...more] = validate(schema, parse(deepest), [operationLimits(2)]);
+    expect(more).toEqual([]);
+    expect(error.message).toBe('The operation is nested 5 levels deep; the limit is 2.');
+    expect(error.extensions).toMatchObject({ name: 'ValidationError', code: 400 });
+    expect(validate(schema, parse(deepest), [operationLimits(4)])).toHaveLength(1);
+    expect(validate(schema, parse(deepest), [operationLimits(5)])).toEqual([]);
+    expect(validate(schema, parse(deepest), [operationLimits()])).toEqual([]);
+  });
+
+  it('depth counts through fragments and inline fragments; aliases and __typename add nothing', () => {
+    const schema = buildSchema();
+    const viaFragments = `
+      query { ...Root }
+      fragment Root on Query { events { ... on EventConnection { ...Edges } } }
+      fragment Edges on EventConnection { edges { node { tags { type } } } }`;
+    expect(validate(schema, parse(viaFragments), [operationLimits(4)]).map((e) => e.message)).toEqual(['The operation is nested 5 levels deep; the limit is 4.']);
+    expect(validate(schema, parse(viaFragments), [operationLimits(5)])).toEqual([]);
+    const aliased = '{ a: events { b: edges { c: node { __typename d: __typename } } } }';
+    expect(validate(schema, parse(aliased), [operationLimits(3)])).toEqual([]);
+    expect(validate(schema, parse(aliased), [operationLimits(2)])).toHaveLength(1);
+  });
+
+  it(`MAX_DEPTH is the default: ${MAX_DEPTH} levels pass, ${MAX_DEPTH + 1} are refused (on a self-nesting schema)`, () => {
+    // The service's schema is too shallow to nest 11 levels, so the default is checked on a schema that can.
+    const nesting = buildASTSchema(parse('type Query { n: N } type N { n: N v: Int }'));
+    const nested = (levels: number) => `{ ${'n { '.repeat(levels - 1)}v${' }'.repeat(levels - 1)} }`;
+    expect(validate(nesting, parse(nested(MAX_DEPTH)), [operationLimits()])).toEqual([]);
+    const errors = validate(nesting, parse(nested(MAX_DEPTH + 1)), [operationLimits()]);
+    expect(errors.map((e) => e.message)).toEqual([`The operation is nested ${MAX_DEPTH + 1} levels deep; the limit is ${MAX_DEPTH}.`]);
+  });
+
+  it('the deepest operation the schema allows runs over HTTP', async () => {
+    const data = await gqlData(GqlTransportDeepest);
+    expect(data.events.edges).toEqual([]);
+  });
+
+  it(`the server applies the limits: more than MAX_FIELDS (${MAX_FIELDS}) fields, fragments expanded, is a ValidationError`, async () => {
+    const values = (n: number) => Array.from({ length: n }, (_, i) => `v${i}: value`).join(' ');
+    // tags + 1999 aliased values = 2000 fields: allowed.
+    const atLimit = await app.post('/graphql', { query: `{ tags { ...Values } } fragment Values on Tag { ${values(MAX_FIELDS - 1)} }` });
+    expect(atLimit.body).toEqual({ data: { tags: [] } });
+    // The same fragment spread twice: 1 + 2 * 1000 fields.
+    const over = await app.post('/graphql', { query: `{ tags { ...Values ...Values } } fragment Values on Tag { ${values(MAX_FIELDS / 2)} }` });
+    expect(over.body.data ?? null).toBeNull();
+    expect(over.body.errors).toHaveLength(1);
+    expect(over.body.errors[0].message).toBe(`The operation selects more than ${MAX_FIELDS} fields; the limit is ${MAX_FIELDS}.`);
+    expect(over.body.errors[0].extensions).toMatchObject({ name: 'ValidationError', code: 400, details: [{ path: '', message: over.body.errors[0].message }] });
+  });
+});
+
+describe('event pagination', () => {
+  const values = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf'];
+
+  beforeAll(async () => {
+    for (const value of values) await gqlData(GqlTransportCreateTag, { input: { value } });
+  });
+
+  it('pages newest first with cursors; the pages together are the whole list', async () => {
+    const all = await app.events('tag-created');
+    expect(all.map((e) => e.data.value)).toEqual([...values].reverse());
+
+    const first = (await gqlData(GqlTransportEventPage, { first: 3 })).events;
+    expect(first.edges.map((e) => e.node)).toEqual(all.slice(0, 3));
+    expect(first.pageInfo).toEqual({ hasNextPage: true, endCursor: first.edges[2].cursor });
+    expect(first.totalCount).toBe(7);
+
+    const seen = [...first.edges];
+    const pages = [first];
+    let page = first;
+    while (page.pageInfo.hasNextPage) {
+      page = (await gqlData(GqlTransportEventPage, { first: 3, after: page.pageInfo.endCursor })).events;
+      expect(page.totalCount).toBe(7);
+      expect(page.edges.length).toBeGreaterThan(0);
+      expect(page.pageInfo.endCursor).toBe(page.edges[page.edges.length - 1].cursor);
+      seen.push(...page.edges);
+      pages.push(page);
+      expect(pages.length).toBeLessThanOrEqual(3);
+    }
+    expect(pages.map((p) => p.edges.length)).toEqual([3, 3, 1]);
+    expect(seen.map((e) => e.node)).toEqual(all);
+    expect(new Set(seen.map((e) => e.cursor)).size).toBe(7);
+  });
+
+  it('a cursor keeps its place when newer events arrive', async () => {
+    const first = (await gqlData(GqlTransportEventPage, { first: 3 })).events;
+    await gqlData(GqlTransportCreateTag, { input: { value: 'hotel' } });
+    const next = (await gqlData(GqlTransportEventPage, { first: 3, after: first.pageInfo.endCursor })).events;
+    expect(next.totalCount).toBe(8);
+    expect(next.edges.map((e) => e.node.data)).toEqual(['delta', 'charlie', 'bravo'].map((value) => ({ type: 'simple', value })));
+  });
+
+  it('an exact last page says there is no next page', async () => {
+    const all = (await gqlData(GqlTransportEventPage, { first: 8 })).events;
+    expect(all.edges).toHaveLength(8);
+    expect(all.pageInfo.hasNextPage).toBe(false);
+    const after = (await gqlData(GqlTransportEventPage, { first: 3, after: all.pageInfo.endCursor })).events;
+    expect(after).toEqual({ totalCount: 8, pageInfo: { hasNextPage: false, endCursor: null }, edges: [] });
+  });
+
+  it.each([
+    ['not base64 of a cursor', 'zzz'],
+    ['another prefix', Buffer.from('tag:5').toString('base64url')],
+    ['a non-numeric id', Buffer.from('event:abc').toString('base64url')],
+  ])('an invalid `after` cursor (%s) is a ValidationError on `after`', async (_what, after) => {
+    const res = await app.gql(GqlTransportEventPage, { first: 3, after });
+    expect(res.body.data ?? null).toBeNull();
+    expect(res.body.errors).toHaveLength(1);
+    expect(res.body.errors![0].extensions).toMatchObject({ name: 'ValidationError', code: 400, details: [{ path: 'after' }] });
+  });
+
+  it.each([0, 1001])('a page size of %i is a ValidationError on `first`', async (first) => {
+    const res = await app.gql(GqlTransportEventPage, { first });
+    expect(res.body.data ?? null).toBeNull();
+    expect(res.body.errors![0].extensions).toMatchObject({ name: 'ValidationError', code: 400, details: [{ path: 'first' }] });
+  });
+});
