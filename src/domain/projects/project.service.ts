@@ -35,25 +35,16 @@ export interface ProjectEnvironmentLink {
   defaultStrategy: Record<string, unknown> | null;
 }
 
-const mode = z.enum(PROJECT_MODES);
-const stickiness = z.string().min(1).max(100);
-const featureLimit = z.number().int().min(0).max(1_000_000).nullable();
-const createSchema = z.object({
-  id: urlFriendlyName(1, 100),
+const projectFields = {
   name: z.string().min(1).max(100),
   description: description.nullable().optional(),
-  mode: mode.optional(),
-  defaultStickiness: stickiness.optional(),
-  featureLimit: featureLimit.optional(),
-}).strict();
-const updateSchema = z.object({
-  id: z.string().optional(),
-  name: z.string().min(1).max(100),
-  description: description.nullable().optional(),
-  mode: mode.optional(),
-  defaultStickiness: stickiness.optional(),
-  featureLimit: featureLimit.optional(),
-}).strict();
+  mode: z.enum(PROJECT_MODES).optional(),
+  defaultStickiness: z.string().min(1).max(100).optional(),
+  featureLimit: z.number().int().min(0).max(1_000_000).nullable().optional(),
+};
+const createSchema = z.object({ id: urlFriendlyName(1, 100), ...projectFields }).strict();
+// The id may be repeated in the body (Unleash clients send the whole project) but must not differ from the path.
+const updateSchema = z.object({ id: z.string().optional(), ...projectFields }).strict();
 const linkSchema = z.object({ environment: z.string().min(1).max(100) }).strict();
 
 export type CreateProjectInput = z.input<typeof createSchema>;
