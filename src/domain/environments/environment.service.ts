@@ -86,6 +86,15 @@ export class EnvironmentService {
     await this.access.check(ADMIN);
     await change(this.em, this.principal, async (tx, emit) => {
       const row = await this.load(tx, envName);
+      // Like unlinking, deleting may not leave a project without any environment.
+      const orphaned: Array<{ project_id: string }> = await tx.execute(
+        `select pe.project_id from project_environments pe
+          where pe.environment_name = ?
+            and not exists (select 1 from project_environments o where o.project_id = pe.project_id and o.environment_name <> ?)
+          order by pe.project_id`, [envName, envName]);
+      if (orphaned.length > 0) {
+        throw ValidationError.single('name', `The environment "${envName}" is the only environment of project(s) ${orphaned.map((o) => `"${o.project_id}"`).join(', ')}; add another environment to them first.`);
+      }
       emit({ type: 'environment-deleted', environment: envName, preData: toEnvironment(row) });
       tx.remove(row);
     });

@@ -217,3 +217,22 @@ describe('deleting environments', () => {
     expect(await eventCount()).toBe(before);
   });
 });
+
+describe('deleting the last environment of a project', () => {
+  it('is refused with 400 and changes nothing', async () => {
+    expect((await app.post('/api/admin/environments', { name: 'solo', type: 'test' })).status).toBe(201);
+    expect((await app.post('/api/admin/projects', { id: 'solo-project', name: 'Solo' })).status).toBe(201);
+    for (const env of (await app.get('/api/admin/projects/solo-project')).body.environments.map((e: { environment: string }) => e.environment)) {
+      if (env !== 'solo') expect((await app.del(`/api/admin/projects/solo-project/environments/${env}`)).status).toBe(200);
+    }
+    const before = await app.events();
+    const res = await app.del('/api/admin/environments/solo');
+    expect(res.status).toBe(400);
+    expect(res.body.name).toBe('ValidationError');
+    expect(res.body.details[0]).toMatchObject({ path: 'name', message: expect.stringContaining('"solo-project"') });
+    expect((await app.get('/api/admin/environments/solo')).status).toBe(200);
+    expect(await app.events()).toEqual(before);
+    expect((await app.post('/api/admin/projects/solo-project/environments', { environment: 'development' })).status).toBe(200);
+    expect((await app.del('/api/admin/environments/solo')).status).toBe(200);
+  });
+});
