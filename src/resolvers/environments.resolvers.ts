@@ -74,18 +74,12 @@ builder.mutationFields((t) => ({
     type: EnvironmentRef,
     description: 'Switches an environment on (permission ADMIN); the mirror of disableEnvironment.',
     args: { input: t.arg({ type: EnvironmentNameInput, required: true, description: 'The environment to switch on.' }) },
-    resolve: async (_root, { input }, ctx) => {
-      await ctx.services.environments.setEnabled(input.name, true);
-      return ctx.services.environments.get(input.name);
-    },
+    resolve: (_root, { input }, ctx) => ctx.services.environments.setEnabled(input.name, true),
   }),
   disableEnvironment: t.field({
     type: EnvironmentRef,
     description: 'Switches an environment off (permission ADMIN): projects no longer offer it; feature configuration in it is kept.',
     args: { input: t.arg({ type: EnvironmentNameInput, required: true, description: 'The environment to switch off.' }) },
-    resolve: async (_root, { input }, ctx) => {
-      await ctx.services.environments.setEnabled(input.name, false);
-      return ctx.services.environments.get(input.name);
-    },
+    resolve: (_root, { input }, ctx) => ctx.services.environments.setEnabled(input.name, false),
   }),
 }));

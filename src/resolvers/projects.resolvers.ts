@@ -139,18 +139,12 @@ builder.mutationFields((t) => ({
     type: ProjectRef,
     description: 'Makes a switched-on environment available in a project (permission UPDATE_PROJECT). Event project-environment-added.',
     args: { input: t.arg({ type: ProjectEnvironmentInput, required: true, description: 'The project and the environment to add to it.' }) },
-    resolve: async (_root, { input }, ctx) => {
-      await ctx.services.projects.addEnvironment(input.project, { environment: input.environment });
-      return ctx.services.projects.get(input.project);
-    },
+    resolve: (_root, { input }, ctx) => ctx.services.projects.addEnvironment(input.project, { environment: input.environment }),
   }),
   removeEnvironmentFromProject: t.field({
     type: ProjectRef,
     description: 'Removes an environment from a project with its feature configuration there (permission UPDATE_PROJECT). Event project-environment-removed.',
     args: { input: t.arg({ type: ProjectEnvironmentInput, required: true, description: 'The project and the environment to remove from it.' }) },
-    resolve: async (_root, { input }, ctx) => {
-      await ctx.services.projects.removeEnvironment(input.project, input.environment);
-      return ctx.services.projects.get(input.project);
-    },
+    resolve: (_root, { input }, ctx) => ctx.services.projects.removeEnvironment(input.project, input.environment),
   }),
 }));

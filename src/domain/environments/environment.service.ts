@@ -101,11 +101,12 @@ export class EnvironmentService {
   }
 
   /** D6: switching off hides the environment from projects but keeps every feature configuration in it. No event, as in Unleash. */
-  async setEnabled(envName: string, enabled: boolean): Promise<void> {
+  async setEnabled(envName: string, enabled: boolean): Promise<Environment> {
     await this.access.check(ADMIN);
-    await this.em.transactional(async (tx) => {
+    return this.em.transactional(async (tx) => {
       const row = await this.load(tx as EntityManager, envName);
       row.enabled = enabled;
+      return toEnvironment(row);
     });
   }
 

@@ -163,11 +163,12 @@ export class ProjectService {
     });
   }
 
-  async addEnvironment(id: string, input: unknown): Promise<void> {
+  /** Returns the project (unchanged itself; its environments are read through `environmentLinks`). */
+  async addEnvironment(id: string, input: unknown): Promise<Project> {
     const { environment } = parse(linkSchema, input);
     await this.access.check('UPDATE_PROJECT', { project: id });
-    await change(this.em, this.principal, async (tx, emit) => {
-      await this.load(tx, id);
+    return change(this.em, this.principal, async (tx, emit) => {
+      const project = toProject(await this.load(tx, id));
       const env = await tx.findOne(EnvironmentSchema, { name: environment });
       if (!env) throw new NotFoundError(`Could not find environment ${environment}`);
       if (!env.enabled) throw ValidationError.single('environment', `The environment "${environment}" is switched off and cannot be added to a project.`);
@@ -181,13 +182,14 @@ export class ProjectService {
         `insert into feature_environments (feature_name, environment, enabled)
          select name, ?, false from features where project = ? on conflict do nothing`, [environment, id]);
       emit({ type: 'project-environment-added', project: id, environment });
+      return project;
     });
   }
 
-  async removeEnvironment(id: string, environment: string): Promise<void> {
+  async removeEnvironment(id: string, environment: string): Promise<Project> {
     await this.access.check('UPDATE_PROJECT', { project: id });
-    await change(this.em, this.principal, async (tx, emit) => {
-      await this.load(tx, id);
+    return change(this.em, this.principal, async (tx, emit) => {
+      const project = toProject(await this.load(tx, id));
       const link = await tx.findOne(ProjectEnvironmentSchema, { projectId: id, environmentName: environment });
       if (!link) throw new NotFoundError(`The environment "${environment}" is not enabled for project "${id}"`);
       const others = await tx.count(ProjectEnvironmentSchema, { projectId: id, environmentName: { $ne: environment } });
@@ -197,6 +199,7 @@ export class ProjectService {
       await tx.execute(`delete from feature_strategies where project = ? and environment = ?`, [id, environment]);
       await tx.execute(`delete from feature_environments fe using features f where f.name = fe.feature_name and f.project = ? and fe.environment = ?`, [id, environment]);
       emit({ type: 'project-environment-removed', project: id, environment });
+      return project;
     });
   }
 
