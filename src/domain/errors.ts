@@ -64,6 +64,17 @@ export class InvalidOperationError extends DomainError {
   override readonly name = 'InvalidOperationError';
 }
 
+/** A feature name that does not match its project's naming pattern (Unleash's PatternError, 400). */
+export class PatternError extends DomainError {
+  override readonly name = 'PatternError';
+  constructor(message: string, readonly details: Array<{ message: string }> = [{ message: 'The flag name does not match the pattern.' }]) {
+    super(message);
+  }
+  override extra() {
+    return { details: this.details };
+  }
+}
+
 export class ContentTooLarge extends DomainError {
   override readonly name = 'ContentTooLarge';
   constructor(limit: string) {
@@ -81,6 +92,7 @@ export class ContentTypeerror extends DomainError {
 /** Status of each error name, used by both doors (REST status, GraphQL `extensions.code`). */
 export const STATUS_BY_NAME: Readonly<Record<string, number>> = {
   ValidationError: 400,
+  PatternError: 400,
   AuthenticationRequired: 401,
   NoAccessError: 403,
   InvalidOperationError: 403,
