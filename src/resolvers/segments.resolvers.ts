@@ -1,0 +1,116 @@
+import type { Constraint } from '../domain/features/constraints';
+import type { Segment } from '../domain/segments/segment.service';
+import { builder } from './builder';
+import { defined } from './input';
+
+/** A constraint as stored on segments and strategies; FeatureStrategy reuses this type. */
+export const ConstraintRef = builder.objectRef<Constraint>('Constraint').implement({
+  description: 'A condition on one field of the client context.',
+  fields: (t) => ({
+    contextName: t.exposeString('contextName', { description: 'The context field the constraint reads.' }),
+    operator: t.exposeString('operator', { description: 'One of the 15 operators, for example IN, NUM_GT, DATE_AFTER or SEMVER_EQ.' }),
+    values: t.exposeStringList('values', { description: 'Values for the list operators (IN, NOT_IN, STR_*); empty otherwise.' }),
+    value: t.string({ nullable: true, description: 'The single value of the numeric, date and semver operators; null when not given.', resolve: (c) => c.value ?? null }),
+    caseInsensitive: t.exposeBoolean('caseInsensitive', { description: 'Whether the string operators ignore case.' }),
+    inverted: t.exposeBoolean('inverted', { description: 'Whether the result is negated.' }),
+  }),
+});
+
+/** A constraint as clients send it; strategy mutations reuse this input. */
+export const ConstraintInput = builder.inputType('ConstraintInput', {
+  description: 'A condition on one field of the client context.',
+  fields: (t) => ({
+    contextName: t.string({ required: true, description: 'An existing context field.' }),
+    operator: t.string({ required: true, description: 'One of the 15 operators, for example IN, NUM_GT, DATE_AFTER or SEMVER_EQ.' }),
+    values: t.stringList({ description: 'Values for the list operators (at least one); up to 1000 values of 1..100 characters.' }),
+    value: t.string({ description: 'The single value of the numeric, date and semver operators.' }),
+    caseInsensitive: t.boolean({ description: 'Whether the string operators ignore case (default false).' }),
+    inverted: t.boolean({ description: 'Whether the result is negated (default false).' }),
+  }),
+});
+
+export const SegmentRef = builder.objectRef<Segment>('Segment').implement({
+  description: 'A named, reusable set of constraints that strategies can reference.',
+  fields: (t) => ({
+    id: t.exposeInt('id', { description: 'Numeric id.' }),
+    name: t.exposeString('name', { description: 'Unique name, 1..100 characters.' }),
+    description: t.exposeString('description', { nullable: true, description: 'Free text; null when none.' }),
+    project: t.exposeString('project', { nullable: true, description: 'The project whose strategies may use it; null for a global segment.' }),
+    constraints: t.field({ type: [ConstraintRef], description: 'All must hold for the segment to match.', resolve: (s) => s.constraints }),
+    createdBy: t.exposeString('createdBy', { nullable: true, description: 'Who created it.' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'Creation time.' }),
+    usedInFeatures: t.exposeInt('usedInFeatures', { description: 'Distinct features (archived included) whose strategies use it.' }),
+    usedInProjects: t.exposeInt('usedInProjects', { description: 'Distinct projects whose strategies use it.' }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  segments: t.field({
+    type: [SegmentRef],
+    description: 'Every segment, by id.',
+    resolve: (_root, _args, ctx) => ctx.services.segments.list(),
+  }),
+  segment: t.field({
+    type: SegmentRef,
+    description: 'One segment; a NotFoundError when it does not exist.',
+    args: { id: t.arg.int({ required: true, description: 'Segment id.' }) },
+    resolve: (_root, args, ctx) => ctx.services.segments.get(args.id),
+  }),
+}));
+
+const segmentFields = {
+  name: 'Unique name, 1..100 characters.',
+  description: 'Free text, up to 1000 characters; null for none.',
+  project: 'An existing project whose strategies alone may use it; null for a global segment.',
+};
+
+const CreateSegmentInput = builder.inputType('CreateSegmentInput', {
+  description: 'A new segment.',
+  fields: (t) => ({
+    name: t.string({ required: true, description: segmentFields.name }),
+    description: t.string({ description: segmentFields.description }),
+    project: t.string({ description: `${segmentFields.project} Absent means global.` }),
+    constraints: t.field({ type: [ConstraintInput], description: 'Its constraints (default none).' }),
+  }),
+});
+const UpdateSegmentInput = builder.inputType('UpdateSegmentInput', {
+  description: 'New values for a segment: the name is required; an absent optional field is kept, null clears it.',
+  fields: (t) => ({
+    id: t.int({ required: true, description: 'The segment to change.' }),
+    name: t.string({ required: true, description: segmentFields.name }),
+    description: t.string({ description: segmentFields.description }),
+    project: t.string({ description: `${segmentFields.project} It cannot move to a project while strategies of other projects use it.` }),
+    constraints: t.field({ type: [ConstraintInput], description: 'Replaces its constraints.' }),
+  }),
+});
+const SegmentIdInput = builder.inputType('SegmentIdInput', {
+  description: 'Names one segment.',
+  fields: (t) => ({ id: t.int({ required: true, description: 'Segment id.' }) }),
+});
+
+/** Drops absent optional fields, in the segment and in each of its constraints (explicit nulls stay for the service to judge). */
+const cleanConstraints = <T extends { constraints?: Array<Record<string, unknown>> | null }>(input: T) =>
+  defined({ ...input, constraints: input.constraints?.map((c) => defined(c)) });
+
+builder.mutationFields((t) => ({
+  createSegment: t.field({
+    type: SegmentRef,
+    description: 'Creates a segment (permission CREATE_SEGMENT). Event segment-created.',
+    args: { input: t.arg({ type: CreateSegmentInput, required: true, description: 'The segment to create.' }) },
+    resolve: (_root, { input }, ctx) => ctx.services.segments.create(cleanConstraints(input) as never),
+  }),
+  updateSegment: t.field({
+    type: SegmentRef,
+    description: 'Changes a segment (permission UPDATE_SEGMENT). Event segment-updated, none when nothing changes.',
+    args: { input: t.arg({ type: UpdateSegmentInput, required: true, description: 'The segment and its new values.' }) },
+    resolve: (_root, { input: { id, ...rest } }, ctx) => ctx.services.segments.update(id, cleanConstraints(rest) as never),
+  }),
+  deleteSegment: t.boolean({
+    description: 'Deletes a segment no strategy uses (permission DELETE_SEGMENT); an InvalidOperationError while strategies use it. Event segment-deleted.',
+    args: { input: t.arg({ type: SegmentIdInput, required: true, description: 'The segment to delete.' }) },
+    resolve: async (_root, { input }, ctx) => {
+      await ctx.services.segments.remove(input.id);
+      return true;
+    },
+  }),
+}));
