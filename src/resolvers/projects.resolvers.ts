@@ -1,7 +1,12 @@
+import { NotFoundError } from '../domain/errors';
+import type {
+  HealthReportEnvironment, HealthReportFeature, HealthReportFeatureEnvironment, ProjectHealthReport, ProjectStats,
+} from '../domain/projects/health-report.service';
 import type { Project, ProjectEnvironmentLink } from '../domain/projects/project.service';
 import { PROJECT_MODES } from '../domain/projects/project.service';
 import { builder } from './builder';
 import { defined } from './input';
+import { TagRef } from './tags.resolvers';
 
 const ProjectModeEnum = builder.enumType('ProjectMode', {
   description: 'Who may submit change requests and see the project: open, protected or private.',
@@ -22,6 +27,86 @@ const ProjectEnvironmentRef = builder.objectRef<ProjectEnvironmentLink>('Project
   fields: (t) => ({
     environment: t.exposeString('environment', { description: 'Environment name.' }),
     defaultStrategy: t.expose('defaultStrategy', { type: 'JSON', nullable: true, description: 'Strategy added when a feature is enabled with none; null for the built-in default.' }),
+  }),
+});
+
+const HealthReportFeatureEnvironmentRef = builder.objectRef<HealthReportFeatureEnvironment>('HealthReportFeatureEnvironment').implement({
+  description: 'A feature\'s state in one environment of its project, as the health report shows it.',
+  fields: (t) => ({
+    name: t.exposeString('name', { description: 'Environment name.' }),
+    enabled: t.exposeBoolean('enabled', { description: 'Whether the feature is enabled in the environment.' }),
+    type: t.exposeString('type', { description: 'Environment type (for example production).' }),
+    sortOrder: t.exposeInt('sortOrder', { description: 'Ordering hint of the environment; ties are ordered by name.' }),
+    variantCount: t.exposeInt('variantCount', { description: 'Number of feature variants in the environment.' }),
+    lastSeenAt: t.expose('lastSeenAt', { type: 'DateTime', nullable: true, description: 'When an SDK last reported the feature in the environment.' }),
+    hasStrategies: t.exposeBoolean('hasStrategies', { description: 'Whether the feature has any strategy in the environment.' }),
+    hasEnabledStrategies: t.exposeBoolean('hasEnabledStrategies', { description: 'Whether at least one of those strategies is not disabled.' }),
+  }),
+});
+
+const HealthReportFeatureRef = builder.objectRef<HealthReportFeature>('HealthReportFeature').implement({
+  description: 'A non-archived feature of the project, as the health report shows it.',
+  fields: (t) => ({
+    name: t.exposeString('name', { description: 'Feature name.' }),
+    type: t.exposeString('type', { description: 'Feature type (release, experiment, operational, kill-switch, permission).' }),
+    description: t.exposeString('description', { nullable: true, description: 'Free text.' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'Creation time.' }),
+    stale: t.exposeBoolean('stale', { description: 'Whether the feature is marked stale.' }),
+    impressionData: t.exposeBoolean('impressionData', { description: 'Whether SDKs emit impression events for it.' }),
+    lastSeenAt: t.expose('lastSeenAt', { type: 'DateTime', nullable: true, description: 'When an SDK last reported the feature (deprecated in the spec).' }),
+    environments: t.field({
+      type: [HealthReportFeatureEnvironmentRef],
+      description: 'The project\'s switched-on environments, by sort order then name.',
+      resolve: (f) => f.environments,
+    }),
+    tags: t.field({ type: [TagRef], description: 'Tags of the feature (empty when none; REST then leaves `tags` out).', resolve: (f) => f.tags }),
+  }),
+});
+
+const HealthReportEnvironmentRef = builder.objectRef<HealthReportEnvironment>('ProjectHealthReportEnvironment').implement({
+  description: 'An environment of the project, as the health report lists it.',
+  fields: (t) => ({
+    environment: t.exposeString('environment', { description: 'Environment name.' }),
+    changeRequestsEnabled: t.exposeBoolean('changeRequestsEnabled', { description: 'Whether changes in the environment need a change request.' }),
+    defaultStrategy: t.expose('defaultStrategy', { type: 'JSON', nullable: true, description: 'Strategy added when a feature is enabled with none; null for the built-in default.' }),
+  }),
+});
+
+const ProjectStatsRef = builder.objectRef<ProjectStats>('ProjectStats').implement({
+  description: 'Project activity figures, computed on request. Current window: the last 30 days; past window: 60 to 30 days ago.',
+  fields: (t) => ({
+    avgTimeToProdCurrentWindow: t.exposeFloat('avgTimeToProdCurrentWindow', {
+      description: 'Average whole days from creating a release feature to first enabling it in a production-type environment (all release features of the project, 1 decimal; 0 when none).',
+    }),
+    createdCurrentWindow: t.exposeInt('createdCurrentWindow', { description: 'Non-archived features created in the current window.' }),
+    createdPastWindow: t.exposeInt('createdPastWindow', { description: 'Non-archived features created in the past window.' }),
+    archivedCurrentWindow: t.exposeInt('archivedCurrentWindow', { description: 'Features archived in the current window.' }),
+    archivedPastWindow: t.exposeInt('archivedPastWindow', { description: 'Features archived in the past window.' }),
+    projectActivityCurrentWindow: t.exposeInt('projectActivityCurrentWindow', { description: 'Audit events of the project in the current window.' }),
+    projectActivityPastWindow: t.exposeInt('projectActivityPastWindow', { description: 'Audit events of the project in the past window.' }),
+    projectMembersAddedCurrentWindow: t.exposeInt('projectMembersAddedCurrentWindow', { description: 'Users given a project role in the current window.' }),
+  }),
+});
+
+const ProjectHealthReportRef = builder.objectRef<ProjectHealthReport>('ProjectHealthReport').implement({
+  description: 'The project\'s technical-debt overview (spec endpoint 10), computed live on each request.',
+  fields: (t) => ({
+    name: t.exposeString('name', { description: 'Project display name.' }),
+    description: t.exposeString('description', { nullable: true, description: 'Project description.' }),
+    defaultStickiness: t.exposeString('defaultStickiness', { description: 'Stickiness used by new gradual rollouts.' }),
+    mode: t.field({ type: ProjectModeEnum, description: 'Collaboration mode.', resolve: (r) => r.mode }),
+    featureLimit: t.exposeInt('featureLimit', { nullable: true, description: 'Maximum number of features; null means no limit.' }),
+    members: t.exposeInt('members', { description: 'Users holding a role in the project.' }),
+    health: t.exposeInt('health', { description: 'round(100 − 100·stale/total − 100·potentiallyStale/total) over non-archived features; 100 without features.' }),
+    environments: t.field({ type: [HealthReportEnvironmentRef], description: 'The project\'s switched-on environments, by sort order then name.', resolve: (r) => r.environments }),
+    features: t.field({ type: [HealthReportFeatureRef], description: 'Non-archived features of the project, by name.', resolve: (r) => r.features }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime', nullable: true, description: 'Last update of the project.' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'Creation of the project.' }),
+    stats: t.field({ type: ProjectStatsRef, description: 'Activity figures over the current and past 30-day windows.', resolve: (r) => r.stats }),
+    featureNaming: t.field({ type: FeatureNamingRef, description: 'Feature naming pattern.', resolve: (r) => r.featureNaming }),
+    potentiallyStaleCount: t.exposeInt('potentiallyStaleCount', { description: 'Non-stale features older than their type\'s lifetime.' }),
+    activeCount: t.exposeInt('activeCount', { description: 'Non-stale features.' }),
+    staleCount: t.exposeInt('staleCount', { description: 'Stale features.' }),
   }),
 });
 
@@ -53,6 +138,15 @@ export const ProjectRef = builder.objectRef<Project>('Project').implement({
       load: async (ids: string[], ctx) => {
         const links = await ctx.services.projects.environmentLinks(ids);
         return ids.map((id) => links.get(id) ?? []);
+      },
+      resolve: (p) => p.id,
+    }),
+    healthReport: t.loadable({
+      type: ProjectHealthReportRef,
+      description: 'The health report of the project (REST GET /api/admin/projects/:projectId/health-report), computed live.',
+      load: async (ids: string[], ctx) => {
+        const reports = new Map((await ctx.services.healthReports.healthReports(ids)).map((r) => [r.id, r]));
+        return ids.map((id) => reports.get(id) ?? new NotFoundError('No project found'));
       },
       resolve: (p) => p.id,
     }),
@@ -114,7 +208,34 @@ const ProjectEnvironmentInput = builder.inputType('ProjectEnvironmentInput', {
   }),
 });
 
+const FeatureNamingInput = builder.inputType('FeatureNamingInput', {
+  description: 'A feature naming pattern; a null pattern clears the example and description too.',
+  fields: (t) => ({
+    pattern: t.string({ description: 'JavaScript regular expression without delimiters or flags, applied as ^(?:pattern)$; at most 500 characters; null clears it.' }),
+    example: t.string({ description: 'A name that matches the pattern.' }),
+    description: t.string({ description: 'Shown when a feature is created.' }),
+  }),
+});
+const UpdateProjectSettingsInput = builder.inputType('UpdateProjectSettingsInput', {
+  description: 'New project settings; absent fields are untouched.',
+  fields: (t) => ({
+    project: t.string({ required: true, description: 'The project to change.' }),
+    mode: t.field({ type: ProjectModeEnum, description: 'Collaboration mode.' }),
+    featureNaming: t.field({ type: FeatureNamingInput, description: 'Feature naming pattern.' }),
+  }),
+});
+
 builder.mutationFields((t) => ({
+  updateProjectSettings: t.field({
+    type: ProjectRef,
+    description: 'Sets a project\'s collaboration mode and/or feature naming pattern (permission UPDATE_PROJECT). Event project-updated when something changed.',
+    args: { input: t.arg({ type: UpdateProjectSettingsInput, required: true, description: 'The project and its new settings.' }) },
+    // GraphQL cannot say "required but nullable": an absent pattern is taken as null (clearing the pattern).
+    resolve: (_root, { input: { project, featureNaming, ...rest } }, ctx) => ctx.services.projects.updateSettings(project, defined({
+      ...rest,
+      featureNaming: featureNaming ? { ...defined(featureNaming), pattern: featureNaming.pattern ?? null } : featureNaming,
+    }) as never),
+  }),
   createProject: t.field({
     type: ProjectRef,
     description: 'Creates a project with every switched-on environment (permission CREATE_PROJECT). Event project-created.',

@@ -6,6 +6,7 @@ import { change } from '../change';
 import { EnvironmentSchema } from '../environments/environment.entity';
 import { InvalidOperationError, NameExistsError, NotFoundError, ValidationError } from '../errors';
 import { description, parse, sameJson, urlFriendlyName } from '../validation';
+import { featureNamingSchema, validateFeatureNaming } from './feature-naming';
 import { ProjectEnvironmentSchema, ProjectSchema, type ProjectRow } from './project.entity';
 
 export const PROJECT_MODES = ['open', 'protected', 'private'] as const;
@@ -46,9 +47,12 @@ const createSchema = z.object({ id: urlFriendlyName(1, 100), ...projectFields })
 // The id may be repeated in the body (Unleash clients send the whole project) but must not differ from the path.
 const updateSchema = z.object({ id: z.string().optional(), ...projectFields }).strict();
 const linkSchema = z.object({ environment: z.string().min(1).max(100) }).strict();
+/** Project (enterprise) settings, spec endpoint 2: fields not provided are ignored. */
+const settingsSchema = z.object({ mode: z.enum(PROJECT_MODES).optional(), featureNaming: featureNamingSchema.optional() }).strict();
 
 export type CreateProjectInput = z.input<typeof createSchema>;
 export type UpdateProjectInput = z.input<typeof updateSchema>;
+export type UpdateProjectSettingsInput = z.input<typeof settingsSchema>;
 
 export const toProject = (r: ProjectRow): Project => ({
   id: r.id,
@@ -140,6 +144,32 @@ export class ProjectService {
       if (data.mode !== undefined) row.mode = data.mode;
       if (data.defaultStickiness !== undefined) row.defaultStickiness = data.defaultStickiness;
       if (data.featureLimit !== undefined) row.featureLimit = data.featureLimit;
+      if (sameJson(before, toProject(row))) return before; // nothing changed: no event, no new updatedAt
+      row.updatedAt = new Date();
+      const after = toProject(row);
+      emit({ type: 'project-updated', project: id, data: after, preData: before });
+      return after;
+    });
+  }
+
+  /**
+   * Sets the collaboration mode and/or the feature naming pattern (spec endpoint 2). Unlike Unleash's store, an
+   * absent field is left as it is (the spec: "Fields not provided are ignored"); `featureNaming: {pattern: null}`
+   * clears the pattern with its example and description. Event project-updated when something changed.
+   */
+  async updateSettings(id: string, input: UpdateProjectSettingsInput): Promise<Project> {
+    const data = parse(settingsSchema, input);
+    const naming = data.featureNaming === undefined ? undefined : validateFeatureNaming(data.featureNaming);
+    await this.access.check('UPDATE_PROJECT', { project: id });
+    return change(this.em, this.principal, async (tx, emit) => {
+      const row = await this.load(tx, id);
+      const before = toProject(row);
+      if (data.mode !== undefined) row.mode = data.mode;
+      if (naming !== undefined) {
+        row.featureNamingPattern = naming.pattern;
+        row.featureNamingExample = naming.example;
+        row.featureNamingDescription = naming.description;
+      }
       if (sameJson(before, toProject(row))) return before; // nothing changed: no event, no new updatedAt
       row.updatedAt = new Date();
       const after = toProject(row);
