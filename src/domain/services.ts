@@ -4,7 +4,12 @@ import type { Principal } from './access/principal';
 import { ContextFieldService } from './context/context-field.service';
 import { EnvironmentService } from './environments/environment.service';
 import { EventService } from './events/event.service';
+import { FeatureStrategyService } from './features/feature-strategy.service';
+import { FeatureService } from './features/feature.service';
+import { HealthReportService } from './projects/health-report.service';
 import { ProjectService } from './projects/project.service';
+import { SegmentService } from './segments/segment.service';
+import { StrategyDefinitionService } from './strategies/strategy-definition.service';
 import { TagService } from './tags/tag.service';
 
 /** Composition root: the services of one request, sharing its EntityManager fork and principal. */
@@ -15,8 +20,13 @@ export function createServices(em: EntityManager, principal: Principal) {
     access,
     environments: new EnvironmentService(em, principal, access),
     projects: new ProjectService(em, principal, access),
+    healthReports: new HealthReportService(em),
     contextFields: new ContextFieldService(em, principal, access),
     tags: new TagService(em, principal, access),
+    features: new FeatureService(em, principal, access),
+    featureStrategies: new FeatureStrategyService(em, principal, access),
+    segments: new SegmentService(em, principal, access),
+    strategies: new StrategyDefinitionService(em, principal, access),
     events: new EventService(em),
   };
 }

@@ -1,6 +1,6 @@
 import type { AuditEvent } from '../domain/events/event.store';
 import { ValidationError } from '../domain/errors';
-import { builder } from './builder';
+import { builder, type GraphQLContext } from './builder';
 
 const EventTagRef = builder.objectRef<{ type: string; value: string }>('EventTag').implement({
   description: 'A tag the feature carried when the event was written.',
@@ -47,7 +47,7 @@ const PageInfoRef = builder.objectRef<EventConnection['pageInfo']>('PageInfo').i
     endCursor: t.exposeString('endCursor', { nullable: true, description: 'Cursor of the last item of the page.' }),
   }),
 });
-const EventConnectionRef = builder.objectRef<EventConnection>('EventConnection').implement({
+export const EventConnectionRef = builder.objectRef<EventConnection>('EventConnection').implement({
   description: 'A page of audit events, newest first.',
   fields: (t) => ({
     edges: t.field({ type: [EventEdgeRef], description: 'Events with their cursors.', resolve: (c) => c.edges }),
@@ -82,23 +82,31 @@ builder.queryFields((t) => ({
       first: t.arg.int({ defaultValue: 50, description: 'Page size, 1..1000 (default 50).' }),
       after: t.arg.string({ description: 'Cursor of the last event of the previous page.' }),
     },
-    resolve: async (_root, args, ctx) => {
-      // The service checks its `limit` too, but would name it `limit`: this door's argument is `first`.
-      const first = args.first ?? 50;
-      if (first < 1 || first > 1000) throw ValidationError.single('first', `The \`first\` argument must be between 1 and 1000. You sent ${first}.`);
-      const page = await ctx.services.events.search({
-        type: args.filter?.type ?? undefined,
-        project: args.filter?.project ?? undefined,
-        feature: args.filter?.feature ?? undefined,
-        limit: first,
-        before: args.after ? decodeCursor(args.after) : undefined,
-      });
-      const edges = page.events.map((node) => ({ cursor: encodeCursor(node.id), node }));
-      return {
-        edges,
-        pageInfo: { hasNextPage: page.nextBefore !== null, endCursor: edges.length ? edges[edges.length - 1].cursor : null },
-        totalCount: page.totalEvents,
-      };
-    },
+    resolve: (_root, args, ctx) => eventConnection(ctx, args.filter ?? {}, args.first, args.after),
   }),
 }));
+
+/** A page of the audit log as a connection (used by `Query.events` and `Feature.events`). */
+export async function eventConnection(
+  ctx: GraphQLContext,
+  filter: { type?: string | null; project?: string | null; feature?: string | null },
+  firstArg: number | null | undefined,
+  after: string | null | undefined,
+): Promise<EventConnection> {
+  // The service checks its `limit` too, but would name it `limit`: this door's argument is `first`.
+  const first = firstArg ?? 50;
+  if (first < 1 || first > 1000) throw ValidationError.single('first', `The \`first\` argument must be between 1 and 1000. You sent ${first}.`);
+  const page = await ctx.services.events.search({
+    type: filter.type ?? undefined,
+    project: filter.project ?? undefined,
+    feature: filter.feature ?? undefined,
+    limit: first,
+    before: after ? decodeCursor(after) : undefined,
+  });
+  const edges = page.events.map((node) => ({ cursor: encodeCursor(node.id), node }));
+  return {
+    edges,
+    pageInfo: { hasNextPage: page.nextBefore !== null, endCursor: edges.length ? edges[edges.length - 1].cursor : null },
+    totalCount: page.totalEvents,
+  };
+}

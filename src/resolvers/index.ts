@@ -4,7 +4,10 @@ import './environments.resolvers';
 import './projects.resolvers';
 import './context.resolvers';
 import './tags.resolvers';
+import './segments.resolvers';
 import './events.resolvers';
+import './strategies.resolvers';
+import './features.resolvers';
 
 let built: GraphQLSchema | undefined;
 

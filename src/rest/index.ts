@@ -2,12 +2,16 @@ import { Router } from 'express';
 import { contextRouter } from './context.routes';
 import { environmentsRouter } from './environments.routes';
 import { eventsRouter } from './events.routes';
+import { featuresRouter } from './features.routes';
+import { projectSettingsRouter } from './project-settings.routes';
 import { projectsRouter } from './projects.routes';
+import { segmentsRouter } from './segments.routes';
+import { strategiesRouter } from './strategies.routes';
 import { tagsRouter } from './tags.routes';
 
 /** Every `/api/admin` route. Routes parse, call one service method and shape the JSON; nothing else. */
 export function adminRouter(): Router {
   const r = Router();
-  r.use(environmentsRouter(), projectsRouter(), contextRouter(), tagsRouter(), eventsRouter());
+  r.use(environmentsRouter(), projectsRouter(), projectSettingsRouter(), contextRouter(), tagsRouter(), segmentsRouter(), eventsRouter(), strategiesRouter(), featuresRouter());
   return r;
 }

@@ -147,12 +147,11 @@ export class ContextFieldService {
 
   /** Distinct features (archived included) and projects whose strategy constraints reference each field. */
   private async usage(only?: string): Promise<Map<string, { features: number; projects: number }>> {
+    // context_field_usage is kept by a trigger on feature_strategies (migration 0003).
     const rows: Array<{ name: string; features: number; projects: number }> = await this.em.execute(
-      `select c.value->>'contextName' as name, count(distinct fs.feature_name)::int as features, count(distinct fs.project)::int as projects
-         from feature_strategies fs cross join lateral jsonb_array_elements(fs.constraints) c
-        ${only ? `where fs.constraints @> ?::jsonb` : ''}
-        group by 1`,
-      only ? [JSON.stringify([{ contextName: only }])] : [],
+      `select context_name as name, count(*)::int as features, count(distinct project)::int as projects
+         from context_field_usage ${only ? 'where context_name = ?' : ''} group by context_name`,
+      only ? [only] : [],
     );
     return new Map(rows.map((r) => [r.name, { features: r.features, projects: r.projects }]));
   }

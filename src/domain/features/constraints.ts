@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import valid from 'semver/functions/valid';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { NotFoundError, ValidationError, type ErrorDetail } from '../errors';
+
+/** The spec's 15 constraint operators. */
+export const OPERATORS = [
+  'NOT_IN', 'IN', 'STR_ENDS_WITH', 'STR_STARTS_WITH', 'STR_CONTAINS', 'NUM_EQ', 'NUM_GT', 'NUM_GTE', 'NUM_LT', 'NUM_LTE',
+  'DATE_AFTER', 'DATE_BEFORE', 'SEMVER_EQ', 'SEMVER_GT', 'SEMVER_LT',
+] as const;
+export type Operator = (typeof OPERATORS)[number];
+
+const LIST_OPERATORS: ReadonlySet<string> = new Set(['NOT_IN', 'IN', 'STR_ENDS_WITH', 'STR_STARTS_WITH', 'STR_CONTAINS']);
+const NUM_OPERATORS: ReadonlySet<string> = new Set(['NUM_EQ', 'NUM_GT', 'NUM_GTE', 'NUM_LT', 'NUM_LTE']);
+const DATE_OPERATORS: ReadonlySet<string> = new Set(['DATE_AFTER', 'DATE_BEFORE']);
+const SEMVER_OPERATORS: ReadonlySet<string> = new Set(['SEMVER_EQ', 'SEMVER_GT', 'SEMVER_LT']);
+
+export interface Constraint {
+  contextName: string;
+  operator: Operator;
+  values: string[];
+  value?: string;
+  caseInsensitive: boolean;
+  inverted: boolean;
+}
+
+/** Shape of one constraint as clients send it; semantic rules (per operator, legal values) are checked by `checkConstraints`. */
+export const constraintSchema = z.object({
+  contextName: z.string().min(1).max(100),
+  operator: z.enum(OPERATORS),
+  caseInsensitive: z.boolean().optional(),
+  inverted: z.boolean().optional(),
+  values: z.array(z.string().min(1).max(100)).max(1000).optional(),
+  value: z.string().max(100).optional(),
+}).strict();
+export const constraintsSchema = z.array(constraintSchema).max(100);
+
+/** The stored form: defaults filled (inverted/caseInsensitive false, values []), `value` kept only when given. */
+export function normalizeConstraint(c: z.output<typeof constraintSchema>): Constraint {
+  const out: Constraint = {
+    contextName: c.contextName,
+    operator: c.operator,
+    values: c.values ?? [],
+    caseInsensitive: c.caseInsensitive ?? false,
+    inverted: c.inverted ?? false,
+  };
+  if (c.value !== undefined) out.value = c.value;
+  return out;
+}
+
+const isNumeric = (v: string) => v.trim() !== '' && Number.isFinite(Number(v));
+
+/**
+ * Save-time rules (reference §3.4): the context field must exist (404, as Unleash v5.8), numeric, date and semver
+ * operators need a valid single `value`, list operators need at least one value, and a field with legal values
+ * accepts only those. `path` prefixes each detail (for example `constraints` or `segments/0/constraints`).
+ */
+export async function checkConstraints(em: EntityManager, input: z.output<typeof constraintsSchema>, path: string): Promise<Constraint[]> {
+  const constraints = input.map(normalizeConstraint);
+  if (constraints.length === 0) return constraints;
+  const names = [...new Set(constraints.map((c) => c.contextName))];
+  const rows: Array<{ name: string; legal_values: Array<{ value: string }> }> = await em.execute(
+    `select name, legal_values from context_fields where name in (?)`, [names]);
+  const legal = new Map(rows.map((r) => [r.name, new Set((r.legal_values ?? []).map((v) => v.value))]));
+  const details: ErrorDetail[] = [];
+  constraints.forEach((c, i) => {
+    const at = `${path}/${i}`;
+    const allowed = legal.get(c.contextName);
+    if (!allowed) throw new NotFoundError(`Could not find Context field with name ${c.contextName}`);
+    const single = c.value;
+    if (NUM_OPERATORS.has(c.operator)) {
+      if (single === undefined || !isNumeric(single)) details.push({ path: `${at}/value`, message: `"value" must be a number. You sent ${JSON.stringify(single ?? null)}.` });
+    } else if (DATE_OPERATORS.has(c.operator)) {
+      if (single === undefined || Number.isNaN(Date.parse(single))) details.push({ path: `${at}/value`, message: `"value" must be a valid date. You sent ${JSON.stringify(single ?? null)}.` });
+    } else if (SEMVER_OPERATORS.has(c.operator)) {
+      if (single === undefined || valid(single) === null) details.push({ path: `${at}/value`, message: `the provided value is not a valid semver format. The value provided was: ${single ?? ''}` });
+    } else if (LIST_OPERATORS.has(c.operator) && c.values.length === 0) {
+      details.push({ path: `${at}/values`, message: `"values" must contain at least 1 items for the ${c.operator} operator.` });
+    }
+    if (allowed.size > 0) {
+      const given = LIST_OPERATORS.has(c.operator) ? c.values : single === undefined ? [] : [single];
+      const outside = given.filter((v) => !allowed.has(v));
+      if (outside.length > 0) {
+        details.push({ path: `${at}/${LIST_OPERATORS.has(c.operator) ? 'values' : 'value'}`, message: `input values are not specified as a legal value on this context field: ${outside.map((v) => JSON.stringify(v)).join(', ')}` });
+      }
+    }
+  });
+  if (details.length > 0) throw ValidationError.of(details);
+  return constraints;
+}

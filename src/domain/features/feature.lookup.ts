@@ -1,0 +1,46 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { NotFoundError, ValidationError } from '../errors';
+import { ProjectSchema, type ProjectRow } from '../projects/project.entity';
+import { FEATURE_COLUMNS, toFeatureSummary, type FeatureSummary } from './feature.read-model';
+
+/** Lookups shared by the feature services; each throws the error a missing thing deserves. */
+
+export async function loadProject(em: EntityManager, id: string): Promise<ProjectRow> {
+  const row = await em.findOne(ProjectSchema, { id });
+  if (!row) throw new NotFoundError(`Project with id ${id} does not exist`);
+  return row;
+}
+
+/** A feature by name in any project (archived ones only when asked for), locked for update inside a transaction when `lock`. */
+export async function loadFeature(em: EntityManager, name: string, opts: { archived?: boolean; lock?: boolean } = {}): Promise<FeatureSummary> {
+  const rows = await em.execute(`select ${FEATURE_COLUMNS} from features where name = ?${opts.lock ? ' for update' : ''}`, [name]);
+  const feature = rows[0] ? toFeatureSummary(rows[0] as never) : undefined;
+  if (!feature || (opts.archived === false && feature.archived) || (opts.archived === true && !feature.archived)) {
+    throw new NotFoundError(`Could not find feature toggle with name ${name}`);
+  }
+  return feature;
+}
+
+/** A non-archived feature that must live in `project` (the project in the path). */
+export async function loadProjectFeature(em: EntityManager, project: string, name: string, lock = false): Promise<FeatureSummary> {
+  const feature = await loadFeature(em, name, { archived: false, lock });
+  if (feature.project !== project) throw new NotFoundError(`There's no feature named "${name}" in project "${project}".`);
+  return feature;
+}
+
+/** The environment must exist and be linked to the project. */
+export async function assertProjectEnvironment(em: EntityManager, project: string, environment: string): Promise<void> {
+  const rows: Array<{ linked: boolean }> = await em.execute(
+    `select exists (select 1 from project_environments where project_id = ? and environment_name = e.name) as linked from environments e where e.name = ?`,
+    [project, environment]);
+  if (rows.length === 0) throw new NotFoundError(`Could not find environment ${environment}`);
+  if (!rows[0].linked) throw ValidationError.single('environment', `You have not added the environment "${environment}" to the project "${project}".`);
+}
+
+/** What audit events record of a feature (its row, Unleash's `data` for feature-created and metadata updates). */
+export function featureEventData(f: FeatureSummary) {
+  return {
+    name: f.name, description: f.description, type: f.type, project: f.project, stale: f.stale, createdAt: f.createdAt,
+    lastSeenAt: f.lastSeenAt, impressionData: f.impressionData, archivedAt: f.archivedAt, archived: f.archived,
+  };
+}

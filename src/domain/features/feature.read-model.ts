@@ -1,0 +1,297 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Constraint } from './constraints';
+import type { FeatureVariant, StrategyVariant } from './variants';
+
+/** A feature's own properties (the row), as both doors return them. */
+export interface FeatureSummary {
+  name: string;
+  type: string;
+  description: string | null;
+  project: string;
+  stale: boolean;
+  impressionData: boolean;
+  createdAt: string;
+  archivedAt: string | null;
+  archived: boolean;
+  lastSeenAt: string | null;
+  favorite: boolean;
+}
+
+export interface FeatureStrategy {
+  id: string;
+  name: string;
+  title: string | null;
+  disabled: boolean;
+  featureName: string;
+  sortOrder: number;
+  segments: number[];
+  constraints: Constraint[];
+  variants: StrategyVariant[];
+  parameters: Record<string, string>;
+}
+
+/** A feature in one environment, without its strategies (those are loaded separately, per GraphQL selection). */
+export interface FeatureEnvironmentState {
+  name: string;
+  featureName: string;
+  environment: string;
+  type: string;
+  enabled: boolean;
+  sortOrder: number;
+  variantCount: number;
+  variants: FeatureVariant[];
+  lastSeenAt: string | null;
+  hasStrategies: boolean;
+  hasEnabledStrategies: boolean;
+}
+
+export interface FeatureDependency {
+  feature: string;
+  enabled: boolean;
+  variants?: string[];
+}
+
+export interface Tag {
+  type: string;
+  value: string;
+}
+
+/** The spec's Feature with everything nested (REST GET of one feature). */
+export interface Feature extends FeatureSummary {
+  enabled: boolean;
+  environments: Array<FeatureEnvironmentState & { strategies: FeatureStrategy[] }>;
+  variants: FeatureVariant[];
+  tags: Tag[];
+  children: string[];
+  dependencies: FeatureDependency[];
+}
+
+export interface FeatureFilter {
+  project?: string;
+  names?: readonly string[];
+  /** Only archived (true) or only active (false) features; both when absent. */
+  archived?: boolean;
+  /** Names containing this text (case-insensitive). */
+  query?: string;
+  type?: string;
+  /** Keyset pagination over names. */
+  after?: string;
+  limit?: number;
+}
+
+const iso = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString() : null);
+
+interface FeatureDbRow {
+  name: string; type: string; description: string | null; project: string; stale: boolean; impression_data: boolean;
+  created_at: Date; archived_at: Date | null; last_seen_at: Date | null;
+}
+export const FEATURE_COLUMNS = 'name, type, description, project, stale, impression_data, created_at, archived_at, last_seen_at';
+
+export function toFeatureSummary(r: FeatureDbRow): FeatureSummary {
+  return {
+    name: r.name,
+    type: r.type,
+    description: r.description ?? null,
+    project: r.project,
+    stale: r.stale,
+    impressionData: r.impression_data,
+    createdAt: iso(r.created_at) as string,
+    archivedAt: iso(r.archived_at),
+    archived: r.archived_at !== null,
+    lastSeenAt: iso(r.last_seen_at),
+    favorite: false,
+  };
+}
+
+interface StrategyDbRow {
+  id: string; feature_name: string; environment: string; strategy_name: string; title: string | null; parameters: Record<string, string> | null;
+  constraints: Constraint[] | null; variants: StrategyVariant[] | null; sort_order: number; disabled: boolean; segments: number[] | null;
+}
+
+/** jsonb does not keep key order: rebuild stored constraints and variants in the order the API documents. */
+export function orderConstraint(c: Constraint): Constraint {
+  const out: Constraint = { contextName: c.contextName, operator: c.operator, values: c.values ?? [], caseInsensitive: c.caseInsensitive ?? false, inverted: c.inverted ?? false };
+  if (c.value !== undefined) out.value = c.value;
+  return out;
+}
+
+export function orderVariant<V extends StrategyVariant & { overrides?: FeatureVariant['overrides'] }>(v: V): V {
+  const out = { name: v.name, weight: v.weight, weightType: v.weightType, stickiness: v.stickiness } as V;
+  if (v.payload) out.payload = { type: v.payload.type, value: v.payload.value };
+  if (v.overrides) out.overrides = v.overrides.map((o) => ({ contextName: o.contextName, values: o.values }));
+  return out;
+}
+
+export function toFeatureStrategy(r: StrategyDbRow): FeatureStrategy {
+  return {
+    id: r.id,
+    name: r.strategy_name,
+    title: r.title ?? null,
+    disabled: r.disabled,
+    featureName: r.feature_name,
+    sortOrder: r.sort_order,
+    segments: r.segments ?? [],
+    constraints: (r.constraints ?? []).map(orderConstraint),
+    variants: (r.variants ?? []).map(orderVariant),
+    parameters: r.parameters ?? {},
+  };
+}
+
+export const strategyKey = (feature: string, environment: string) => `${feature}\u0000${environment}`;
+
+/**
+ * Reads of the feature model in a fixed number of queries, whatever the number of features: each method takes a
+ * batch of keys (what a dataloader collects) and answers with one statement.
+ */
+export class FeatureReadModel {
+  constructor(private readonly em: EntityManager) {}
+
+  async summaries(filter: FeatureFilter): Promise<FeatureSummary[]> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (filter.project !== undefined) { where.push('project = ?'); params.push(filter.project); }
+    if (filter.names !== undefined) {
+      if (filter.names.length === 0) return [];
+      where.push('name in (?)');
+      params.push(filter.names as string[]);
+    }
+    if (filter.archived === true) where.push('archived_at is not null');
+    if (filter.archived === false) where.push('archived_at is null');
+    if (filter.query) { where.push(`position(lower(?) in lower(name)) > 0`); params.push(filter.query); }
+    if (filter.type) { where.push('type = ?'); params.push(filter.type); }
+    if (filter.after !== undefined) { where.push('name > ?'); params.push(filter.after); }
+    const limit = filter.limit !== undefined ? ` limit ${Math.max(0, Math.floor(filter.limit))}` : '';
+    const rows: FeatureDbRow[] = await this.em.execute(
+      `select ${FEATURE_COLUMNS} from features ${where.length ? `where ${where.join(' and ')}` : ''} order by name${limit}`, params);
+    return rows.map(toFeatureSummary);
+  }
+
+  async summary(name: string): Promise<FeatureSummary | undefined> {
+    return (await this.summaries({ names: [name] }))[0];
+  }
+
+  /**
+   * The environments of each feature: those linked to its project and switched on (D6), by sort order then name,
+   * with strategy counts aggregated in SQL.
+   */
+  async environments(names: readonly string[]): Promise<Map<string, FeatureEnvironmentState[]>> {
+    const out = new Map<string, FeatureEnvironmentState[]>(names.map((n) => [n, []]));
+    if (names.length === 0) return out;
+    const rows: Array<{
+      feature_name: string; environment: string; enabled: boolean; variants: FeatureVariant[] | null; last_seen_at: Date | null;
+      type: string; sort_order: number; strategy_count: number; enabled_count: number;
+    }> = await this.em.execute(
+      `select fe.feature_name, fe.environment, fe.enabled, fe.variants, fe.last_seen_at, e.type, e.sort_order,
+              coalesce(s.total, 0)::int as strategy_count, coalesce(s.active, 0)::int as enabled_count
+         from feature_environments fe
+         join features f on f.name = fe.feature_name
+         join project_environments pe on pe.project_id = f.project and pe.environment_name = fe.environment
+         join environments e on e.name = fe.environment and e.enabled
+         left join (select feature_name, environment, count(*) as total, count(*) filter (where not disabled) as active
+                      from feature_strategies where feature_name in (?) group by feature_name, environment) s
+                on s.feature_name = fe.feature_name and s.environment = fe.environment
+        where fe.feature_name in (?)
+        order by e.sort_order, e.name`, [names as string[], names as string[]]);
+    for (const r of rows) {
+      const variants = (r.variants ?? []).map(orderVariant);
+      out.get(r.feature_name)?.push({
+        name: r.environment,
+        featureName: r.feature_name,
+        environment: r.environment,
+        type: r.type,
+        enabled: r.enabled,
+        sortOrder: r.sort_order,
+        variantCount: variants.length,
+        variants,
+        lastSeenAt: iso(r.last_seen_at),
+        hasStrategies: r.strategy_count > 0,
+        hasEnabledStrategies: r.enabled_count > 0,
+      });
+    }
+    return out;
+  }
+
+  /** Strategies of the given features (every environment), keyed by `strategyKey(feature, environment)`, in sort order. */
+  async strategies(names: readonly string[]): Promise<Map<string, FeatureStrategy[]>> {
+    const out = new Map<string, FeatureStrategy[]>();
+    if (names.length === 0) return out;
+    const rows: StrategyDbRow[] = await this.em.execute(
+      `select fs.id, fs.feature_name, fs.environment, fs.strategy_name, fs.title, fs.parameters, fs.constraints, fs.variants, fs.sort_order, fs.disabled,
+              coalesce((select array_agg(fss.segment_id order by fss.segment_id) from feature_strategy_segments fss where fss.feature_strategy_id = fs.id), '{}') as segments
+         from feature_strategies fs
+        where fs.feature_name in (?)
+        order by fs.sort_order, fs.created_at, fs.id`, [names as string[]]);
+    for (const r of rows) {
+      const key = strategyKey(r.feature_name, r.environment);
+      let list = out.get(key);
+      if (!list) out.set(key, (list = []));
+      list.push(toFeatureStrategy(r));
+    }
+    return out;
+  }
+
+  /** Strategies by id (missing ids are absent from the map). */
+  async strategiesById(ids: readonly string[]): Promise<Map<string, FeatureStrategy & { environment: string }>> {
+    const valid = ids.filter((id) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id));
+    if (valid.length === 0) return new Map();
+    const rows: StrategyDbRow[] = await this.em.execute(
+      `select fs.id, fs.feature_name, fs.environment, fs.strategy_name, fs.title, fs.parameters, fs.constraints, fs.variants, fs.sort_order, fs.disabled,
+              coalesce((select array_agg(fss.segment_id order by fss.segment_id) from feature_strategy_segments fss where fss.feature_strategy_id = fs.id), '{}') as segments
+         from feature_strategies fs where fs.id in (?)`, [valid]);
+    return new Map(rows.map((r) => [r.id, { ...toFeatureStrategy(r), environment: r.environment }]));
+  }
+
+  async tags(names: readonly string[]): Promise<Map<string, Tag[]>> {
+    const out = new Map<string, Tag[]>(names.map((n) => [n, []]));
+    if (names.length === 0) return out;
+    const rows: Array<{ feature_name: string; tag_type: string; tag_value: string }> = await this.em.execute(
+      `select feature_name, tag_type, tag_value from feature_tags where feature_name in (?) order by tag_type, tag_value`, [names as string[]]);
+    for (const r of rows) out.get(r.feature_name)?.push({ type: r.tag_type, value: r.tag_value });
+    return out;
+  }
+
+  /** Parent dependencies of each (child) feature. */
+  async dependencies(names: readonly string[]): Promise<Map<string, FeatureDependency[]>> {
+    const out = new Map<string, FeatureDependency[]>(names.map((n) => [n, []]));
+    if (names.length === 0) return out;
+    const rows: Array<{ parent: string; child: string; enabled: boolean; variants: string[] | null }> = await this.em.execute(
+      `select parent, child, enabled, variants from feature_dependencies where child in (?) order by parent`, [names as string[]]);
+    for (const r of rows) {
+      const dep: FeatureDependency = { feature: r.parent, enabled: r.enabled };
+      if (r.variants && r.variants.length > 0) dep.variants = r.variants;
+      out.get(r.child)?.push(dep);
+    }
+    return out;
+  }
+
+  /** Names of the features that depend on each (parent) feature. */
+  async children(names: readonly string[]): Promise<Map<string, string[]>> {
+    const out = new Map<string, string[]>(names.map((n) => [n, []]));
+    if (names.length === 0) return out;
+    const rows: Array<{ parent: string; child: string }> = await this.em.execute(
+      `select parent, child from feature_dependencies where parent in (?) order by child`, [names as string[]]);
+    for (const r of rows) out.get(r.parent)?.push(r.child);
+    return out;
+  }
+
+  /** Full features (the spec's Feature), in five more queries for any number of them. */
+  async features(summaries: FeatureSummary[]): Promise<Feature[]> {
+    const names = summaries.map((f) => f.name);
+    const [envs, strategies, tags, deps, children] = await Promise.all([
+      this.environments(names), this.strategies(names), this.tags(names), this.dependencies(names), this.children(names),
+    ]);
+    return summaries.map((f) => {
+      const environments = (envs.get(f.name) ?? []).map((e) => ({ ...e, strategies: strategies.get(strategyKey(f.name, e.name)) ?? [] }));
+      return {
+        ...f,
+        enabled: environments.some((e) => e.enabled),
+        environments,
+        // Deprecated feature-level variants: those of the first environment that has any.
+        variants: environments.find((e) => e.variants.length > 0)?.variants ?? [],
+        tags: tags.get(f.name) ?? [],
+        children: children.get(f.name) ?? [],
+        dependencies: deps.get(f.name) ?? [],
+      };
+    });
+  }
+}

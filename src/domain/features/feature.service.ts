@@ -1,0 +1,489 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AccessService } from '../access/access.service';
+import type { Principal } from '../access/principal';
+import { change } from '../change';
+import type { EventInput } from '../events/event.store';
+import { InvalidOperationError, NameExistsError, NotFoundError, ValidationError } from '../errors';
+import { checkFeatureName } from '../projects/feature-naming';
+import { toProject } from '../projects/project.service';
+import { description, parse, sameJson, urlFriendlyName } from '../validation';
+import { FeatureSchema, FeatureTypeSchema } from './feature.entity';
+import { featureEventData, loadFeature, loadProject, loadProjectFeature } from './feature.lookup';
+import { FeatureReadModel, type Feature, type FeatureEnvironmentState, type FeatureSummary, type Tag } from './feature.read-model';
+import { applyJsonPatch } from './json-patch';
+
+export interface FeatureType {
+  id: string;
+  name: string;
+  description: string | null;
+  lifetimeDays: number | null;
+}
+
+/** A project's feature in the list shape (no strategies: the REST project overview and health report style). */
+export type FeatureListItem = FeatureSummary & { environments: FeatureEnvironmentState[]; tags: Tag[] };
+
+const typeId = z.string().min(1).max(100);
+const metadataFields = {
+  type: typeId.optional(),
+  description: description.nullable().optional(),
+  impressionData: z.boolean().optional(),
+  stale: z.boolean().optional(),
+};
+// "." and ".." are URL friendly characters but not addressable path segments (URLs normalise them away), as Unleash refuses them.
+const featureName = urlFriendlyName(1, 100).refine((n) => n !== '.' && n !== '..', { message: 'must not be "." or ".." (it could not be used in a URL)' });
+const createSchema = z.object({ name: featureName, ...metadataFields }).strict();
+// Clients often send back the feature they read: `name`/`project` may be repeated but must match the path.
+const updateSchema = z.object({ name: z.string().optional(), project: z.string().optional(), archived: z.boolean().optional(), ...metadataFields }).strict();
+const validateSchema = z.object({ name: featureName, projectId: z.string().min(1).max(100).optional() }).strict();
+const tagSchema = z.object({ type: urlFriendlyName(2, 50).optional(), value: z.string().trim().min(2).max(50) }).strict();
+const namesSchema = z.object({ features: z.array(z.string().min(1).max(100)).min(1).max(1000) }).strict();
+const staleSchema = z.object({ features: z.array(z.string().min(1).max(100)).min(1).max(1000), stale: z.boolean() }).strict();
+const dependencySchema = z.object({
+  feature: z.string().min(1).max(100),
+  enabled: z.boolean().optional(),
+  variants: z.array(z.string().min(1).max(100)).max(100).optional(),
+}).strict();
+const cloneSchema = z.object({ name: featureName, replaceGroupId: z.boolean().optional() }).passthrough();
+const lifetimeSchema = z.object({ lifetimeDays: z.number().int().min(1).max(100_000).nullable() }).strict();
+
+export type CreateFeatureInput = z.input<typeof createSchema>;
+export type UpdateFeatureInput = z.input<typeof updateSchema>;
+
+type Metadata = Pick<FeatureSummary, 'name' | 'project' | 'type' | 'description' | 'impressionData' | 'stale' | 'archived'>;
+const metadataOf = (f: FeatureSummary): Metadata => ({
+  name: f.name, project: f.project, type: f.type, description: f.description, impressionData: f.impressionData, stale: f.stale, archived: f.archived,
+});
+
+export class FeatureService {
+  readonly read: FeatureReadModel;
+
+  constructor(private readonly em: EntityManager, private readonly principal: Principal, private readonly access: AccessService) {
+    this.read = new FeatureReadModel(em);
+  }
+
+  // ---- reads -------------------------------------------------------------------------------------------------
+
+  /** REST `GET /projects/:p/features`: the project's active features with environment summaries and tags. */
+  async listProjectFeatures(project: string): Promise<FeatureListItem[]> {
+    await loadProject(this.em, project);
+    const features = await this.read.summaries({ project, archived: false });
+    const names = features.map((f) => f.name);
+    const [envs, tags] = await Promise.all([this.read.environments(names), this.read.tags(names)]);
+    return features.map((f) => ({ ...f, environments: envs.get(f.name) ?? [], tags: tags.get(f.name) ?? [] }));
+  }
+
+  /** One active feature of a project, everything nested. */
+  async getProjectFeature(project: string, name: string): Promise<Feature> {
+    const summary = await loadProjectFeature(this.em, project, name);
+    return (await this.read.features([summary]))[0];
+  }
+
+  /**
+   * Archived features, optionally of one project (an unknown project gives an empty list), each with the environments
+   * it was last seen in (`{name, lastSeenAt, enabled: false}`), as Unleash lists them.
+   */
+  async listArchived(project?: string): Promise<Array<FeatureSummary & { environments: Array<{ name: string; lastSeenAt: string; enabled: false }> }>> {
+    const features = await this.read.summaries({ project, archived: true });
+    const seen: Array<{ feature_name: string; environment: string; last_seen_at: Date }> = features.length === 0 ? [] : await this.em.execute(
+      `select feature_name, environment, last_seen_at from feature_environments where last_seen_at is not null and feature_name in (?) order by environment`,
+      [features.map((f) => f.name)]);
+    return features.map((f) => ({
+      ...f,
+      environments: seen.filter((r) => r.feature_name === f.name).map((r) => ({ name: r.environment, lastSeenAt: new Date(r.last_seen_at).toISOString(), enabled: false as const })),
+    }));
+  }
+
+  async featureTypes(): Promise<FeatureType[]> {
+    const rows = await this.em.find(FeatureTypeSchema, {}, { orderBy: { id: 'asc' } });
+    return rows.map((r) => ({ id: r.id, name: r.name, description: r.description ?? null, lifetimeDays: r.lifetimeDays ?? null }));
+  }
+
+  async tags(name: string): Promise<Tag[]> {
+    await loadFeature(this.em, name);
+    return (await this.read.tags([name])).get(name) ?? [];
+  }
+
+  // ---- lifecycle ---------------------------------------------------------------------------------------------
+
+  async create(project: string, input: CreateFeatureInput): Promise<Feature> {
+    const data = parse(createSchema, input);
+    await this.access.check('CREATE_FEATURE', { project });
+    const created = await change(this.em, this.principal, async (tx, emit) => {
+      const summary = await this.insertFeature(tx, emit, project, { ...data, stale: data.stale ?? false });
+      return summary;
+    });
+    return (await this.read.features([created]))[0];
+  }
+
+  /** Whether `name` is free for a new feature (and fits the project's naming pattern when `projectId` is given). */
+  async validateName(input: unknown): Promise<void> {
+    const { name, projectId } = parse(validateSchema, input);
+    await this.assertNameFree(this.em, name);
+    if (projectId) {
+      const project = await loadProject(this.em, projectId);
+      checkFeatureName(toProject(project).featureNaming, name);
+    }
+  }
+
+  /** PUT: replaces the metadata given (type, description, impressionData, stale); absent ones are untouched. */
+  async update(project: string, name: string, input: UpdateFeatureInput): Promise<Feature> {
+    const data = parse(updateSchema, input);
+    await this.access.check('UPDATE_FEATURE', { project });
+    return this.modifyMetadata(project, name, (before) => {
+      this.assertIdentity(before, data.name, data.project, data.archived);
+      return {
+        ...before,
+        type: data.type ?? before.type,
+        description: data.description !== undefined ? data.description : before.description,
+        impressionData: data.impressionData ?? before.impressionData,
+        stale: data.stale ?? before.stale,
+      };
+    });
+  }
+
+  /** PATCH: an RFC 6902 patch over `{name, project, type, description, impressionData, stale, archived}`. */
+  async patch(project: string, name: string, operations: unknown): Promise<Feature> {
+    await this.access.check('UPDATE_FEATURE', { project });
+    return this.modifyMetadata(project, name, (before) => {
+      const patched = applyJsonPatch(before, operations);
+      const data = parse(updateSchema, patched);
+      this.assertIdentity(before, data.name, data.project, data.archived);
+      return {
+        ...before,
+        type: data.type ?? before.type,
+        description: data.description === undefined ? null : data.description,
+        impressionData: data.impressionData ?? false,
+        stale: data.stale ?? false,
+      };
+    });
+  }
+
+  async setStale(name: string, stale: boolean): Promise<Feature> {
+    const feature = await loadFeature(this.em, name, { archived: false });
+    await this.access.check('UPDATE_FEATURE', { project: feature.project });
+    return this.modifyMetadata(feature.project, name, (before) => ({ ...before, stale }));
+  }
+
+  /** Bulk stale on/off for features of one project, in one transaction. */
+  async setStaleMany(project: string, input: unknown): Promise<void> {
+    const { features, stale } = parse(staleSchema, input);
+    await this.access.check('UPDATE_FEATURE', { project });
+    await change(this.em, this.principal, async (tx, emit) => {
+      for (const name of new Set(features)) {
+        const f = await loadProjectFeature(tx, project, name, true);
+        if (f.stale === stale) continue;
+        await tx.execute(`update features set stale = ? where name = ?`, [stale, name]);
+        emit({ type: stale ? 'feature-stale-on' : 'feature-stale-off', project, featureName: name });
+      }
+    });
+  }
+
+  /** DELETE on a project feature: archives it (202). A feature other active features depend on cannot be archived. */
+  async archive(project: string, name: string): Promise<void> {
+    await this.archiveMany(project, { features: [name] });
+  }
+
+  async archiveMany(project: string, input: unknown): Promise<void> {
+    const { features } = parse(namesSchema, input);
+    await this.access.check('DELETE_FEATURE', { project });
+    await change(this.em, this.principal, async (tx, emit) => {
+      const names = [...new Set(features)];
+      for (const name of names) await loadProjectFeature(tx, project, name, true);
+      const blocking: Array<{ parent: string; child: string }> = await tx.execute(
+        `select d.parent, d.child from feature_dependencies d join features c on c.name = d.child
+          where d.parent in (?) and c.archived_at is null and d.child not in (?) order by d.parent, d.child`, [names, names]);
+      if (blocking.length > 0) {
+        throw new InvalidOperationError(`You can not archive ${blocking[0].parent}: other features depend on it (${[...new Set(blocking.map((b) => b.child))].join(', ')}). Remove those dependencies or archive the dependent features too.`);
+      }
+      const deps: Array<{ child: string }> = await tx.execute(`delete from feature_dependencies where child in (?) returning child`, [names]);
+      await tx.execute(`update features set archived_at = now() where name in (?)`, [names]);
+      for (const name of names) {
+        if (deps.some((d) => d.child === name)) emit({ type: 'feature-dependencies-removed', project, featureName: name });
+        emit({ type: 'feature-archived', project, featureName: name });
+      }
+    });
+  }
+
+  /** Brings an archived feature back, switched off in every environment (reviving never silently turns anything on). */
+  async revive(name: string): Promise<void> {
+    const feature = await loadFeature(this.em, name, { archived: true });
+    await this.reviveMany(feature.project, { features: [name] });
+  }
+
+  async reviveMany(project: string, input: unknown): Promise<void> {
+    const { features } = parse(namesSchema, input);
+    await this.access.check('UPDATE_FEATURE', { project });
+    await change(this.em, this.principal, async (tx, emit) => {
+      const names = [...new Set(features)];
+      for (const name of names) {
+        const f = await loadFeature(tx, name, { archived: true, lock: true });
+        if (f.project !== project) throw new NotFoundError(`There's no archived feature named "${name}" in project "${project}".`);
+      }
+      await tx.execute(`update features set archived_at = null where name in (?)`, [names]);
+      await tx.execute(`update feature_environments set enabled = false where feature_name in (?)`, [names]);
+      for (const name of names) emit({ type: 'feature-revived', project, featureName: name });
+    });
+  }
+
+  /** Deletes an archived feature for good (DELETE_FEATURE); its strategies, tags and configuration go with it. */
+  async deleteArchived(name: string): Promise<void> {
+    const feature = await loadFeature(this.em, name);
+    await this.deleteMany(feature.project, { features: [name] });
+  }
+
+  async deleteMany(project: string, input: unknown): Promise<void> {
+    const { features } = parse(namesSchema, input);
+    await this.access.check('DELETE_FEATURE', { project });
+    await change(this.em, this.principal, async (tx, emit) => {
+      const names = [...new Set(features)];
+      const found: FeatureSummary[] = [];
+      for (const name of names) {
+        const f = await loadFeature(tx, name, { lock: true });
+        if (f.project !== project) throw new NotFoundError(`There's no feature named "${name}" in project "${project}".`);
+        if (!f.archived) throw new InvalidOperationError(`The feature ${name} must be archived before it can be deleted.`);
+        found.push(f);
+      }
+      const tags = await new FeatureReadModel(tx).tags(names);
+      const stillUsed: Array<{ parent: string; child: string }> = await tx.execute(
+        `select parent, child from feature_dependencies where parent in (?) and child not in (?) order by parent`, [names, names]);
+      if (stillUsed.length > 0) throw new InvalidOperationError(`You can not delete ${stillUsed[0].parent}: the feature ${stillUsed[0].child} depends on it.`);
+      // Events first: they read the feature's tags, which go with the feature.
+      for (const f of found) emit({ type: 'feature-deleted', project, featureName: f.name, preData: featureEventData(f), tags: tags.get(f.name) ?? [] });
+      await tx.execute(`delete from features where name in (?)`, [names]);
+    });
+  }
+
+  /** Spec endpoint 5 / D3. The source is looked up in any project; the copy goes into `project`. */
+  async clone(project: string, source: string, input: unknown): Promise<Feature> {
+    const { name, replaceGroupId } = parse(cloneSchema, input);
+    await this.access.check('CREATE_FEATURE', { project });
+    const created = await change(this.em, this.principal, async (tx, emit) => {
+      await this.assertNameFree(tx, name);
+      const original = await loadFeature(tx, source, { archived: false });
+      const summary = await this.insertFeature(tx, emit, project, {
+        name, type: original.type, description: original.description, impressionData: original.impressionData, stale: false,
+      });
+      const linked: Array<{ environment_name: string }> = await tx.execute(`select environment_name from project_environments where project_id = ?`, [project]);
+      const targetEnvs = new Set(linked.map((r) => r.environment_name));
+      // Environment variants (copied without an event, as Unleash does), then every strategy with its segments.
+      const envRows: Array<{ environment: string; variants: unknown[] }> = await tx.execute(
+        `select environment, variants from feature_environments where feature_name = ?`, [source]);
+      for (const e of envRows) {
+        if (!targetEnvs.has(e.environment) || (e.variants ?? []).length === 0) continue;
+        await tx.execute(`update feature_environments set variants = ?::jsonb where feature_name = ? and environment = ?`, [JSON.stringify(e.variants), name, e.environment]);
+      }
+      const sourceModel = new FeatureReadModel(tx);
+      const strategies = [...(await sourceModel.strategies([source])).entries()];
+      const strategyEnvs = new Map<string, string>();
+      for (const [key] of strategies) strategyEnvs.set(key, key.split('\u0000')[1]);
+      // A segment of another project cannot be used in the target project (the rule adding a strategy enforces).
+      const segmentIds = [...new Set(strategies.flatMap(([, list]) => list.flatMap((s) => s.segments)))];
+      const foreign: Array<{ id: number; project: string }> = segmentIds.length === 0 ? [] : await tx.execute(
+        `select id, project from segments where id in (?) and project is not null and project <> ? order by id`, [segmentIds, project]);
+      if (foreign.length > 0) {
+        throw ValidationError.single('name', `The feature ${source} uses the segment ${foreign[0].id} of project ${foreign[0].project}, which cannot be used in project ${project}.`);
+      }
+      for (const [key, list] of strategies) {
+        const environment = strategyEnvs.get(key) as string;
+        if (!targetEnvs.has(environment)) {
+          throw ValidationError.single('name', `The feature ${source} has strategies in the environment "${environment}", which is not enabled in project "${project}".`);
+        }
+        for (const s of list) {
+          const parameters = { ...s.parameters };
+          if (replaceGroupId !== false && 'groupId' in parameters) parameters.groupId = name;
+          const id = randomUUID();
+          await tx.execute(
+            `insert into feature_strategies (id, feature_name, project, environment, strategy_name, title, parameters, constraints, variants, sort_order, disabled)
+             values (?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb, ?, ?)`,
+            [id, name, project, environment, s.name, s.title, JSON.stringify(parameters), JSON.stringify(s.constraints), JSON.stringify(s.variants), s.sortOrder, s.disabled]);
+          if (s.segments.length > 0) {
+            await tx.execute(`insert into feature_strategy_segments (feature_strategy_id, segment_id) select ?::uuid, unnest(?::int[])`, [id, `{${s.segments.join(',')}}`]);
+          }
+          emit({
+            type: 'feature-strategy-add', project, environment, featureName: name,
+            data: { id, name: s.name, title: s.title, disabled: s.disabled, constraints: s.constraints, parameters, variants: s.variants, sortOrder: s.sortOrder, segments: s.segments },
+          });
+        }
+      }
+      // Parent dependencies, when the parent lives in the target project (dependencies never cross projects).
+      const deps = (await sourceModel.dependencies([source])).get(source) ?? [];
+      for (const d of deps) {
+        const parent = await tx.execute(`select project from features where name = ?`, [d.feature]);
+        if (parent[0]?.project !== project) continue;
+        await tx.execute(`insert into feature_dependencies (parent, child, enabled, variants) values (?, ?, ?, ?::jsonb)`,
+          [d.feature, name, d.enabled, JSON.stringify(d.variants ?? [])]);
+        emit({ type: 'feature-dependency-added', project, featureName: name, data: d });
+      }
+      return summary;
+    });
+    return (await this.read.features([created]))[0];
+  }
+
+  // ---- tags --------------------------------------------------------------------------------------------------
+
+  /** Tags a feature, creating the tag when it does not exist yet (event tag-created, then feature-tagged). */
+  async addTag(name: string, input: unknown): Promise<Tag> {
+    const data = parse(tagSchema, input);
+    const tag = { type: data.type ?? 'simple', value: data.value };
+    const feature = await loadFeature(this.em, name);
+    await this.access.check('UPDATE_FEATURE', { project: feature.project });
+    return change(this.em, this.principal, async (tx, emit) => {
+      const type = await tx.execute(`select 1 from tag_types where name = ?`, [tag.type]);
+      if (type.length === 0) throw ValidationError.single('type', `Tag type '${tag.type}' does not exist`);
+      const createdTag = await tx.execute(`insert into tags (type, value) values (?, ?) on conflict do nothing returning type`, [tag.type, tag.value]);
+      if (createdTag.length > 0) emit({ type: 'tag-created', data: tag });
+      const linked = await tx.execute(
+        `insert into feature_tags (feature_name, tag_type, tag_value, created_by_user_id) values (?, ?, ?, ?) on conflict do nothing returning feature_name`,
+        [name, tag.type, tag.value, this.principal.userId]);
+      if (linked.length === 0) throw new NameExistsError(`The feature ${name} already has the tag ${tag.type}:${tag.value}`);
+      emit({ type: 'feature-tagged', project: feature.project, featureName: name, data: tag });
+      return tag;
+    });
+  }
+
+  async removeTag(name: string, type: string, value: string): Promise<void> {
+    const feature = await loadFeature(this.em, name);
+    await this.access.check('UPDATE_FEATURE', { project: feature.project });
+    await change(this.em, this.principal, async (tx, emit) => {
+      const removed = await tx.execute(`delete from feature_tags where feature_name = ? and tag_type = ? and tag_value = ? returning feature_name`, [name, type, value]);
+      if (removed.length === 0) throw new NotFoundError(`The feature ${name} has no tag ${type}:${value}`);
+      emit({ type: 'feature-untagged', project: feature.project, featureName: name, preData: { type, value } });
+    });
+  }
+
+  // ---- dependencies ------------------------------------------------------------------------------------------
+
+  /**
+   * Adds (or replaces) a parent dependency. The parent must be an active feature of the same project; dependencies
+   * are one level deep (a parent cannot depend on anything and a child cannot be a parent), so no cycle can form.
+   */
+  async addDependency(project: string, child: string, input: unknown): Promise<void> {
+    const data = parse(dependencySchema, input);
+    const enabled = data.enabled ?? true;
+    const variants = data.variants ?? [];
+    if (!enabled && variants.length > 0) throw ValidationError.single('variants', 'Variants can only be required of a parent that must be enabled (`enabled: true`).');
+    await this.access.check('UPDATE_FEATURE_DEPENDENCY', { project });
+    await change(this.em, this.principal, async (tx, emit) => {
+      await loadProjectFeature(tx, project, child, true);
+      if (data.feature === child) throw ValidationError.single('feature', 'A feature cannot depend on itself.');
+      const parent = await loadFeature(tx, data.feature, { archived: false }).catch(() => {
+        throw ValidationError.single('feature', `The parent feature ${data.feature} does not exist or is archived.`);
+      });
+      if (parent.project !== project) throw ValidationError.single('feature', `The parent feature ${data.feature} is in project ${parent.project}; dependencies must stay within project ${project}.`);
+      const [{ parent_has_parents, child_has_children }] = await tx.execute(
+        `select exists (select 1 from feature_dependencies where child = ?) as parent_has_parents,
+                exists (select 1 from feature_dependencies where parent = ?) as child_has_children`, [data.feature, child]);
+      if (parent_has_parents) throw new InvalidOperationError(`The feature ${data.feature} depends on other features, so it cannot be a parent (dependencies are one level deep).`);
+      if (child_has_children) throw new InvalidOperationError(`Other features depend on ${child}, so it cannot depend on another feature (dependencies are one level deep).`);
+      await tx.execute(
+        `insert into feature_dependencies (parent, child, enabled, variants) values (?, ?, ?, ?::jsonb)
+         on conflict (parent, child) do update set enabled = excluded.enabled, variants = excluded.variants`,
+        [data.feature, child, enabled, JSON.stringify(variants)]);
+      emit({ type: 'feature-dependency-added', project, featureName: child, data: { feature: data.feature, enabled, ...(variants.length ? { variants } : {}) } });
+    });
+  }
+
+  async removeDependency(project: string, child: string, parent: string): Promise<void> {
+    await this.access.check('UPDATE_FEATURE_DEPENDENCY', { project });
+    await change(this.em, this.principal, async (tx, emit) => {
+      await loadProjectFeature(tx, project, child);
+      const removed = await tx.execute(`delete from feature_dependencies where child = ? and parent = ? returning parent`, [child, parent]);
+      if (removed.length === 0) throw new NotFoundError(`The feature ${child} does not depend on ${parent}`);
+      emit({ type: 'feature-dependency-removed', project, featureName: child, data: { feature: parent } });
+    });
+  }
+
+  async removeDependencies(project: string, child: string): Promise<void> {
+    await this.access.check('UPDATE_FEATURE_DEPENDENCY', { project });
+    await change(this.em, this.principal, async (tx, emit) => {
+      await loadProjectFeature(tx, project, child);
+      const removed = await tx.execute(`delete from feature_dependencies where child = ? returning parent`, [child]);
+      if (removed.length > 0) emit({ type: 'feature-dependencies-removed', project, featureName: child });
+    });
+  }
+
+  // ---- feature types -----------------------------------------------------------------------------------------
+
+  /** Changes how long features of a type live before they count as potentially stale (ADMIN). */
+  async updateFeatureTypeLifetime(id: string, input: unknown): Promise<FeatureType> {
+    const { lifetimeDays } = parse(lifetimeSchema, input);
+    await this.access.check('ADMIN');
+    return change(this.em, this.principal, async (tx, emit) => {
+      const row = await tx.findOne(FeatureTypeSchema, { id });
+      if (!row) throw new NotFoundError(`Could not find feature type with id ${id}`);
+      const before = { id: row.id, name: row.name, description: row.description ?? null, lifetimeDays: row.lifetimeDays ?? null };
+      row.lifetimeDays = lifetimeDays;
+      const after = { ...before, lifetimeDays };
+      if (!sameJson(before, after)) emit({ type: 'feature-type-updated', data: after, preData: before });
+      return after;
+    });
+  }
+
+  // ---- internals ---------------------------------------------------------------------------------------------
+
+  private async assertNameFree(em: EntityManager, name: string): Promise<void> {
+    const rows: Array<{ archived: boolean }> = await em.execute(`select archived_at is not null as archived from features where name = ?`, [name]);
+    if (rows.length > 0) throw new NameExistsError(rows[0].archived ? 'An archived toggle with that name already exists' : 'A toggle with that name already exists');
+  }
+
+  /** Creates the feature row and its (disabled) configuration in every environment of the project. Event feature-created. */
+  private async insertFeature(
+    tx: EntityManager, emit: (e: EventInput) => void, project: string,
+    data: { name: string; type?: string; description?: string | null; impressionData?: boolean; stale: boolean },
+  ): Promise<FeatureSummary> {
+    const projectRow = await loadProject(tx, project);
+    await this.assertNameFree(tx, data.name);
+    checkFeatureName(toProject(projectRow).featureNaming, data.name);
+    const type = data.type ?? 'release';
+    await this.assertType(tx, type);
+    if (projectRow.featureLimit !== null && projectRow.featureLimit !== undefined) {
+      const [{ count }] = await tx.execute(`select count(*)::int as count from features where project = ? and archived_at is null`, [project]);
+      if (count >= projectRow.featureLimit) throw new InvalidOperationError('You have reached the maximum number of feature toggles for this project.');
+    }
+    tx.create(FeatureSchema, {
+      name: data.name, project, type, description: data.description ?? null, stale: data.stale,
+      impressionData: data.impressionData ?? false, archivedAt: null, lastSeenAt: null, createdByUserId: this.principal.userId,
+    });
+    await tx.flush();
+    await tx.execute(
+      `insert into feature_environments (feature_name, environment, enabled) select ?, environment_name, false from project_environments where project_id = ?`,
+      [data.name, project]);
+    const summary = await loadFeature(tx, data.name);
+    emit({ type: 'feature-created', project, featureName: data.name, data: featureEventData(summary) });
+    return summary;
+  }
+
+  private async assertType(em: EntityManager, type: string): Promise<void> {
+    const types = await em.find(FeatureTypeSchema, {}, { orderBy: { id: 'asc' } });
+    if (!types.some((t) => t.id === type)) {
+      throw ValidationError.single('type', `The \`type\` property must be one of the feature types: ${types.map((t) => JSON.stringify(t.id)).join(', ')}. You sent ${JSON.stringify(type)}.`);
+    }
+  }
+
+  private assertIdentity(before: Metadata, name?: string, project?: string, archived?: boolean): void {
+    if (name !== undefined && name !== before.name) throw ValidationError.single('name', 'The `name` property must equal the feature name in the path; a feature cannot be renamed.');
+    if (project !== undefined && project !== before.project) throw ValidationError.single('project', 'The `project` property must equal the project in the path; move a feature with the project-change endpoint.');
+    if (archived !== undefined && archived !== before.archived) throw ValidationError.single('archived', 'Archive a feature with DELETE and revive it from the archive; `archived` cannot be changed here.');
+  }
+
+  /** Applies a metadata change; writes feature-metadata-updated (and stale on/off) only for what really changed. */
+  private async modifyMetadata(project: string, name: string, apply: (before: Metadata) => Metadata): Promise<Feature> {
+    const summary = await change(this.em, this.principal, async (tx, emit) => {
+      const current = await loadProjectFeature(tx, project, name, true);
+      const before = metadataOf(current);
+      const after = apply(before);
+      if (after.type !== before.type) await this.assertType(tx, after.type);
+      const metadataChanged = after.type !== before.type || after.description !== before.description || after.impressionData !== before.impressionData;
+      if (!metadataChanged && after.stale === before.stale) return current;
+      await tx.execute(`update features set type = ?, description = ?, impression_data = ?, stale = ? where name = ?`,
+        [after.type, after.description, after.impressionData, after.stale, name]);
+      const updated = await loadFeature(tx, name);
+      if (metadataChanged) emit({ type: 'feature-metadata-updated', project, featureName: name, data: featureEventData(updated), preData: featureEventData(current) });
+      if (after.stale !== before.stale) emit({ type: after.stale ? 'feature-stale-on' : 'feature-stale-off', project, featureName: name });
+      return updated;
+    });
+    return (await this.read.features([summary]))[0];
+  }
+}

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { applyPatch, JsonPatchError, type Operation } from 'fast-json-patch';
+import { ValidationError } from '../errors';
+import { parse } from '../validation';
+
+const operationSchema = z.object({
+  op: z.enum(['add', 'remove', 'replace', 'move', 'copy', 'test']),
+  path: z.string().max(1000),
+  value: z.unknown().optional(),
+  from: z.string().max(1000).optional(),
+}).strict();
+const patchSchema = z.array(operationSchema).max(1000);
+
+/**
+ * Applies an RFC 6902 JSON patch to a copy of `document` (the PATCH endpoints). A malformed patch, or one whose
+ * operations cannot apply (a failed `test`, a missing path), is a 400 naming the operation.
+ */
+export function applyJsonPatch<T>(document: T, input: unknown): T {
+  const ops = parse(patchSchema, input) as Operation[];
+  try {
+    return applyPatch(structuredClone(document), ops, true, false).newDocument;
+  } catch (err) {
+    // Every failure here is about the patch the caller sent (including the library's refusal to touch __proto__).
+    const index = err instanceof JsonPatchError && typeof err.index === 'number' ? err.index : 0;
+    const reason = err instanceof JsonPatchError ? `${err.name} (${err.message.split('\n')[0]})` : (err as Error).message.split('.')[0];
+    throw ValidationError.single(`${index}`, `The patch operation ${index} cannot be applied: ${reason}.`);
+  }
+}

@@ -1,0 +1,601 @@
+import type { FeatureType } from '../domain/features/feature.service';
+import type { FeatureDependency, FeatureEnvironmentState, FeatureStrategy, FeatureSummary, Tag } from '../domain/features/feature.read-model';
+import type { FeatureVariant, Payload, StrategyVariant } from '../domain/features/variants';
+import { NotFoundError, ValidationError } from '../domain/errors';
+import { builder, type GraphQLContext } from './builder';
+import { EventConnectionRef, eventConnection } from './events.resolvers';
+import { defined } from './input';
+import { loaders, strategyKey } from './loaders';
+import { ProjectRef } from './projects.resolvers';
+import { ConstraintInput, ConstraintRef, SegmentRef } from './segments.resolvers';
+import { TagRef } from './tags.resolvers';
+
+// ---- output types ------------------------------------------------------------------------------------------
+
+const PayloadRef = builder.objectRef<Payload>('VariantPayload').implement({
+  description: 'Data delivered with a variant.',
+  fields: (t) => ({
+    type: t.exposeString('type', { description: 'json, csv, string or number.' }),
+    value: t.exposeString('value', { description: 'The payload as a string.' }),
+  }),
+});
+
+const OverrideRef = builder.objectRef<FeatureVariant['overrides'][number]>('VariantOverride').implement({
+  description: 'Context values that always get this variant.',
+  fields: (t) => ({
+    contextName: t.exposeString('contextName', { description: 'Context field.' }),
+    values: t.exposeStringList('values', { description: 'Values of that field that get the variant.' }),
+  }),
+});
+
+const StrategyVariantRef = builder.objectRef<StrategyVariant>('StrategyVariant').implement({
+  description: 'A variant attached to a strategy.',
+  fields: (t) => ({
+    name: t.exposeString('name', { description: 'Variant name, unique within the list.' }),
+    weight: t.exposeInt('weight', { description: 'Share of 1000, resolved when saved.' }),
+    weightType: t.exposeString('weightType', { description: '`fix` keeps its weight; `variable` shares what the fixed ones leave.' }),
+    stickiness: t.exposeString('stickiness', { description: 'Context field that keeps a user on the same variant.' }),
+    payload: t.field({ type: PayloadRef, nullable: true, description: 'Optional payload.', resolve: (v) => v.payload ?? null }),
+  }),
+});
+
+const FeatureVariantRef = builder.objectRef<FeatureVariant>('FeatureVariant').implement({
+  description: 'A variant of a feature in an environment.',
+  fields: (t) => ({
+    name: t.exposeString('name', { description: 'Variant name, unique within the list.' }),
+    weight: t.exposeInt('weight', { description: 'Share of 1000, resolved when saved.' }),
+    weightType: t.exposeString('weightType', { description: '`fix` keeps its weight; `variable` shares what the fixed ones leave.' }),
+    stickiness: t.exposeString('stickiness', { description: 'Context field that keeps a user on the same variant.' }),
+    payload: t.field({ type: PayloadRef, nullable: true, description: 'Optional payload.', resolve: (v) => v.payload ?? null }),
+    overrides: t.field({ type: [OverrideRef], description: 'Overrides, which take precedence over weights.', resolve: (v) => v.overrides ?? [] }),
+  }),
+});
+
+const FeatureStrategyRef = builder.objectRef<FeatureStrategy>('FeatureStrategy').implement({
+  description: 'An activation strategy of a feature in one environment.',
+  fields: (t) => ({
+    id: t.exposeString('id', { description: 'Strategy id (uuid).' }),
+    name: t.exposeString('name', { description: 'Strategy type name, for example flexibleRollout.' }),
+    title: t.exposeString('title', { nullable: true, description: 'Descriptive title.' }),
+    disabled: t.exposeBoolean('disabled', { description: 'Disabled strategies are not evaluated.' }),
+    featureName: t.exposeString('featureName', { description: 'The feature it belongs to.' }),
+    sortOrder: t.exposeInt('sortOrder', { description: 'Position in the list.' }),
+    parameters: t.field({ type: 'JSON', description: 'Parameter name to string value.', resolve: (s) => s.parameters }),
+    constraints: t.field({ type: [ConstraintRef], description: 'All must hold for the strategy to apply.', resolve: (s) => s.constraints }),
+    variants: t.field({ type: [StrategyVariantRef], description: 'Variants handed out when this strategy enables the feature.', resolve: (s) => s.variants }),
+    segmentIds: t.field({ type: ['Int'], description: 'Ids of the attached segments.', resolve: (s) => s.segments }),
+    segments: t.field({
+      type: [SegmentRef],
+      description: 'The attached segments (loaded in one batch per request).',
+      resolve: async (s, _args, ctx) => (await loaders(ctx).segments.loadMany(s.segments)).filter((x): x is Exclude<typeof x, Error | undefined> => x !== undefined && !(x instanceof Error)),
+    }),
+  }),
+});
+
+const FeatureEnvironmentRef = builder.objectRef<FeatureEnvironmentState>('FeatureEnvironment').implement({
+  description: 'A feature in one environment of its project.',
+  fields: (t) => ({
+    name: t.exposeString('name', { description: 'Environment name.' }),
+    featureName: t.exposeString('featureName', { description: 'The feature.' }),
+    environment: t.exposeString('environment', { description: 'Environment name (same as `name`).' }),
+    type: t.exposeString('type', { description: 'Environment type.' }),
+    enabled: t.exposeBoolean('enabled', { description: 'Whether the feature is on in this environment.' }),
+    sortOrder: t.exposeInt('sortOrder', { description: 'Sort order of the environment.' }),
+    variantCount: t.exposeInt('variantCount', { description: 'Number of variants.' }),
+    variants: t.field({ type: [FeatureVariantRef], description: 'Variants of the feature in this environment.', resolve: (e) => e.variants }),
+    lastSeenAt: t.expose('lastSeenAt', { type: 'DateTime', nullable: true, description: 'Last metrics seen for the feature here.' }),
+    hasStrategies: t.exposeBoolean('hasStrategies', { description: 'Whether any strategy exists here.' }),
+    hasEnabledStrategies: t.exposeBoolean('hasEnabledStrategies', { description: 'Whether any strategy here is not disabled.' }),
+    strategies: t.field({
+      type: [FeatureStrategyRef],
+      description: 'Strategies in sort order (loaded in one batch per request).',
+      resolve: (e, _args, ctx) => loaders(ctx).strategies.load(strategyKey(e.featureName, e.name)),
+    }),
+  }),
+});
+
+const FeatureDependencyRef = builder.objectRef<FeatureDependency>('FeatureDependency').implement({
+  description: 'A parent feature this feature depends on.',
+  fields: (t) => ({
+    feature: t.exposeString('feature', { description: 'Parent feature name.' }),
+    enabled: t.exposeBoolean('enabled', { description: 'Whether the parent must be enabled (false: must be disabled).' }),
+    variants: t.field({ type: ['String'], description: 'Variants the parent must resolve to; empty for any.', resolve: (d) => d.variants ?? [] }),
+  }),
+});
+
+export const FeatureRef = builder.objectRef<FeatureSummary>('Feature').implement({
+  description: 'A feature flag.',
+  fields: (t) => ({
+    name: t.exposeString('name', { description: 'Unique, URL-friendly name.' }),
+    type: t.exposeString('type', { description: 'Feature type (release, experiment, operational, kill-switch, permission).' }),
+    description: t.exposeString('description', { nullable: true, description: 'Free text.' }),
+    project: t.exposeString('project', { description: 'Project id.' }),
+    stale: t.exposeBoolean('stale', { description: 'Marked stale.' }),
+    impressionData: t.exposeBoolean('impressionData', { description: 'Whether SDKs emit impression events.' }),
+    favorite: t.exposeBoolean('favorite', { description: 'Whether the caller favorited it (always false for API tokens).' }),
+    archived: t.exposeBoolean('archived', { description: 'Whether it is archived.' }),
+    archivedAt: t.expose('archivedAt', { type: 'DateTime', nullable: true, description: 'When it was archived.' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'Creation time.' }),
+    lastSeenAt: t.expose('lastSeenAt', { type: 'DateTime', nullable: true, description: 'Deprecated: last metrics seen; see FeatureEnvironment.lastSeenAt.' }),
+    enabled: t.boolean({
+      description: 'Whether it is on in at least one environment.',
+      resolve: async (f, _args, ctx) => (await loaders(ctx).environments.load(f.name)).some((e) => e.enabled),
+    }),
+    environments: t.field({
+      type: [FeatureEnvironmentRef],
+      description: 'The environments of its project that are switched on, by sort order.',
+      resolve: (f, _args, ctx) => loaders(ctx).environments.load(f.name),
+    }),
+    variants: t.field({
+      type: [FeatureVariantRef],
+      description: 'Deprecated: the variants of the first environment that has any.',
+      resolve: async (f, _args, ctx) => (await loaders(ctx).environments.load(f.name)).find((e) => e.variants.length > 0)?.variants ?? [],
+    }),
+    tags: t.field({ type: [TagRef], description: 'Tags of the feature.', resolve: (f, _args, ctx) => loaders(ctx).tags.load(f.name) as Promise<Tag[]> }),
+    dependencies: t.field({ type: [FeatureDependencyRef], description: 'Experimental: parents it depends on.', resolve: (f, _args, ctx) => loaders(ctx).dependencies.load(f.name) }),
+    children: t.field({ type: ['String'], description: 'Experimental: features that depend on it.', resolve: (f, _args, ctx) => loaders(ctx).children.load(f.name) }),
+    events: t.field({
+      type: EventConnectionRef,
+      description: 'Audit events of the feature, newest first, with cursor pagination (D7: every event, not only the newest 100).',
+      args: {
+        first: t.arg.int({ defaultValue: 50, description: 'Page size, 1..1000 (default 50).' }),
+        after: t.arg.string({ description: 'Cursor of the last event of the previous page.' }),
+      },
+      resolve: (f, args, ctx) => eventConnection(ctx, { feature: f.name }, args.first, args.after),
+    }),
+  }),
+});
+
+const FeatureTypeRef = builder.objectRef<FeatureType>('FeatureType').implement({
+  description: 'A kind of feature, with the lifetime after which its features count as potentially stale.',
+  fields: (t) => ({
+    id: t.exposeString('id', { description: 'Type id, for example release.' }),
+    name: t.exposeString('name', { description: 'Display name.' }),
+    description: t.exposeString('description', { nullable: true, description: 'What the type is for.' }),
+    lifetimeDays: t.exposeInt('lifetimeDays', { nullable: true, description: 'Expected lifetime in days; null for permanent types.' }),
+  }),
+});
+
+// ---- connections -------------------------------------------------------------------------------------------
+
+interface FeatureConnection {
+  edges: Array<{ cursor: string; node: FeatureSummary }>;
+  pageInfo: { hasNextPage: boolean; endCursor: string | null };
+}
+
+const FeatureEdgeRef = builder.objectRef<FeatureConnection['edges'][number]>('FeatureEdge').implement({
+  description: 'A feature and its cursor.',
+  fields: (t) => ({
+    cursor: t.exposeString('cursor', { description: 'Pass as `after` to read the features after this one.' }),
+    node: t.field({ type: FeatureRef, description: 'The feature.', resolve: (e) => e.node }),
+  }),
+});
+const FeaturePageInfoRef = builder.objectRef<FeatureConnection['pageInfo']>('FeaturePageInfo').implement({
+  description: 'Where a page of features ends.',
+  fields: (t) => ({
+    hasNextPage: t.exposeBoolean('hasNextPage', { description: 'Whether more features follow.' }),
+    endCursor: t.exposeString('endCursor', { nullable: true, description: 'Cursor of the last feature of the page.' }),
+  }),
+});
+const FeatureConnectionRef = builder.objectRef<FeatureConnection>('FeatureConnection').implement({
+  description: 'A page of features, by name.',
+  fields: (t) => ({
+    edges: t.field({ type: [FeatureEdgeRef], description: 'Features with their cursors.', resolve: (c) => c.edges }),
+    nodes: t.field({ type: [FeatureRef], description: 'The features alone.', resolve: (c) => c.edges.map((e) => e.node) }),
+    pageInfo: t.field({ type: FeaturePageInfoRef, description: 'Paging state.', resolve: (c) => c.pageInfo }),
+  }),
+});
+
+const FeatureFilterInput = builder.inputType('FeatureFilter', {
+  description: 'Narrows a feature list; all given fields must match.',
+  fields: (t) => ({
+    archived: t.boolean({ description: 'true: only archived features; false (default): only active ones.' }),
+    query: t.string({ description: 'Text the name contains (case-insensitive).' }),
+    type: t.string({ description: 'Feature type id.' }),
+  }),
+});
+
+const encodeCursor = (name: string) => Buffer.from(`feature:${name}`).toString('base64url');
+function decodeCursor(cursor: string): string {
+  const text = Buffer.from(cursor, 'base64url').toString();
+  if (!text.startsWith('feature:')) throw ValidationError.single('after', 'The `after` cursor is not one this API returned.');
+  return text.slice('feature:'.length);
+}
+
+async function featureConnection(
+  ctx: GraphQLContext, project: string | undefined,
+  filter: { archived?: boolean | null; query?: string | null; type?: string | null } | null | undefined,
+  firstArg: number | null | undefined, after: string | null | undefined,
+): Promise<FeatureConnection> {
+  const first = firstArg ?? 100;
+  if (first < 1 || first > 1000) throw ValidationError.single('first', `The \`first\` argument must be between 1 and 1000. You sent ${first}.`);
+  const rows = await ctx.services.features.read.summaries({
+    project,
+    archived: filter?.archived ?? false,
+    query: filter?.query ?? undefined,
+    type: filter?.type ?? undefined,
+    after: after ? decodeCursor(after) : undefined,
+    limit: first + 1,
+  });
+  const edges = rows.slice(0, first).map((node) => ({ cursor: encodeCursor(node.name), node }));
+  return { edges, pageInfo: { hasNextPage: rows.length > first, endCursor: edges.length ? edges[edges.length - 1].cursor : null } };
+}
+
+const pageArgs = (t: Parameters<Parameters<typeof builder.queryFields>[0]>[0]) => ({
+  filter: t.arg({ type: FeatureFilterInput, description: 'Only features matching this filter.' }),
+  first: t.arg.int({ defaultValue: 100, description: 'Page size, 1..1000 (default 100).' }),
+  after: t.arg.string({ description: 'Cursor of the last feature of the previous page.' }),
+});
+
+builder.objectField(ProjectRef, 'features', (t) => t.field({
+  type: FeatureConnectionRef,
+  description: 'Features of the project, by name, with cursor pagination.',
+  args: {
+    filter: t.arg({ type: FeatureFilterInput, description: 'Only features matching this filter.' }),
+    first: t.arg.int({ defaultValue: 100, description: 'Page size, 1..1000 (default 100).' }),
+    after: t.arg.string({ description: 'Cursor of the last feature of the previous page.' }),
+  },
+  resolve: (p, args, ctx) => featureConnection(ctx, p.id, args.filter, args.first, args.after),
+}));
+
+builder.queryFields((t) => ({
+  features: t.field({
+    type: FeatureConnectionRef,
+    description: 'Features of every project, by name, with cursor pagination.',
+    args: pageArgs(t),
+    resolve: (_root, args, ctx) => featureConnection(ctx, undefined, args.filter, args.first, args.after),
+  }),
+  feature: t.field({
+    type: FeatureRef,
+    description: 'One feature (archived ones included); a NotFoundError when it does not exist.',
+    args: { name: t.arg.string({ required: true, description: 'Feature name.' }) },
+    resolve: async (_root, args, ctx) => {
+      const f = await ctx.services.features.read.summary(args.name);
+      if (!f) throw new NotFoundError(`Could not find feature toggle with name ${args.name}`);
+      return f;
+    },
+  }),
+  featureTypes: t.field({
+    type: [FeatureTypeRef],
+    description: 'Every feature type.',
+    resolve: (_root, _args, ctx) => ctx.services.features.featureTypes(),
+  }),
+}));
+
+// ---- inputs ------------------------------------------------------------------------------------------------
+
+const FeatureRefInput = builder.inputType('FeatureRefInput', {
+  description: 'Names a feature of a project.',
+  fields: (t) => ({
+    project: t.string({ required: true, description: 'Project id.' }),
+    feature: t.string({ required: true, description: 'Feature name.' }),
+  }),
+});
+const FeatureEnvironmentInput = builder.inputType('FeatureEnvironmentInput', {
+  description: 'Names a feature in one environment.',
+  fields: (t) => ({
+    project: t.string({ required: true, description: 'Project id.' }),
+    feature: t.string({ required: true, description: 'Feature name.' }),
+    environment: t.string({ required: true, description: 'Environment name.' }),
+  }),
+});
+const CreateFeatureInput = builder.inputType('CreateFeatureInput', {
+  description: 'A new feature.',
+  fields: (t) => ({
+    project: t.string({ required: true, description: 'Project id.' }),
+    name: t.string({ required: true, description: 'URL-friendly name, 1..100 characters, matching the project\'s naming pattern.' }),
+    type: t.string({ description: 'Feature type id (default release).' }),
+    description: t.string({ description: 'Free text, up to 1000 characters.' }),
+    impressionData: t.boolean({ description: 'Whether SDKs emit impression events (default false).' }),
+    stale: t.boolean({ description: 'Start as stale (default false).' }),
+  }),
+});
+const UpdateFeatureInput = builder.inputType('UpdateFeatureInput', {
+  description: 'New metadata of a feature; absent fields are untouched.',
+  fields: (t) => ({
+    project: t.string({ required: true, description: 'Project id.' }),
+    feature: t.string({ required: true, description: 'Feature name.' }),
+    type: t.string({ description: 'Feature type id.' }),
+    description: t.string({ description: 'Free text; null clears it.' }),
+    impressionData: t.boolean({ description: 'Whether SDKs emit impression events.' }),
+    stale: t.boolean({ description: 'Stale flag.' }),
+  }),
+});
+const FeatureNamesInput = builder.inputType('FeatureNamesInput', {
+  description: 'Several features of one project.',
+  fields: (t) => ({
+    project: t.string({ required: true, description: 'Project id.' }),
+    features: t.stringList({ required: true, description: 'Feature names (1..1000).' }),
+  }),
+});
+const SetFeatureStaleInput = builder.inputType('SetFeatureStaleInput', {
+  description: 'Marks features stale or not.',
+  fields: (t) => ({
+    project: t.string({ required: true, description: 'Project id.' }),
+    features: t.stringList({ required: true, description: 'Feature names (1..1000).' }),
+    stale: t.boolean({ required: true, description: 'The new stale flag.' }),
+  }),
+});
+const CloneFeatureInput = builder.inputType('CloneFeatureInput', {
+  description: 'Copies a feature (D3).',
+  fields: (t) => ({
+    project: t.string({ required: true, description: 'Project the copy goes into.' }),
+    feature: t.string({ required: true, description: 'The feature to copy (any project).' }),
+    name: t.string({ required: true, description: 'Name of the copy.' }),
+    replaceGroupId: t.boolean({ description: 'Set strategies\' groupId to the new name (default true).' }),
+  }),
+});
+const FeatureTagInput = builder.inputType('FeatureTagInput', {
+  description: 'A tag on a feature.',
+  fields: (t) => ({
+    feature: t.string({ required: true, description: 'Feature name.' }),
+    type: t.string({ description: 'Tag type (default simple).' }),
+    value: t.string({ required: true, description: 'Tag value, 2..50 characters.' }),
+  }),
+});
+const AddFeatureDependencyInput = builder.inputType('AddFeatureDependencyInput', {
+  description: 'Makes a feature depend on a parent of the same project.',
+  fields: (t) => ({
+    project: t.string({ required: true, description: 'Project id.' }),
+    feature: t.string({ required: true, description: 'The child feature.' }),
+    parent: t.string({ required: true, description: 'The parent feature.' }),
+    enabled: t.boolean({ description: 'Whether the parent must be enabled (default true).' }),
+    variants: t.stringList({ description: 'Variants the parent must resolve to (only with enabled true).' }),
+  }),
+});
+const RemoveFeatureDependencyInput = builder.inputType('RemoveFeatureDependencyInput', {
+  description: 'Removes one parent dependency.',
+  fields: (t) => ({
+    project: t.string({ required: true, description: 'Project id.' }),
+    feature: t.string({ required: true, description: 'The child feature.' }),
+    parent: t.string({ required: true, description: 'The parent feature.' }),
+  }),
+});
+const SetFeatureEnvironmentEnabledInput = builder.inputType('SetFeatureEnvironmentEnabledInput', {
+  description: 'Switches a feature on or off in an environment.',
+  fields: (t) => ({
+    project: t.string({ required: true, description: 'Project id.' }),
+    feature: t.string({ required: true, description: 'Feature name.' }),
+    environment: t.string({ required: true, description: 'Environment name.' }),
+    enabled: t.boolean({ required: true, description: 'On or off.' }),
+    shouldActivateDisabledStrategies: t.boolean({ description: 'When switching on with only disabled strategies: re-enable them instead of adding the default strategy.' }),
+  }),
+});
+const PayloadInput = builder.inputType('VariantPayloadInput', {
+  description: 'Data delivered with a variant.',
+  fields: (t) => ({
+    type: t.string({ required: true, description: 'json, csv, string or number.' }),
+    value: t.string({ required: true, description: 'The payload as a string.' }),
+  }),
+});
+const OverrideInput = builder.inputType('VariantOverrideInput', {
+  description: 'Context values that always get a variant.',
+  fields: (t) => ({
+    contextName: t.string({ required: true, description: 'Context field.' }),
+    values: t.stringList({ required: true, description: 'Values of that field.' }),
+  }),
+});
+const StrategyVariantInput = builder.inputType('StrategyVariantInput', {
+  description: 'A strategy variant.',
+  fields: (t) => ({
+    name: t.string({ required: true, description: 'Unique name.' }),
+    weight: t.int({ description: 'Weight 0..1000 (required for fix variants).' }),
+    weightType: t.string({ description: 'variable (default) or fix.' }),
+    stickiness: t.string({ description: 'Stickiness (default "default").' }),
+    payload: t.field({ type: PayloadInput, description: 'Optional payload.' }),
+  }),
+});
+const FeatureVariantInput = builder.inputType('FeatureVariantInput', {
+  description: 'A feature variant.',
+  fields: (t) => ({
+    name: t.string({ required: true, description: 'Unique name.' }),
+    weight: t.int({ description: 'Weight 0..1000 (required for fix variants).' }),
+    weightType: t.string({ description: 'variable (default) or fix.' }),
+    stickiness: t.string({ description: 'Stickiness (default "default").' }),
+    payload: t.field({ type: PayloadInput, description: 'Optional payload.' }),
+    overrides: t.field({ type: [OverrideInput], description: 'Overrides.' }),
+  }),
+});
+const strategyInputFields = (t: Parameters<Parameters<typeof builder.inputType>[1]['fields']>[0]) => ({
+  title: t.string({ description: 'Descriptive title.' }),
+  disabled: t.boolean({ description: 'Disabled strategies are not evaluated (default false).' }),
+  sortOrder: t.int({ description: 'Position in the list (default: last).' }),
+  parameters: t.field({ type: 'JSON', description: 'Parameter name to string value.' }),
+  constraints: t.field({ type: [ConstraintInput], description: 'Constraints.' }),
+  variants: t.field({ type: [StrategyVariantInput], description: 'Strategy variants.' }),
+  segments: t.intList({ description: 'Ids of segments to attach.' }),
+});
+const AddFeatureStrategyInput = builder.inputType('AddFeatureStrategyInput', {
+  description: 'A new strategy of a feature in an environment.',
+  fields: (t) => ({
+    project: t.string({ required: true, description: 'Project id.' }),
+    feature: t.string({ required: true, description: 'Feature name.' }),
+    environment: t.string({ required: true, description: 'Environment name.' }),
+    name: t.string({ required: true, description: 'Strategy type name.' }),
+    ...strategyInputFields(t),
+  }),
+});
+const UpdateFeatureStrategyInput = builder.inputType('UpdateFeatureStrategyInput', {
+  description: 'New values for a strategy; absent fields are kept.',
+  fields: (t) => ({
+    project: t.string({ required: true, description: 'Project id.' }),
+    feature: t.string({ required: true, description: 'Feature name.' }),
+    environment: t.string({ required: true, description: 'Environment name.' }),
+    id: t.string({ required: true, description: 'Strategy id.' }),
+    name: t.string({ description: 'Strategy type name.' }),
+    ...strategyInputFields(t),
+  }),
+});
+const DeleteFeatureStrategyInput = builder.inputType('DeleteFeatureStrategyInput', {
+  description: 'Names a strategy.',
+  fields: (t) => ({
+    project: t.string({ required: true, description: 'Project id.' }),
+    feature: t.string({ required: true, description: 'Feature name.' }),
+    environment: t.string({ required: true, description: 'Environment name.' }),
+    id: t.string({ required: true, description: 'Strategy id.' }),
+  }),
+});
+const StrategySortOrderInput = builder.inputType('StrategySortOrderInput', {
+  description: 'A strategy and its new position.',
+  fields: (t) => ({
+    id: t.string({ required: true, description: 'Strategy id.' }),
+    sortOrder: t.int({ required: true, description: 'New sort order.' }),
+  }),
+});
+const SetStrategySortOrderInput = builder.inputType('SetStrategySortOrderInput', {
+  description: 'Reorders the strategies of a feature in an environment.',
+  fields: (t) => ({
+    project: t.string({ required: true, description: 'Project id.' }),
+    feature: t.string({ required: true, description: 'Feature name.' }),
+    environment: t.string({ required: true, description: 'Environment name.' }),
+    order: t.field({ type: [StrategySortOrderInput], required: true, description: 'Strategies and their sort orders.' }),
+  }),
+});
+const SetFeatureVariantsInput = builder.inputType('SetFeatureVariantsInput', {
+  description: 'Replaces the variants of a feature in one or more environments.',
+  fields: (t) => ({
+    project: t.string({ required: true, description: 'Project id.' }),
+    feature: t.string({ required: true, description: 'Feature name.' }),
+    environments: t.stringList({ required: true, description: 'Environments to set them in.' }),
+    variants: t.field({ type: [FeatureVariantInput], required: true, description: 'The variants; weights are resolved when saved.' }),
+  }),
+});
+const UpdateFeatureTypeInput = builder.inputType('UpdateFeatureTypeInput', {
+  description: 'A feature type\'s lifetime.',
+  fields: (t) => ({
+    id: t.string({ required: true, description: 'Feature type id.' }),
+    lifetimeDays: t.int({ description: 'Days until potentially stale; null for permanent.' }),
+  }),
+});
+
+/** GraphQL lists of input objects carry `undefined` for absent fields; the services take the REST body shape. */
+const clean = <T>(v: T): T => JSON.parse(JSON.stringify(v ?? null)) as T;
+const strategyBody = ({ project: _p, feature: _f, environment: _e, id: _i, ...rest }: Record<string, unknown>) => clean(defined(rest));
+
+// ---- mutations ---------------------------------------------------------------------------------------------
+
+builder.mutationFields((t) => ({
+  createFeature: t.field({
+    type: FeatureRef,
+    description: 'Creates a feature in every environment of its project, switched off (permission CREATE_FEATURE). Event feature-created.',
+    args: { input: t.arg({ type: CreateFeatureInput, required: true, description: 'The feature.' }) },
+    resolve: (_r, { input: { project, ...rest } }, ctx) => ctx.services.features.create(project, defined(rest) as never),
+  }),
+  updateFeature: t.field({
+    type: FeatureRef,
+    description: 'Changes a feature\'s metadata (UPDATE_FEATURE). Events feature-metadata-updated, feature-stale-on/off.',
+    args: { input: t.arg({ type: UpdateFeatureInput, required: true, description: 'The feature and its new metadata.' }) },
+    resolve: (_r, { input: { project, feature, ...rest } }, ctx) => ctx.services.features.update(project, feature, defined(rest) as never),
+  }),
+  setFeaturesStale: t.boolean({
+    description: 'Marks features of a project stale or not (UPDATE_FEATURE). Events feature-stale-on/off for those that change.',
+    args: { input: t.arg({ type: SetFeatureStaleInput, required: true, description: 'Features and the flag.' }) },
+    resolve: async (_r, { input: { project, ...rest } }, ctx) => { await ctx.services.features.setStaleMany(project, rest); return true; },
+  }),
+  archiveFeatures: t.boolean({
+    description: 'Archives features of a project in one transaction (DELETE_FEATURE). Event feature-archived each.',
+    args: { input: t.arg({ type: FeatureNamesInput, required: true, description: 'The features.' }) },
+    resolve: async (_r, { input: { project, features } }, ctx) => { await ctx.services.features.archiveMany(project, { features }); return true; },
+  }),
+  reviveFeatures: t.boolean({
+    description: 'Revives archived features of a project, switched off everywhere (UPDATE_FEATURE). Event feature-revived each.',
+    args: { input: t.arg({ type: FeatureNamesInput, required: true, description: 'The features.' }) },
+    resolve: async (_r, { input: { project, features } }, ctx) => { await ctx.services.features.reviveMany(project, { features }); return true; },
+  }),
+  deleteFeatures: t.boolean({
+    description: 'Deletes archived features of a project for good (DELETE_FEATURE). Event feature-deleted each.',
+    args: { input: t.arg({ type: FeatureNamesInput, required: true, description: 'The features.' }) },
+    resolve: async (_r, { input: { project, features } }, ctx) => { await ctx.services.features.deleteMany(project, { features }); return true; },
+  }),
+  cloneFeature: t.field({
+    type: FeatureRef,
+    description: 'Copies a feature with its strategies, variants and dependencies, switched off (CREATE_FEATURE). Events feature-created, feature-strategy-add, feature-dependency-added.',
+    args: { input: t.arg({ type: CloneFeatureInput, required: true, description: 'Source, target project and new name.' }) },
+    resolve: (_r, { input: { project, feature, ...rest } }, ctx) => ctx.services.features.clone(project, feature, defined(rest)),
+  }),
+  tagFeature: t.field({
+    type: TagRef,
+    description: 'Tags a feature, creating the tag if needed (UPDATE_FEATURE). Events tag-created, feature-tagged.',
+    args: { input: t.arg({ type: FeatureTagInput, required: true, description: 'Feature and tag.' }) },
+    resolve: (_r, { input: { feature, ...rest } }, ctx) => ctx.services.features.addTag(feature, defined(rest)),
+  }),
+  untagFeature: t.boolean({
+    description: 'Removes a tag from a feature (UPDATE_FEATURE). Event feature-untagged.',
+    args: { input: t.arg({ type: FeatureTagInput, required: true, description: 'Feature and tag.' }) },
+    resolve: async (_r, { input }, ctx) => { await ctx.services.features.removeTag(input.feature, input.type ?? 'simple', input.value); return true; },
+  }),
+  addFeatureDependency: t.field({
+    type: FeatureRef,
+    description: 'Makes a feature depend on a parent (UPDATE_FEATURE_DEPENDENCY). Event feature-dependency-added.',
+    args: { input: t.arg({ type: AddFeatureDependencyInput, required: true, description: 'Child, parent and condition.' }) },
+    resolve: async (_r, { input: { project, feature, parent, ...rest } }, ctx) => {
+      await ctx.services.features.addDependency(project, feature, { feature: parent, ...defined(rest) });
+      return ctx.services.features.getProjectFeature(project, feature);
+    },
+  }),
+  removeFeatureDependency: t.field({
+    type: FeatureRef,
+    description: 'Removes one parent dependency (UPDATE_FEATURE_DEPENDENCY). Event feature-dependency-removed.',
+    args: { input: t.arg({ type: RemoveFeatureDependencyInput, required: true, description: 'Child and parent.' }) },
+    resolve: async (_r, { input }, ctx) => {
+      await ctx.services.features.removeDependency(input.project, input.feature, input.parent);
+      return ctx.services.features.getProjectFeature(input.project, input.feature);
+    },
+  }),
+  removeFeatureDependencies: t.field({
+    type: FeatureRef,
+    description: 'Removes every parent dependency of a feature (UPDATE_FEATURE_DEPENDENCY). Event feature-dependencies-removed.',
+    args: { input: t.arg({ type: FeatureRefInput, required: true, description: 'The child feature.' }) },
+    resolve: async (_r, { input }, ctx) => {
+      await ctx.services.features.removeDependencies(input.project, input.feature);
+      return ctx.services.features.getProjectFeature(input.project, input.feature);
+    },
+  }),
+  setFeatureEnvironmentEnabled: t.field({
+    type: FeatureEnvironmentRef,
+    description: 'Switches a feature on or off in an environment (UPDATE_FEATURE_ENVIRONMENT); switching on without an active strategy adds the default one. Events feature-environment-enabled/disabled.',
+    args: { input: t.arg({ type: SetFeatureEnvironmentEnabledInput, required: true, description: 'Feature, environment and state.' }) },
+    resolve: async (_r, { input: { project, feature, environment, enabled, ...rest } }, ctx) => {
+      await ctx.services.featureStrategies.setEnabled(project, feature, environment, enabled, defined(rest));
+      return ctx.services.featureStrategies.environment(project, feature, environment);
+    },
+  }),
+  addFeatureStrategy: t.field({
+    type: FeatureStrategyRef,
+    description: 'Adds a strategy (CREATE_FEATURE_STRATEGY in the environment). Event feature-strategy-add.',
+    args: { input: t.arg({ type: AddFeatureStrategyInput, required: true, description: 'The strategy.' }) },
+    resolve: (_r, { input }, ctx) => ctx.services.featureStrategies.add(input.project, input.feature, input.environment, strategyBody(input) as never),
+  }),
+  updateFeatureStrategy: t.field({
+    type: FeatureStrategyRef,
+    description: 'Changes a strategy (UPDATE_FEATURE_STRATEGY in the environment). Event feature-strategy-update.',
+    args: { input: t.arg({ type: UpdateFeatureStrategyInput, required: true, description: 'The strategy and its new values.' }) },
+    resolve: (_r, { input }, ctx) => ctx.services.featureStrategies.update(input.project, input.feature, input.environment, input.id, strategyBody(input)),
+  }),
+  deleteFeatureStrategy: t.boolean({
+    description: 'Removes a strategy (DELETE_FEATURE_STRATEGY in the environment). Event feature-strategy-remove.',
+    args: { input: t.arg({ type: DeleteFeatureStrategyInput, required: true, description: 'The strategy.' }) },
+    resolve: async (_r, { input }, ctx) => { await ctx.services.featureStrategies.remove(input.project, input.feature, input.environment, input.id); return true; },
+  }),
+  setStrategySortOrder: t.field({
+    type: [FeatureStrategyRef],
+    description: 'Reorders strategies (UPDATE_FEATURE_STRATEGY in the environment). Event strategy-order-changed.',
+    args: { input: t.arg({ type: SetStrategySortOrderInput, required: true, description: 'The new order.' }) },
+    resolve: async (_r, { input }, ctx) => {
+      await ctx.services.featureStrategies.setSortOrder(input.project, input.feature, input.environment, clean(input.order));
+      return ctx.services.featureStrategies.list(input.project, input.feature, input.environment);
+    },
+  }),
+  setFeatureVariants: t.field({
+    type: [FeatureVariantRef],
+    description: 'Replaces a feature\'s variants in the given environments (UPDATE_FEATURE_ENVIRONMENT_VARIANTS). Event feature-environment-variants-updated per environment that changes.',
+    args: { input: t.arg({ type: SetFeatureVariantsInput, required: true, description: 'Feature, environments and variants.' }) },
+    resolve: (_r, { input }, ctx) => ctx.services.featureStrategies.setVariantsInEnvironments(input.project, input.feature, clean({ variants: input.variants, environments: input.environments })),
+  }),
+  updateFeatureType: t.field({
+    type: FeatureTypeRef,
+    description: 'Changes a feature type\'s lifetime (ADMIN). Event feature-type-updated.',
+    args: { input: t.arg({ type: UpdateFeatureTypeInput, required: true, description: 'Type and lifetime.' }) },
+    resolve: (_r, { input }, ctx) => ctx.services.features.updateFeatureTypeLifetime(input.id, { lifetimeDays: input.lifetimeDays ?? null }),
+  }),
+}));

@@ -1,0 +1,51 @@
+import DataLoader from 'dataloader';
+import type { FeatureDependency, FeatureEnvironmentState, FeatureStrategy, Tag } from '../domain/features/feature.read-model';
+import { strategyKey } from '../domain/features/feature.read-model';
+import type { Segment } from '../domain/segments/segment.service';
+import type { GraphQLContext } from './builder';
+
+/**
+ * Per-request dataloaders for the nested lists of the feature model. Every field that needs, say, a feature's
+ * environments shares one loader, so a request costs one query per level of nesting, whatever the row counts.
+ */
+export interface FeatureLoaders {
+  environments: DataLoader<string, FeatureEnvironmentState[]>;
+  strategies: DataLoader<string, FeatureStrategy[]>;
+  tags: DataLoader<string, Tag[]>;
+  dependencies: DataLoader<string, FeatureDependency[]>;
+  children: DataLoader<string, string[]>;
+  segments: DataLoader<number, Segment | undefined>;
+}
+
+const cache = new WeakMap<GraphQLContext, FeatureLoaders>();
+
+export function loaders(ctx: GraphQLContext): FeatureLoaders {
+  let l = cache.get(ctx);
+  if (l) return l;
+  const read = ctx.services.features.read;
+  const byName = <T>(load: (names: readonly string[]) => Promise<Map<string, T>>, empty: T) =>
+    new DataLoader<string, T>(async (names) => {
+      const map = await load(names);
+      return names.map((n) => map.get(n) ?? empty);
+    });
+  l = {
+    environments: byName((names) => read.environments(names), []),
+    tags: byName((names) => read.tags(names), []),
+    dependencies: byName((names) => read.dependencies(names), []),
+    children: byName((names) => read.children(names), []),
+    // Keyed by strategyKey(feature, environment): one query loads the strategies of every feature asked for.
+    strategies: new DataLoader<string, FeatureStrategy[]>(async (keys) => {
+      const features = [...new Set(keys.map((k) => k.split('\u0000')[0]))];
+      const map = await read.strategies(features);
+      return keys.map((k) => map.get(k) ?? []);
+    }),
+    segments: new DataLoader<number, Segment | undefined>(async (ids) => {
+      const map = await ctx.services.segments.byIds(ids);
+      return ids.map((id) => map.get(id));
+    }),
+  };
+  cache.set(ctx, l);
+  return l;
+}
+
+export { strategyKey };
