@@ -202,23 +202,31 @@ function decodeCursor(cursor: string): string {
   return text.slice('feature:'.length);
 }
 
+function checkFirst(firstArg: number | null | undefined): number {
+  const first = firstArg ?? 100;
+  if (first < 1 || first > 1000) throw ValidationError.single('first', `The \`first\` argument must be between 1 and 1000. You sent ${first}.`);
+  return first;
+}
+
+function toConnection(rows: FeatureSummary[], first: number): FeatureConnection {
+  const edges = rows.slice(0, first).map((node) => ({ cursor: encodeCursor(node.name), node }));
+  return { edges, pageInfo: { hasNextPage: rows.length > first, endCursor: edges.length ? edges[edges.length - 1].cursor : null } };
+}
+
 async function featureConnection(
-  ctx: GraphQLContext, project: string | undefined,
+  ctx: GraphQLContext,
   filter: { archived?: boolean | null; query?: string | null; type?: string | null } | null | undefined,
   firstArg: number | null | undefined, after: string | null | undefined,
 ): Promise<FeatureConnection> {
-  const first = firstArg ?? 100;
-  if (first < 1 || first > 1000) throw ValidationError.single('first', `The \`first\` argument must be between 1 and 1000. You sent ${first}.`);
+  const first = checkFirst(firstArg);
   const rows = await ctx.services.features.read.summaries({
-    project,
     archived: filter?.archived ?? false,
     query: filter?.query ?? undefined,
     type: filter?.type ?? undefined,
     after: after ? decodeCursor(after) : undefined,
     limit: first + 1,
   });
-  const edges = rows.slice(0, first).map((node) => ({ cursor: encodeCursor(node.name), node }));
-  return { edges, pageInfo: { hasNextPage: rows.length > first, endCursor: edges.length ? edges[edges.length - 1].cursor : null } };
+  return toConnection(rows, first);
 }
 
 const pageArgs = (t: Parameters<Parameters<typeof builder.queryFields>[0]>[0]) => ({
@@ -235,7 +243,15 @@ builder.objectField(ProjectRef, 'features', (t) => t.field({
     first: t.arg.int({ defaultValue: 100, description: 'Page size, 1..1000 (default 100).' }),
     after: t.arg.string({ description: 'Cursor of the last feature of the previous page.' }),
   },
-  resolve: (p, args, ctx) => featureConnection(ctx, p.id, args.filter, args.first, args.after),
+  // Batched across the projects of one request: `projects { features }` costs one query, not one per project.
+  resolve: async (p, args, ctx) => {
+    const first = checkFirst(args.first);
+    const filter = { archived: args.filter?.archived ?? false, query: args.filter?.query ?? undefined, type: args.filter?.type ?? undefined,
+      after: args.after ? decodeCursor(args.after) : undefined };
+    const loader = loaders(ctx).projectFeatures(JSON.stringify([filter, first]),
+      (projects) => ctx.services.features.read.summariesByProject(projects, filter, first + 1));
+    return toConnection(await loader.load(p.id), first);
+  },
 }));
 
 builder.queryFields((t) => ({
@@ -243,7 +259,7 @@ builder.queryFields((t) => ({
     type: FeatureConnectionRef,
     description: 'Features of every project, by name, with cursor pagination.',
     args: pageArgs(t),
-    resolve: (_root, args, ctx) => featureConnection(ctx, undefined, args.filter, args.first, args.after),
+    resolve: (_root, args, ctx) => featureConnection(ctx, args.filter, args.first, args.after),
   }),
   feature: t.field({
     type: FeatureRef,

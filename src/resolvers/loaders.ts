@@ -1,5 +1,5 @@
 import DataLoader from 'dataloader';
-import type { FeatureDependency, FeatureEnvironmentState, FeatureStrategy, Tag } from '../domain/features/feature.read-model';
+import type { FeatureDependency, FeatureEnvironmentState, FeatureStrategy, FeatureSummary, Tag } from '../domain/features/feature.read-model';
 import { strategyKey } from '../domain/features/feature.read-model';
 import type { Segment } from '../domain/segments/segment.service';
 import type { GraphQLContext } from './builder';
@@ -15,6 +15,8 @@ export interface FeatureLoaders {
   dependencies: DataLoader<string, FeatureDependency[]>;
   children: DataLoader<string, string[]>;
   segments: DataLoader<number, Segment | undefined>;
+  /** Features of projects, one loader per distinct page request (filter, first, after). */
+  projectFeatures(key: string, load: (projects: readonly string[]) => Promise<Map<string, FeatureSummary[]>>): DataLoader<string, FeatureSummary[]>;
 }
 
 const cache = new WeakMap<GraphQLContext, FeatureLoaders>();
@@ -28,7 +30,13 @@ export function loaders(ctx: GraphQLContext): FeatureLoaders {
       const map = await load(names);
       return names.map((n) => map.get(n) ?? empty);
     });
+  const pages = new Map<string, DataLoader<string, FeatureSummary[]>>();
   l = {
+    projectFeatures: (key, load) => {
+      let loader = pages.get(key);
+      if (!loader) pages.set(key, (loader = byName(load, [])));
+      return loader;
+    },
     environments: byName((names) => read.environments(names), []),
     tags: byName((names) => read.tags(names), []),
     dependencies: byName((names) => read.dependencies(names), []),
