@@ -21,6 +21,15 @@ export async function loadFeature(em: EntityManager, name: string, opts: { archi
   return feature;
 }
 
+/**
+ * Locks the rows of the named features (those that exist) for the rest of the transaction, in name order: changes
+ * touching several features lock them all up front in one global order, so two of them can never deadlock.
+ */
+export async function lockFeatures(em: EntityManager, names: Iterable<string>): Promise<void> {
+  const list = [...new Set(names)];
+  if (list.length > 0) await em.execute(`select name from features where name in (?) order by name for update`, [list]);
+}
+
 /** A non-archived feature that must live in `project` (the project in the path). */
 export async function loadProjectFeature(em: EntityManager, project: string, name: string, lock = false): Promise<FeatureSummary> {
   const feature = await loadFeature(em, name, { archived: false, lock });

@@ -9,8 +9,8 @@ import { InvalidOperationError, NameExistsError, NotFoundError, ValidationError 
 import { checkFeatureName } from '../projects/feature-naming';
 import { toProject } from '../projects/project.service';
 import { description, parse, sameJson, urlFriendlyName } from '../validation';
-import { FeatureSchema, FeatureTypeSchema } from './feature.entity';
-import { featureEventData, loadFeature, loadProject, loadProjectFeature } from './feature.lookup';
+import { FeatureTypeSchema } from './feature.entity';
+import { featureEventData, loadFeature, loadProject, loadProjectFeature, lockFeatures } from './feature.lookup';
 import { FeatureReadModel, type Feature, type FeatureEnvironmentState, type FeatureSummary, type Tag } from './feature.read-model';
 import { applyJsonPatch } from './json-patch';
 
@@ -171,6 +171,7 @@ export class FeatureService {
     const { features, stale } = parse(staleSchema, input);
     await this.access.check('UPDATE_FEATURE', { project });
     await change(this.em, this.principal, async (tx, emit) => {
+      await lockFeatures(tx, features);
       for (const name of new Set(features)) {
         const f = await loadProjectFeature(tx, project, name, true);
         if (f.stale === stale) continue;
@@ -190,6 +191,7 @@ export class FeatureService {
     await this.access.check('DELETE_FEATURE', { project });
     await change(this.em, this.principal, async (tx, emit) => {
       const names = [...new Set(features)];
+      await lockFeatures(tx, names);
       for (const name of names) await loadProjectFeature(tx, project, name, true);
       const blocking: Array<{ parent: string; child: string }> = await tx.execute(
         `select d.parent, d.child from feature_dependencies d join features c on c.name = d.child
@@ -217,6 +219,7 @@ export class FeatureService {
     await this.access.check('UPDATE_FEATURE', { project });
     await change(this.em, this.principal, async (tx, emit) => {
       const names = [...new Set(features)];
+      await lockFeatures(tx, names);
       for (const name of names) {
         const f = await loadFeature(tx, name, { archived: true, lock: true });
         if (f.project !== project) throw new NotFoundError(`There's no archived feature named "${name}" in project "${project}".`);
@@ -238,6 +241,7 @@ export class FeatureService {
     await this.access.check('DELETE_FEATURE', { project });
     await change(this.em, this.principal, async (tx, emit) => {
       const names = [...new Set(features)];
+      await lockFeatures(tx, names);
       const found: FeatureSummary[] = [];
       for (const name of names) {
         const f = await loadFeature(tx, name, { lock: true });
@@ -366,6 +370,9 @@ export class FeatureService {
     if (!enabled && variants.length > 0) throw ValidationError.single('variants', 'Variants can only be required of a parent that must be enabled (`enabled: true`).');
     await this.access.check('UPDATE_FEATURE_DEPENDENCY', { project });
     await change(this.em, this.principal, async (tx, emit) => {
+      // Lock child and parent: any two concurrent changes that share a feature run one after the other, so the
+      // one-level checks below cannot be raced into a chain.
+      await lockFeatures(tx, [child, data.feature]);
       await loadProjectFeature(tx, project, child, true);
       if (data.feature === child) throw ValidationError.single('feature', 'A feature cannot depend on itself.');
       const parent = await loadFeature(tx, data.feature, { archived: false }).catch(() => {
@@ -439,14 +446,21 @@ export class FeatureService {
     const type = data.type ?? 'release';
     await this.assertType(tx, type);
     if (projectRow.featureLimit !== null && projectRow.featureLimit !== undefined) {
+      // Creates in a limited project take turns (project row lock), or concurrent ones would all see room for one more.
+      await tx.execute(`select id from projects where id = ? for update`, [project]);
       const [{ count }] = await tx.execute(`select count(*)::int as count from features where project = ? and archived_at is null`, [project]);
       if (count >= projectRow.featureLimit) throw new InvalidOperationError('You have reached the maximum number of feature toggles for this project.');
     }
-    tx.create(FeatureSchema, {
-      name: data.name, project, type, description: data.description ?? null, stale: data.stale,
-      impressionData: data.impressionData ?? false, archivedAt: null, lastSeenAt: null, createdByUserId: this.principal.userId,
-    });
-    await tx.flush();
+    // `on conflict do nothing`: a concurrent create of the same name waits for the other transaction and then
+    // inserts nothing, so the loser gets the 409 instead of a unique-violation 500.
+    const inserted = await tx.execute(
+      `insert into features (name, project, type, description, stale, impression_data, created_at, created_by_user_id)
+       values (?, ?, ?, ?, ?, ?, ?, ?) on conflict (name) do nothing returning name`,
+      [data.name, project, type, data.description ?? null, data.stale, data.impressionData ?? false, new Date(), this.principal.userId]);
+    if (inserted.length === 0) {
+      await this.assertNameFree(tx, data.name); // throws with the active/archived message
+      throw new NameExistsError('A toggle with that name already exists');
+    }
     await tx.execute(
       `insert into feature_environments (feature_name, environment, enabled) select ?, environment_name, false from project_environments where project_id = ?`,
       [data.name, project]);
