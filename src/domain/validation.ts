@@ -4,7 +4,9 @@ import { ValidationError, type ErrorDetail } from './errors';
 /** Shared field rules. Names that appear in URLs are URL-friendly, as Unleash requires. */
 export const URL_FRIENDLY = /^[a-zA-Z0-9~_.-]+$/;
 export const urlFriendlyName = (min: number, max: number) =>
-  z.string().min(min).max(max).regex(URL_FRIENDLY, { message: 'must be URL friendly' });
+  z.string().min(min).max(max).regex(URL_FRIENDLY, { message: 'must be URL friendly' })
+    // "." and ".." are URL-friendly characters, but as a path segment they are resolved away: nothing named so could be addressed.
+    .refine((n) => n !== '.' && n !== '..', { message: 'must not be "." or ".." (it could not be used in a URL)' });
 export const description = z.string().max(1000);
 
 const where = (path: PropertyKey[]) => path.map(String).join('/');

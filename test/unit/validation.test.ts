@@ -33,6 +33,11 @@ describe('parse', () => {
     expect(fail({ name: 'a'.repeat(11) }).details[0].message).toContain('at most 10 characters');
     expect(fail({ name: 'a b' }).details[0].message).toContain('URL friendly');
   });
+  it('refuses "." and ".." as URL-friendly names: as path segments they could never be addressed', () => {
+    expect(fail({ name: '.' }).details).toEqual([{ path: 'name', message: expect.stringContaining('must not be "." or ".."') }]);
+    expect(fail({ name: '..' }).details[0].path).toBe('name');
+    expect(parse(schema, { name: '.a.' })).toEqual({ name: '.a.' });
+  });
   it('refuses a body that is not an object', () => {
     expect(fail([1]).details[0].path).toBe('');
     expect(fail('text').details[0].path).toBe('');

@@ -32,7 +32,7 @@ const metadataFields = {
   stale: z.boolean().optional(),
 };
 // "." and ".." are URL friendly characters but not addressable path segments (URLs normalise them away), as Unleash refuses them.
-const featureName = urlFriendlyName(1, 100).refine((n) => n !== '.' && n !== '..', { message: 'must not be "." or ".." (it could not be used in a URL)' });
+const featureName = urlFriendlyName(1, 100);
 const createSchema = z.object({ name: featureName, ...metadataFields }).strict();
 // Clients often send back the feature they read: `name`/`project` may be repeated but must match the path.
 const updateSchema = z.object({ name: z.string().optional(), project: z.string().optional(), archived: z.boolean().optional(), ...metadataFields }).strict();
