@@ -68,6 +68,14 @@ describe('feature-model permission checks', () => {
     expect(await app.events()).toEqual(before);
   });
 
+  it('cloning copies dependencies, so it needs UPDATE_FEATURE_DEPENDENCY too, which a v5.8 Editor lacks', async () => {
+    expect((await app.post(`${P}/f2/dependencies`, { feature: 'f1' })).status).toBe(200);
+    const editor = as(user(ROLE_EDITOR));
+    await expect(editor.features.clone('default', 'f2', { name: 'f2-copy' })).rejects.toMatchObject({ name: 'NoAccessError', permission: 'UPDATE_FEATURE_DEPENDENCY' });
+    await expect(editor.features.clone('default', 'f1', { name: 'f1-copy' })).resolves.toMatchObject({ name: 'f1-copy' });
+    expect((await app.del(`${P}/f2/dependencies`)).status).toBe(200);
+  });
+
   it('an Editor may change features of the default project but not of another project', async () => {
     const editor = as(user(ROLE_EDITOR));
     await expect(editor.features.create('default', { name: 'by-editor' })).resolves.toMatchObject({ name: 'by-editor', project: 'default' });

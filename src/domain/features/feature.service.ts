@@ -263,6 +263,14 @@ export class FeatureService {
   async clone(project: string, source: string, input: unknown): Promise<Feature> {
     const { name, replaceGroupId } = parse(cloneSchema, input);
     await this.access.check('CREATE_FEATURE', { project });
+    // The copy creates strategies and dependencies too: the caller needs the permissions adding them directly would need.
+    const copied: Array<{ environment: string | null; dependency: boolean }> = await this.em.execute(
+      `select distinct environment, false as dependency from feature_strategies where feature_name = ?
+       union all select null, true from feature_dependencies where child = ? limit 100`, [source, source]);
+    for (const c of copied) {
+      if (c.dependency) await this.access.check('UPDATE_FEATURE_DEPENDENCY', { project });
+      else await this.access.check('CREATE_FEATURE_STRATEGY', { project, environment: c.environment as string });
+    }
     const created = await change(this.em, this.principal, async (tx, emit) => {
       await this.assertNameFree(tx, name);
       const original = await loadFeature(tx, source, { archived: false });

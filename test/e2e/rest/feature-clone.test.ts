@@ -238,7 +238,7 @@ describe('refused clones change nothing', () => {
     expectError(await changesNothing(() => clone('default', 'src', { name: 'anon-copy' }, null)), 401, 'AuthenticationRequired');
   });
 
-  it('needs CREATE_FEATURE in the target project (service level): a Viewer is refused, an Editor only outside default', async () => {
+  it('needs CREATE_FEATURE in the target project (service level): a Viewer is refused, an Editor outside default; copying dependencies needs UPDATE_FEATURE_DEPENDENCY', async () => {
     const user = (rootRoleId: number): Principal => ({ kind: 'user', name: `u${rootRoleId}@example.com`, userId: 400 + rootRoleId, isAdmin: false, rootRoleId });
     const attempt = (rootRoleId: number, project: string) => changesNothing(() => createServices(app.orm.em.fork(), user(rootRoleId)).features
       .clone(project, 'src', { name: `by-${rootRoleId}-${project}` }).then(() => null, (e: unknown) => e));
@@ -247,7 +247,8 @@ describe('refused clones change nothing', () => {
       expect(error).toBeInstanceOf(NoAccessError);
       expect((error as NoAccessError).permission).toBe('CREATE_FEATURE');
     }
-    const editorCopy = await createServices(app.orm.em.fork(), user(ROLE_EDITOR)).features.clone('default', 'src', { name: 'by-editor' });
-    expect(editorCopy).toMatchObject({ name: 'by-editor', project: 'default' });
+    // `src` has a parent dependency: copying it needs UPDATE_FEATURE_DEPENDENCY, which a v5.8 Editor does not hold.
+    const error = await attempt(ROLE_EDITOR, 'default');
+    expect(error).toMatchObject({ name: 'NoAccessError', permission: 'UPDATE_FEATURE_DEPENDENCY' });
   });
 });
