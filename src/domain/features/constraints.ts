@@ -73,7 +73,8 @@ export async function checkConstraints(em: EntityManager, input: z.output<typeof
     } else if (DATE_OPERATORS.has(c.operator)) {
       if (single === undefined || Number.isNaN(Date.parse(single))) details.push({ path: `${at}/value`, message: `"value" must be a valid date. You sent ${JSON.stringify(single ?? null)}.` });
     } else if (SEMVER_OPERATORS.has(c.operator)) {
-      if (single === undefined || valid(single) === null) details.push({ path: `${at}/value`, message: `the provided value is not a valid semver format. The value provided was: ${single ?? ''}` });
+      // Strictly canonical ("v1.2.3" and "=1.2.3" are refused), as clients refuse to evaluate them.
+      if (single === undefined || valid(single) !== single) details.push({ path: `${at}/value`, message: `the provided value is not a valid semver format. The value provided was: ${single ?? ''}` });
     } else if (LIST_OPERATORS.has(c.operator) && c.values.length === 0) {
       details.push({ path: `${at}/values`, message: `"values" must contain at least 1 items for the ${c.operator} operator.` });
     }
