@@ -1,0 +1,127 @@
+/**
+ * Types of the pure evaluation engine (design §6): what a read model hands to `compile`, the client context
+ * `evaluate` takes, and the spec's "Playground evaluation result" it returns. No ORM and no I/O in this folder.
+ */
+import type { Constraint } from '../features/constraints';
+import type { FeatureVariant, Payload, StrategyVariant } from '../features/variants';
+
+/** One strategy of a feature in the evaluated environment, as stored. */
+export interface PlaygroundStrategyInput {
+  id: string;
+  name: string;
+  title?: string | null;
+  disabled: boolean;
+  sortOrder: number;
+  parameters: Record<string, string>;
+  constraints: Constraint[];
+  variants: StrategyVariant[];
+  /** Ids of attached segments; ids missing from the snapshot's segments are dropped (reference §3.2). */
+  segments: number[];
+}
+
+/** A parent dependency: `enabled` false means the parent must be off; `variants` only applies when enabled. */
+export interface PlaygroundDependencyInput {
+  feature: string;
+  enabled: boolean;
+  variants?: string[];
+}
+
+/** A feature in the evaluated environment. A feature not linked to the environment is `enabled: false` with no strategies. */
+export interface PlaygroundFeatureInput {
+  name: string;
+  project: string;
+  /** The feature-environment `enabled` flag. */
+  enabled: boolean;
+  strategies: PlaygroundStrategyInput[];
+  /** The feature-environment variants (group id = feature name). */
+  variants: FeatureVariant[];
+  dependencies: PlaygroundDependencyInput[];
+}
+
+export interface PlaygroundSegmentInput {
+  id: number;
+  name: string;
+  constraints: Constraint[];
+}
+
+/**
+ * The spec's Client context. `appName` is required by the API schema; the engine itself does not need it.
+ * A field's value is `context[name]` when truthy, else `properties[name]` when truthy (reference §3.4).
+ * `environment` defaults to `"default"`: the playground's selected environment is not injected (reference §3.1).
+ */
+export interface PlaygroundContext {
+  appName?: string;
+  environment?: string;
+  userId?: string;
+  sessionId?: string;
+  remoteAddress?: string;
+  /** RFC 3339; the evaluation time for DATE_AFTER / DATE_BEFORE, defaulting to now. */
+  currentTime?: string | Date;
+  properties?: Record<string, string>;
+  [other: string]: unknown;
+}
+
+/** Injectable sources of non-determinism, so tests are deterministic. */
+export interface EvaluationOptions {
+  /** Uniform in [0, 1); default Math.random. Used by random stickiness and gradualRolloutRandom. */
+  random?: () => number;
+  /** Milliseconds since the epoch when the context has no `currentTime`; default Date.now. */
+  now?: () => number;
+}
+
+/** `{name, enabled, payload?}`; the disabled variant is `{name: "disabled", enabled: false}` with no payload key. */
+export interface PlaygroundVariant {
+  name: string;
+  enabled: boolean;
+  payload?: Payload;
+}
+
+/** A constraint as stored (defaults filled) plus its result in this evaluation. */
+export interface PlaygroundConstraintResult extends Constraint {
+  result: boolean;
+}
+
+export interface PlaygroundSegmentResult {
+  id: number;
+  name: string;
+  result: boolean;
+  constraints: PlaygroundConstraintResult[];
+}
+
+/** Result of one strategy: complete, or `incomplete` (unknown/custom strategy) / `unevaluated` (disabled strategy). */
+export type PlaygroundStrategyResult =
+  | { enabled: boolean; evaluationStatus: 'complete'; variant?: PlaygroundVariant; variants?: StrategyVariant[] }
+  | { enabled: false | 'unknown'; evaluationStatus: 'incomplete' | 'unevaluated' };
+
+export interface PlaygroundStrategyEvaluation {
+  name: string;
+  id: string;
+  /** Present only when the strategy has a title. */
+  title?: string;
+  disabled: boolean;
+  parameters: Record<string, string>;
+  result: PlaygroundStrategyResult;
+  constraints: PlaygroundConstraintResult[];
+  segments: PlaygroundSegmentResult[];
+  links: { edit: string };
+}
+
+/** The spec's "Playground evaluation result (per feature)". */
+export interface PlaygroundFeatureEvaluation {
+  name: string;
+  projectId: string;
+  strategies: { result: boolean | 'unknown'; data: PlaygroundStrategyEvaluation[] };
+  hasUnsatisfiedDependency: boolean;
+  isEnabledInCurrentEnvironment: boolean;
+  isEnabled: boolean;
+  variant: PlaygroundVariant;
+  /** The enabling strategy's variants, else the feature-environment variants, else []. */
+  variants: Array<FeatureVariant | StrategyVariant>;
+}
+
+/** The fast path's answer for one feature: what an SDK would see. */
+export interface FeatureDecision {
+  name: string;
+  isEnabled: boolean;
+  variant: PlaygroundVariant;
+}

@@ -1,0 +1,182 @@
+/**
+ * Runs the Unleash client specification test vectors (npm @unleash/client-specification 5.1.6: files 01–17, the
+ * v5-era set; 5.2.x adds UTF-8 names and the delta API of later servers, 6.x REGEX/CIDR operators) against the
+ * engine. Every file listed in the package's index is read; its `state` (client API format) is mapped onto the
+ * engine's input model, and every `tests` case (expected isEnabled) and `variantTests` case (expected variant) is
+ * checked through both the fast path and the detailed playground result. Cases whose features use something outside
+ * the spec (an operator not among its 15 nor the "unknown operator is false" rule, an unknown strategy, a segment id
+ * that does not exist) are skipped and listed with the reason.
+ */
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { Constraint } from '../../src/domain/features/constraints';
+import type { FeatureVariant, StrategyVariant } from '../../src/domain/features/variants';
+import { compile, evaluate, evaluateFeatureFast } from '../../src/domain/playground/engine';
+import type {
+  EvaluationOptions, PlaygroundContext, PlaygroundFeatureInput, PlaygroundSegmentInput, PlaygroundVariant,
+} from '../../src/domain/playground/types';
+
+const SPEC_DIR = join(dirname(require.resolve('@unleash/client-specification/package.json')), 'specifications');
+const SPEC_VERSION: string = JSON.parse(readFileSync(join(SPEC_DIR, '..', 'package.json'), 'utf8')).version;
+
+/** The operators the spec defines, plus one the vectors use on purpose to show an unknown operator evaluates false. */
+const SUPPORTED_OPERATORS = new Set([
+  'NOT_IN', 'IN', 'STR_ENDS_WITH', 'STR_STARTS_WITH', 'STR_CONTAINS', 'NUM_EQ', 'NUM_GT', 'NUM_GTE', 'NUM_LT', 'NUM_LTE',
+  'DATE_AFTER', 'DATE_BEFORE', 'SEMVER_EQ', 'SEMVER_GT', 'SEMVER_LT',
+]);
+const INVALID_OPERATOR_PROBE = 'NOT_A_VALID_OPERATOR';
+const SUPPORTED_STRATEGIES = new Set([
+  'default', 'userWithId', 'flexibleRollout', 'gradualRolloutUserId', 'gradualRolloutSessionId', 'gradualRolloutRandom',
+  'remoteAddress',
+]);
+
+interface SpecConstraint { contextName: string; operator: string; values?: string[]; value?: string; inverted?: boolean; caseInsensitive?: boolean }
+interface SpecVariant { name: string; weight: number; weightType?: string; stickiness?: string; payload?: { type: string; value: string }; overrides?: Array<{ contextName: string; values: string[] }> }
+interface SpecStrategy { name: string; parameters?: Record<string, string>; constraints?: SpecConstraint[]; segments?: number[]; variants?: SpecVariant[] }
+interface SpecFeature { name: string; enabled: boolean; strategies?: SpecStrategy[]; variants?: SpecVariant[]; dependencies?: Array<{ feature: string; enabled?: boolean; variants?: string[] }> }
+interface SpecState { features?: SpecFeature[]; segments?: Array<{ id: number; name?: string; constraints?: SpecConstraint[] }> }
+interface SpecCase { description: string; context: PlaygroundContext; toggleName: string; expectedResult: unknown }
+interface SpecFile { name: string; state: SpecState; tests?: SpecCase[]; variantTests?: SpecCase[] }
+
+function constraint(c: SpecConstraint): Constraint {
+  const out = { contextName: c.contextName, operator: c.operator, values: c.values ?? [], caseInsensitive: c.caseInsensitive ?? false, inverted: c.inverted ?? false } as Constraint;
+  if (c.value !== undefined) out.value = c.value;
+  return out;
+}
+
+/** Client-format variant → stored shape. A missing stickiness stays empty: the engine then applies its fallback. */
+function strategyVariant(v: SpecVariant): StrategyVariant {
+  const out: StrategyVariant = { name: v.name, weight: v.weight, weightType: v.weightType === 'fix' ? 'fix' : 'variable', stickiness: v.stickiness ?? '' };
+  if (v.payload) out.payload = v.payload as StrategyVariant['payload'];
+  return out;
+}
+
+function featureVariant(v: SpecVariant): FeatureVariant {
+  return { ...strategyVariant(v), overrides: v.overrides ?? [] };
+}
+
+/** The client API state mapped onto the engine's input model (one environment; strategies in list order). */
+function snapshotInput(state: SpecState): { features: PlaygroundFeatureInput[]; segments: PlaygroundSegmentInput[] } {
+  const features = (state.features ?? []).map((f): PlaygroundFeatureInput => ({
+    name: f.name,
+    project: 'default',
+    enabled: f.enabled,
+    strategies: (f.strategies ?? []).map((s, i) => ({
+      id: `${f.name}#${i}`,
+      name: s.name,
+      title: null,
+      disabled: false,
+      sortOrder: i,
+      parameters: s.parameters ?? {},
+      constraints: (s.constraints ?? []).map(constraint),
+      variants: (s.variants ?? []).map(strategyVariant),
+      segments: s.segments ?? [],
+    })),
+    variants: (f.variants ?? []).map(featureVariant),
+    dependencies: (f.dependencies ?? []).map((d) => ({ feature: d.feature, enabled: d.enabled !== false, ...(d.variants ? { variants: d.variants } : {}) })),
+  }));
+  const segments = (state.segments ?? []).map((s) => ({ id: s.id, name: s.name ?? `segment-${s.id}`, constraints: (s.constraints ?? []).map(constraint) }));
+  return { features, segments };
+}
+
+/** Why a feature (with its parents) is outside what the spec supports, or null. */
+function unsupported(state: SpecState, name: string, seen = new Set<string>()): string | null {
+  const feature = state.features?.find((f) => f.name === name);
+  if (!feature || seen.has(name)) return null;
+  seen.add(name);
+  const segmentsById = new Map((state.segments ?? []).map((s) => [s.id, s]));
+  for (const s of feature.strategies ?? []) {
+    if (!SUPPORTED_STRATEGIES.has(s.name)) return `strategy "${s.name}" is not among the built-in strategies`;
+    const dangling = (s.segments ?? []).find((id) => !segmentsById.has(id));
+    if (dangling !== undefined) {
+      return `segment ${dangling} does not exist: SDKs fail closed, the v5.8 playground drops unknown segment ids (reference §3.2; stored data cannot hold one, strategy segments are foreign keys)`;
+    }
+    const constraints = [...(s.constraints ?? []), ...(s.segments ?? []).flatMap((id) => segmentsById.get(id)?.constraints ?? [])];
+    const bad = constraints.find((c) => !SUPPORTED_OPERATORS.has(c.operator) && c.operator !== INVALID_OPERATOR_PROBE);
+    if (bad) return `operator ${bad.operator} is not among the spec's 15`;
+  }
+  for (const d of feature.dependencies ?? []) {
+    const reason = unsupported(state, d.feature, seen);
+    if (reason) return `parent ${d.feature}: ${reason}`;
+  }
+  return null;
+}
+
+/** A small deterministic PRNG (mulberry32), so random stickiness and gradualRolloutRandom are reproducible. */
+function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const DISABLED: PlaygroundVariant = { name: 'disabled', enabled: false };
+const index: string[] = JSON.parse(readFileSync(join(SPEC_DIR, 'index.json'), 'utf8'));
+const skipped: string[] = [];
+let ran = 0;
+
+describe(`@unleash/client-specification ${SPEC_VERSION}`, () => {
+  it('lists every specification file in its index', () => {
+    expect(index.length).toBeGreaterThanOrEqual(17);
+  });
+
+  for (const fileName of index) {
+    const spec: SpecFile = JSON.parse(readFileSync(join(SPEC_DIR, fileName), 'utf8'));
+    const { features, segments } = snapshotInput(spec.state);
+    const snapshot = compile(features, segments);
+
+    describe(fileName, () => {
+      (spec.tests ?? []).forEach((tc, n) => {
+        const reason = unsupported(spec.state, tc.toggleName);
+        if (reason) {
+          skipped.push(`${fileName} / ${tc.description}: ${reason}`);
+          it.skip(`${tc.description} (skipped: ${reason})`, () => undefined);
+          return;
+        }
+        it(tc.description, () => {
+          ran += 1;
+          const options: EvaluationOptions = { random: seededRandom(n + 1) };
+          const fast = evaluateFeatureFast(snapshot, tc.toggleName, tc.context, options);
+          expect(fast?.isEnabled ?? false).toBe(tc.expectedResult);
+          const detailed = evaluate(snapshot, tc.context, 'development', { random: seededRandom(n + 1) }).find((f) => f.name === tc.toggleName);
+          expect(detailed?.isEnabled ?? false).toBe(tc.expectedResult);
+        });
+      });
+
+      (spec.variantTests ?? []).forEach((tc, n) => {
+        const reason = unsupported(spec.state, tc.toggleName);
+        if (reason) {
+          skipped.push(`${fileName} / ${tc.description}: ${reason}`);
+          it.skip(`${tc.description} (skipped: ${reason})`, () => undefined);
+          return;
+        }
+        it(`variant: ${tc.description}`, () => {
+          ran += 1;
+          const expected = tc.expectedResult as PlaygroundVariant & { feature_enabled?: boolean; featureEnabled?: boolean };
+          // v5.8 returns {name, enabled, payload?}; the newer feature_enabled key, when present, is the feature's isEnabled.
+          const wanted: PlaygroundVariant = { name: expected.name, enabled: expected.enabled };
+          if (expected.payload) wanted.payload = expected.payload;
+          const featureEnabled = expected.feature_enabled ?? expected.featureEnabled;
+
+          const fast = evaluateFeatureFast(snapshot, tc.toggleName, tc.context, { random: seededRandom(n + 1) });
+          expect(fast?.variant ?? DISABLED).toEqual(wanted);
+          if (featureEnabled !== undefined) expect(fast?.isEnabled ?? false).toBe(featureEnabled);
+
+          const detailed = evaluate(snapshot, tc.context, 'development', { random: seededRandom(n + 1) }).find((f) => f.name === tc.toggleName);
+          expect(detailed?.variant ?? DISABLED).toEqual(wanted);
+          if (featureEnabled !== undefined) expect(detailed?.isEnabled ?? false).toBe(featureEnabled);
+        });
+      });
+    });
+  }
+
+  afterAll(() => {
+    const lines = skipped.length === 0 ? ['  (none)'] : skipped.map((s) => `  - ${s}`);
+    console.log(`client specification ${SPEC_VERSION}: ${ran} cases run, ${skipped.length} skipped\n${lines.join('\n')}`);
+  });
+});
