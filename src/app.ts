@@ -2,6 +2,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { TokenResolver } from './domain/access/api-token.service';
 import { AuthenticationRequired, ContentTypeerror, errorBody, STATUS_BY_NAME } from './domain/errors';
+import { SnapshotCache } from './domain/playground/snapshot-cache';
 import { createServices } from './domain/services';
 import type { Logger } from './logger';
 import { graphqlHandler } from './resolvers/graphql.handler';
@@ -13,6 +14,8 @@ export interface AppDeps {
   logger: Logger;
   /** Body limit of JSON requests (spec: 100 kB). */
   bodyLimit?: string;
+  /** Most environment × feature × context combinations one advanced playground request may evaluate (D9). */
+  playgroundCombinationLimit?: number;
 }
 
 const hasBody = (req: Request) =>
@@ -22,11 +25,12 @@ const hasBody = (req: Request) =>
  * buildApp: body limit (413), content type (415), auth (401), request scope, /api/admin, /graphql.
  * Authentication comes before the body is read, so an anonymous caller cannot make the server parse anything.
  */
-export function buildApp({ orm, logger, bodyLimit = '100kb' }: AppDeps) {
+export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinationLimit }: AppDeps) {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   const tokens = new TokenResolver(orm.em);
+  const playgroundCache = new SnapshotCache();
 
   app.get('/health', async (_req, res) => {
     try {
@@ -47,7 +51,7 @@ export function buildApp({ orm, logger, bodyLimit = '100kb' }: AppDeps) {
       }
       return sendError(res, err);
     }
-    (req as Request & { scope?: unknown }).scope = { services: createServices(orm.em.fork(), principal) };
+    (req as Request & { scope?: unknown }).scope = { services: createServices(orm.em.fork(), principal, { playgroundCombinationLimit, playgroundCache }) };
     next();
   };
   const requireJson = (req: Request, res: Response, next: NextFunction) => {

@@ -12,6 +12,8 @@ export interface Config {
   logLevel: LogLevel;
   /** Upper bound of database connections in the pool (always 1 on the embedded database). */
   dbPoolMax: number;
+  /** D9: most environment × feature × context combinations of one advanced playground request. */
+  playgroundCombinationLimit: number;
 }
 
 export class ConfigError extends Error {
@@ -47,5 +49,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const logLevel = (env.LOG_LEVEL?.trim() || 'info') as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
-  return { port, databaseUrl, dataDir, initAdminApiTokens, logLevel, dbPoolMax };
+  const playgroundCombinationLimit = integer('PLAYGROUND_COMBINATION_LIMIT', env.PLAYGROUND_COMBINATION_LIMIT, 15_000, 1, 10_000_000);
+  return { port, databaseUrl, dataDir, initAdminApiTokens, logLevel, dbPoolMax, playgroundCombinationLimit };
 }

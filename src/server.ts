@@ -34,7 +34,7 @@ export async function startServer(config: Config, logger: Logger, embeddedStarti
     throw err;
   }
   const { created } = await ensureAdminTokens(orm.em, config.initAdminApiTokens);
-  const app = buildApp({ orm, logger });
+  const app = buildApp({ orm, logger, playgroundCombinationLimit: config.playgroundCombinationLimit });
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(config.port, () => resolve(s));
     s.once('error', reject);

@@ -6,6 +6,8 @@ import { EnvironmentService } from './environments/environment.service';
 import { EventService } from './events/event.service';
 import { FeatureStrategyService } from './features/feature-strategy.service';
 import { FeatureService } from './features/feature.service';
+import { PlaygroundService } from './playground/playground.service';
+import { SnapshotCache } from './playground/snapshot-cache';
 import { HealthReportService } from './projects/health-report.service';
 import { ProjectService } from './projects/project.service';
 import { SegmentService } from './segments/segment.service';
@@ -13,7 +15,14 @@ import { StrategyDefinitionService } from './strategies/strategy-definition.serv
 import { TagService } from './tags/tag.service';
 
 /** Composition root: the services of one request, sharing its EntityManager fork and principal. */
-export function createServices(em: EntityManager, principal: Principal) {
+export interface ServiceOptions {
+  /** D9: most combinations one advanced playground request may evaluate (default 15000). */
+  playgroundCombinationLimit?: number;
+  /** Compiled playground snapshots, shared by the requests of one app instance. */
+  playgroundCache?: SnapshotCache;
+}
+
+export function createServices(em: EntityManager, principal: Principal, options: ServiceOptions = {}) {
   const access = new AccessService(em, principal);
   return {
     principal,
@@ -28,6 +37,7 @@ export function createServices(em: EntityManager, principal: Principal) {
     segments: new SegmentService(em, principal, access),
     strategies: new StrategyDefinitionService(em, principal, access),
     events: new EventService(em),
+    playground: new PlaygroundService(em, options.playgroundCombinationLimit, options.playgroundCache),
   };
 }
 

@@ -12,7 +12,7 @@ import { TagRef } from './tags.resolvers';
 
 // ---- output types ------------------------------------------------------------------------------------------
 
-const PayloadRef = builder.objectRef<Payload>('VariantPayload').implement({
+export const PayloadRef = builder.objectRef<Payload>('VariantPayload').implement({
   description: 'Data delivered with a variant.',
   fields: (t) => ({
     type: t.exposeString('type', { description: 'json, csv, string or number.' }),
@@ -28,7 +28,7 @@ const OverrideRef = builder.objectRef<FeatureVariant['overrides'][number]>('Vari
   }),
 });
 
-const StrategyVariantRef = builder.objectRef<StrategyVariant>('StrategyVariant').implement({
+export const StrategyVariantRef = builder.objectRef<StrategyVariant>('StrategyVariant').implement({
   description: 'A variant attached to a strategy.',
   fields: (t) => ({
     name: t.exposeString('name', { description: 'Variant name, unique within the list.' }),
@@ -39,7 +39,7 @@ const StrategyVariantRef = builder.objectRef<StrategyVariant>('StrategyVariant')
   }),
 });
 
-const FeatureVariantRef = builder.objectRef<FeatureVariant>('FeatureVariant').implement({
+export const FeatureVariantRef = builder.objectRef<FeatureVariant>('FeatureVariant').implement({
   description: 'A variant of a feature in an environment.',
   fields: (t) => ({
     name: t.exposeString('name', { description: 'Variant name, unique within the list.' }),

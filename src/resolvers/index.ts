@@ -8,6 +8,7 @@ import './segments.resolvers';
 import './events.resolvers';
 import './strategies.resolvers';
 import './features.resolvers';
+import './playground.resolvers';
 
 let built: GraphQLSchema | undefined;
 

@@ -1,0 +1,75 @@
+/** A throwaway PostgreSQL database seeded with the feature-model data set, served by the real app on a free port. */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Client } from 'pg';
+import { buildApp } from '../src/app';
+import { ensureAdminTokens } from '../src/domain/access/api-token.service';
+import { openOrm } from '../src/db/orm';
+import { createLogger } from '../src/logger';
+import { FEATURES, seedFeatureModel } from './feature-model-data';
+
+export const TOKEN = '*:*.bench-feature-model-token';
+
+export interface BenchApp {
+  base: string;
+  describe: string;
+  close(): Promise<void>;
+}
+
+export async function startBenchApp(pgBase: string): Promise<BenchApp> {
+  const dbName = `flagdeck_bench_${process.pid}_${Date.now()}`;
+  const admin = new Client({ connectionString: pgBase });
+  await admin.connect();
+  await admin.query(`create database ${dbName}`);
+  const url = new URL(pgBase);
+  url.pathname = `/${dbName}`;
+  const orm = await openOrm({ url: url.toString(), poolMax: 10 });
+  const db = new Client({ connectionString: url.toString() });
+  await db.connect();
+  const t0 = Date.now();
+  await seedFeatureModel(db);
+  const [{ count: eventCount }] = (await db.query('select count(*)::int as count from events')).rows;
+  await db.end();
+  await ensureAdminTokens(orm.em, [TOKEN]);
+  const app = buildApp({ orm, logger: createLogger('silent') });
+  const server = await new Promise<Server>((resolve) => { const s = app.listen(0, '127.0.0.1', () => resolve(s)); });
+  return {
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    describe: `seeded 1 project, 2 environments, 20 context fields, ${FEATURES} features (4 strategies each), ${eventCount} events in ${Date.now() - t0} ms; PostgreSQL at ${url.host}`,
+    async close() {
+      await new Promise((r) => server.close(r));
+      await orm.close(true);
+      await admin.query(`drop database if exists ${dbName} with (force)`);
+      await admin.end();
+    },
+  };
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+
+/** Sends `requests` sequential requests after 20 warm-up ones; prints one table row with median, p99 and body size. */
+export async function measure(base: string, label: string, requests: number, request: (i: number) => { path: string; body?: unknown }): Promise<void> {
+  const times: number[] = [];
+  let bytes = 0;
+  for (let i = -20; i < requests; i++) {
+    const { path, body } = request(i + 20);
+    const start = process.hrtime.bigint();
+    const res = await fetch(base + path, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { authorization: TOKEN, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const payload = await res.arrayBuffer();
+    const ms = Number(process.hrtime.bigint() - start) / 1e6;
+    if (res.status !== 200) throw new Error(`${label}: status ${res.status} ${Buffer.from(payload).toString().slice(0, 300)}`);
+    if (i >= 0) { times.push(ms); bytes = payload.byteLength; }
+  }
+  times.sort((a, b) => a - b);
+  console.log(`| ${label.padEnd(52)} | ${percentile(times, 50).toFixed(2).padStart(7)} ms | ${percentile(times, 99).toFixed(2).padStart(7)} ms | ${(bytes / 1024).toFixed(0).padStart(6)} kB |`);
+}
+
+export function tableHeader(requests: number): void {
+  console.log(`node ${process.version}; ${requests} sequential requests per endpoint after 20 warm-up requests`);
+  console.log('| endpoint                                             | median     | p99        | body      |');
+  console.log('|------------------------------------------------------|------------|------------|-----------|');
+}

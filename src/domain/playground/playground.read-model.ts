@@ -1,0 +1,97 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Constraint } from '../features/constraints';
+import { orderConstraint, orderVariant } from '../features/feature.read-model';
+import type { FeatureVariant, StrategyVariant } from '../features/variants';
+import type { PlaygroundDependencyInput, PlaygroundFeatureInput, PlaygroundSegmentInput, PlaygroundStrategyInput } from './types';
+
+/** What one evaluation needs, per environment: every active feature of the chosen projects, and all segments. */
+export interface PlaygroundSnapshot {
+  features: Map<string, PlaygroundFeatureInput[]>;
+  segments: PlaygroundSegmentInput[];
+}
+
+/**
+ * Loads the snapshot the engine evaluates in five statements, whatever the number of features or environments:
+ * features, their environment rows, their strategies (with segment ids), their dependencies, and the segments.
+ * A feature without a row for an environment (not linked to it, or an unknown environment) is present, switched off,
+ * with no strategies, as Unleash's left join gives it.
+ */
+export class PlaygroundReadModel {
+  constructor(private readonly em: EntityManager) {}
+
+  async load(environments: readonly string[], projects: readonly string[] | '*'): Promise<PlaygroundSnapshot> {
+    const all = projects === '*';
+    if (!all && projects.length === 0) return { features: new Map(environments.map((e) => [e, []])), segments: await this.segments() };
+    const projectFilter = all ? '' : ' and f.project in (?)';
+    const projectParams = all ? [] : [projects as string[]];
+    const envs = environments as string[];
+    const [features, envRows, strategyRows, dependencyRows, segments] = await Promise.all([
+      this.em.execute(`select f.name, f.project from features f where f.archived_at is null${projectFilter} order by f.created_at, f.name`, projectParams) as Promise<Array<{ name: string; project: string }>>,
+      this.em.execute(
+        `select fe.feature_name, fe.environment, fe.enabled, fe.variants from feature_environments fe join features f on f.name = fe.feature_name
+          where f.archived_at is null and fe.environment in (?)${projectFilter}`, [envs, ...projectParams]) as Promise<Array<{ feature_name: string; environment: string; enabled: boolean; variants: FeatureVariant[] | null }>>,
+      this.em.execute(
+        `select fs.id, fs.feature_name, fs.environment, fs.strategy_name, fs.title, fs.parameters, fs.constraints, fs.variants, fs.sort_order, fs.disabled,
+                coalesce((select array_agg(fss.segment_id order by fss.segment_id) from feature_strategy_segments fss where fss.feature_strategy_id = fs.id), '{}') as segments
+           from feature_strategies fs join features f on f.name = fs.feature_name
+          where f.archived_at is null and fs.environment in (?)${projectFilter}
+          order by fs.sort_order, fs.created_at, fs.id`, [envs, ...projectParams]) as Promise<StrategyRow[]>,
+      this.em.execute(
+        `select d.parent, d.child, d.enabled, d.variants from feature_dependencies d join features f on f.name = d.child
+          where f.archived_at is null${projectFilter} order by d.parent`, projectParams) as Promise<Array<{ parent: string; child: string; enabled: boolean; variants: string[] | null }>>,
+      this.segments(),
+    ]);
+
+    const dependencies = new Map<string, PlaygroundDependencyInput[]>();
+    for (const d of dependencyRows) {
+      const dep: PlaygroundDependencyInput = { feature: d.parent, enabled: d.enabled };
+      if (d.variants && d.variants.length > 0) dep.variants = d.variants;
+      let list = dependencies.get(d.child);
+      if (!list) dependencies.set(d.child, (list = []));
+      list.push(dep);
+    }
+    const byEnvironment = new Map<string, PlaygroundFeatureInput[]>();
+    for (const environment of new Set(environments)) {
+      const index = new Map<string, PlaygroundFeatureInput>();
+      const list = features.map((f) => {
+        const feature: PlaygroundFeatureInput = { name: f.name, project: f.project, enabled: false, strategies: [], variants: [], dependencies: dependencies.get(f.name) ?? [] };
+        index.set(f.name, feature);
+        return feature;
+      });
+      byEnvironment.set(environment, list);
+      for (const r of envRows) {
+        if (r.environment !== environment) continue;
+        const feature = index.get(r.feature_name);
+        if (!feature) continue;
+        feature.enabled = r.enabled;
+        feature.variants = (r.variants ?? []).map(orderVariant);
+      }
+      for (const r of strategyRows) {
+        if (r.environment !== environment) continue;
+        index.get(r.feature_name)?.strategies.push({
+          id: r.id,
+          name: r.strategy_name,
+          title: r.title,
+          disabled: r.disabled,
+          sortOrder: r.sort_order,
+          parameters: r.parameters ?? {},
+          constraints: (r.constraints ?? []).map(orderConstraint),
+          variants: (r.variants ?? []).map(orderVariant),
+          segments: r.segments ?? [],
+        } satisfies PlaygroundStrategyInput);
+      }
+    }
+    return { features: byEnvironment, segments };
+  }
+
+  private async segments(): Promise<PlaygroundSegmentInput[]> {
+    const rows: Array<{ id: number; name: string; constraints: Constraint[] | null }> = await this.em.execute(
+      `select id, name, constraints from segments order by id`);
+    return rows.map((r) => ({ id: r.id, name: r.name, constraints: (r.constraints ?? []).map(orderConstraint) }));
+  }
+}
+
+interface StrategyRow {
+  id: string; feature_name: string; environment: string; strategy_name: string; title: string | null; parameters: Record<string, string> | null;
+  constraints: Constraint[] | null; variants: StrategyVariant[] | null; sort_order: number; disabled: boolean; segments: number[] | null;
+}

@@ -1,0 +1,51 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { compile, type CompiledSnapshot } from './engine';
+import { PlaygroundReadModel } from './playground.read-model';
+
+interface Entry {
+  version: string;
+  snapshot: CompiledSnapshot;
+}
+
+/**
+ * Compiled evaluation snapshots per (environment, projects), kept while `model_version` (migration 0004) does not move.
+ * A request then costs one tiny query instead of loading and compiling every feature. Belongs to one app instance;
+ * several instances each keep their own and all compare against the same counter, so none serves stale data.
+ */
+export class SnapshotCache {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(private readonly maxEntries = 16) {}
+
+  async get(em: EntityManager, environments: readonly string[], projects: readonly string[] | '*'): Promise<Map<string, CompiledSnapshot>> {
+    // Read the version before the data: a change committed in between makes the next request reload, never the reverse.
+    const [{ version }]: Array<{ version: string }> = await em.execute(
+      `select coalesce((select version from model_version where id = 1), 0)::text as version`);
+    const projectsKey = projects === '*' ? '*' : JSON.stringify([...projects].sort());
+    const key = (env: string) => `${env}\u0000${projectsKey}`;
+    const out = new Map<string, CompiledSnapshot>();
+    const missing: string[] = [];
+    for (const env of new Set(environments)) {
+      const entry = this.entries.get(key(env));
+      if (entry && entry.version === version) {
+        out.set(env, entry.snapshot);
+        // Most recently used last: eviction takes the oldest first.
+        this.entries.delete(key(env));
+        this.entries.set(key(env), entry);
+      } else {
+        missing.push(env);
+      }
+    }
+    if (missing.length > 0) {
+      const loaded = await new PlaygroundReadModel(em).load(missing, projects);
+      for (const env of missing) {
+        const snapshot = compile(loaded.features.get(env) ?? [], loaded.segments);
+        out.set(env, snapshot);
+        this.entries.delete(key(env));
+        this.entries.set(key(env), { version, snapshot });
+      }
+      while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+    }
+    return out;
+  }
+}
