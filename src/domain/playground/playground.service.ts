@@ -7,6 +7,16 @@ import { SnapshotCache } from './snapshot-cache';
 import type { PlaygroundContext, PlaygroundFeatureEvaluation } from './types';
 
 export const DEFAULT_COMBINATION_LIMIT = 15_000;
+/** Most context text (estimated JSON bytes) all entries of one advanced playground answer may repeat. */
+export const MAX_CONTEXT_BYTES = 64_000_000;
+/** Most context keys (after flattening `properties`) one request may send. */
+export const MAX_CONTEXT_KEYS = 100;
+
+function averageJsonLength(values: unknown[]): number {
+  let sum = 0;
+  for (const v of values) sum += typeof v === 'string' ? v.length + 2 : (JSON.stringify(v) ?? '').length;
+  return sum / Math.max(1, values.length);
+}
 
 /** RFC 3339 date-time (the time zone optional, as Unleash's schema accepts), and a time JavaScript can read. */
 const DATE_TIME = /^\d{4}-\d\d-\d\d[Tt ]\d\d:\d\d:\d\d(?:\.\d+)?(?:[Zz]|[+-]\d\d(?::?\d\d)?)?$/;
@@ -63,12 +73,23 @@ export class PlaygroundService {
     const environments = input.environments;
     // The context as sent (validated above): its key order decides the order of the combinations.
     const axes = contextAxes((body as { context: Record<string, unknown> }).context);
+    if (axes.length > MAX_CONTEXT_KEYS) {
+      throw ValidationError.single('context', `The context has ${axes.length} fields (properties included); at most ${MAX_CONTEXT_KEYS} are evaluated.`);
+    }
     const contexts = axes.reduce((n, [, values]) => n * values.length, 1);
     const snapshots = await this.cache.get(this.em, environments, input.projects ?? '*');
     const featureCount = snapshots.get(environments[0])!.features.length;
     const total = environments.length * featureCount * contexts;
     if (total > this.combinationLimit) {
       throw ValidationError.single('context', `Rejecting evaluation as it would generate ${total} combinations exceeding ${this.combinationLimit} limit. Please reduce the number of selected environments (${environments.length}), features (${featureCount}), context field combinations (${contexts}).`);
+    }
+    // Nothing to evaluate: the product of the context values is not bounded by the limit then, so never build it.
+    if (featureCount === 0) return { input: body, features: [] };
+    // Every entry repeats its combination's context, so the limit on combinations alone does not bound the response:
+    // a 90 kB value in 15,000 entries would be 1.3 GB. Bound the contexts written out as well.
+    const contextBytes = total * axes.reduce((sum, [key, values]) => sum + key.length + 6 + averageJsonLength(values), 2);
+    if (contextBytes > MAX_CONTEXT_BYTES) {
+      throw ValidationError.single('context', `Rejecting evaluation as its results would repeat about ${Math.round(contextBytes / 1e6)} MB of context values (at most ${MAX_CONTEXT_BYTES / 1e6} MB). Please send fewer or shorter context values, or select fewer environments (${environments.length}) or features (${featureCount}).`);
     }
     const combinations = expand(axes);
     const grouped = new Map<string, AdvancedPlaygroundFeature>();
@@ -92,11 +113,12 @@ export class PlaygroundService {
  */
 function contextAxes(context: Record<string, unknown>): Array<[string, unknown[]]> {
   const axes: Array<[string, unknown[]]> = [];
+  const positions = new Map<string, number>();
   const add = (key: string, value: unknown) => {
-    const existing = axes.findIndex(([k]) => k === key);
+    const existing = positions.get(key);
     const values = typeof value === 'string' ? value.split(',') : [value];
-    if (existing >= 0) axes[existing] = [key, values];
-    else axes.push([key, values]);
+    if (existing !== undefined) axes[existing] = [key, values];
+    else positions.set(key, axes.push([key, values]) - 1);
   };
   for (const [key, value] of Object.entries(context)) {
     if (key === 'properties' && value !== null && typeof value === 'object' && !Array.isArray(value)) {
@@ -108,13 +130,20 @@ function contextAxes(context: Record<string, unknown>): Array<[string, unknown[]
   return axes;
 }
 
-/** The cartesian product, first key varying slowest. */
+/**
+ * The cartesian product, first key varying slowest. Each combination is built once from its own entries (an odometer
+ * over the axes), so the work is combinations × keys: copying partial objects key by key would be quadratic in the
+ * number of keys, which a 100 kB context with thousands of single-valued keys turns into seconds of blocked event loop.
+ */
 function expand(axes: Array<[string, unknown[]]>): Array<Record<string, unknown>> {
-  let out: Array<Record<string, unknown>> = [{}];
-  for (const [key, values] of axes) {
-    const next: Array<Record<string, unknown>> = [];
-    for (const partial of out) for (const value of values) next.push({ ...partial, [key]: value });
-    out = next;
+  const out: Array<Record<string, unknown>> = [];
+  if (axes.some(([, values]) => values.length === 0)) return out;
+  const index = new Array<number>(axes.length).fill(0);
+  for (;;) {
+    // fromEntries defines own properties, so a key such as "__proto__" stays a plain context field.
+    out.push(Object.fromEntries(axes.map(([key, values], i) => [key, values[index[i]]])));
+    let i = axes.length - 1;
+    while (i >= 0 && ++index[i] === axes[i][1].length) index[i--] = 0;
+    if (i < 0) return out;
   }
-  return out;
 }
