@@ -93,9 +93,7 @@ export async function eventConnection(
   firstArg: number | null | undefined,
   after: string | null | undefined,
 ): Promise<EventConnection> {
-  // The service checks its `limit` too, but would name it `limit`: this door's argument is `first`.
-  const first = firstArg ?? 50;
-  if (first < 1 || first > 1000) throw ValidationError.single('first', `The \`first\` argument must be between 1 and 1000. You sent ${first}.`);
+  const first = checkEventPageSize(firstArg);
   const page = await ctx.services.events.search({
     type: filter.type ?? undefined,
     project: filter.project ?? undefined,
@@ -103,10 +101,17 @@ export async function eventConnection(
     limit: first,
     before: after ? decodeCursor(after) : undefined,
   });
-  const edges = page.events.map((node) => ({ cursor: encodeCursor(node.id), node }));
-  return {
-    edges,
-    pageInfo: { hasNextPage: page.nextBefore !== null, endCursor: edges.length ? edges[edges.length - 1].cursor : null },
-    totalCount: page.totalEvents,
-  };
+  return toEventConnection(page.events, page.totalEvents, page.nextBefore !== null);
+}
+
+/** The service checks its `limit` too, but would name it `limit`: this door's argument is `first`. */
+export function checkEventPageSize(firstArg: number | null | undefined): number {
+  const first = firstArg ?? 50;
+  if (first < 1 || first > 1000) throw ValidationError.single('first', `The \`first\` argument must be between 1 and 1000. You sent ${first}.`);
+  return first;
+}
+
+export function toEventConnection(events: AuditEvent[], totalCount: number, hasNextPage: boolean): EventConnection {
+  const edges = events.map((node) => ({ cursor: encodeCursor(node.id), node }));
+  return { edges, pageInfo: { hasNextPage, endCursor: edges.length ? edges[edges.length - 1].cursor : null }, totalCount };
 }

@@ -3,7 +3,7 @@ import type { FeatureDependency, FeatureEnvironmentState, FeatureStrategy, Featu
 import type { FeatureVariant, Payload, StrategyVariant } from '../domain/features/variants';
 import { NotFoundError, ValidationError } from '../domain/errors';
 import { builder, type GraphQLContext } from './builder';
-import { EventConnectionRef, eventConnection } from './events.resolvers';
+import { EventConnectionRef, checkEventPageSize, eventConnection, toEventConnection } from './events.resolvers';
 import { defined } from './input';
 import { loaders, strategyKey } from './loaders';
 import { ProjectRef } from './projects.resolvers';
@@ -141,7 +141,13 @@ export const FeatureRef = builder.objectRef<FeatureSummary>('Feature').implement
         first: t.arg.int({ defaultValue: 50, description: 'Page size, 1..1000 (default 50).' }),
         after: t.arg.string({ description: 'Cursor of the last event of the previous page.' }),
       },
-      resolve: (f, args, ctx) => eventConnection(ctx, { feature: f.name }, args.first, args.after),
+      resolve: async (f, args, ctx) => {
+        if (args.after) return eventConnection(ctx, { feature: f.name }, args.first, args.after);
+        // First pages of every feature in the response load together: two queries for any number of features.
+        const first = checkEventPageSize(args.first);
+        const page = await loaders(ctx).featureEvents(first).load(f.name);
+        return toEventConnection(page.events, page.totalEvents, page.totalEvents > page.events.length);
+      },
     }),
   }),
 });

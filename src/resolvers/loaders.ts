@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import type { FeatureDependency, FeatureEnvironmentState, FeatureStrategy, FeatureSummary, Tag } from '../domain/features/feature.read-model';
 import { strategyKey } from '../domain/features/feature.read-model';
+import type { AuditEvent } from '../domain/events/event.store';
 import type { Segment } from '../domain/segments/segment.service';
 import type { GraphQLContext } from './builder';
 
@@ -15,6 +16,8 @@ export interface FeatureLoaders {
   dependencies: DataLoader<string, FeatureDependency[]>;
   children: DataLoader<string, string[]>;
   segments: DataLoader<number, Segment | undefined>;
+  /** The first page of events of features, one loader per page size. */
+  featureEvents(first: number): DataLoader<string, { events: AuditEvent[]; totalEvents: number }>;
   /** Features of projects, one loader per distinct page request (filter, first, after). */
   projectFeatures(key: string, load: (projects: readonly string[]) => Promise<Map<string, FeatureSummary[]>>): DataLoader<string, FeatureSummary[]>;
 }
@@ -31,7 +34,13 @@ export function loaders(ctx: GraphQLContext): FeatureLoaders {
       return names.map((n) => map.get(n) ?? empty);
     });
   const pages = new Map<string, DataLoader<string, FeatureSummary[]>>();
+  const eventPages = new Map<number, DataLoader<string, { events: AuditEvent[]; totalEvents: number }>>();
   l = {
+    featureEvents: (first) => {
+      let loader = eventPages.get(first);
+      if (!loader) eventPages.set(first, (loader = byName((names) => ctx.services.events.newestForFeatures(names, first), { events: [], totalEvents: 0 })));
+      return loader;
+    },
     projectFeatures: (key, load) => {
       let loader = pages.get(key);
       if (!loader) pages.set(key, (loader = byName(load, [])));

@@ -51,6 +51,30 @@ export class EventService {
     return { events, totalEvents: count, nextBefore: more && events.length ? events[events.length - 1].id : null };
   }
 
+  /**
+   * The newest `limit` events of each of several features and their totals, in two statements (what a GraphQL list of
+   * features asks for when each selects its first page of events).
+   */
+  async newestForFeatures(names: readonly string[], limit: number): Promise<Map<string, { events: AuditEvent[]; totalEvents: number }>> {
+    const out = new Map<string, { events: AuditEvent[]; totalEvents: number }>(names.map((n) => [n, { events: [], totalEvents: 0 }]));
+    if (names.length === 0) return out;
+    const list = [...new Set(names)];
+    const conn = this.em.getConnection();
+    const [rows, counts] = await Promise.all([
+      conn.execute(
+        `select e.* from unnest(array[?]::text[]) as f(name)
+           cross join lateral (select ${EVENT_COLUMNS} from events where feature_name = f.name order by id desc limit ?) e`,
+        [list, limit]),
+      conn.execute(`select feature_name, count(*)::int as count from events where feature_name in (?) group by feature_name`, [list]),
+    ]);
+    for (const r of rows as unknown as Parameters<typeof toAuditEvent>[0][]) out.get(r.feature_name as string)?.events.push(toAuditEvent(r));
+    for (const c of counts as unknown as Array<{ feature_name: string; count: number }>) {
+      const entry = out.get(c.feature_name);
+      if (entry) entry.totalEvents = c.count;
+    }
+    return out;
+  }
+
   /** Spec endpoint 8 / D7: the newest 100 events of a feature plus the total; unknown features give an empty list. */
   async forFeature(featureName: string): Promise<{ events: AuditEvent[]; totalEvents: number }> {
     const { events, totalEvents } = await this.search({ feature: featureName, limit: 100 });
