@@ -7,6 +7,7 @@ import { EnvironmentSchema } from '../environments/environment.entity';
 import { InvalidOperationError, NameExistsError, NotFoundError, ValidationError } from '../errors';
 import { description, parse, sameJson, urlFriendlyName } from '../validation';
 import { featureNamingSchema, validateFeatureNaming } from './feature-naming';
+import { healthRating } from './health-report.service';
 import { ProjectEnvironmentSchema, ProjectSchema, type ProjectRow } from './project.entity';
 
 export const PROJECT_MODES = ['open', 'protected', 'private'] as const;
@@ -71,11 +72,34 @@ export class ProjectService {
   constructor(private readonly em: EntityManager, private readonly principal: Principal, private readonly access: AccessService) {}
 
   async list(): Promise<Project[]> {
-    return (await this.em.find(ProjectSchema, {}, { orderBy: { name: 'asc', id: 'asc' } })).map(toProject);
+    return this.withLiveHealth((await this.em.find(ProjectSchema, {}, { orderBy: { name: 'asc', id: 'asc' } })).map(toProject));
   }
 
   async get(id: string): Promise<Project> {
-    return toProject(await this.load(this.em, id));
+    return (await this.withLiveHealth([toProject(await this.load(this.em, id))]))[0];
+  }
+
+  private async live(project: Promise<Project>): Promise<Project> {
+    return (await this.withLiveHealth([await project]))[0];
+  }
+
+  /**
+   * `health` computed now, as the health report computes it (D5), so a project never shows a rating its own report
+   * contradicts: one grouped query over the projects' active features and their types' lifetimes.
+   */
+  private async withLiveHealth(projects: Project[]): Promise<Project[]> {
+    if (projects.length === 0) return projects;
+    const rows: Array<{ project: string; active: number; stale: number; potentially: number }> = await this.em.execute(
+      `select f.project, count(*) filter (where not f.stale)::int as active, count(*) filter (where f.stale)::int as stale,
+              count(*) filter (where not f.stale and ft.lifetime_days is not null
+                                 and f.created_at <= now() - ft.lifetime_days * interval '1 day')::int as potentially
+         from features f join feature_types ft on ft.id = f.type
+        where f.archived_at is null and f.project in (?) group by f.project`, [projects.map((p) => p.id)]);
+    const byProject = new Map(rows.map((r) => [r.project, r]));
+    return projects.map((p) => {
+      const r = byProject.get(p.id);
+      return { ...p, health: r ? healthRating(r.active, r.stale, r.potentially) : 100 };
+    });
   }
 
   /** The REST list: every project with its count of non-archived features. */
@@ -136,7 +160,7 @@ export class ProjectService {
     const data = parse(updateSchema, input);
     if (data.id !== undefined && data.id !== id) throw ValidationError.single('id', 'The `id` property must equal the project id in the path; a project id cannot be changed.');
     await this.access.check('UPDATE_PROJECT', { project: id });
-    return change(this.em, this.principal, async (tx, emit) => {
+    return this.live(change(this.em, this.principal, async (tx, emit) => {
       const row = await this.load(tx, id);
       const before = toProject(row);
       row.name = data.name;
@@ -149,7 +173,7 @@ export class ProjectService {
       const after = toProject(row);
       emit({ type: 'project-updated', project: id, data: after, preData: before });
       return after;
-    });
+    }));
   }
 
   /**
@@ -161,7 +185,7 @@ export class ProjectService {
     const data = parse(settingsSchema, input);
     const naming = data.featureNaming === undefined ? undefined : validateFeatureNaming(data.featureNaming);
     await this.access.check('UPDATE_PROJECT', { project: id });
-    return change(this.em, this.principal, async (tx, emit) => {
+    return this.live(change(this.em, this.principal, async (tx, emit) => {
       const row = await this.load(tx, id);
       const before = toProject(row);
       if (data.mode !== undefined) row.mode = data.mode;
@@ -175,7 +199,7 @@ export class ProjectService {
       const after = toProject(row);
       emit({ type: 'project-updated', project: id, data: after, preData: before });
       return after;
-    });
+    }));
   }
 
   async remove(id: string): Promise<void> {
@@ -197,7 +221,7 @@ export class ProjectService {
   async addEnvironment(id: string, input: unknown): Promise<Project> {
     const { environment } = parse(linkSchema, input);
     await this.access.check('UPDATE_PROJECT', { project: id });
-    return change(this.em, this.principal, async (tx, emit) => {
+    return this.live(change(this.em, this.principal, async (tx, emit) => {
       const project = toProject(await this.load(tx, id));
       const env = await tx.findOne(EnvironmentSchema, { name: environment });
       if (!env) throw new NotFoundError(`Could not find environment ${environment}`);
@@ -213,12 +237,12 @@ export class ProjectService {
          select name, ?, false from features where project = ? on conflict do nothing`, [environment, id]);
       emit({ type: 'project-environment-added', project: id, environment });
       return project;
-    });
+    }));
   }
 
   async removeEnvironment(id: string, environment: string): Promise<Project> {
     await this.access.check('UPDATE_PROJECT', { project: id });
-    return change(this.em, this.principal, async (tx, emit) => {
+    return this.live(change(this.em, this.principal, async (tx, emit) => {
       const project = toProject(await this.load(tx, id));
       const link = await tx.findOne(ProjectEnvironmentSchema, { projectId: id, environmentName: environment });
       if (!link) throw new NotFoundError(`The environment "${environment}" is not enabled for project "${id}"`);
@@ -230,7 +254,7 @@ export class ProjectService {
       await tx.execute(`delete from feature_environments fe using features f where f.name = fe.feature_name and f.project = ? and fe.environment = ?`, [id, environment]);
       emit({ type: 'project-environment-removed', project: id, environment });
       return project;
-    });
+    }));
   }
 
   private async load(em: EntityManager, id: string): Promise<ProjectRow> {

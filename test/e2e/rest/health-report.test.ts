@@ -202,6 +202,16 @@ describe('features, counts and health', () => {
     expect((await app.events()).length).toBe(events);
   });
 
+  it('shows the same live health on the project itself (REST list and detail, GraphQL), never a stored value', async () => {
+    const health = (await report('debt')).body.health;
+    expect(health).toBe(50);
+    expect((await app.get('/api/admin/projects')).body.projects.find((p: any) => p.id === 'debt').health).toBe(health);
+    expect((await app.get('/api/admin/projects/debt')).body.health).toBe(health);
+    const gql = await app.request('POST', '/graphql', { query: '{ project(id: "debt") { health } }' });
+    expect(gql.body.data.project.health).toBe(health);
+    expect((await app.get('/api/admin/projects/default')).body.health).toBe((await report('default')).body.health);
+  });
+
   it('reaches 0 when every feature is stale or potentially stale, and 100 again without features', async () => {
     expect((await app.post('/api/admin/projects', { id: 'rotten', name: 'Rotten' })).status).toBe(201);
     await feature('rotten', 'rotten-a', { type: 'release', createdDaysAgo: 45 });
