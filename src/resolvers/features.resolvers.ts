@@ -482,6 +482,14 @@ const SetFeatureVariantsInput = builder.inputType('SetFeatureVariantsInput', {
     variants: t.field({ type: [FeatureVariantInput], required: true, description: 'The variants; weights are resolved when saved.' }),
   }),
 });
+const SetFeatureVariantsEverywhereInput = builder.inputType('SetFeatureVariantsEverywhereInput', {
+  description: 'Replaces the variants of a feature in every environment at once (the legacy feature-level variants).',
+  fields: (t) => ({
+    project: t.string({ required: true, description: 'Project id.' }),
+    feature: t.string({ required: true, description: 'Feature name.' }),
+    variants: t.field({ type: [FeatureVariantInput], required: true, description: 'The variants; weights are resolved when saved.' }),
+  }),
+});
 const UpdateFeatureTypeInput = builder.inputType('UpdateFeatureTypeInput', {
   description: 'A feature type\'s lifetime.',
   fields: (t) => ({
@@ -613,6 +621,12 @@ builder.mutationFields((t) => ({
     description: 'Replaces a feature\'s variants in the given environments (UPDATE_FEATURE_ENVIRONMENT_VARIANTS). Event feature-environment-variants-updated per environment that changes.',
     args: { input: t.arg({ type: SetFeatureVariantsInput, required: true, description: 'Feature, environments and variants.' }) },
     resolve: (_r, { input }, ctx) => ctx.services.featureStrategies.setVariantsInEnvironments(input.project, input.feature, clean({ variants: input.variants, environments: input.environments })),
+  }),
+  setFeatureVariantsInAllEnvironments: t.field({
+    type: [FeatureVariantRef],
+    description: 'Deprecated feature-level variants: replaces the variants in every environment of the feature (UPDATE_FEATURE_VARIANTS). Event feature-variants-updated.',
+    args: { input: t.arg({ type: SetFeatureVariantsEverywhereInput, required: true, description: 'Feature and variants.' }) },
+    resolve: (_r, { input }, ctx) => ctx.services.featureStrategies.setFeatureVariants(input.project, input.feature, clean(input.variants)),
   }),
   updateFeatureType: t.field({
     type: FeatureTypeRef,

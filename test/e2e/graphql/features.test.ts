@@ -97,6 +97,11 @@ const GqlFeatSetVariants = graphql(`
     setFeatureVariants(input: $input) { name weight weightType stickiness payload { type value } overrides { contextName values } }
   }
 `);
+const GqlFeatSetVariantsEverywhere = graphql(`
+  mutation GqlFeatSetVariantsEverywhere($input: SetFeatureVariantsEverywhereInput!) {
+    setFeatureVariantsInAllEnvironments(input: $input) { name weight weightType }
+  }
+`);
 const GqlFeatUpdateType = graphql(`mutation GqlFeatUpdateType($input: UpdateFeatureTypeInput!) { updateFeatureType(input: $input) { id name lifetimeDays } }`);
 
 // ---- helpers
@@ -536,6 +541,19 @@ describe('feature mutations', () => {
     expect(set.events[0]).toMatchObject({ featureName: 'gql-m', data: { variants: [{ name: 'a' }, { name: 'b' }, { name: 'c' }] }, preData: { variants: [] } });
     const rest = await app.get(`${P}/default/features/gql-m/environments/production/variants`);
     expect(set.data.setFeatureVariants).toEqual(rest.body.variants.map(restVariantAsGql));
+  });
+
+  it('setFeatureVariantsInAllEnvironments → one feature-variants-updated; every environment gets them', async () => {
+    const set = await mutate(GqlFeatSetVariantsEverywhere, { input: { project: 'default', feature: 'gql-m', variants: [{ name: 'x' }, { name: 'y', weight: 100, weightType: 'fix' }] } });
+    expect(set.data.setFeatureVariantsInAllEnvironments).toEqual([
+      { name: 'x', weight: 900, weightType: 'variable' }, { name: 'y', weight: 100, weightType: 'fix' },
+    ]);
+    expect(set.events.map((e) => [e.type, e.environment])).toEqual([['feature-variants-updated', null]]);
+    expect(set.events[0]).toMatchObject({ featureName: 'gql-m', data: { variants: [{ name: 'x' }, { name: 'y' }] }, preData: { variants: [{ name: 'a' }, { name: 'b' }, { name: 'c' }] } });
+    for (const env of ['development', 'production']) {
+      const rest = await app.get(`${P}/default/features/gql-m/environments/${env}/variants`);
+      expect(rest.body.variants.map((v: any) => [v.name, v.weight])).toEqual([['x', 900], ['y', 100]]);
+    }
   });
 
   it('cloneFeature → feature-created + feature-strategy-add for each strategy', async () => {
