@@ -35,7 +35,10 @@ export const constraintSchema = z.object({
 }).strict();
 export const constraintsSchema = z.array(constraintSchema).max(100);
 
-/** The stored form: defaults filled (inverted/caseInsensitive false, values []), `value` kept only when given. */
+/**
+ * The stored and returned form: defaults filled (inverted/caseInsensitive false, values []), `value` kept only when
+ * given, keys in the documented order. Applied on write and on read (jsonb does not keep key order).
+ */
 export function normalizeConstraint(c: z.output<typeof constraintSchema>): Constraint {
   const out: Constraint = {
     contextName: c.contextName,

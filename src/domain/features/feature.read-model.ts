@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Constraint } from './constraints';
-import type { FeatureVariant, StrategyVariant } from './variants';
+import { normalizeConstraint, type Constraint } from './constraints';
+import { canonicalVariant, type FeatureVariant, type StrategyVariant } from './variants';
 
 /** A feature's own properties (the row), as both doors return them. */
 export interface FeatureSummary {
@@ -108,20 +108,6 @@ interface StrategyDbRow {
   constraints: Constraint[] | null; variants: StrategyVariant[] | null; sort_order: number; disabled: boolean; segments: number[] | null;
 }
 
-/** jsonb does not keep key order: rebuild stored constraints and variants in the order the API documents. */
-export function orderConstraint(c: Constraint): Constraint {
-  const out: Constraint = { contextName: c.contextName, operator: c.operator, values: c.values ?? [], caseInsensitive: c.caseInsensitive ?? false, inverted: c.inverted ?? false };
-  if (c.value !== undefined) out.value = c.value;
-  return out;
-}
-
-export function orderVariant<V extends StrategyVariant & { overrides?: FeatureVariant['overrides'] }>(v: V): V {
-  const out = { name: v.name, weight: v.weight, weightType: v.weightType, stickiness: v.stickiness } as V;
-  if (v.payload) out.payload = { type: v.payload.type, value: v.payload.value };
-  if (v.overrides) out.overrides = v.overrides.map((o) => ({ contextName: o.contextName, values: o.values }));
-  return out;
-}
-
 export function toFeatureStrategy(r: StrategyDbRow): FeatureStrategy {
   return {
     id: r.id,
@@ -131,8 +117,8 @@ export function toFeatureStrategy(r: StrategyDbRow): FeatureStrategy {
     featureName: r.feature_name,
     sortOrder: r.sort_order,
     segments: r.segments ?? [],
-    constraints: (r.constraints ?? []).map(orderConstraint),
-    variants: (r.variants ?? []).map(orderVariant),
+    constraints: (r.constraints ?? []).map(normalizeConstraint),
+    variants: (r.variants ?? []).map(canonicalVariant),
     parameters: r.parameters ?? {},
   };
 }
@@ -216,7 +202,7 @@ export class FeatureReadModel {
         where fe.feature_name in (?)
         order by e.sort_order, e.name`, [names as string[], names as string[]]);
     for (const r of rows) {
-      const variants = (r.variants ?? []).map(orderVariant);
+      const variants = (r.variants ?? []).map(canonicalVariant);
       out.get(r.feature_name)?.push({
         name: r.environment,
         featureName: r.feature_name,

@@ -85,20 +85,24 @@ export function fixVariantWeights<T extends VariantInput>(input: T[], path: stri
   return resolved.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
-/** A strategy variant as stored (no overrides). */
-export function toStrategyVariants(input: z.output<typeof strategyVariantsSchema>, path: string): StrategyVariant[] {
-  return fixVariantWeights(input, path).map((v) => {
-    const out: StrategyVariant = { name: v.name, weight: v.weight, weightType: v.weightType, stickiness: v.stickiness };
-    if (v.payload) out.payload = v.payload;
-    return out;
-  });
+/**
+ * A variant in the stored and returned form: keys in the documented order, `payload` only when set, `overrides`
+ * kept for feature variants. Applied on write and on read (jsonb does not keep key order).
+ */
+export function canonicalVariant<V extends StrategyVariant & { overrides?: FeatureVariant['overrides'] }>(v: V): V {
+  const out = { name: v.name, weight: v.weight, weightType: v.weightType, stickiness: v.stickiness } as V;
+  if (v.payload) out.payload = { type: v.payload.type, value: v.payload.value };
+  if (v.overrides) out.overrides = v.overrides.map((o) => ({ contextName: o.contextName, values: o.values }));
+  return out;
 }
 
-/** A feature (environment) variant as stored, overrides defaulting to []. */
+/** Strategy variants as stored (no overrides). */
+export function toStrategyVariants(input: z.output<typeof strategyVariantsSchema>, path: string): StrategyVariant[] {
+  return fixVariantWeights(input, path).map(({ name, weight, weightType, stickiness, payload }) => canonicalVariant({ name, weight, weightType, stickiness, payload }));
+}
+
+/** Feature (environment) variants as stored, overrides defaulting to []. */
 export function toFeatureVariants(input: z.output<typeof featureVariantsSchema>, path: string): FeatureVariant[] {
-  return fixVariantWeights(input, path).map((v) => {
-    const out: FeatureVariant = { name: v.name, weight: v.weight, weightType: v.weightType, stickiness: v.stickiness, overrides: v.overrides ?? [] };
-    if (v.payload) out.payload = v.payload;
-    return out;
-  });
+  return fixVariantWeights(input, path).map(({ name, weight, weightType, stickiness, payload, overrides }) =>
+    canonicalVariant({ name, weight, weightType, stickiness, payload, overrides: overrides ?? [] }));
 }

@@ -1,7 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Constraint } from '../features/constraints';
-import { orderConstraint, orderVariant } from '../features/feature.read-model';
-import type { FeatureVariant, StrategyVariant } from '../features/variants';
+import { normalizeConstraint, type Constraint } from '../features/constraints';
+import { canonicalVariant, type FeatureVariant, type StrategyVariant } from '../features/variants';
 import type { PlaygroundDependencyInput, PlaygroundFeatureInput, PlaygroundSegmentInput, PlaygroundStrategyInput } from './types';
 
 /** What one evaluation needs, per environment: every active feature of the chosen projects, and all segments. */
@@ -64,7 +63,7 @@ export class PlaygroundReadModel {
         const feature = index.get(r.feature_name);
         if (!feature) continue;
         feature.enabled = r.enabled;
-        feature.variants = (r.variants ?? []).map(orderVariant);
+        feature.variants = (r.variants ?? []).map(canonicalVariant);
       }
       for (const r of strategyRows) {
         if (r.environment !== environment) continue;
@@ -75,8 +74,8 @@ export class PlaygroundReadModel {
           disabled: r.disabled,
           sortOrder: r.sort_order,
           parameters: r.parameters ?? {},
-          constraints: (r.constraints ?? []).map(orderConstraint),
-          variants: (r.variants ?? []).map(orderVariant),
+          constraints: (r.constraints ?? []).map(normalizeConstraint),
+          variants: (r.variants ?? []).map(canonicalVariant),
           segments: r.segments ?? [],
         } satisfies PlaygroundStrategyInput);
       }
@@ -87,7 +86,7 @@ export class PlaygroundReadModel {
   private async segments(): Promise<PlaygroundSegmentInput[]> {
     const rows: Array<{ id: number; name: string; constraints: Constraint[] | null }> = await this.em.execute(
       `select id, name, constraints from segments order by id`);
-    return rows.map((r) => ({ id: r.id, name: r.name, constraints: (r.constraints ?? []).map(orderConstraint) }));
+    return rows.map((r) => ({ id: r.id, name: r.name, constraints: (r.constraints ?? []).map(normalizeConstraint) }));
   }
 }
 
