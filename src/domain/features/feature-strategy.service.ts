@@ -46,6 +46,27 @@ function assertSameFeatureAndEnvironment(data: { featureName?: string; environme
   if (data.environment !== undefined && data.environment !== environment) throw ValidationError.single('environment', 'The `environment` property must equal the environment in the path.');
 }
 
+/**
+ * Inserts a strategy already in stored form (validated, or copied from a stored one) with its segment links, and
+ * writes feature-strategy-add. Adding a strategy and cloning a feature both go through here.
+ */
+export async function writeStrategy(tx: EntityManager, emit: (e: EventInput) => void, project: string, environment: string, strategy: FeatureStrategy): Promise<void> {
+  await tx.execute(
+    `insert into feature_strategies (id, feature_name, project, environment, strategy_name, title, parameters, constraints, variants, sort_order, disabled)
+     values (?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb, ?, ?)`,
+    [strategy.id, strategy.featureName, project, environment, strategy.name, strategy.title, JSON.stringify(strategy.parameters),
+      JSON.stringify(strategy.constraints), JSON.stringify(strategy.variants), strategy.sortOrder, strategy.disabled]);
+  await writeSegments(tx, strategy.id, strategy.segments, false);
+  emit({ type: 'feature-strategy-add', project, environment, featureName: strategy.featureName, data: strategyEventData(strategy) });
+}
+
+async function writeSegments(tx: EntityManager, id: string, segments: number[], replace: boolean): Promise<void> {
+  if (replace) await tx.execute(`delete from feature_strategy_segments where feature_strategy_id = ?`, [id]);
+  if (segments.length > 0) {
+    await tx.execute(`insert into feature_strategy_segments (feature_strategy_id, segment_id) select ?::uuid, unnest(?::int[])`, [id, `{${segments.join(',')}}`]);
+  }
+}
+
 const PERCENT_PARAMETERS: Record<string, string> = { flexibleRollout: 'rollout', gradualRolloutUserId: 'percentage', gradualRolloutSessionId: 'percentage', gradualRolloutRandom: 'percentage' };
 
 /** Strategies of a feature in an environment, enabling and disabling environments, and variants. */
@@ -273,7 +294,7 @@ export class FeatureStrategyService {
       await tx.execute(
         `update feature_strategies set strategy_name = ?, title = ?, parameters = ?::jsonb, constraints = ?::jsonb, variants = ?::jsonb, sort_order = ?, disabled = ? where id = ?`,
         [strategy.name, strategy.title, JSON.stringify(strategy.parameters), JSON.stringify(strategy.constraints), JSON.stringify(strategy.variants), strategy.sortOrder, strategy.disabled, id]);
-      if (!sameJson(current.segments, strategy.segments)) await this.writeSegments(tx, id, strategy.segments, true);
+      if (!sameJson(current.segments, strategy.segments)) await writeSegments(tx, id, strategy.segments, true);
       emit({ type: 'feature-strategy-update', project, environment, featureName: feature, data: strategyEventData(strategy), preData: strategyEventData(current) });
       await this.disableWithoutActiveStrategies(tx, emit, project, feature, environment);
       return strategy;
@@ -289,21 +310,8 @@ export class FeatureStrategyService {
       data = { ...data, sortOrder: next };
     }
     const strategy = await this.validate(tx, project, feature, data, id);
-    await tx.execute(
-      `insert into feature_strategies (id, feature_name, project, environment, strategy_name, title, parameters, constraints, variants, sort_order, disabled)
-       values (?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb, ?, ?)`,
-      [id, feature, project, environment, strategy.name, strategy.title, JSON.stringify(strategy.parameters), JSON.stringify(strategy.constraints),
-        JSON.stringify(strategy.variants), strategy.sortOrder, strategy.disabled]);
-    await this.writeSegments(tx, id, strategy.segments, false);
-    emit({ type: 'feature-strategy-add', project, environment, featureName: feature, data: strategyEventData(strategy) });
+    await writeStrategy(tx, emit, project, environment, strategy);
     return strategy;
-  }
-
-  private async writeSegments(tx: EntityManager, id: string, segments: number[], replace: boolean): Promise<void> {
-    if (replace) await tx.execute(`delete from feature_strategy_segments where feature_strategy_id = ?`, [id]);
-    if (segments.length > 0) {
-      await tx.execute(`insert into feature_strategy_segments (feature_strategy_id, segment_id) select ?::uuid, unnest(?::int[])`, [id, `{${segments.join(',')}}`]);
-    }
   }
 
   /** Checks a strategy against the definitions, context fields and segments, and returns it in stored form. */

@@ -10,6 +10,7 @@ import { checkFeatureName } from '../projects/feature-naming';
 import { toProject } from '../projects/project.service';
 import { description, parse, sameJson, urlFriendlyName } from '../validation';
 import { FeatureTypeSchema } from './feature.entity';
+import { writeStrategy } from './feature-strategy.service';
 import { featureEventData, loadFeature, loadProject, loadProjectFeature, lockFeatures } from './feature.lookup';
 import { FeatureReadModel, type Feature, type FeatureEnvironmentState, type FeatureSummary, type Tag } from './feature.read-model';
 import { applyJsonPatch } from './json-patch';
@@ -287,36 +288,23 @@ export class FeatureService {
         await tx.execute(`update feature_environments set variants = ?::jsonb where feature_name = ? and environment = ?`, [JSON.stringify(e.variants), name, e.environment]);
       }
       const sourceModel = new FeatureReadModel(tx);
-      const strategies = [...(await sourceModel.strategies([source])).entries()];
-      const strategyEnvs = new Map<string, string>();
-      for (const [key] of strategies) strategyEnvs.set(key, key.split('\u0000')[1]);
+      const strategies = [...(await sourceModel.strategies([source])).entries()]
+        .map(([key, list]) => ({ environment: key.split('\u0000')[1], list }));
       // A segment of another project cannot be used in the target project (the rule adding a strategy enforces).
-      const segmentIds = [...new Set(strategies.flatMap(([, list]) => list.flatMap((s) => s.segments)))];
+      const segmentIds = [...new Set(strategies.flatMap(({ list }) => list.flatMap((s) => s.segments)))];
       const foreign: Array<{ id: number; project: string }> = segmentIds.length === 0 ? [] : await tx.execute(
         `select id, project from segments where id in (?) and project is not null and project <> ? order by id`, [segmentIds, project]);
       if (foreign.length > 0) {
         throw ValidationError.single('name', `The feature ${source} uses the segment ${foreign[0].id} of project ${foreign[0].project}, which cannot be used in project ${project}.`);
       }
-      for (const [key, list] of strategies) {
-        const environment = strategyEnvs.get(key) as string;
+      for (const { environment, list } of strategies) {
         if (!targetEnvs.has(environment)) {
           throw ValidationError.single('name', `The feature ${source} has strategies in the environment "${environment}", which is not enabled in project "${project}".`);
         }
         for (const s of list) {
           const parameters = { ...s.parameters };
           if (replaceGroupId !== false && 'groupId' in parameters) parameters.groupId = name;
-          const id = randomUUID();
-          await tx.execute(
-            `insert into feature_strategies (id, feature_name, project, environment, strategy_name, title, parameters, constraints, variants, sort_order, disabled)
-             values (?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb, ?, ?)`,
-            [id, name, project, environment, s.name, s.title, JSON.stringify(parameters), JSON.stringify(s.constraints), JSON.stringify(s.variants), s.sortOrder, s.disabled]);
-          if (s.segments.length > 0) {
-            await tx.execute(`insert into feature_strategy_segments (feature_strategy_id, segment_id) select ?::uuid, unnest(?::int[])`, [id, `{${s.segments.join(',')}}`]);
-          }
-          emit({
-            type: 'feature-strategy-add', project, environment, featureName: name,
-            data: { id, name: s.name, title: s.title, disabled: s.disabled, constraints: s.constraints, parameters, variants: s.variants, sortOrder: s.sortOrder, segments: s.segments },
-          });
+          await writeStrategy(tx, emit, project, environment, { ...s, id: randomUUID(), featureName: name, parameters });
         }
       }
       // Parent dependencies, when the parent lives in the target project (dependencies never cross projects).
