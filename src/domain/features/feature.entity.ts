@@ -1,7 +1,6 @@
-import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import type { Constraint } from './constraints';
-import type { FeatureVariant, StrategyVariant } from './variants';
+import { defineEntity, p } from '@mikro-orm/core';
 
+/** Feature rows (strategies, environments and the rest are read and written through the read model's SQL). */
 export const FeatureSchema = defineEntity({
   name: 'Feature',
   tableName: 'features',
@@ -18,40 +17,6 @@ export const FeatureSchema = defineEntity({
     createdByUserId: p.integer().nullable(),
   },
 });
-export type FeatureRow = InferEntity<typeof FeatureSchema>;
-
-export const FeatureEnvironmentSchema = defineEntity({
-  name: 'FeatureEnvironment',
-  tableName: 'feature_environments',
-  properties: {
-    featureName: p.text().primary(),
-    environment: p.text().primary(),
-    enabled: p.boolean().default(false),
-    variants: p.json<FeatureVariant[]>().default('[]'),
-    lastSeenAt: p.datetime().nullable(),
-  },
-});
-export type FeatureEnvironmentRow = InferEntity<typeof FeatureEnvironmentSchema>;
-
-export const FeatureStrategySchema = defineEntity({
-  name: 'FeatureStrategy',
-  tableName: 'feature_strategies',
-  properties: {
-    id: p.uuid().primary(),
-    featureName: p.text(),
-    project: p.text(),
-    environment: p.text(),
-    strategyName: p.text(),
-    title: p.text().nullable(),
-    parameters: p.json<Record<string, string>>(),
-    constraints: p.json<Constraint[]>(),
-    variants: p.json<StrategyVariant[]>(),
-    sortOrder: p.integer().default(0),
-    disabled: p.boolean().default(false),
-    createdAt: p.datetime().defaultRaw('now()').onCreate(() => new Date()),
-  },
-});
-export type FeatureStrategyRow = InferEntity<typeof FeatureStrategySchema>;
 
 export const FeatureTypeSchema = defineEntity({
   name: 'FeatureType',
@@ -63,4 +28,3 @@ export const FeatureTypeSchema = defineEntity({
     lifetimeDays: p.integer().nullable(),
   },
 });
-export type FeatureTypeRow = InferEntity<typeof FeatureTypeSchema>;

@@ -1,15 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotFoundError, ValidationError } from '../errors';
-import { ProjectSchema, type ProjectRow } from '../projects/project.entity';
 import { FEATURE_COLUMNS, toFeatureSummary, type FeatureSummary } from './feature.read-model';
 
 /** Lookups shared by the feature services; each throws the error a missing thing deserves. */
-
-export async function loadProject(em: EntityManager, id: string): Promise<ProjectRow> {
-  const row = await em.findOne(ProjectSchema, { id });
-  if (!row) throw new NotFoundError(`Project with id ${id} does not exist`);
-  return row;
-}
 
 /** A feature by name in any project (archived ones only when asked for), locked for update inside a transaction when `lock`. */
 export async function loadFeature(em: EntityManager, name: string, opts: { archived?: boolean; lock?: boolean } = {}): Promise<FeatureSummary> {

@@ -7,11 +7,11 @@ import { change } from '../change';
 import type { EventInput } from '../events/event.store';
 import { InvalidOperationError, NameExistsError, NotFoundError, ValidationError } from '../errors';
 import { checkFeatureName } from '../projects/feature-naming';
-import { toProject } from '../projects/project.service';
+import { loadProject, toProject } from '../projects/project.service';
 import { description, parse, sameJson, urlFriendlyName } from '../validation';
 import { FeatureTypeSchema } from './feature.entity';
 import { writeStrategy } from './feature-strategy.service';
-import { featureEventData, loadFeature, loadProject, loadProjectFeature, lockFeatures } from './feature.lookup';
+import { featureEventData, loadFeature, loadProjectFeature, lockFeatures } from './feature.lookup';
 import { FeatureReadModel, type Feature, type FeatureEnvironmentState, type FeatureSummary, type Tag } from './feature.read-model';
 import { applyJsonPatch } from './json-patch';
 

@@ -76,7 +76,7 @@ export class ProjectService {
   }
 
   async get(id: string): Promise<Project> {
-    return (await this.withLiveHealth([toProject(await this.load(this.em, id))]))[0];
+    return (await this.withLiveHealth([toProject(await loadProject(this.em, id))]))[0];
   }
 
   private async live(project: Promise<Project>): Promise<Project> {
@@ -161,7 +161,7 @@ export class ProjectService {
     if (data.id !== undefined && data.id !== id) throw ValidationError.single('id', 'The `id` property must equal the project id in the path; a project id cannot be changed.');
     await this.access.check('UPDATE_PROJECT', { project: id });
     return this.live(change(this.em, this.principal, async (tx, emit) => {
-      const row = await this.load(tx, id);
+      const row = await loadProject(tx, id);
       const before = toProject(row);
       row.name = data.name;
       if (data.description !== undefined) row.description = data.description;
@@ -186,7 +186,7 @@ export class ProjectService {
     const naming = data.featureNaming === undefined ? undefined : validateFeatureNaming(data.featureNaming);
     await this.access.check('UPDATE_PROJECT', { project: id });
     return this.live(change(this.em, this.principal, async (tx, emit) => {
-      const row = await this.load(tx, id);
+      const row = await loadProject(tx, id);
       const before = toProject(row);
       if (data.mode !== undefined) row.mode = data.mode;
       if (naming !== undefined) {
@@ -205,7 +205,7 @@ export class ProjectService {
   async remove(id: string): Promise<void> {
     await this.access.check('DELETE_PROJECT', { project: id });
     await change(this.em, this.principal, async (tx, emit) => {
-      const row = await this.load(tx, id);
+      const row = await loadProject(tx, id);
       if (id === 'default') throw new InvalidOperationError('You can not delete the default project!');
       const [{ active, archived }]: Array<{ active: number; archived: number }> = await tx.execute(
         `select count(*) filter (where archived_at is null)::int as active, count(*) filter (where archived_at is not null)::int as archived
@@ -222,7 +222,7 @@ export class ProjectService {
     const { environment } = parse(linkSchema, input);
     await this.access.check('UPDATE_PROJECT', { project: id });
     return this.live(change(this.em, this.principal, async (tx, emit) => {
-      const project = toProject(await this.load(tx, id));
+      const project = toProject(await loadProject(tx, id));
       const env = await tx.findOne(EnvironmentSchema, { name: environment });
       if (!env) throw new NotFoundError(`Could not find environment ${environment}`);
       if (!env.enabled) throw ValidationError.single('environment', `The environment "${environment}" is switched off and cannot be added to a project.`);
@@ -243,7 +243,7 @@ export class ProjectService {
   async removeEnvironment(id: string, environment: string): Promise<Project> {
     await this.access.check('UPDATE_PROJECT', { project: id });
     return this.live(change(this.em, this.principal, async (tx, emit) => {
-      const project = toProject(await this.load(tx, id));
+      const project = toProject(await loadProject(tx, id));
       const link = await tx.findOne(ProjectEnvironmentSchema, { projectId: id, environmentName: environment });
       if (!link) throw new NotFoundError(`The environment "${environment}" is not enabled for project "${id}"`);
       const others = await tx.count(ProjectEnvironmentSchema, { projectId: id, environmentName: { $ne: environment } });
@@ -257,9 +257,11 @@ export class ProjectService {
     }));
   }
 
-  private async load(em: EntityManager, id: string): Promise<ProjectRow> {
-    const row = await em.findOne(ProjectSchema, { id });
-    if (!row) throw new NotFoundError(`Project with id ${id} does not exist`);
-    return row;
-  }
+}
+
+/** A project's row, or NotFoundError; the one lookup every service uses for the project in a path. */
+export async function loadProject(em: EntityManager, id: string): Promise<ProjectRow> {
+  const row = await em.findOne(ProjectSchema, { id });
+  if (!row) throw new NotFoundError(`Project with id ${id} does not exist`);
+  return row;
 }
