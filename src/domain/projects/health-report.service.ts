@@ -94,6 +94,21 @@ export function healthRating(active: number, stale: number, potentiallyStale: nu
   return Math.round(100 - (100 * stale) / total - (100 * potentiallyStale) / total);
 }
 
+/**
+ * The health of several projects without building their reports: one grouped query applying the same definitions as
+ * the report (stale; potentially stale = not stale and older than its type's lifetime × 24 h at `now`).
+ */
+export async function healthRatings(em: EntityManager, projectIds: readonly string[], now = new Date()): Promise<Map<string, number>> {
+  if (projectIds.length === 0) return new Map();
+  const rows: Array<{ project: string; active: number; stale: number; potentially: number }> = await em.execute(
+    `select f.project, count(*) filter (where not f.stale)::int as active, count(*) filter (where f.stale)::int as stale,
+            count(*) filter (where not f.stale and ft.lifetime_days is not null
+                               and f.created_at <= ?::timestamptz - ft.lifetime_days * interval '1 day')::int as potentially
+       from features f left join feature_types ft on ft.id = f.type
+      where f.archived_at is null and f.project in (?) group by f.project`, [now.toISOString(), projectIds as string[]]);
+  return new Map(rows.map((r) => [r.project, healthRating(r.active, r.stale, r.potentially)]));
+}
+
 interface ProjectDbRow {
   id: string; name: string; description: string | null; mode: string; default_stickiness: string; feature_limit: number | null;
   feature_naming_pattern: string | null; feature_naming_example: string | null; feature_naming_description: string | null;

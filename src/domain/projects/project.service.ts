@@ -7,7 +7,7 @@ import { EnvironmentSchema } from '../environments/environment.entity';
 import { InvalidOperationError, NameExistsError, NotFoundError, ValidationError } from '../errors';
 import { description, parse, sameJson, urlFriendlyName } from '../validation';
 import { featureNamingSchema, validateFeatureNaming } from './feature-naming';
-import { healthRating } from './health-report.service';
+import { healthRatings } from './health-report.service';
 import { ProjectEnvironmentSchema, ProjectSchema, type ProjectRow } from './project.entity';
 
 export const PROJECT_MODES = ['open', 'protected', 'private'] as const;
@@ -83,23 +83,10 @@ export class ProjectService {
     return (await this.withLiveHealth([await project]))[0];
   }
 
-  /**
-   * `health` computed now, as the health report computes it (D5), so a project never shows a rating its own report
-   * contradicts: one grouped query over the projects' active features and their types' lifetimes.
-   */
+  /** `health` computed now, as the health report computes it (D5), so a project never shows a rating its own report contradicts. */
   private async withLiveHealth(projects: Project[]): Promise<Project[]> {
-    if (projects.length === 0) return projects;
-    const rows: Array<{ project: string; active: number; stale: number; potentially: number }> = await this.em.execute(
-      `select f.project, count(*) filter (where not f.stale)::int as active, count(*) filter (where f.stale)::int as stale,
-              count(*) filter (where not f.stale and ft.lifetime_days is not null
-                                 and f.created_at <= now() - ft.lifetime_days * interval '1 day')::int as potentially
-         from features f join feature_types ft on ft.id = f.type
-        where f.archived_at is null and f.project in (?) group by f.project`, [projects.map((p) => p.id)]);
-    const byProject = new Map(rows.map((r) => [r.project, r]));
-    return projects.map((p) => {
-      const r = byProject.get(p.id);
-      return { ...p, health: r ? healthRating(r.active, r.stale, r.potentially) : 100 };
-    });
+    const ratings = await healthRatings(this.em, projects.map((p) => p.id));
+    return projects.map((p) => ({ ...p, health: ratings.get(p.id) ?? 100 }));
   }
 
   /** The REST list: every project with its count of non-archived features. */
