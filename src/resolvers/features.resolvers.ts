@@ -286,19 +286,22 @@ builder.queryFields((t) => ({
 
 // ---- inputs ------------------------------------------------------------------------------------------------
 
+type InputFields = Parameters<Parameters<typeof builder.inputType>[1]['fields']>[0];
+/** The fields that name a feature of a project, shared by the feature mutations' inputs. */
+const featureKey = (t: InputFields) => ({
+  project: t.string({ required: true, description: 'Project id.' }),
+  feature: t.string({ required: true, description: 'Feature name.' }),
+});
+/** The fields that name a feature in one environment. */
+const environmentKey = (t: InputFields) => ({
+  ...featureKey(t),
+  environment: t.string({ required: true, description: 'Environment name.' }),
+});
+
 const FeatureRefInput = builder.inputType('FeatureRefInput', {
   description: 'Names a feature of a project.',
   fields: (t) => ({
-    project: t.string({ required: true, description: 'Project id.' }),
-    feature: t.string({ required: true, description: 'Feature name.' }),
-  }),
-});
-const FeatureEnvironmentInput = builder.inputType('FeatureEnvironmentInput', {
-  description: 'Names a feature in one environment.',
-  fields: (t) => ({
-    project: t.string({ required: true, description: 'Project id.' }),
-    feature: t.string({ required: true, description: 'Feature name.' }),
-    environment: t.string({ required: true, description: 'Environment name.' }),
+    ...featureKey(t),
   }),
 });
 const CreateFeatureInput = builder.inputType('CreateFeatureInput', {
@@ -315,8 +318,7 @@ const CreateFeatureInput = builder.inputType('CreateFeatureInput', {
 const UpdateFeatureInput = builder.inputType('UpdateFeatureInput', {
   description: 'New metadata of a feature; absent fields are untouched.',
   fields: (t) => ({
-    project: t.string({ required: true, description: 'Project id.' }),
-    feature: t.string({ required: true, description: 'Feature name.' }),
+    ...featureKey(t),
     type: t.string({ description: 'Feature type id.' }),
     description: t.string({ description: 'Free text; null clears it.' }),
     impressionData: t.boolean({ description: 'Whether SDKs emit impression events.' }),
@@ -376,9 +378,7 @@ const RemoveFeatureDependencyInput = builder.inputType('RemoveFeatureDependencyI
 const SetFeatureEnvironmentEnabledInput = builder.inputType('SetFeatureEnvironmentEnabledInput', {
   description: 'Switches a feature on or off in an environment.',
   fields: (t) => ({
-    project: t.string({ required: true, description: 'Project id.' }),
-    feature: t.string({ required: true, description: 'Feature name.' }),
-    environment: t.string({ required: true, description: 'Environment name.' }),
+    ...environmentKey(t),
     enabled: t.boolean({ required: true, description: 'On or off.' }),
     shouldActivateDisabledStrategies: t.boolean({ description: 'When switching on with only disabled strategies: re-enable them instead of adding the default strategy.' }),
   }),
@@ -418,7 +418,7 @@ const FeatureVariantInput = builder.inputType('FeatureVariantInput', {
     overrides: t.field({ type: [OverrideInput], description: 'Overrides.' }),
   }),
 });
-const strategyInputFields = (t: Parameters<Parameters<typeof builder.inputType>[1]['fields']>[0]) => ({
+const strategyInputFields = (t: InputFields) => ({
   title: t.string({ description: 'Descriptive title.' }),
   disabled: t.boolean({ description: 'Disabled strategies are not evaluated (default false).' }),
   sortOrder: t.int({ description: 'Position in the list (default: last).' }),
@@ -430,9 +430,7 @@ const strategyInputFields = (t: Parameters<Parameters<typeof builder.inputType>[
 const AddFeatureStrategyInput = builder.inputType('AddFeatureStrategyInput', {
   description: 'A new strategy of a feature in an environment.',
   fields: (t) => ({
-    project: t.string({ required: true, description: 'Project id.' }),
-    feature: t.string({ required: true, description: 'Feature name.' }),
-    environment: t.string({ required: true, description: 'Environment name.' }),
+    ...environmentKey(t),
     name: t.string({ required: true, description: 'Strategy type name.' }),
     ...strategyInputFields(t),
   }),
@@ -440,9 +438,7 @@ const AddFeatureStrategyInput = builder.inputType('AddFeatureStrategyInput', {
 const UpdateFeatureStrategyInput = builder.inputType('UpdateFeatureStrategyInput', {
   description: 'New values for a strategy; absent fields are kept.',
   fields: (t) => ({
-    project: t.string({ required: true, description: 'Project id.' }),
-    feature: t.string({ required: true, description: 'Feature name.' }),
-    environment: t.string({ required: true, description: 'Environment name.' }),
+    ...environmentKey(t),
     id: t.string({ required: true, description: 'Strategy id.' }),
     name: t.string({ description: 'Strategy type name.' }),
     ...strategyInputFields(t),
@@ -451,9 +447,7 @@ const UpdateFeatureStrategyInput = builder.inputType('UpdateFeatureStrategyInput
 const DeleteFeatureStrategyInput = builder.inputType('DeleteFeatureStrategyInput', {
   description: 'Names a strategy.',
   fields: (t) => ({
-    project: t.string({ required: true, description: 'Project id.' }),
-    feature: t.string({ required: true, description: 'Feature name.' }),
-    environment: t.string({ required: true, description: 'Environment name.' }),
+    ...environmentKey(t),
     id: t.string({ required: true, description: 'Strategy id.' }),
   }),
 });
@@ -467,17 +461,14 @@ const StrategySortOrderInput = builder.inputType('StrategySortOrderInput', {
 const SetStrategySortOrderInput = builder.inputType('SetStrategySortOrderInput', {
   description: 'Reorders the strategies of a feature in an environment.',
   fields: (t) => ({
-    project: t.string({ required: true, description: 'Project id.' }),
-    feature: t.string({ required: true, description: 'Feature name.' }),
-    environment: t.string({ required: true, description: 'Environment name.' }),
+    ...environmentKey(t),
     order: t.field({ type: [StrategySortOrderInput], required: true, description: 'Strategies and their sort orders.' }),
   }),
 });
 const SetFeatureVariantsInput = builder.inputType('SetFeatureVariantsInput', {
   description: 'Replaces the variants of a feature in one or more environments.',
   fields: (t) => ({
-    project: t.string({ required: true, description: 'Project id.' }),
-    feature: t.string({ required: true, description: 'Feature name.' }),
+    ...featureKey(t),
     environments: t.stringList({ required: true, description: 'Environments to set them in.' }),
     variants: t.field({ type: [FeatureVariantInput], required: true, description: 'The variants; weights are resolved when saved.' }),
   }),
@@ -485,8 +476,7 @@ const SetFeatureVariantsInput = builder.inputType('SetFeatureVariantsInput', {
 const SetFeatureVariantsEverywhereInput = builder.inputType('SetFeatureVariantsEverywhereInput', {
   description: 'Replaces the variants of a feature in every environment at once (the legacy feature-level variants).',
   fields: (t) => ({
-    project: t.string({ required: true, description: 'Project id.' }),
-    feature: t.string({ required: true, description: 'Feature name.' }),
+    ...featureKey(t),
     variants: t.field({ type: [FeatureVariantInput], required: true, description: 'The variants; weights are resolved when saved.' }),
   }),
 });
