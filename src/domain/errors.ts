@@ -114,8 +114,106 @@ export function errorBody(err: DomainError): ErrorBody {
 }
 
 /**
+ * What each unique index of the schema guards, in the caller's words: `columns` names the indexed columns in order,
+ * `message` gets their values (from the driver's detail) when they can be read safely, `fallback` is used otherwise.
+ * Where a service checks first, the message is the one its check gives, so a caller reads the same words whether
+ * the check or the index caught the duplicate. A new unique index gets its entry here: a test lists the schema's
+ * unique indexes and fails on one that is missing.
+ */
+interface UniqueKey {
+  columns: readonly string[];
+  message: (v: ReadonlyMap<string, string>) => string;
+  fallback: string;
+}
+const fixed = (text: string): UniqueKey => ({ columns: [], message: () => text, fallback: text });
+export const UNIQUE_KEYS: ReadonlyMap<string, UniqueKey> = new Map<string, UniqueKey>([
+  ['environments_pkey', { columns: ['name'], message: (v) => `An environment with the name ${v.get('name')} already exists`, fallback: 'An environment with that name already exists' }],
+  ['projects_pkey', { columns: ['id'], message: (v) => `A project with the id ${v.get('id')} already exists`, fallback: 'A project with that id already exists' }],
+  ['project_environments_pkey', {
+    columns: ['project_id', 'environment_name'],
+    message: (v) => `The environment "${v.get('environment_name')}" is already enabled for project "${v.get('project_id')}"`,
+    fallback: 'The environment is already enabled for the project',
+  }],
+  ['context_fields_pkey', { columns: ['name'], message: (v) => `A context field with the name ${v.get('name')} already exists`, fallback: 'A context field with that name already exists' }],
+  ['tag_types_pkey', { columns: ['name'], message: (v) => `There already exists a tag-type with the name ${v.get('name')}`, fallback: 'There already exists a tag-type with that name' }],
+  ['tags_pkey', {
+    columns: ['type', 'value'],
+    message: (v) => `A tag of type ${v.get('type')} with the value ${v.get('value')} already exists`,
+    fallback: 'A tag of that type with that value already exists',
+  }],
+  ['feature_types_pkey', { columns: ['id'], message: (v) => `A feature type with the id ${v.get('id')} already exists`, fallback: 'A feature type with that id already exists' }],
+  ['strategies_pkey', { columns: ['name'], message: (v) => `A strategy type with the name ${v.get('name')} already exists`, fallback: 'A strategy type with that name already exists' }],
+  ['features_pkey', fixed('A toggle with that name already exists')],
+  ['feature_environments_pkey', {
+    columns: ['feature_name', 'environment'],
+    message: (v) => `The feature ${v.get('feature_name')} already has a configuration in the environment ${v.get('environment')}`,
+    fallback: 'The feature already has a configuration in that environment',
+  }],
+  ['feature_strategies_pkey', fixed('A strategy with that id already exists')],
+  ['segments_pkey', fixed('A segment with that id already exists')],
+  ['feature_strategy_segments_pkey', fixed('The strategy already uses that segment')],
+  ['feature_tags_pkey', {
+    columns: ['feature_name', 'tag_type', 'tag_value'],
+    message: (v) => `The feature ${v.get('feature_name')} already has the tag ${v.get('tag_type')}:${v.get('tag_value')}`,
+    fallback: 'The feature already has that tag',
+  }],
+  ['feature_dependencies_pkey', {
+    columns: ['parent', 'child'],
+    message: (v) => `The feature ${v.get('child')} already depends on ${v.get('parent')}`,
+    fallback: 'The feature already depends on that parent',
+  }],
+  ['permissions_pkey', fixed('A permission with that id already exists')],
+  ['permissions_name_key', { columns: ['name'], message: (v) => `A permission with the name ${v.get('name')} already exists`, fallback: 'A permission with that name already exists' }],
+  ['roles_pkey', fixed('A role with that id already exists')],
+  ['roles_name_key', { columns: ['name'], message: (v) => `A role with the name ${v.get('name')} already exists`, fallback: 'A role with that name already exists' }],
+  ['role_permissions_unique_idx', fixed('The role already has that permission')],
+  // Secrets and bookkeeping: the value is never repeated back.
+  ['api_tokens_pkey', fixed('That API token already exists')],
+  ['api_tokens_secret_hash_key', fixed('An API token with that secret already exists')],
+  ['events_pkey', fixed('That event already exists')],
+  ['context_field_usage_pkey', fixed('That use of the context field is already recorded')],
+  ['model_version_pkey', fixed('The model version is already recorded')],
+]);
+
+/** Longest key value repeated in a message (names are at most 100 characters; anything longer is cut). */
+const MAX_VALUE = 200;
+
+/**
+ * The values of a unique violation's key, by column, read from PostgreSQL's detail
+ * `Key (a, b)=(x, y) already exists.` Only the expected columns are accepted. Values are printed unquoted and
+ * joined by ", ", so every value but the last must be free of ", " (they are URL-friendly names or ids); the last
+ * takes the rest. Anything else gives undefined and the caller uses a message without values.
+ */
+export function uniqueKeyValues(detail: unknown, columns: readonly string[]): Map<string, string> | undefined {
+  if (typeof detail !== 'string' || columns.length === 0) return undefined;
+  const m = /^Key \((.+?)\)=\((.*)\) already exists\.?$/s.exec(detail);
+  if (!m || m[1] !== columns.join(', ')) return undefined;
+  const values: string[] = [];
+  let rest = m[2];
+  for (let i = 0; i < columns.length - 1; i++) {
+    const at = rest.indexOf(', ');
+    if (at < 0) return undefined;
+    values.push(rest.slice(0, at));
+    rest = rest.slice(at + 2);
+  }
+  values.push(rest);
+  if (values.some((v) => v.length > MAX_VALUE)) return undefined;
+  return new Map(columns.map((c, i) => [c, values[i]]));
+}
+
+/** A unique violation (SQLSTATE 23505) in the caller's words: what already exists, never SQL or constraint names. */
+export function nameExistsFromUniqueViolation(err: { constraint?: unknown; detail?: unknown }): NameExistsError {
+  const key = typeof err.constraint === 'string' ? UNIQUE_KEYS.get(err.constraint) : undefined;
+  if (!key) return new NameExistsError('Something with that name already exists; it was probably created by another request at the same time.');
+  const values = uniqueKeyValues(err.detail, key.columns);
+  return new NameExistsError(values ? key.message(values) : key.fallback);
+}
+
+/**
  * Database errors caused by the caller's input rather than by us: text PostgreSQL cannot store (U+0000 or
  * bytes invalid in UTF-8, for example in a path parameter). Both doors translate them before falling back to a 500.
+ * Also the one place that turns a unique violation (23505: another request created the same thing between our check
+ * and our insert) into a 409 NameExistsError naming what exists.
  */
 export function fromDatabaseError(err: unknown): DomainError | undefined {
   const code = (err as { code?: unknown } | null)?.code;
@@ -123,5 +221,6 @@ export function fromDatabaseError(err: unknown): DomainError | undefined {
   if (code === '22021' || code === '22P05' || code === '08P01') {
     return ValidationError.single('', 'The request contains text the database cannot store (for example the NUL character \\u0000).');
   }
+  if (code === '23505') return nameExistsFromUniqueViolation(err as { constraint?: unknown; detail?: unknown });
   return undefined;
 }

@@ -2,8 +2,11 @@ import { Writable } from 'node:stream';
 import { describe, expect, it, jest } from '@jest/globals';
 import { GraphQLError } from 'graphql';
 import pino from 'pino';
+import { systemPrincipal } from '../../src/domain/access/principal';
+import { change } from '../../src/domain/change';
 import {
-  AuthenticationRequired, ContentTooLarge, ContentTypeerror, InvalidOperationError, NameExistsError, NoAccessError, NotFoundError, ValidationError,
+  AuthenticationRequired, ContentTooLarge, ContentTypeerror, fromDatabaseError, InvalidOperationError, NameExistsError, NoAccessError, NotFoundError,
+  uniqueKeyValues, ValidationError,
 } from '../../src/domain/errors';
 import { maskError } from '../../src/resolvers/graphql.handler';
 import { errorHandler } from '../../src/rest/errors';
@@ -81,5 +84,65 @@ describe('GraphQL error mask', () => {
     expect(masked.extensions.name).toBe('InternalError');
     expect(masked.message).not.toContain('relation');
     expect(lines[0].errorId).toBe(masked.extensions.id);
+  });
+});
+
+/** A unique violation as node-postgres reports it (MikroORM's wrapper copies these own properties). */
+const uniqueViolation = (constraint: string | undefined, detail: string | undefined) =>
+  Object.assign(new Error(`duplicate key value violates unique constraint "${constraint}"`), { code: '23505', constraint, detail, table: 'x', schema: 'public' });
+
+describe('fromDatabaseError: a unique violation (23505) is a 409 NameExistsError in plain words', () => {
+  it('names what exists and its key, as the service\'s own check would', () => {
+    const err = fromDatabaseError(uniqueViolation('tag_types_pkey', 'Key (name)=(team) already exists.'));
+    expect(err).toBeInstanceOf(NameExistsError);
+    expect(err?.message).toBe('There already exists a tag-type with the name team');
+    expect(fromDatabaseError(uniqueViolation('environments_pkey', 'Key (name)=(staging) already exists.'))?.message)
+      .toBe('An environment with the name staging already exists');
+    expect(fromDatabaseError(uniqueViolation('project_environments_pkey', 'Key (project_id, environment_name)=(web, staging) already exists.'))?.message)
+      .toBe('The environment "staging" is already enabled for project "web"');
+  });
+
+  it('a key whose last value contains ", " is read whole (only the last value may, the others are URL-friendly names)', () => {
+    expect(fromDatabaseError(uniqueViolation('tags_pkey', 'Key (type, value)=(simple, a, b) already exists.'))?.message)
+      .toBe('A tag of type simple with the value a, b already exists');
+    expect(uniqueKeyValues('Key (feature_name, tag_type, tag_value)=(f, simple, x, y) already exists.', ['feature_name', 'tag_type', 'tag_value']))
+      .toEqual(new Map([['feature_name', 'f'], ['tag_type', 'simple'], ['tag_value', 'x, y']]));
+  });
+
+  it('a detail that is missing, for other columns or too long gives the message without values; SQL never reaches the caller', () => {
+    for (const detail of [undefined, 'Key (other)=(x) already exists.', 'something else', `Key (name)=(${'x'.repeat(300)}) already exists.`]) {
+      const err = fromDatabaseError(uniqueViolation('context_fields_pkey', detail));
+      expect(err).toBeInstanceOf(NameExistsError);
+      expect(err?.message).toBe('A context field with that name already exists');
+    }
+  });
+
+  it('secrets are never repeated back, and an unknown index still gives a 409 without SQL', () => {
+    const token = fromDatabaseError(uniqueViolation('api_tokens_secret_hash_key', 'Key (secret_hash)=(0123abcd) already exists.'));
+    expect(token).toBeInstanceOf(NameExistsError);
+    expect(token?.message).not.toContain('0123abcd');
+    const unknown = fromDatabaseError(uniqueViolation('some_new_idx', 'Key (a)=(b) already exists.'));
+    expect(unknown).toBeInstanceOf(NameExistsError);
+    expect(unknown?.message).not.toMatch(/some_new_idx|Key \(|duplicate/);
+  });
+
+  it('both doors answer it with 409 NameExistsError', () => {
+    const raw = uniqueViolation('tags_pkey', 'Key (type, value)=(simple, beta) already exists.');
+    const { res } = respond(raw);
+    expect(res.statusCode).toBe(409);
+    expect(res.body).toMatchObject({ name: 'NameExistsError', message: 'A tag of type simple with the value beta already exists' });
+    const masked = maskError(capture().logger)(new GraphQLError('x', { originalError: raw })) as GraphQLError;
+    expect(masked.extensions).toMatchObject({ name: 'NameExistsError', code: 409 });
+  });
+
+  it('a unique violation met inside change() is not run again (only deadlock and serialization victims are) and is a 409', async () => {
+    let runs = 0;
+    const em = {
+      transactional: async () => { runs += 1; throw uniqueViolation('tags_pkey', 'Key (type, value)=(simple, beta) already exists.'); },
+      clear: () => {},
+    };
+    const thrown = await change(em as never, systemPrincipal, async () => undefined).catch((err: unknown) => err);
+    expect(runs).toBe(1);
+    expect(fromDatabaseError(thrown)).toBeInstanceOf(NameExistsError);
   });
 });
