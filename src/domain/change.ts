@@ -1,6 +1,36 @@
+import { LockMode, type EntityName, type FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Principal } from './access/principal';
 import { appendEvents, type EventInput } from './events/event.store';
+
+/**
+ * # Concurrency rule for every state change (issue 8)
+ *
+ * Every change runs in `change()` below: one transaction with its events, started on a fork with an EMPTY identity map
+ * (`clear: true`), so nothing read inside it comes from an entity the request loaded earlier.
+ *
+ * 1. **Lock what you read before writing it back.** A change that reads a row, computes from it and writes it (or
+ *    writes an event whose `preData` is what it read) first takes the row lock, then reads:
+ *    - raw SQL: `select … for update` (then every later read of that row in the transaction is current);
+ *    - entities: `lockedFindOne(tx, Schema, where)` (PESSIMISTIC_WRITE = `for update`, with `refresh: true`: without
+ *      it MikroORM 6.6 merges the fresh row into an entity it already manages and keeps the entity's values where the
+ *      row now holds null or where the entity was changed in memory);
+ *    - or one atomic statement (`update … set x = x + 1`, `insert … on conflict`, `delete … returning`).
+ *    A row that is only *relied on* (it must still exist, or keep the value that was checked, until commit: the
+ *    project of a new feature, the tag type of a new tag, the strategy type of a new strategy) is read
+ *    `for share` (value checked) or `for key share` (existence only), so a concurrent delete or change waits.
+ * 2. **A rule that counts rows** ("at most N features", "at least one environment") needs a lock that every change
+ *    of that count takes and that conflicts with itself: the owner's row `for update` / `for no key update`, or
+ *    `pg_advisory_xact_lock` when the owner row is only shared. Count after the lock is granted.
+ * 3. **One lock order**, so two changes never wait on each other in a circle: projects (by id), then environments, then
+ *    features (by name, `lockFeatures`), then a feature's rows (environment configuration, strategies, variants),
+ *    then the definitions those rows refer to (strategy types, segments, tag types, context fields; usually shared).
+ *    Deleting a project or an environment cascades into rows of features after locking it, so it can still
+ *    deadlock with a change of one of those features: PostgreSQL then rolls one back and it is run again here.
+ * 4. **Unique keys decide creates.** A check-then-insert may lose a race; the unique index then refuses the insert
+ *    and `fromDatabaseError` (errors.ts) turns SQLSTATE 23505 into `NameExistsError` (409) for both doors. It is not
+ *    retried: running again would only find the name taken.
+ */
 
 /** PostgreSQL's deadlock_detected and serialization_failure: the transaction was rolled back and may simply be run again. */
 const RETRYABLE = new Set(['40P01', '40001']);
@@ -11,6 +41,24 @@ const sqlState = (err: unknown): string => {
   const e = err as { code?: unknown; sqlState?: unknown } | null;
   return String(e?.sqlState ?? e?.code ?? '');
 };
+
+/**
+ * Row lock strengths, strongest first (rule 1): `update` to change or delete the row; `no key update` to guard what
+ * hangs off the row (a project's environment links) without blocking rows that reference it; `share` to rely on its
+ * values; `key share` to rely on its existence only.
+ */
+export type RowLock = 'update' | 'no key update' | 'share' | 'key share';
+
+/** The SQL suffix of a locking read (` for update`, …), or nothing. */
+export const lockClause = (lock: RowLock | undefined): string => (lock ? ` for ${lock}` : '');
+
+/**
+ * An entity read `for update` inside a transaction, always from the database, never from the identity map: the read
+ * of an entity-based read-modify-write (rule 1).
+ */
+export async function lockedFindOne<T extends object>(tx: EntityManager, entity: EntityName<T>, where: FilterQuery<T>): Promise<T | null> {
+  return tx.findOne(entity, where, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+}
 
 /**
  * Runs one state change and its audit events in a single transaction. The callback receives the
@@ -34,7 +82,7 @@ export async function change<T>(
         await tx.flush();
         await appendEvents(tx as EntityManager, principal, events);
         return result;
-      });
+      }, { clear: true });
     } catch (err) {
       if (attempt >= ATTEMPTS || !RETRYABLE.has(sqlState(err))) throw err;
       em.clear();

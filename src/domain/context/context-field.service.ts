@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AccessService } from '../access/access.service';
 import type { Principal } from '../access/principal';
-import { change } from '../change';
+import { change, lockedFindOne } from '../change';
 import { NameExistsError, NotFoundError, ValidationError } from '../errors';
 import { description, parse, sameJson, urlFriendlyName } from '../validation';
 import { ContextFieldSchema, type ContextFieldRow, type LegalValue } from './context-field.entity';
@@ -122,7 +122,7 @@ export class ContextFieldService {
   async remove(name: string): Promise<void> {
     await this.access.check('DELETE_CONTEXT_FIELD');
     await change(this.em, this.principal, async (tx, emit) => {
-      const row = await this.load(tx, name);
+      const row = await this.load(tx, name, true);
       emit({ type: 'context-field-deleted', preData: eventData(toContextField(row)) });
       tx.remove(row);
     });
@@ -136,7 +136,7 @@ export class ContextFieldService {
 
   private async modify(name: string, apply: (row: ContextFieldRow) => void): Promise<ContextField> {
     return change(this.em, this.principal, async (tx, emit) => {
-      const row = await this.load(tx, name);
+      const row = await this.load(tx, name, true);
       const before = toContextField(row);
       apply(row);
       const after = toContextField(row);
@@ -156,8 +156,9 @@ export class ContextFieldService {
     return new Map(rows.map((r) => [r.name, { features: r.features, projects: r.projects }]));
   }
 
-  private async load(em: EntityManager, name: string): Promise<ContextFieldRow> {
-    const row = await em.findOne(ContextFieldSchema, { name });
+  /** The field, or 404; `lock` (inside a change) reads it `for update`, so concurrent changes of it take turns. */
+  private async load(em: EntityManager, name: string, lock = false): Promise<ContextFieldRow> {
+    const row = lock ? await lockedFindOne(em, ContextFieldSchema, { name }) : await em.findOne(ContextFieldSchema, { name });
     if (!row) throw new NotFoundError(`Could not find Context field with name ${name}`);
     return row;
   }

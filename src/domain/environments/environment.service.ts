@@ -3,8 +3,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AccessService } from '../access/access.service';
 import { ADMIN } from '../access/permissions';
 import type { Principal } from '../access/principal';
-import { change } from '../change';
+import { change, lockedFindOne } from '../change';
 import { NameExistsError, NotFoundError, ValidationError } from '../errors';
+import { lockProjectLinks } from '../projects/project.service';
 import { parse, sameJson, urlFriendlyName } from '../validation';
 import { EnvironmentSchema, type EnvironmentRow } from './environment.entity';
 
@@ -72,7 +73,7 @@ export class EnvironmentService {
     if (data.name !== undefined && data.name !== envName) throw ValidationError.single('name', 'The `name` property must equal the environment name in the path; an environment cannot be renamed.');
     await this.access.check(ADMIN);
     return change(this.em, this.principal, async (tx, emit) => {
-      const row = await this.load(tx, envName);
+      const row = await this.load(tx, envName, true);
       const before = toEnvironment(row);
       if (data.type !== undefined) row.type = data.type;
       if (data.sortOrder !== undefined) row.sortOrder = data.sortOrder;
@@ -85,8 +86,17 @@ export class EnvironmentService {
   async remove(envName: string): Promise<void> {
     await this.access.check(ADMIN);
     await change(this.em, this.principal, async (tx, emit) => {
-      const row = await this.load(tx, envName);
-      // Like unlinking, deleting may not leave a project without any environment.
+      // Like unlinking, deleting may not leave a project without any environment. The links of the projects that use
+      // the environment are locked first (projects before environments: rule 3 in change.ts), so a concurrent unlink
+      // in one of them waits and the check below sees its result. A project linked between the two reads (it had to
+      // wait for nothing we hold) is locked too, out of order: a deadlock there is rolled back and run again.
+      const linked = async (): Promise<string[]> => ((await tx.execute(
+        'select project_id from project_environments where environment_name = ? order by project_id', [envName])) as Array<{ project_id: string }>)
+        .map((r) => r.project_id);
+      const first = await linked();
+      await lockProjectLinks(tx, first);
+      const row = await this.load(tx, envName, true);
+      await lockProjectLinks(tx, (await linked()).filter((id) => !first.includes(id)));
       const orphaned: Array<{ project_id: string }> = await tx.execute(
         `select pe.project_id from project_environments pe
           where pe.environment_name = ?
@@ -103,15 +113,16 @@ export class EnvironmentService {
   /** D6: switching off hides the environment from projects but keeps every feature configuration in it. No event, as in Unleash. */
   async setEnabled(envName: string, enabled: boolean): Promise<Environment> {
     await this.access.check(ADMIN);
-    return this.em.transactional(async (tx) => {
-      const row = await this.load(tx as EntityManager, envName);
+    return change(this.em, this.principal, async (tx) => {
+      const row = await this.load(tx, envName, true);
       row.enabled = enabled;
       return toEnvironment(row);
     });
   }
 
-  private async load(em: EntityManager, envName: string): Promise<EnvironmentRow> {
-    const row = await em.findOne(EnvironmentSchema, { name: envName });
+  /** The environment, or 404; `lock` (inside a change) reads it `for update`, so concurrent changes of it take turns. */
+  private async load(em: EntityManager, envName: string, lock = false): Promise<EnvironmentRow> {
+    const row = lock ? await lockedFindOne(em, EnvironmentSchema, { name: envName }) : await em.findOne(EnvironmentSchema, { name: envName });
     if (!row) throw new NotFoundError(`Could not find environment ${envName}`);
     return row;
   }

@@ -316,7 +316,9 @@ export class FeatureStrategyService {
 
   /** Checks a strategy against the definitions, context fields and segments, and returns it in stored form. */
   private async validate(tx: EntityManager, project: string, feature: string, data: StrategyData & { name: string }, id: string): Promise<FeatureStrategy> {
-    const definition = await tx.execute(`select name from strategies where name = ?`, [data.name]);
+    // Definitions and segments the strategy uses are read locked (rule 1 in change.ts): deleting the definition, or
+    // deleting or moving a segment to another project, waits for this change and then sees the strategy that uses it.
+    const definition = await tx.execute(`select name from strategies where name = ? for key share`, [data.name]);
     if (definition.length === 0) throw ValidationError.single('name', `Could not find strategy type with name ${data.name}`);
     const parameters = { ...(data.parameters ?? {}) };
     const details: ErrorDetail[] = [];
@@ -329,7 +331,7 @@ export class FeatureStrategyService {
     }
     const segments = [...new Set(data.segments ?? [])].sort((a, b) => a - b);
     if (segments.length > 0) {
-      const found: Array<{ id: number; project: string | null }> = await tx.execute(`select id, project from segments where id in (?)`, [segments]);
+      const found: Array<{ id: number; project: string | null }> = await tx.execute(`select id, project from segments where id in (?) order by id for share`, [segments]);
       const byId = new Map(found.map((s) => [s.id, s.project]));
       // Details name the position in the list as sent (not in the sorted, de-duplicated one).
       (data.segments ?? []).forEach((segmentId, i) => {

@@ -1,12 +1,17 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { lockClause, type RowLock } from '../change';
 import { NotFoundError, ValidationError } from '../errors';
 import { FEATURE_COLUMNS, toFeatureSummary, type FeatureSummary } from './feature.read-model';
 
 /** Lookups shared by the feature services; each throws the error a missing thing deserves. */
 
-/** A feature by name in any project (archived ones only when asked for), locked for update inside a transaction when `lock`. */
-export async function loadFeature(em: EntityManager, name: string, opts: { archived?: boolean; lock?: boolean } = {}): Promise<FeatureSummary> {
-  const rows = await em.execute(`select ${FEATURE_COLUMNS} from features where name = ?${opts.lock ? ' for update' : ''}`, [name]);
+/**
+ * A feature by name in any project (archived ones only when asked for). Inside a transaction `lock` locks its row
+ * (`true` is `update`: every change of a feature or of its environments, strategies and variants takes it first).
+ */
+export async function loadFeature(em: EntityManager, name: string, opts: { archived?: boolean; lock?: boolean | RowLock } = {}): Promise<FeatureSummary> {
+  const lock = opts.lock === true ? 'update' : opts.lock || undefined;
+  const rows = await em.execute(`select ${FEATURE_COLUMNS} from features where name = ?${lockClause(lock)}`, [name]);
   const feature = rows[0] ? toFeatureSummary(rows[0] as never) : undefined;
   if (!feature || (opts.archived === false && feature.archived) || (opts.archived === true && !feature.archived)) {
     throw new NotFoundError(`Could not find feature toggle with name ${name}`);
@@ -24,7 +29,7 @@ export async function lockFeatures(em: EntityManager, names: Iterable<string>): 
 }
 
 /** A non-archived feature that must live in `project` (the project in the path). */
-export async function loadProjectFeature(em: EntityManager, project: string, name: string, lock = false): Promise<FeatureSummary> {
+export async function loadProjectFeature(em: EntityManager, project: string, name: string, lock: boolean | RowLock = false): Promise<FeatureSummary> {
   const feature = await loadFeature(em, name, { archived: false, lock });
   if (feature.project !== project) throw new NotFoundError(`There's no feature named "${name}" in project "${project}".`);
   return feature;

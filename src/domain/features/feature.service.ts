@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AccessService } from '../access/access.service';
 import type { Principal } from '../access/principal';
-import { change } from '../change';
+import { change, lockedFindOne } from '../change';
 import type { EventInput } from '../events/event.store';
 import { InvalidOperationError, NameExistsError, NotFoundError, ValidationError } from '../errors';
 import { checkFeatureName } from '../projects/feature-naming';
@@ -274,7 +274,10 @@ export class FeatureService {
     }
     const created = await change(this.em, this.principal, async (tx, emit) => {
       await this.assertNameFree(tx, name);
-      const original = await loadFeature(tx, source, { archived: false });
+      // The target project first, then the source, shared (rule 3 in change.ts): the copy is of one state of the
+      // source, since every change of it waits until the copy is done.
+      await loadProject(tx, project, 'share');
+      const original = await loadFeature(tx, source, { archived: false, lock: 'share' });
       const summary = await this.insertFeature(tx, emit, project, {
         name, type: original.type, description: original.description, impressionData: original.impressionData, stale: false,
       });
@@ -310,7 +313,8 @@ export class FeatureService {
       // Parent dependencies, when the parent lives in the target project (dependencies never cross projects).
       const deps = (await sourceModel.dependencies([source])).get(source) ?? [];
       for (const d of deps) {
-        const parent = await tx.execute(`select project from features where name = ?`, [d.feature]);
+        // The parent must stay until the dependency is in (deleting it waits, then sees the new dependency).
+        const parent = await tx.execute(`select project from features where name = ? for key share`, [d.feature]);
         if (parent[0]?.project !== project) continue;
         await tx.execute(`insert into feature_dependencies (parent, child, enabled, variants) values (?, ?, ?, ?::jsonb)`,
           [d.feature, name, d.enabled, JSON.stringify(d.variants ?? [])]);
@@ -330,7 +334,9 @@ export class FeatureService {
     const feature = await loadFeature(this.em, name);
     await this.access.check('UPDATE_FEATURE', { project: feature.project });
     return change(this.em, this.principal, async (tx, emit) => {
-      const type = await tx.execute(`select 1 from tag_types where name = ?`, [tag.type]);
+      // The feature and the tag type must stay until the tag is on (a concurrent delete of either waits).
+      await loadFeature(tx, name, { lock: 'key share' });
+      const type = await tx.execute(`select 1 from tag_types where name = ? for key share`, [tag.type]);
       if (type.length === 0) throw ValidationError.single('type', `Tag type '${tag.type}' does not exist`);
       const createdTag = await tx.execute(`insert into tags (type, value) values (?, ?) on conflict do nothing returning type`, [tag.type, tag.value]);
       if (createdTag.length > 0) emit({ type: 'tag-created', data: tag });
@@ -414,7 +420,7 @@ export class FeatureService {
     const { lifetimeDays } = parse(lifetimeSchema, input);
     await this.access.check('ADMIN');
     return change(this.em, this.principal, async (tx, emit) => {
-      const row = await tx.findOne(FeatureTypeSchema, { id });
+      const row = await lockedFindOne(tx, FeatureTypeSchema, { id });
       if (!row) throw new NotFoundError(`Could not find feature type with id ${id}`);
       const before = { id: row.id, name: row.name, description: row.description ?? null, lifetimeDays: row.lifetimeDays ?? null };
       row.lifetimeDays = lifetimeDays;
@@ -436,14 +442,17 @@ export class FeatureService {
     tx: EntityManager, emit: (e: EventInput) => void, project: string,
     data: { name: string; type?: string; description?: string | null; impressionData?: boolean; stale: boolean },
   ): Promise<FeatureSummary> {
-    const projectRow = await loadProject(tx, project);
+    // Shared: the project, its naming rules, feature limit and environment links stay as read until the feature is in.
+    const projectRow = await loadProject(tx, project, 'share');
     await this.assertNameFree(tx, data.name);
     checkFeatureName(toProject(projectRow).featureNaming, data.name);
     const type = data.type ?? 'release';
     await this.assertType(tx, type);
     if (projectRow.featureLimit !== null && projectRow.featureLimit !== undefined) {
-      // Creates in a limited project take turns (project row lock), or concurrent ones would all see room for one more.
-      await tx.execute(`select id from projects where id = ? for update`, [project]);
+      // Count-then-insert: creates in a limited project take turns (an advisory lock, since the project row is only
+      // shared), or concurrent ones would all see room for one more. The count runs after the lock is granted, so it
+      // sees every feature created by the ones before.
+      await tx.execute(`select pg_advisory_xact_lock(hashtext(?))`, [`features.limit:${project}`]);
       const [{ count }] = await tx.execute(`select count(*)::int as count from features where project = ? and archived_at is null`, [project]);
       if (count >= projectRow.featureLimit) throw new InvalidOperationError('You have reached the maximum number of feature toggles for this project.');
     }

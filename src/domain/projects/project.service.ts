@@ -2,8 +2,7 @@ import { z } from 'zod';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AccessService } from '../access/access.service';
 import type { Principal } from '../access/principal';
-import { change } from '../change';
-import { EnvironmentSchema } from '../environments/environment.entity';
+import { change, lockClause, type RowLock } from '../change';
 import { InvalidOperationError, NameExistsError, NotFoundError, ValidationError } from '../errors';
 import { description, parse, sameJson, urlFriendlyName } from '../validation';
 import { featureNamingSchema, validateFeatureNaming } from './feature-naming';
@@ -128,13 +127,14 @@ export class ProjectService {
     await this.access.check('CREATE_PROJECT');
     return change(this.em, this.principal, async (tx, emit) => {
       if (await tx.findOne(ProjectSchema, { id: data.id })) throw new NameExistsError(`A project with the id ${data.id} already exists`);
+      // A new project starts with every environment that is switched on: they stay (and stay on) until it is created.
+      const environments: Array<{ name: string }> = await tx.execute(`select name from environments where enabled order by name for share`);
       const row = tx.create(ProjectSchema, {
         id: data.id, name: data.name, description: data.description ?? null, mode: data.mode ?? 'open',
         defaultStickiness: data.defaultStickiness ?? 'default', featureLimit: data.featureLimit ?? null, health: 100,
       });
       await tx.flush(); // the project row first (fills createdAt): links reference it
-      // A new project starts with every environment that is switched on.
-      for (const env of await tx.find(EnvironmentSchema, { enabled: true })) {
+      for (const env of environments) {
         tx.create(ProjectEnvironmentSchema, { projectId: data.id, environmentName: env.name, defaultStrategy: null });
       }
       const project = toProject(row);
@@ -148,7 +148,7 @@ export class ProjectService {
     if (data.id !== undefined && data.id !== id) throw ValidationError.single('id', 'The `id` property must equal the project id in the path; a project id cannot be changed.');
     await this.access.check('UPDATE_PROJECT', { project: id });
     return this.live(change(this.em, this.principal, async (tx, emit) => {
-      const row = await loadProject(tx, id);
+      const row = await loadProject(tx, id, 'update');
       const before = toProject(row);
       row.name = data.name;
       if (data.description !== undefined) row.description = data.description;
@@ -173,7 +173,7 @@ export class ProjectService {
     const naming = data.featureNaming === undefined ? undefined : validateFeatureNaming(data.featureNaming);
     await this.access.check('UPDATE_PROJECT', { project: id });
     return this.live(change(this.em, this.principal, async (tx, emit) => {
-      const row = await loadProject(tx, id);
+      const row = await loadProject(tx, id, 'update');
       const before = toProject(row);
       if (data.mode !== undefined) row.mode = data.mode;
       if (naming !== undefined) {
@@ -192,7 +192,8 @@ export class ProjectService {
   async remove(id: string): Promise<void> {
     await this.access.check('DELETE_PROJECT', { project: id });
     await change(this.em, this.principal, async (tx, emit) => {
-      const row = await loadProject(tx, id);
+      // Locked: a feature being created in the project holds it shared, so the counts below include it.
+      const row = await loadProject(tx, id, 'update');
       if (id === 'default') throw new InvalidOperationError('You can not delete the default project!');
       const [{ active, archived }]: Array<{ active: number; archived: number }> = await tx.execute(
         `select count(*) filter (where archived_at is null)::int as active, count(*) filter (where archived_at is not null)::int as archived
@@ -209,8 +210,10 @@ export class ProjectService {
     const { environment } = parse(linkSchema, input);
     await this.access.check('UPDATE_PROJECT', { project: id });
     return this.live(change(this.em, this.principal, async (tx, emit) => {
-      const project = toProject(await loadProject(tx, id));
-      const env = await tx.findOne(EnvironmentSchema, { name: environment });
+      // The project's links change one at a time (and wait for features being created in it, so each new feature
+      // gets its configuration in the new environment, from here or from its own create); the environment stays on.
+      const project = toProject(await loadProject(tx, id, 'no key update'));
+      const [env]: Array<{ enabled: boolean }> = await tx.execute(`select enabled from environments where name = ? for share`, [environment]);
       if (!env) throw new NotFoundError(`Could not find environment ${environment}`);
       if (!env.enabled) throw ValidationError.single('environment', `The environment "${environment}" is switched off and cannot be added to a project.`);
       if (await tx.findOne(ProjectEnvironmentSchema, { projectId: id, environmentName: environment })) {
@@ -230,7 +233,8 @@ export class ProjectService {
   async removeEnvironment(id: string, environment: string): Promise<Project> {
     await this.access.check('UPDATE_PROJECT', { project: id });
     return this.live(change(this.em, this.principal, async (tx, emit) => {
-      const project = toProject(await loadProject(tx, id));
+      // Unlinks of one project take turns, so the count below cannot be raced down to no environment at all.
+      const project = toProject(await loadProject(tx, id, 'no key update'));
       const link = await tx.findOne(ProjectEnvironmentSchema, { projectId: id, environmentName: environment });
       if (!link) throw new NotFoundError(`The environment "${environment}" is not enabled for project "${id}"`);
       const others = await tx.count(ProjectEnvironmentSchema, { projectId: id, environmentName: { $ne: environment } });
@@ -246,9 +250,23 @@ export class ProjectService {
 
 }
 
-/** A project's row, or NotFoundError; the one lookup every service uses for the project in a path. */
-export async function loadProject(em: EntityManager, id: string): Promise<ProjectRow> {
-  const row = await em.findOne(ProjectSchema, { id });
+/**
+ * A project's row, or NotFoundError; the one lookup every service uses for the project in a path. Inside a change,
+ * `lock` takes the row lock first and then reads the row afresh (never from the identity map): `update` to change or
+ * delete it, `no key update` to change its environment links, `share` to create a feature in it (its naming rules,
+ * limit and links stay as read), `key share` to make something else belong to it (it stays until commit).
+ */
+export async function loadProject(em: EntityManager, id: string, lock?: RowLock): Promise<ProjectRow> {
+  if (lock) {
+    const locked: unknown[] = await em.execute(`select id from projects where id = ?${lockClause(lock)}`, [id]);
+    if (locked.length === 0) throw new NotFoundError(`Project with id ${id} does not exist`);
+  }
+  const row = await em.findOne(ProjectSchema, { id }, lock ? { refresh: true } : {});
   if (!row) throw new NotFoundError(`Project with id ${id} does not exist`);
   return row;
+}
+
+/** Locks the environment links of the given projects (`no key update` on their rows, in id order, rule 3 in change.ts). */
+export async function lockProjectLinks(em: EntityManager, ids: readonly string[]): Promise<void> {
+  if (ids.length > 0) await em.execute(`select id from projects where id in (?) order by id for no key update`, [ids as string[]]);
 }

@@ -207,8 +207,9 @@ export class SegmentService {
     if (rows.length > 0) throw nameTaken(name);
   }
 
+  /** The project must exist and stay until the segment is written (deleting it waits, then deletes the segment too). */
   private async requireProject(tx: EntityManager, project: string): Promise<void> {
-    const rows: unknown[] = await tx.execute('select 1 from projects where id = ?', [project]);
+    const rows: unknown[] = await tx.execute('select 1 from projects where id = ? for key share', [project]);
     if (rows.length === 0) throw new NotFoundError(`Project with id ${project} does not exist`);
   }
 

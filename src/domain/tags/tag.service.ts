@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AccessService } from '../access/access.service';
 import { NONE } from '../access/permissions';
 import type { Principal } from '../access/principal';
-import { change } from '../change';
+import { change, lockedFindOne } from '../change';
 import { NameExistsError, NotFoundError, ValidationError } from '../errors';
 import { description, parse, sameJson, urlFriendlyName } from '../validation';
 import { TagSchema, TagTypeSchema, type TagTypeRow } from './tag.entity';
@@ -61,7 +61,7 @@ export class TagService {
     if (data.name !== undefined && data.name !== name) throw ValidationError.single('name', 'The `name` property must equal the tag type name in the path; a tag type cannot be renamed.');
     await this.access.check('UPDATE_TAG_TYPE');
     return change(this.em, this.principal, async (tx, emit) => {
-      const row = await this.loadTagType(tx, name);
+      const row = await this.loadTagType(tx, name, true);
       const before = toTagType(row);
       if (data.description !== undefined) row.description = data.description;
       if (data.icon !== undefined) row.icon = data.icon;
@@ -75,7 +75,7 @@ export class TagService {
   async deleteTagType(name: string): Promise<void> {
     await this.access.check('DELETE_TAG_TYPE');
     await change(this.em, this.principal, async (tx, emit) => {
-      const row = await this.loadTagType(tx, name);
+      const row = await this.loadTagType(tx, name, true);
       emit({ type: 'tag-type-deleted', preData: toTagType(row) });
       tx.remove(row);
     });
@@ -104,7 +104,9 @@ export class TagService {
     const tag = parse(tagSchema, input);
     await this.access.check(NONE);
     return change(this.em, this.principal, async (tx, emit) => {
-      if (!(await tx.findOne(TagTypeSchema, { name: tag.type }))) throw ValidationError.single('type', `Tag type '${tag.type}' does not exist`);
+      // The type must stay until the tag is in (a concurrent delete of it waits).
+      const type: unknown[] = await tx.execute('select 1 from tag_types where name = ? for key share', [tag.type]);
+      if (type.length === 0) throw ValidationError.single('type', `Tag type '${tag.type}' does not exist`);
       if (await tx.findOne(TagSchema, { type: tag.type, value: tag.value })) throw new NameExistsError(`A tag of type ${tag.type} with the value ${tag.value} already exists`);
       tx.create(TagSchema, { type: tag.type, value: tag.value });
       emit({ type: 'tag-created', data: tag });
@@ -116,15 +118,16 @@ export class TagService {
   async deleteTag(type: string, value: string): Promise<void> {
     await this.access.check('UPDATE_FEATURE');
     await change(this.em, this.principal, async (tx, emit) => {
-      const row = await tx.findOne(TagSchema, { type, value });
+      const row = await lockedFindOne(tx, TagSchema, { type, value });
       if (!row) throw new NotFoundError(`No tag with type ${type} and value ${value}`);
       tx.remove(row);
       emit({ type: 'tag-deleted', preData: { type, value } });
     });
   }
 
-  private async loadTagType(em: EntityManager, name: string): Promise<TagTypeRow> {
-    const row = await em.findOne(TagTypeSchema, { name });
+  /** The tag type, or 404; `lock` (inside a change) reads it `for update`, so concurrent changes of it take turns. */
+  private async loadTagType(em: EntityManager, name: string, lock = false): Promise<TagTypeRow> {
+    const row = lock ? await lockedFindOne(em, TagTypeSchema, { name }) : await em.findOne(TagTypeSchema, { name });
     if (!row) throw new NotFoundError(`Could not find tag type with name ${name}`);
     return row;
   }
