@@ -62,13 +62,15 @@ function valueAt(input: unknown, path: PropertyKey[]): unknown {
 }
 
 /**
- * Deepest nesting of arrays and objects accepted in any input (the request body as a whole counts from 1).
- * The deepest legitimate body is a JSON patch whose value is a whole feature: patch array, operation, feature,
- * environments, environment, strategies, strategy, constraints, constraint, values = 10 levels (12 inside a GraphQL
- * body's `variables/input`). 64 leaves a margin of five times that, and keeps every recursive walk that libraries
- * and the engine make over input (JSON.stringify, structuredClone, fast-json-patch, zod) a few hundred stack frames
- * deep at most, far from the ~10,000 frames of Node's default stack. The HTTP door enforces it on the raw bytes
- * before JSON.parse; `parse` enforces it again on every value a service receives (GraphQL literals included).
+ * Deepest nesting of arrays and objects accepted in any input (the request body as a whole is level 1).
+ * The deepest legitimate bodies today are 7 levels: a JSON patch replacing a whole variant list (patch, operation,
+ * variants, variant, overrides, override, values), or a GraphQL body adding a variant with overrides (body, variables,
+ * input, variants, variant, overrides, override, values is 8). A future patch whose value is a whole feature as read
+ * (patch, operation, feature, environments, environment, strategies, strategy, constraints, constraint, values) would
+ * be 10. 64 leaves a margin of six times that, and keeps every recursive walk that libraries and the engine make over
+ * input (JSON.stringify, structuredClone, fast-json-patch's validation, Array.prototype.join) a few hundred stack
+ * frames deep at most, far from the ~10,000 of Node's default stack. The HTTP door enforces it on the raw bytes before
+ * JSON.parse; `parse` enforces it again on every value a service receives (GraphQL literals included).
  */
 export const MAX_INPUT_DEPTH = 64;
 
@@ -171,7 +173,11 @@ export function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<
   return result.data;
 }
 
-/** JSON with object keys sorted, so values read back from jsonb (which reorders keys) compare equal to fresh ones. */
+/**
+ * JSON with object keys sorted, so values read back from jsonb (which reorders keys) compare equal to fresh ones.
+ * JSON.stringify recurses; callers only give it parsed input or stored rows, both at most MAX_INPUT_DEPTH deep
+ * (`parse` refuses deeper input, and only parsed input is stored), so the recursion is bounded.
+ */
 export function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) => (v !== null && typeof v === 'object' && !Array.isArray(v)
     ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
