@@ -1,13 +1,14 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { TokenResolver } from './domain/access/api-token.service';
-import { AuthenticationRequired, ContentTypeerror, errorBody, STATUS_BY_NAME } from './domain/errors';
+import { AuthenticationRequired, ContentTypeerror, type DomainError } from './domain/errors';
 import { SnapshotCache } from './domain/playground/snapshot-cache';
 import { createServices } from './domain/services';
 import type { Logger } from './logger';
 import { graphqlHandler } from './resolvers/graphql.handler';
-import { errorHandler, notFound, sendError } from './rest/errors';
+import { errorHandler, notFound, sendError, sendGraphQLError } from './rest/errors';
 import { adminRouter } from './rest';
+import { hasBody, jsonBody, urlGuard } from './request-guard';
 
 export interface AppDeps {
   orm: MikroORM;
@@ -18,12 +19,14 @@ export interface AppDeps {
   playgroundCombinationLimit?: number;
 }
 
-const hasBody = (req: Request) =>
-  req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
+/** Errors of the door answer in the shape of the door: GraphQL's `{errors}` on /graphql, the REST body elsewhere. */
+const refuse = (req: Request, res: Response, err: DomainError) => (req.baseUrl === '/graphql' ? sendGraphQLError(res, err) : sendError(res, err));
 
 /**
- * buildApp: body limit (413), content type (415), auth (401), request scope, /api/admin, /graphql.
- * Authentication comes before the body is read, so an anonymous caller cannot make the server parse anything.
+ * buildApp: auth (401), the door (src/request-guard.ts: URL text, content type 415, body limit 413, JSON text and
+ * nesting 400), request scope, /api/admin, /graphql. Authentication comes before the URL is checked and the body is
+ * read, so an anonymous caller cannot make the server parse anything; everything the door refuses, it refuses before
+ * routing, so no route or service sees it.
  */
 export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinationLimit }: AppDeps) {
   const app = express();
@@ -43,32 +46,18 @@ export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinati
 
   const authenticate = async (req: Request, res: Response, next: NextFunction) => {
     const principal = await tokens.resolve(req.headers.authorization);
-    if (!principal) {
-      const err = new AuthenticationRequired();
-      if (req.baseUrl === '/graphql') {
-        res.status(401).json({ errors: [{ message: err.message, extensions: { name: err.name, code: 401, id: err.id } }] });
-        return;
-      }
-      return sendError(res, err);
-    }
+    if (!principal) return refuse(req, res, new AuthenticationRequired());
     (req as Request & { scope?: unknown }).scope = { services: createServices(orm.em.fork(), principal, { playgroundCombinationLimit, playgroundCache }) };
     next();
   };
   const requireJson = (req: Request, res: Response, next: NextFunction) => {
-    if (hasBody(req) && !req.is(['application/json', 'application/*+json'])) {
-      const err = new ContentTypeerror(req.headers['content-type']);
-      if (req.baseUrl === '/graphql') {
-        res.status(415).json({ errors: [{ message: err.message, extensions: { name: err.name, code: STATUS_BY_NAME[err.name], id: err.id } }] });
-        return;
-      }
-      return res.status(415).json(errorBody(err));
-    }
+    if (hasBody(req) && !req.is(['application/json', 'application/*+json'])) return refuse(req, res, new ContentTypeerror(req.headers['content-type']));
     next();
   };
-  const json = express.json({ limit: bodyLimit, strict: false, type: () => true });
+  const body = jsonBody(bodyLimit);
 
   const api = express.Router();
-  api.use(authenticate, requireJson, json);
+  api.use(authenticate, urlGuard(), requireJson, ...body);
   api.use('/admin', adminRouter());
   api.use(notFound);
   app.use('/api', api);
@@ -77,9 +66,10 @@ export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinati
   const graphql = graphqlHandler(logger);
   const isGraphiQLPage = (req: Request) => req.method === 'GET' && req.query.query === undefined && (req.headers.accept ?? '').includes('text/html');
   app.use('/graphql',
-    (req, res, next) => (isGraphiQLPage(req) ? graphql(req, res) : next()),
-    authenticate, requireJson, json,
-    (req: Request, res: Response) => graphql(req, res));
+    (req: Request, res: Response, next: NextFunction) => (isGraphiQLPage(req) ? graphql(req, res) : next()),
+    authenticate, urlGuard({ jsonParameters: ['variables', 'extensions'] }), requireJson, ...body,
+    (req: Request, res: Response) => graphql(req, res),
+    errorHandler(logger, 'graphql'));
 
   app.use(notFound);
   app.use(errorHandler(logger));

@@ -61,26 +61,123 @@ function valueAt(input: unknown, path: PropertyKey[]): unknown {
   return cur;
 }
 
-/** PostgreSQL text and jsonb cannot hold U+0000: strings containing it are refused here rather than failing in the database. */
-function nulCharacterDetails(value: unknown, path: PropertyKey[] = []): ErrorDetail[] {
-  if (typeof value === 'string') {
-    return value.includes('\u0000') ? [{ path: where(path), message: `The \`${where(path) || 'request body'}\` property must not contain the NUL character (\\u0000).` }] : [];
+/**
+ * Deepest nesting of arrays and objects accepted in any input (the request body as a whole is level 1).
+ * The deepest legitimate bodies today are 7 levels: a JSON patch replacing a whole variant list (patch, operation,
+ * variants, variant, overrides, override, values), or a GraphQL body adding a variant with overrides (body, variables,
+ * input, variants, variant, overrides, override, values is 8). A future patch whose value is a whole feature as read
+ * (patch, operation, feature, environments, environment, strategies, strategy, constraints, constraint, values) would
+ * be 10. 64 leaves a margin of six times that, and keeps every recursive walk that libraries and the engine make over
+ * input (JSON.stringify, structuredClone, fast-json-patch's validation, Array.prototype.join) a few hundred stack
+ * frames deep at most, far from the ~10,000 of Node's default stack. The HTTP door enforces it on the raw bytes before
+ * JSON.parse; `parse` enforces it again on every value a service receives (GraphQL literals included).
+ */
+export const MAX_INPUT_DEPTH = 64;
+
+/**
+ * Where a value nests too deeply: the path down to the container that goes over the limit, without the trailing run
+ * of first-element indexes (`x/0/0/0/...` is reported as `x`), so the detail names the property holding the nesting.
+ */
+export function depthPath(segments: readonly string[]): string {
+  let end = segments.length;
+  while (end > 0 && segments[end - 1] === '0') end -= 1;
+  return segments.slice(0, end).join('/');
+}
+
+declare global {
+  interface String {
+    /** ES2024 (Node 20): false when the string holds a lone surrogate. Declared here: the project's lib is ES2023. */
+    isWellFormed(): boolean;
   }
-  if (Array.isArray(value)) return value.flatMap((v, i) => nulCharacterDetails(v, [...path, i]));
-  if (value !== null && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => nulCharacterDetails(v, [...path, k]));
-  return [];
+}
+
+/** The problem with a piece of text, or undefined when PostgreSQL can store it as it was acknowledged. */
+export function textProblem(text: string): 'nul' | 'surrogate' | undefined {
+  if (text.includes('\u0000')) return 'nul';
+  if (!text.isWellFormed()) return 'surrogate';
+  return undefined;
+}
+
+export const TEXT_PROBLEMS = {
+  nul: 'must not contain the NUL character (\\u0000)',
+  surrogate: 'must be well-formed Unicode, but it contains a lone surrogate (half of a UTF-16 pair, such as \\ud800)',
+} as const;
+
+const label = (path: string) => (path ? `\`${path}\` property` : 'request body');
+
+interface Node {
+  value: unknown;
+  key: string;
+  parent: Node | undefined;
+  depth: number;
+}
+
+const pathOf = (node: Node): string[] => {
+  const out: string[] = [];
+  for (let n: Node | undefined = node; n?.parent; n = n.parent) out.push(n.key);
+  return out.reverse();
+};
+
+/**
+ * Text PostgreSQL cannot store as acknowledged (U+0000; lone surrogates, which jsonb refuses and text columns turn
+ * into U+FFFD), in values and property names, and nesting deeper than MAX_INPUT_DEPTH. The HTTP door refuses all of
+ * these before parsing; this is the second line for every service input (GraphQL literals reach services without
+ * passing through the door's byte scan). Iterative, with an explicit stack: the input may be nested arbitrarily deep.
+ */
+function textDetails(root: unknown): ErrorDetail[] {
+  const details: ErrorDetail[] = [];
+  const stack: Node[] = [{ value: root, key: '', parent: undefined, depth: 0 }];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    const { value } = node;
+    if (typeof value === 'string') {
+      const problem = textProblem(value);
+      if (problem) {
+        const path = pathOf(node).join('/');
+        details.push({ path, message: `The ${label(path)} ${TEXT_PROBLEMS[problem]}.` });
+      }
+      continue;
+    }
+    if (value === null || typeof value !== 'object') continue;
+    const depth = node.depth + 1;
+    if (depth > MAX_INPUT_DEPTH) {
+      const path = depthPath(pathOf(node));
+      details.push({ path, message: `The ${label(path)} is nested deeper than ${MAX_INPUT_DEPTH} levels of arrays and objects.` });
+      continue;
+    }
+    const children: Node[] = [];
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) children.push({ value: value[i], key: String(i), parent: node, depth });
+    } else {
+      for (const [key, child] of Object.entries(value)) {
+        const problem = textProblem(key);
+        if (problem) {
+          const path = pathOf(node).join('/');
+          details.push({ path, message: `${path ? `The \`${path}\` object` : 'The root object of the request body'} has a property name that ${TEXT_PROBLEMS[problem]}.` });
+        }
+        children.push({ value: child, key, parent: node, depth });
+      }
+    }
+    // Pushed in reverse, so details come out in document order.
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
+  }
+  return details;
 }
 
 /** Parses `input` or throws a `ValidationError` whose details name each offending property path. */
 export function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const result = schema.safeParse(input);
   if (!result.success) throw ValidationError.of(result.error.issues.flatMap((issue) => issueDetails(issue, input)));
-  const nul = nulCharacterDetails(result.data);
-  if (nul.length > 0) throw ValidationError.of(nul);
+  const text = textDetails(result.data);
+  if (text.length > 0) throw ValidationError.of(text);
   return result.data;
 }
 
-/** JSON with object keys sorted, so values read back from jsonb (which reorders keys) compare equal to fresh ones. */
+/**
+ * JSON with object keys sorted, so values read back from jsonb (which reorders keys) compare equal to fresh ones.
+ * JSON.stringify recurses; callers only give it parsed input or stored rows, both at most MAX_INPUT_DEPTH deep
+ * (`parse` refuses deeper input, and only parsed input is stored), so the recursion is bounded.
+ */
 export function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) => (v !== null && typeof v === 'object' && !Array.isArray(v)
     ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))

@@ -14,6 +14,9 @@ const patchSchema = z.array(operationSchema).max(1000);
 /**
  * Applies an RFC 6902 JSON patch to a copy of `document` (the PATCH endpoints). A malformed patch, or one whose
  * operations cannot apply (a failed `test`, a missing path), is a 400 naming the operation.
+ * Recursion is bounded: fast-json-patch walks each operation's `value` recursively when validating it, and
+ * structuredClone walks the document; `parse` has refused any operation nested deeper than MAX_INPUT_DEPTH (with an
+ * iterative walk) before either runs, and the document is a stored value, written through the same `parse`.
  */
 export function applyJsonPatch<T>(document: T, input: unknown): T {
   const ops = parse(patchSchema, input) as Operation[];

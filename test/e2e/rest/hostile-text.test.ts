@@ -1,0 +1,542 @@
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { Router } from 'express';
+import { buildApp } from '../../../src/app';
+import { createLogger } from '../../../src/logger';
+import { ADMIN_TOKEN, startTestApp, type TestApp } from '../../support/harness';
+
+/**
+ * The hostile-text sweep (issue 8, defects 5 and 6): every POST/PUT/PATCH endpoint, found by walking the router stack of
+ * the real app (an endpoint without a sample in CATALOG fails the test), gets its valid sample body with each string
+ * value and each property name replaced in turn by text PostgreSQL cannot store as acknowledged (a lone surrogate, a
+ * NUL, invalid UTF-8 bytes, UTF-8-encoded surrogate bytes) and each string value by deep nesting (100,000 levels: over
+ * the 100 kB limit, 413; 20,000 levels: under it, the depth limit, 400). Every answer is a documented 4xx (400
+ * ValidationError naming the property for text), and a hash of every table is the same before and after. Path segments
+ * and query strings of every route, and GraphQL (POST body, GET variables and query), get the same treatment. Each
+ * valid sample is sent last, as a control: it must succeed, so the sweep really walks the fields the endpoint takes.
+ */
+
+let app: TestApp;
+const fixture: Record<string, string> = {};
+
+// ---- what is sent -------------------------------------------------------------------------------------------------
+
+type Hostile = 'surrogate' | 'nul' | 'utf8' | 'encoded-surrogate' | 'nesting-100k' | 'nesting-20k';
+const TEXT_VALUES: Hostile[] = ['surrogate', 'nul', 'utf8', 'encoded-surrogate'];
+const ALL_VALUES: Hostile[] = [...TEXT_VALUES, 'nesting-100k', 'nesting-20k'];
+
+/** A placeholder string, replaced in the serialized bytes by what cannot be written with JSON.stringify. */
+const MARK = 'HOSTILE-7d1e0c';
+const nesting = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+
+/** The JSON bytes of `body` with the placeholder (a whole string, or part of a property name) made hostile. */
+function hostileBytes(body: unknown, value: Hostile): Buffer {
+  const json = JSON.stringify(body);
+  switch (value) {
+    case 'surrogate': return Buffer.from(json.replace(MARK, 'a\\ud800b'));
+    case 'nul': return Buffer.from(json.replace(MARK, 'a\\u0000b'));
+    case 'utf8': return spliceBytes(json, [0xff]);
+    case 'encoded-surrogate': return spliceBytes(json, [0xed, 0xa0, 0x80]);
+    case 'nesting-100k': return Buffer.from(json.replace(`"${MARK}"`, nesting(100_000)));
+    case 'nesting-20k': return Buffer.from(json.replace(`"${MARK}"`, nesting(20_000)));
+  }
+}
+/** The JSON with the placeholder replaced by `a`, raw `bytes`, `b`. */
+function spliceBytes(json: string, bytes: number[]): Buffer {
+  const [before, after] = json.split(MARK);
+  return Buffer.concat([Buffer.from(`${before}a`), Buffer.from(bytes), Buffer.from(`b${after}`)]);
+}
+
+/** A place in a body: a string value, or a property name (then the detail names the object holding it). */
+interface Position {
+  kind: 'value' | 'key';
+  segments: string[];
+}
+
+/** Every string value and every property name of `body`, in document order. */
+function positions(body: unknown, segments: string[] = []): Position[] {
+  if (typeof body === 'string') return [{ kind: 'value', segments }];
+  if (Array.isArray(body)) return body.flatMap((v, i) => positions(v, [...segments, String(i)]));
+  if (body !== null && typeof body === 'object') {
+    return Object.entries(body).flatMap(([k, v]) => [{ kind: 'key' as const, segments: [...segments, k] }, ...positions(v, [...segments, k])]);
+  }
+  return [];
+}
+
+/** `body` with the placeholder at `position` (a copy). */
+function withMark(body: unknown, position: Position): unknown {
+  const copy = structuredClone(body) as Record<string, unknown>;
+  const parentPath = position.segments.slice(0, -1);
+  const last = position.segments[position.segments.length - 1];
+  const parent = parentPath.reduce<any>((cur, key) => cur[key], copy);
+  if (position.kind === 'value') {
+    if (position.segments.length === 0) return MARK;
+    parent[last] = MARK;
+    return copy;
+  }
+  // Rename the property, keeping its place among its siblings.
+  const entries = Object.entries(parent).map(([k, v]) => [k === last ? `${k}${MARK}` : k, v]);
+  for (const key of Object.keys(parent)) delete parent[key];
+  Object.assign(parent, Object.fromEntries(entries));
+  return copy;
+}
+
+/** What the answer must be for a hostile value at a position. */
+function expected(position: Position, value: Hostile): { status: number; name: string; path?: string } {
+  if (value === 'nesting-100k') return { status: 413, name: 'ContentTooLarge' };
+  const path = position.kind === 'key' ? position.segments.slice(0, -1).join('/') : position.segments.join('/');
+  // Nesting is reported at the property that holds it: the chain of first elements below it is not listed.
+  if (value === 'nesting-20k') return { status: 400, name: 'ValidationError', path: path.replace(/(^|\/)0(\/0)*$/, '') };
+  return { status: 400, name: 'ValidationError', path };
+}
+
+// ---- how it is sent -----------------------------------------------------------------------------------------------
+
+interface Answer {
+  status: number;
+  name?: string;
+  path?: string;
+  message?: string;
+  graphqlErrors?: number;
+}
+
+async function send(method: string, url: string, body?: Buffer): Promise<Answer> {
+  const headers: Record<string, string> = { authorization: ADMIN_TOKEN, accept: 'application/json' };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const bytes = body === undefined ? undefined : new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.length);
+  const res = await fetch(app.url + url, { method, headers, body: bytes });
+  const text = await res.text();
+  let json: any;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  // REST errors are {name, details}; GraphQL errors are {errors: [{extensions: {name, details}}]}.
+  const error = json?.errors?.[0]?.extensions ?? json;
+  return {
+    status: res.status,
+    name: error?.name,
+    path: error?.details?.[0]?.path,
+    message: error?.details?.[0]?.message ?? error?.message,
+    graphqlErrors: Array.isArray(json?.errors) ? json.errors.length : undefined,
+  };
+}
+
+/** Runs `tasks` with at most `width` in flight (the server sees concurrent clients; the sweep stays quick). */
+async function batch<T>(tasks: Array<() => Promise<T>>, width = 12): Promise<T[]> {
+  const out: T[] = new Array(tasks.length);
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(width, tasks.length) }, async () => {
+    while (next < tasks.length) {
+      const i = next++;
+      out[i] = await tasks[i]();
+    }
+  }));
+  return out;
+}
+
+/** A hash of every table of the schema (pg_tables, so a table added later is included), rows in a fixed order. */
+let snapshotSql = '';
+async function snapshot(): Promise<Record<string, string>> {
+  const em = app.orm.em.fork();
+  if (!snapshotSql) {
+    const tables: Array<{ tablename: string }> = await em.execute(`select tablename from pg_tables where schemaname = current_schema() order by 1`);
+    expect(tables.map((t) => t.tablename)).toContain('events');
+    snapshotSql = `select ${tables.map(({ tablename }) => `(select md5(coalesce(string_agg(t::text, E'\\n' order by t::text), '')) from "${tablename}" t) as "${tablename}"`).join(', ')}`;
+  }
+  const [row] = await em.execute(snapshotSql);
+  return row as Record<string, string>;
+}
+
+// ---- the endpoints ------------------------------------------------------------------------------------------------
+
+interface Sample {
+  /** Values of the route's path parameters. */
+  params?: Record<string, string>;
+  /** A valid body; undefined for an endpoint that takes none (its path and query string are still swept). */
+  body?: unknown;
+  /** Status of the valid sample, sent after the sweep of the endpoint as a control. */
+  ok: number;
+}
+
+const F = 'default';
+const constraint = { contextName: 'userId', operator: 'IN', values: ['a', 'b'], caseInsensitive: false, inverted: false };
+const strategyVariant = { name: 'sv', weight: 1000, weightType: 'variable', stickiness: 'default', payload: { type: 'string', value: 'p' } };
+const strategyBody = () => ({
+  name: 'flexibleRollout', title: 'Rollout', disabled: false,
+  parameters: { rollout: '50', stickiness: 'default', groupId: 'sw-f' },
+  constraints: [constraint], variants: [strategyVariant], segments: [Number(fixture.segment)],
+});
+const feature = (featureName: string, extra: Record<string, string> = {}) => ({ projectId: F, featureName, ...extra });
+const env = (featureName = 'sw-f') => feature(featureName, { environment: 'development' });
+
+/** Keyed by `METHOD route` exactly as the routers declare it. Built after the fixtures exist (ids). */
+function catalog(): Record<string, Sample> {
+  return {
+    'POST /api/admin/environments': { body: { name: 'sw-env', type: 'test', sortOrder: 3, enabled: true }, ok: 201 },
+    'PUT /api/admin/environments/:name': { params: { name: 'sw-spare' }, body: { type: 'quality', sortOrder: 4 }, ok: 200 },
+    'POST /api/admin/environments/:name/on': { params: { name: 'sw-toggle' }, ok: 204 },
+    'POST /api/admin/environments/:name/off': { params: { name: 'sw-toggle' }, ok: 204 },
+    'POST /api/admin/projects': { body: { id: 'sw-new', name: 'New', description: 'A project', mode: 'open', defaultStickiness: 'userId', featureLimit: 5 }, ok: 201 },
+    'PUT /api/admin/projects/:id': { params: { id: 'sw' }, body: { name: 'SW two', description: 'Renamed', mode: 'open', defaultStickiness: 'userId' }, ok: 200 },
+    'POST /api/admin/projects/:id/environments': { params: { id: 'sw' }, body: { environment: 'sw-spare' }, ok: 200 },
+    'PUT /api/admin/projects/:projectId/settings': { params: { projectId: 'sw' }, body: { mode: 'open', featureNaming: { pattern: 'sw-.*', example: 'sw-x', description: 'Prefixed' } }, ok: 200 },
+    'POST /api/admin/context/validate': { body: { name: 'sw-free' }, ok: 200 },
+    'POST /api/admin/context': { body: { name: 'sw-ctx', description: 'Tenant', stickiness: true, sortOrder: 1, legalValues: [{ value: 'acme', description: 'Acme' }] }, ok: 201 },
+    'PUT /api/admin/context/:name': { params: { name: 'sw-region' }, body: { description: 'Region', stickiness: false, sortOrder: 2, legalValues: [{ value: 'eu', description: 'Europe' }, { value: 'us' }] }, ok: 200 },
+    'POST /api/admin/context/:name/legal-values': { params: { name: 'sw-region' }, body: { value: 'apac', description: 'Asia' }, ok: 200 },
+    'POST /api/admin/tag-types/validate': { body: { name: 'sw-free' }, ok: 200 },
+    'POST /api/admin/tag-types': { body: { name: 'sw-tt', description: 'Area', icon: 'A' }, ok: 201 },
+    'PUT /api/admin/tag-types/:name': { params: { name: 'sw-team' }, body: { description: 'Team', icon: 'T' }, ok: 200 },
+    'POST /api/admin/tags': { body: { type: 'simple', value: 'sw-tag' }, ok: 201 },
+    'POST /api/admin/segments/validate': { body: { name: 'sw-free' }, ok: 204 },
+    'POST /api/admin/segments': { body: { name: 'sw-seg2', description: 'Second', constraints: [constraint] }, ok: 201 },
+    'PUT /api/admin/segments/:id': { params: { id: fixture.segment }, body: { name: 'sw-seg', description: 'First', constraints: [constraint] }, ok: 204 },
+    'POST /api/admin/strategies': { body: { name: 'sw-strat', title: 'T', displayName: 'D', description: 'Custom', parameters: [{ name: 'p', type: 'string', description: 'A parameter', required: false }] }, ok: 201 },
+    'PUT /api/admin/strategies/:name': { params: { name: 'sw-custom' }, body: { title: 'T2', description: 'Custom 2', parameters: [{ name: 'q', type: 'list', description: 'Another', required: true }] }, ok: 200 },
+    'POST /api/admin/strategies/:name/deprecate': { params: { name: 'sw-custom' }, ok: 200 },
+    'POST /api/admin/strategies/:name/reactivate': { params: { name: 'sw-custom' }, ok: 200 },
+    'POST /api/admin/projects/:projectId/features': { params: { projectId: F }, body: { name: 'sw-new-f', type: 'release', description: 'New', impressionData: false }, ok: 201 },
+    'PUT /api/admin/projects/:projectId/features/:featureName': { params: feature('sw-f'), body: { description: 'Updated', type: 'experiment', impressionData: true }, ok: 200 },
+    'PATCH /api/admin/projects/:projectId/features/:featureName': { params: feature('sw-f'), body: [{ op: 'replace', path: '/description', value: 'Patched' }], ok: 200 },
+    'POST /api/admin/projects/:projectId/features/:featureName/clone': { params: feature('sw-f'), body: { name: 'sw-clone', replaceGroupId: true }, ok: 201 },
+    'POST /api/admin/projects/:projectId/stale': { params: { projectId: F }, body: { features: ['sw-f'], stale: true }, ok: 202 },
+    'POST /api/admin/projects/:projectId/archive': { params: { projectId: F }, body: { features: ['sw-arch'] }, ok: 202 },
+    'POST /api/admin/projects/:projectId/revive': { params: { projectId: F }, body: { features: ['sw-archived'] }, ok: 200 },
+    'POST /api/admin/projects/:projectId/delete': { params: { projectId: F }, body: { features: ['sw-archived2'] }, ok: 200 },
+    'POST /api/admin/features/validate': { body: { name: 'sw-free-f', projectId: F }, ok: 200 },
+    'POST /api/admin/features/:featureName/stale/on': { params: { featureName: 'sw-f' }, ok: 200 },
+    'POST /api/admin/features/:featureName/stale/off': { params: { featureName: 'sw-f' }, ok: 200 },
+    'PUT /api/admin/feature-types/:id/lifetimes': { params: { id: 'release' }, body: { lifetimeDays: 40 }, ok: 200 },
+    'POST /api/admin/features/:featureName/tags': { params: { featureName: 'sw-f' }, body: { type: 'simple', value: 'sw-ftag' }, ok: 201 },
+    'POST /api/admin/projects/:projectId/features/:featureName/environments/:environment/on': { params: env(), body: { shouldActivateDisabledStrategies: false }, ok: 200 },
+    'POST /api/admin/projects/:projectId/features/:featureName/environments/:environment/off': { params: env(), body: { shouldActivateDisabledStrategies: false }, ok: 200 },
+    'POST /api/admin/projects/:projectId/features/:featureName/environments/:environment/strategies': { params: env(), body: strategyBody(), ok: 200 },
+    'POST /api/admin/projects/:projectId/features/:featureName/environments/:environment/strategies/set-sort-order': { params: env(), body: [{ id: fixture.strategy, sortOrder: 0 }], ok: 200 },
+    'PUT /api/admin/projects/:projectId/features/:featureName/environments/:environment/strategies/:strategyId': { params: { ...env(), strategyId: fixture.strategy }, body: strategyBody(), ok: 200 },
+    'PATCH /api/admin/projects/:projectId/features/:featureName/environments/:environment/strategies/:strategyId': { params: { ...env(), strategyId: fixture.strategy }, body: [{ op: 'replace', path: '/title', value: 'Patched' }], ok: 200 },
+    'PUT /api/admin/projects/:projectId/features/:featureName/environments/:environment/variants': {
+      params: env(), ok: 200,
+      body: [{ name: 'blue', weightType: 'variable', stickiness: 'default', payload: { type: 'json', value: '{"k":"v"}' }, overrides: [{ contextName: 'userId', values: ['u1'] }] }],
+    },
+    'PATCH /api/admin/projects/:projectId/features/:featureName/environments/:environment/variants': {
+      params: env(), body: [{ op: 'add', path: '/-', value: { name: 'green', weightType: 'variable', stickiness: 'default' } }], ok: 200,
+    },
+    'PUT /api/admin/projects/:projectId/features/:featureName/variants-batch': { params: feature('sw-f'), body: { variants: [{ name: 'red', stickiness: 'default' }], environments: ['development'] }, ok: 200 },
+    'PUT /api/admin/projects/:projectId/features/:featureName/variants': { params: feature('sw-f'), body: [{ name: 'a', stickiness: 'default', payload: { type: 'string', value: 'x' } }], ok: 200 },
+    'PATCH /api/admin/projects/:projectId/features/:featureName/variants': { params: feature('sw-f'), body: [{ op: 'replace', path: '/0/name', value: 'b' }], ok: 200 },
+    'POST /api/admin/projects/:projectId/features/:featureName/dependencies': { params: feature('sw-child'), body: { feature: 'sw-parent', enabled: true }, ok: 200 },
+    'POST /api/admin/archive/revive/:featureName': { params: { featureName: 'sw-archived3' }, ok: 200 },
+    'POST /api/admin/playground': { body: { environment: 'development', projects: [F], context: { appName: 'app', userId: 'u1', properties: { tenant: 'acme' } } }, ok: 200 },
+    'POST /api/admin/playground/advanced': { body: { environments: ['development'], projects: [F], context: { appName: 'app', userId: 'u1,u2', properties: { tenant: 'acme' } } }, ok: 200 },
+  };
+}
+
+/** Path parameter values for routes outside the catalog (GET and DELETE), for the path and query sweeps. */
+const DEFAULT_PARAMS = (): Record<string, string> => ({
+  projectId: F, featureName: 'sw-f', environment: 'development', strategyId: fixture.strategy, id: 'sw', name: 'sw-spare',
+  type: 'simple', value: 'sw-tag', parent: 'sw-parent',
+});
+
+interface Route { method: string; path: string }
+
+type Layer = { route?: { path: string; methods: Record<string, boolean> }; handle?: { stack?: Layer[] }; rawPath?: unknown };
+
+/** Every route of the app, with its full path, from the router stack; and the paths where other handlers are mounted. */
+function walk(stack: Layer[], prefix = '', routes: Route[] = [], mounts: string[] = []): { routes: Route[]; mounts: string[] } {
+  for (const layer of stack) {
+    const here = layer.rawPath === '/' || layer.rawPath === undefined ? prefix : `${prefix}${String(layer.rawPath)}`;
+    if (layer.route) {
+      for (const method of Object.keys(layer.route.methods)) routes.push({ method: method.toUpperCase(), path: `${prefix}${layer.route.path}` });
+    } else if (layer.handle?.stack) {
+      walk(layer.handle.stack, here, routes, mounts);
+    } else if (here !== prefix || prefix === '') {
+      if (!mounts.includes(here)) mounts.push(here);
+    }
+  }
+  return { routes, mounts };
+}
+
+function appRoutes(): { routes: Route[]; mounts: string[] } {
+  const express = buildApp({ orm: app.orm, logger: createLogger('silent') }) as unknown as { router: Router & { stack: Layer[] } };
+  return walk(express.router.stack);
+}
+
+const url = (route: Route, params: Record<string, string>, replace?: [string, string]) => route.path.replace(/:(\w+)/g, (_m, name: string) => {
+  if (replace && replace[0] === name) return replace[1];
+  if (params[name] === undefined) throw new Error(`no value for :${name} of ${route.method} ${route.path}`);
+  return encodeURIComponent(params[name]);
+});
+
+// ---- fixtures -----------------------------------------------------------------------------------------------------
+
+beforeAll(async () => {
+  app = await startTestApp();
+  const must = async (method: string, path: string, body?: unknown) => {
+    const res = await app.request(method, path, body);
+    if (res.status >= 300) throw new Error(`fixture ${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body;
+  };
+  // The project first: it starts with the environments that exist, and `sw-spare` is added to it by the sweep.
+  await must('POST', '/api/admin/projects', { id: 'sw', name: 'SW' });
+  await must('POST', '/api/admin/environments', { name: 'sw-spare', type: 'test' });
+  await must('POST', '/api/admin/environments', { name: 'sw-toggle', type: 'test' });
+  await must('POST', '/api/admin/context', { name: 'sw-region', legalValues: [{ value: 'eu' }] });
+  await must('POST', '/api/admin/tag-types', { name: 'sw-team', description: 'Team' });
+  fixture.segment = String((await must('POST', '/api/admin/segments', { name: 'sw-seg', constraints: [] })).id);
+  await must('POST', '/api/admin/strategies', { name: 'sw-custom', parameters: [] });
+  for (const name of ['sw-f', 'sw-parent', 'sw-child', 'sw-arch', 'sw-archived', 'sw-archived2', 'sw-archived3']) {
+    await must('POST', `/api/admin/projects/${F}/features`, { name });
+  }
+  await must('POST', `/api/admin/projects/${F}/archive`, { features: ['sw-archived', 'sw-archived2', 'sw-archived3'] });
+  fixture.strategy = (await must('POST', `/api/admin/projects/${F}/features/sw-f/environments/development/strategies`, { name: 'default' })).id;
+});
+afterAll(async () => { await app.close(); });
+
+// ---- the sweep ----------------------------------------------------------------------------------------------------
+
+const tally = { endpoints: 0, positions: 0, bodyRequests: 0, pathRequests: 0, queryRequests: 0, graphqlRequests: 0, started: 0 };
+
+describe('hostile text in every POST/PUT/PATCH body', () => {
+  it('the catalog has a sample for every POST/PUT/PATCH route of the app, and nothing else', () => {
+    tally.started = Date.now();
+    const { routes, mounts } = appRoutes();
+    const writes = routes.filter((r) => ['POST', 'PUT', 'PATCH'].includes(r.method)).map((r) => `${r.method} ${r.path}`);
+    expect(writes.length).toBeGreaterThan(40);
+    const samples = Object.keys(catalog());
+    expect({ withoutSample: writes.filter((w) => !samples.includes(w)), notARoute: samples.filter((s) => !writes.includes(s)) }).toEqual({ withoutSample: [], notARoute: [] });
+    // Handlers mounted outside the routers: /graphql is swept below; anything new needs a sweep of its own.
+    expect(mounts.filter((m) => m !== '' && m !== '/api' && m !== '/api/admin')).toEqual(['/graphql']);
+  });
+
+  it('every string value and property name, with each hostile value: a documented 4xx, nothing changed; then the valid sample succeeds', async () => {
+    const { routes } = appRoutes();
+    const samples = catalog();
+    const failures: unknown[] = [];
+    for (const route of routes.filter((r) => samples[`${r.method} ${r.path}`])) {
+      const sample = samples[`${route.method} ${route.path}`];
+      const path = url(route, sample.params ?? {});
+      const cases = positions(sample.body).flatMap((position) => (position.kind === 'key' ? TEXT_VALUES : ALL_VALUES).map((value) => ({ position, value })));
+      tally.endpoints += 1;
+      tally.positions += positions(sample.body).length;
+      tally.bodyRequests += cases.length;
+      const before = await snapshot();
+      const answers = await batch(cases.map(({ position, value }) => () => send(route.method, path, hostileBytes(withMark(sample.body, position), value))));
+      answers.forEach((answer, i) => {
+        const want = expected(cases[i].position, cases[i].value);
+        const got = { status: answer.status, name: answer.name, ...(want.path === undefined ? {} : { path: answer.path }) };
+        if (JSON.stringify(got) !== JSON.stringify(want)) failures.push({ endpoint: `${route.method} ${route.path}`, at: cases[i].position, value: cases[i].value, want, got: answer });
+      });
+      const after = await snapshot();
+      if (JSON.stringify(after) !== JSON.stringify(before)) {
+        failures.push({ endpoint: `${route.method} ${route.path}`, changed: Object.keys(before).filter((t) => before[t] !== after[t]) });
+      }
+      const control = await send(route.method, path, sample.body === undefined ? undefined : Buffer.from(JSON.stringify(sample.body)));
+      if (control.status !== sample.ok) failures.push({ endpoint: `${route.method} ${route.path}`, control });
+    }
+    expect(failures).toEqual([]);
+  }, 600_000);
+});
+
+describe('hostile path segments and query strings on every route', () => {
+  const SEGMENTS = ['a%00b', 'a%FFb', '%ED%A0%80', '%ZZ'];
+  const QUERY_VALUES = ['a%00b', '%FF', '%ED%A0%80', '%C0%80'];
+
+  it('each path parameter of each route, with each hostile segment: 400 ValidationError naming the segment, nothing changed', async () => {
+    const { routes } = appRoutes();
+    const samples = catalog();
+    const cases: Array<{ route: Route; url: string; segment: string; body?: Buffer }> = [];
+    for (const route of routes) {
+      const sample = samples[`${route.method} ${route.path}`];
+      const params = { ...DEFAULT_PARAMS(), ...(sample?.params ?? {}) };
+      const body = sample?.body === undefined ? undefined : Buffer.from(JSON.stringify(sample.body));
+      for (const [, name] of route.path.matchAll(/:(\w+)/g)) {
+        for (const segment of SEGMENTS) cases.push({ route, url: url(route, params, [name, segment]), segment, body });
+      }
+    }
+    tally.pathRequests = cases.length;
+    expect(cases.length).toBeGreaterThan(100);
+    const before = await snapshot();
+    const answers = await batch(cases.map((c) => () => send(c.route.method, c.url, c.body)));
+    const failures = answers.flatMap((a, i) => (a.status === 400 && a.name === 'ValidationError' && a.path === '' && a.message?.includes(`\`${cases[i].segment}\``)
+      ? [] : [{ route: `${cases[i].route.method} ${cases[i].url}`, got: a }]));
+    expect(failures).toEqual([]);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('a hostile query parameter on every route (with the valid body): 400 ValidationError naming the parameter, nothing changed', async () => {
+    // The door guards /api and /graphql; GET /health takes no input.
+    const routes = appRoutes().routes.filter((r) => r.path.startsWith('/api/'));
+    const samples = catalog();
+    const cases: Array<{ route: Route; url: string; parameter: string; body?: Buffer }> = [];
+    for (const route of routes) {
+      const sample = samples[`${route.method} ${route.path}`];
+      const base = url(route, { ...DEFAULT_PARAMS(), ...(sample?.params ?? {}) });
+      const body = sample?.body === undefined ? undefined : Buffer.from(JSON.stringify(sample.body));
+      for (const value of QUERY_VALUES) cases.push({ route, url: `${base}?ok=1&note=${value}`, parameter: 'note', body });
+    }
+    // The events search reads its query string: each of its parameters.
+    for (const parameter of ['type', 'project', 'feature', 'limit', 'offset', 'before']) {
+      for (const value of QUERY_VALUES) cases.push({ route: { method: 'GET', path: '/api/admin/events' }, url: `/api/admin/events?${parameter}=${value}`, parameter });
+    }
+    tally.queryRequests = cases.length;
+    const before = await snapshot();
+    const answers = await batch(cases.map((c) => () => send(c.route.method, c.url, c.body)));
+    const failures = answers.flatMap((a, i) => (a.status === 400 && a.name === 'ValidationError' && a.path === cases[i].parameter ? [] : [{ url: `${cases[i].route.method} ${cases[i].url}`, got: a }]));
+    expect(failures).toEqual([]);
+    expect(await snapshot()).toEqual(before);
+  });
+});
+
+describe('hostile text through GraphQL', () => {
+  const samples = () => [
+    {
+      query: 'mutation SwTag($input: CreateTagInput!) { createTag(input: $input) { value } }',
+      variables: { input: { type: 'simple', value: 'sw-gql-tag' } },
+    },
+    {
+      query: 'mutation SwStrategy($input: AddFeatureStrategyInput!) { addFeatureStrategy(input: $input) { id } }',
+      variables: {
+        input: {
+          project: F, feature: 'sw-parent', environment: 'development', name: 'flexibleRollout', title: 'Rollout',
+          parameters: { rollout: '50', stickiness: 'default', groupId: 'g' },
+          constraints: [{ contextName: 'userId', operator: 'IN', values: ['a', 'b'] }],
+          variants: [{ name: 'v', stickiness: 'default', weightType: 'variable', payload: { type: 'string', value: 'p' } }],
+        },
+      },
+    },
+    {
+      query: 'query SwPlayground($input: PlaygroundInput!) { playground(input: $input) { name isEnabled } }',
+      variables: { input: { environment: 'development', projects: [F], context: { appName: 'app', userId: 'u1', properties: { tenant: 'acme' } } } },
+    },
+  ];
+
+  it('POST: every string and property name of the body (query and variables), with each hostile value; then the valid operation runs', async () => {
+    const failures: unknown[] = [];
+    for (const sample of samples()) {
+      const cases = positions(sample).flatMap((position) => (position.kind === 'key' ? TEXT_VALUES : ALL_VALUES).map((value) => ({ position, value })));
+      tally.graphqlRequests += cases.length;
+      const before = await snapshot();
+      const answers = await batch(cases.map(({ position, value }) => () => send('POST', '/graphql', hostileBytes(withMark(sample, position), value))));
+      answers.forEach((answer, i) => {
+        const want = expected(cases[i].position, cases[i].value);
+        const got = { status: answer.status, name: answer.name, ...(want.path === undefined ? {} : { path: answer.path }) };
+        if (JSON.stringify(got) !== JSON.stringify(want) || answer.graphqlErrors !== 1) failures.push({ at: cases[i].position, value: cases[i].value, want, got: answer });
+      });
+      if (JSON.stringify(await snapshot()) !== JSON.stringify(before)) failures.push({ operation: sample.query, changed: true });
+      const control = await app.post('/graphql', sample);
+      if (control.status !== 200 || control.body.errors !== undefined) failures.push({ operation: sample.query, control: control.body });
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('GET: hostile variables, extensions and query parameters are 400 ValidationError naming them (never a 500)', async () => {
+    const query = encodeURIComponent('query SwGet($input: PlaygroundInput!) { playground(input: $input) { name } }');
+    const vars = (appName: string) => `{"input":{"environment":"development","context":{"appName":"${appName}","properties":{"tenant":"acme"}}}}`;
+    const get = (qs: string) => `/graphql?query=${query}&${qs}`;
+    const cases: Array<[string, string]> = [
+      [get(`variables=${encodeURIComponent(vars('a\\ud800b'))}`), 'variables/input/context/appName'],
+      [get(`variables=${encodeURIComponent(vars('a\\u0000b'))}`), 'variables/input/context/appName'],
+      [get(`variables=${encodeURIComponent(vars('a')).replace('%22a%22', '%22a%FFb%22')}`), 'variables'],
+      [get(`variables=${encodeURIComponent(vars('a')).replace('%22a%22', '%22a%ED%A0%80b%22')}`), 'variables'],
+      [get(`variables=${encodeURIComponent(`{"input":${nesting(100)}}`)}`), 'variables/input'],
+      [get('variables={not-json'), 'variables'],
+      [get(`variables=${encodeURIComponent(vars('app'))}&extensions={not-json`), 'extensions'],
+      [get(`variables=${encodeURIComponent(vars('app'))}&extensions=${encodeURIComponent('{"x":"\\udc00"}')}`), 'extensions/x'],
+      [`/graphql?query=%7Btags(type%3A%22a%FFb%22)%7Bvalue%7D%7D`, 'query'],
+      [`/graphql?query=%7Btags(type%3A%22a%00b%22)%7Bvalue%7D%7D`, 'query'],
+      [`/graphql?query=%7Btags(type%3A%22%ED%A0%80%22)%7Bvalue%7D%7D`, 'query'],
+      [`/graphql?query=%7Btags%7Bvalue%7D%7D&operationName=%FF`, 'operationName'],
+    ];
+    tally.graphqlRequests += cases.length;
+    const answers = await batch(cases.map(([u]) => () => send('GET', u)));
+    expect(answers.map((a, i) => ({ url: cases[i][0], status: a.status, name: a.name, path: a.path })))
+      .toEqual(cases.map(([u, path]) => ({ url: u, status: 400, name: 'ValidationError', path })));
+    // Control: the same request with well-formed variables runs.
+    const ok = await app.get(get(`variables=${encodeURIComponent(vars('app'))}`));
+    expect(ok.status).toBe(200);
+    expect(ok.body.errors).toBeUndefined();
+  });
+
+  it('sweep size and duration', () => {
+    const seconds = (Date.now() - tally.started) / 1000;
+    // One line for the CI log: the sweep's size and how long it took on this database.
+    console.info(`hostile-text sweep: ${tally.endpoints} endpoints, ${tally.positions} positions, ${tally.bodyRequests} body requests, ${tally.pathRequests} path requests, ${tally.queryRequests} query requests, ${tally.graphqlRequests} GraphQL requests in ${seconds.toFixed(1)} s`);
+    expect(tally.endpoints).toBeGreaterThan(40);
+  });
+});
+
+describe('the cases the review reported, and how the door reads bodies', () => {
+  const F_PATH = `/api/admin/projects/${F}/features`;
+  const raw = (method: string, path: string, body: Buffer | string, headers: Record<string, string> = {}) =>
+    fetch(app.url + path, { method, headers: { authorization: ADMIN_TOKEN, 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : new Uint8Array(body) })
+      .then(async (res) => ({ status: res.status, body: await res.json() as any }));
+
+  it('a lone surrogate in a description is refused, and the description reads back as it was (no U+FFFD)', async () => {
+    const before = (await app.get(`${F_PATH}/sw-parent`)).body.description;
+    const res = await raw('PUT', `${F_PATH}/sw-parent`, '{"description":"a\\ud800b"}');
+    expect(res).toMatchObject({ status: 400, body: { name: 'ValidationError', details: [{ path: 'description' }] } });
+    expect((await app.get(`${F_PATH}/sw-parent`)).body.description).toBe(before);
+  });
+
+  it('49,000 nested arrays in a playground context property, an advanced-playground context, a JSON patch value and a variant patch value: 400 naming the property', async () => {
+    const deep = nesting(49_000);
+    const strategy = fixture.strategy;
+    const cases: Array<[string, string, string, string]> = [
+      ['POST', '/api/admin/playground', `{"environment":"development","context":{"appName":"a","properties":{"x":${deep}}}}`, 'context/properties/x'],
+      ['POST', '/api/admin/playground/advanced', `{"environments":["development"],"context":{"appName":"a","x":${deep}}}`, 'context/x'],
+      ['PATCH', `${F_PATH}/sw-parent`, `[{"op":"add","path":"/description","value":${deep}}]`, '0/value'],
+      ['PATCH', `${F_PATH}/sw-f/environments/development/strategies/${strategy}`, `[{"op":"add","path":"/parameters/x","value":${deep}}]`, '0/value'],
+      ['PATCH', `${F_PATH}/sw-f/variants`, `[{"op":"add","path":"/0","value":${deep}}]`, '0/value'],
+      ['PATCH', `${F_PATH}/sw-f/environments/development/variants`, `[{"op":"add","path":"/0","value":${deep}}]`, '0/value'],
+    ];
+    for (const [method, path, body, at] of cases) {
+      const res = await raw(method, path, body);
+      expect({ path, status: res.status, name: res.body.name, at: res.body.details?.[0]?.path }).toEqual({ path, status: 400, name: 'ValidationError', at });
+      expect(res.body.details[0].message).toContain('nested deeper than 64 levels');
+    }
+  });
+
+  it('GET /graphql?query={tags{value}}&variables={not-json is a 400 ValidationError in GraphQL\'s shape', async () => {
+    const res = await app.get('/graphql?query={tags{value}}&variables={not-json');
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toHaveLength(1);
+    expect(res.body.errors[0].extensions).toMatchObject({ name: 'ValidationError', code: 400, details: [{ path: 'variables' }] });
+  });
+
+  it('a raw NUL byte inside a JSON string is refused naming the property (not just "not valid JSON")', async () => {
+    const res = await raw('POST', '/api/admin/tags', Buffer.concat([Buffer.from('{"value":"ab'), Buffer.from([0]), Buffer.from('c"}')]));
+    expect(res).toMatchObject({ status: 400, body: { name: 'ValidationError', details: [{ path: 'value', message: expect.stringContaining('NUL') }] } });
+  });
+
+  it('checks the bytes after Content-Encoding: invalid UTF-8 inside a gzip body is refused naming the property', async () => {
+    const body = gzipSync(Buffer.concat([Buffer.from('{"value":"a'), Buffer.from([0xff]), Buffer.from('b"}')]));
+    const res = await raw('POST', '/api/admin/tags', body, { 'content-encoding': 'gzip' });
+    expect(res).toMatchObject({ status: 400, body: { name: 'ValidationError', details: [{ path: 'value' }] } });
+  });
+
+  it('a charset other than UTF-8 is a 415 ContentTypeerror (the bytes are checked and decoded as UTF-8); UTF-8 spelled any way, and a BOM, are accepted', async () => {
+    for (const charset of ['utf-16le', 'utf-16', 'UTF-32', 'iso-8859-1', 'utf-7']) {
+      const res = await raw('POST', '/api/admin/tags', Buffer.from('{"value":"sw-cs"}', 'utf16le'), { 'content-type': `application/json; charset=${charset}` });
+      expect({ charset, status: res.status, name: res.body.name }).toEqual({ charset, status: 415, name: 'ContentTypeerror' });
+    }
+    expect((await raw('POST', '/api/admin/tags', '{"value":"sw-cs1"}', { 'content-type': 'application/json; charset="UTF-8"' })).status).toBe(201);
+    expect((await raw('POST', '/api/admin/tags', '{"value":"sw-cs2"}', { 'content-type': 'application/json;charset=utf8' })).status).toBe(201);
+    const bom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"value":"sw-cs3"}')]);
+    expect((await raw('POST', '/api/admin/tags', bom)).status).toBe(201);
+  });
+
+  it('on /graphql, what the door refuses answers in GraphQL\'s shape: malformed JSON (400), too large (413), wrong charset (415)', async () => {
+    const cases: Array<[Buffer | string, Record<string, string>, number, string]> = [
+      ['{"query": ', {}, 400, 'ValidationError'],
+      [JSON.stringify({ query: `{ tags { value } } #${'x'.repeat(110_000)}` }), {}, 413, 'ContentTooLarge'],
+      ['{"query":"{ tags { value } }"}', { 'content-type': 'application/json; charset=latin1' }, 415, 'ContentTypeerror'],
+    ];
+    for (const [body, headers, status, name] of cases) {
+      const res = await raw('POST', '/graphql', body, headers);
+      expect({ status: res.status, errors: res.body.errors?.length, name: res.body.errors?.[0]?.extensions?.name, code: res.body.errors?.[0]?.extensions?.code })
+        .toEqual({ status, errors: 1, name, code: status });
+    }
+  });
+});
