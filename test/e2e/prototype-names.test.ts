@@ -461,6 +461,14 @@ describe('__proto__ on the paths that do not go through a JSON body', () => {
     expect((await ok(app.get(`${strategies}/${strategy.id}`))).parameters).toEqual(one('__proto__', 'patched'));
   });
 
+  it('a custom strategy named __proto__ is not taken for a rollout strategy', async () => {
+    // Built-in rollout strategies check their percentage parameter; the lookup of that rule by strategy name once
+    // found Object.prototype for "__proto__" and checked the parameter named "[object Object]".
+    await ok(app.post(`${API}/strategies`, { name: '__proto__', parameters: [{ name: '[object Object]', type: 'string' }] }), 201);
+    const added = await ok(app.post(strategies, { name: '__proto__', parameters: { '[object Object]': 'not a number' } }));
+    expect(added.parameters).toEqual({ '[object Object]': 'not a number' });
+  });
+
   it('a GraphQL object literal (not variables) carries __proto__ as a parameter name', async () => {
     const query = `mutation { addFeatureStrategy(input: { project: "default", feature: "proto-paths", environment: "development", name: "default",
       parameters: { __proto__: "literal", toString: "also" } }) { parameters } }`;
