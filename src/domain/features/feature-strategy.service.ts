@@ -6,6 +6,7 @@ import type { Principal } from '../access/principal';
 import { change } from '../change';
 import type { EventInput } from '../events/event.store';
 import { NotFoundError, ValidationError, type ErrorDetail } from '../errors';
+import { ownRecord } from '../records';
 import { parse, sameJson } from '../validation';
 import { checkConstraints, constraintsSchema } from './constraints';
 import { assertProjectEnvironment, loadProjectFeature } from './feature.lookup';
@@ -18,7 +19,8 @@ const strategyFields = {
   title: z.string().max(255).nullable().optional(),
   disabled: z.boolean().nullable().optional(),
   sortOrder: z.number().int().min(-1_000_000).max(1_000_000).optional(),
-  parameters: z.record(z.string().min(1).max(100), parameterValue).optional(),
+  // Parameter names are the user's: `__proto__` and `constructor` are names like any other (see records.ts).
+  parameters: ownRecord(z.string().min(1).max(100), parameterValue).optional(),
   constraints: constraintsSchema.optional(),
   variants: strategyVariantsSchema.optional(),
   segments: z.array(z.number().int().min(1).max(2_147_483_647)).max(100).optional(),
@@ -67,7 +69,10 @@ async function writeSegments(tx: EntityManager, id: string, segments: number[], 
   }
 }
 
-const PERCENT_PARAMETERS: Record<string, string> = { flexibleRollout: 'rollout', gradualRolloutUserId: 'percentage', gradualRolloutSessionId: 'percentage', gradualRolloutRandom: 'percentage' };
+/** The percentage parameter of the built-in rollout strategies, by strategy name (a user may name a strategy `constructor`). */
+const PERCENT_PARAMETERS: ReadonlyMap<string, string> = new Map([
+  ['flexibleRollout', 'rollout'], ['gradualRolloutUserId', 'percentage'], ['gradualRolloutSessionId', 'percentage'], ['gradualRolloutRandom', 'percentage'],
+]);
 
 /** Strategies of a feature in an environment, enabling and disabling environments, and variants. */
 export class FeatureStrategyService {
@@ -322,8 +327,8 @@ export class FeatureStrategyService {
     if (definition.length === 0) throw ValidationError.single('name', `Could not find strategy type with name ${data.name}`);
     const parameters = { ...(data.parameters ?? {}) };
     const details: ErrorDetail[] = [];
-    const percentKey = PERCENT_PARAMETERS[data.name];
-    if (percentKey && parameters[percentKey] !== undefined) {
+    const percentKey = PERCENT_PARAMETERS.get(data.name);
+    if (percentKey && Object.hasOwn(parameters, percentKey)) {
       const n = Number(parameters[percentKey]);
       if (parameters[percentKey].trim() === '' || !Number.isFinite(n) || n < 0 || n > 100) {
         details.push({ path: `parameters/${percentKey}`, message: `The \`${percentKey}\` parameter must be a number from 0 to 100. You sent ${JSON.stringify(parameters[percentKey])}.` });
@@ -367,7 +372,7 @@ export class FeatureStrategyService {
     const configured = rows[0]?.default_strategy;
     if (configured && typeof configured.name === 'string') {
       const parameters = { ...((configured.parameters as Record<string, string>) ?? {}) };
-      if ('groupId' in parameters) parameters.groupId = feature;
+      if (Object.hasOwn(parameters, 'groupId')) parameters.groupId = feature;
       return {
         name: configured.name, title: (configured.title as string | null) ?? null, disabled: false, parameters,
         constraints: (configured.constraints as StrategyData['constraints']) ?? [], variants: (configured.variants as StrategyData['variants']) ?? [],

@@ -306,7 +306,7 @@ export class FeatureService {
         }
         for (const s of list) {
           const parameters = { ...s.parameters };
-          if (replaceGroupId !== false && 'groupId' in parameters) parameters.groupId = name;
+          if (replaceGroupId !== false && Object.hasOwn(parameters, 'groupId')) parameters.groupId = name;
           await writeStrategy(tx, emit, project, environment, { ...s, id: randomUUID(), featureName: name, parameters });
         }
       }

@@ -20,6 +20,16 @@ const patchSchema = z.array(operationSchema).max(1000);
  */
 export function applyJsonPatch<T>(document: T, input: unknown): T {
   const ops = parse(patchSchema, input) as Operation[];
+  // The library refuses to walk through `__proto__` (a guard against prototype pollution); say so in our words. A
+  // property of that name is kept by replacing the object that holds it (see records.ts).
+  ops.forEach((op, i) => {
+    for (const field of ['path', 'from'] as const) {
+      const pointer = (op as { path: string; from?: string })[field];
+      if (pointer !== undefined && pointer.split('/').some((token) => token.replace(/~1/g, '/').replace(/~0/g, '~') === '__proto__')) {
+        throw ValidationError.single(`${i}/${field}`, `The patch operation ${i} addresses a property named "__proto__", which a patch cannot; replace the object that holds it instead.`);
+      }
+    }
+  });
   try {
     return applyPatch(structuredClone(document), ops, true, false).newDocument;
   } catch (err) {

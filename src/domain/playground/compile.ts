@@ -37,12 +37,13 @@ export const OP_SEMVER_LT = 15;
 /** An operator outside the spec's 15: always false, whatever `inverted` says. */
 export const OP_UNKNOWN = 0;
 
-const OPERATOR_CODES: Readonly<Record<string, number>> = {
-  IN: OP_IN, NOT_IN: OP_NOT_IN, STR_STARTS_WITH: OP_STR_STARTS_WITH, STR_ENDS_WITH: OP_STR_ENDS_WITH,
-  STR_CONTAINS: OP_STR_CONTAINS, NUM_EQ: OP_NUM_EQ, NUM_GT: OP_NUM_GT, NUM_GTE: OP_NUM_GTE, NUM_LT: OP_NUM_LT,
-  NUM_LTE: OP_NUM_LTE, DATE_AFTER: OP_DATE_AFTER, DATE_BEFORE: OP_DATE_BEFORE, SEMVER_EQ: OP_SEMVER_EQ,
-  SEMVER_GT: OP_SEMVER_GT, SEMVER_LT: OP_SEMVER_LT,
-};
+/** A Map, so that stored data naming an operator such as `constructor` is unknown, not a member of Object.prototype. */
+const OPERATOR_CODES: ReadonlyMap<string, number> = new Map([
+  ['IN', OP_IN], ['NOT_IN', OP_NOT_IN], ['STR_STARTS_WITH', OP_STR_STARTS_WITH], ['STR_ENDS_WITH', OP_STR_ENDS_WITH],
+  ['STR_CONTAINS', OP_STR_CONTAINS], ['NUM_EQ', OP_NUM_EQ], ['NUM_GT', OP_NUM_GT], ['NUM_GTE', OP_NUM_GTE], ['NUM_LT', OP_NUM_LT],
+  ['NUM_LTE', OP_NUM_LTE], ['DATE_AFTER', OP_DATE_AFTER], ['DATE_BEFORE', OP_DATE_BEFORE], ['SEMVER_EQ', OP_SEMVER_EQ],
+  ['SEMVER_GT', OP_SEMVER_GT], ['SEMVER_LT', OP_SEMVER_LT],
+]);
 
 // Strategy kinds.
 export const K_UNKNOWN = 0;
@@ -203,7 +204,7 @@ class Compiler {
   }
 
   constraint(c: Constraint): CompiledConstraint {
-    const op = OPERATOR_CODES[c.operator as string] ?? OP_UNKNOWN;
+    const op = OPERATOR_CODES.get(c.operator as string) ?? OP_UNKNOWN;
     const caseInsensitive = c.caseInsensitive === true;
     let values: string[] = EMPTY as never[];
     if (op >= OP_IN && op <= OP_STR_CONTAINS) {
@@ -279,6 +280,8 @@ class Compiler {
   strategy(s: PlaygroundStrategyInput, feature: PlaygroundFeatureInput, segments: ReadonlyMap<number, CompiledSegment>): CompiledStrategy {
     const kind = STRATEGY_KINDS.get(s.name) ?? K_UNKNOWN;
     const parameters = s.parameters ?? {};
+    // Parameter names are the user's: only the object's own properties are parameters.
+    const param = (name: string): string | undefined => (Object.hasOwn(parameters, name) ? parameters[name] : undefined);
     let percentage = NaN;
     let groupPrefix: string | null = null;
     let stickiness = STICKY_DEFAULT;
@@ -286,16 +289,16 @@ class Compiler {
     let userIds: Set<string> | null = null;
     let addressRules: AddressRule[] | null = null;
     if (kind === K_FLEXIBLE_ROLLOUT) {
-      percentage = Number(parameters.rollout);
-      groupPrefix = parameters.groupId ? `${parameters.groupId}:` : null;
-      [stickiness, stickinessSlot] = this.stickiness(parameters.stickiness || 'default');
+      percentage = Number(param('rollout'));
+      groupPrefix = param('groupId') ? `${param('groupId')}:` : null;
+      [stickiness, stickinessSlot] = this.stickiness(param('stickiness') || 'default');
     } else if (kind === K_GRADUAL_USER_ID || kind === K_GRADUAL_SESSION_ID || kind === K_GRADUAL_RANDOM) {
-      percentage = Number(parameters.percentage);
-      groupPrefix = `${parameters.groupId || ''}:`;
+      percentage = Number(param('percentage'));
+      groupPrefix = `${param('groupId') || ''}:`;
     } else if (kind === K_USER_WITH_ID) {
-      userIds = new Set(parameters.userIds ? String(parameters.userIds).split(/\s*,\s*/) : EMPTY);
-    } else if (kind === K_REMOTE_ADDRESS && parameters.IPs) {
-      addressRules = String(parameters.IPs).split(/\s*,\s*/).map(compileAddressRule);
+      userIds = new Set(param('userIds') ? String(param('userIds')).split(/\s*,\s*/) : EMPTY);
+    } else if (kind === K_REMOTE_ADDRESS && param('IPs')) {
+      addressRules = String(param('IPs')).split(/\s*,\s*/).map(compileAddressRule);
     }
     const resolvedSegments: CompiledSegment[] = [];
     for (const id of s.segments ?? EMPTY) {
@@ -314,7 +317,7 @@ class Compiler {
       userIds,
       addressRules,
       // Strategy variants are bucketed with the groupId parameter as given (absent → "undefined", as Unleash's template string).
-      variants: this.variants(s.variants, `${parameters.groupId}`, feature.name, parameters.stickiness),
+      variants: this.variants(s.variants, `${param('groupId')}`, feature.name, param('stickiness') as string),
       id: s.id,
       name: s.name,
       title: s.title ? s.title : null,

@@ -71,8 +71,9 @@ class ResolvedContext {
         // The static context's environment (reference §3.1): the request's own, else "default".
         value = 'default';
       } else {
-        value = textOf(context[name]);
-        if (value === undefined && properties !== undefined) value = textOf(properties[name]);
+        // Own properties only: a field named `toString` or `__proto__` has a value only when the context gives one.
+        value = Object.hasOwn(context, name) ? textOf(context[name]) : undefined;
+        if (value === undefined && properties !== undefined && Object.hasOwn(properties, name)) value = textOf(properties[name]);
       }
       values[i] = value;
     }
@@ -112,7 +113,7 @@ class ResolvedContext {
 
   /** The group id fallback of flexibleRollout without a groupId parameter. */
   featureToggle(): string {
-    return textOf(this.context.featureToggle) ?? '';
+    return (Object.hasOwn(this.context, 'featureToggle') ? textOf(this.context.featureToggle) : undefined) ?? '';
   }
 }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ValidationError } from '../errors';
+import { nameMap, ownRecord } from '../records';
 import { parse, URL_FRIENDLY } from '../validation';
 import { evaluate } from './engine';
 import { SnapshotCache } from './snapshot-cache';
@@ -21,12 +22,15 @@ function averageJsonLength(values: unknown[]): number {
 /** RFC 3339 date-time (the time zone optional, as Unleash's schema accepts), and a time JavaScript can read. */
 const DATE_TIME = /^\d{4}-\d\d-\d\d[Tt ]\d\d:\d\d:\d\d(?:\.\d+)?(?:[Zz]|[+-]\d\d(?::?\d\d)?)?$/;
 const isDate = (v: string) => DATE_TIME.test(v) && !Number.isNaN(Date.parse(v));
-/** The spec's Client context: `appName` required; known fields typed; any other property accepted. */
+/**
+ * The spec's Client context: `appName` required; known fields typed; any other property accepted. Property names are
+ * the user's (`__proto__` included): zod's output drops a `__proto__` key, so evaluation reads the context as sent.
+ */
 const contextSchema = z.object({
   appName: z.string().min(1),
   currentTime: z.string().refine(isDate, { message: 'must match format "date-time"' }).optional(),
   environment: z.string().optional(),
-  properties: z.record(z.string(), z.string()).optional(),
+  properties: ownRecord(z.string(), z.string()).optional(),
   remoteAddress: z.string().optional(),
   sessionId: z.string().optional(),
   userId: z.string().optional(),
@@ -44,6 +48,7 @@ export type AdvancedPlaygroundEntry = PlaygroundFeatureEvaluation & { environmen
 export interface AdvancedPlaygroundFeature {
   name: string;
   projectId: string;
+  /** By environment name: a prototype-free object, as an environment may be named `__proto__` or `toString`. */
   environments: Record<string, AdvancedPlaygroundEntry[]>;
 }
 
@@ -61,7 +66,9 @@ export class PlaygroundService {
   async evaluate(body: unknown): Promise<{ input: unknown; features: PlaygroundFeatureEvaluation[] }> {
     const input = parse(basicSchema, body);
     const snapshots = await this.cache.get(this.em, [input.environment], input.projects ?? '*');
-    return { input: body, features: evaluate(snapshots.get(input.environment)!, input.context as PlaygroundContext, input.environment) };
+    // The context as sent (validated above), as the advanced playground evaluates it.
+    const context = (body as { context: PlaygroundContext }).context;
+    return { input: body, features: evaluate(snapshots.get(input.environment)!, context, input.environment) };
   }
 
   /**
@@ -98,7 +105,7 @@ export class PlaygroundService {
       for (const context of combinations) {
         for (const result of evaluate(compiled, context as PlaygroundContext, environment)) {
           let feature = grouped.get(result.name);
-          if (!feature) grouped.set(result.name, (feature = { name: result.name, projectId: result.projectId, environments: {} }));
+          if (!feature) grouped.set(result.name, (feature = { name: result.name, projectId: result.projectId, environments: nameMap() }));
           (feature.environments[environment] ??= []).push({ ...result, environment, context });
         }
       }

@@ -46,7 +46,8 @@ export interface PlaygroundSegmentInput {
 
 /**
  * The spec's Client context. `appName` is required by the API schema; the engine itself does not need it.
- * A field's value is `context[name]` when truthy, else `properties[name]` when truthy (reference §3.4).
+ * A field's value is the own property `context[name]` when truthy, else `properties[name]` when truthy (reference §3.4);
+ * inherited members (`toString`, `__proto__`) are never values.
  * `environment` defaults to `"default"`: the playground's selected environment is not injected (reference §3.1).
  */
 export interface PlaygroundContext {
