@@ -1,7 +1,9 @@
 import SchemaBuilder from '@pothos/core';
+import ComplexityPlugin from '@pothos/plugin-complexity';
 import DataloaderPlugin from '@pothos/plugin-dataloader';
 import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
 import type { Services } from '../domain/services';
+import { fieldComplexity } from './cost';
 
 export interface GraphQLContext {
   services: Services;
@@ -15,8 +17,11 @@ export const builder = new SchemaBuilder<{
   };
   DefaultFieldNullability: false;
 }>({
-  plugins: [DataloaderPlugin],
+  plugins: [ComplexityPlugin, DataloaderPlugin],
   defaultFieldNullability: false,
+  // The budget is enforced once, at validation, with the request's variables (src/resolvers/limits.ts): a refused
+  // request is a 400 before any resolver runs. The plugin's own run-time check would only repeat it.
+  complexity: { fieldComplexity, disabled: true },
 });
 
 builder.addScalarType('DateTime', new GraphQLScalarType<string, string>({

@@ -1,5 +1,9 @@
+import { Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 import type { AuditEvent } from '../domain/events/event.store';
+import type { EventPage, EventParts } from '../domain/events/event.service';
+import type { Services } from '../domain/services';
 import { ValidationError } from '../domain/errors';
+import { FREE, PASS_THROUGH, paged, WEIGHTS } from './cost';
 import { builder, type GraphQLContext } from './builder';
 
 const EventTagRef = builder.objectRef<{ type: string; value: string }>('EventTag').implement({
@@ -50,10 +54,10 @@ const PageInfoRef = builder.objectRef<EventConnection['pageInfo']>('PageInfo').i
 export const EventConnectionRef = builder.objectRef<EventConnection>('EventConnection').implement({
   description: 'A page of audit events, newest first.',
   fields: (t) => ({
-    edges: t.field({ type: [EventEdgeRef], description: 'Events with their cursors.', resolve: (c) => c.edges }),
-    nodes: t.field({ type: [EventRef], description: 'The events alone.', resolve: (c) => c.edges.map((e) => e.node) }),
-    pageInfo: t.field({ type: PageInfoRef, description: 'Paging state.', resolve: (c) => c.pageInfo }),
-    totalCount: t.exposeInt('totalCount', { description: 'Events matching the filter, over all pages.' }),
+    edges: t.field({ type: [EventEdgeRef], complexity: PASS_THROUGH, description: 'Events with their cursors.', resolve: (c) => c.edges }),
+    nodes: t.field({ type: [EventRef], complexity: PASS_THROUGH, description: 'The events alone.', resolve: (c) => c.edges.map((e) => e.node) }),
+    pageInfo: t.field({ type: PageInfoRef, complexity: FREE, description: 'Paging state.', resolve: (c) => c.pageInfo }),
+    totalCount: t.exposeInt('totalCount', { complexity: FREE, description: 'Events matching the filter, over all pages.' }),
   }),
 });
 
@@ -76,15 +80,46 @@ function decodeCursor(cursor: string): number {
 builder.queryFields((t) => ({
   events: t.field({
     type: EventConnectionRef,
+    complexity: paged(WEIGHTS.events, WEIGHTS.eventRow),
     description: 'The audit log, newest first, with cursor pagination.',
     args: {
       filter: t.arg({ type: EventFilterInput, description: 'Only events matching this filter.' }),
       first: t.arg.int({ defaultValue: 50, description: 'Page size, 1..1000 (default 50).' }),
       after: t.arg.string({ description: 'Cursor of the last event of the previous page.' }),
     },
-    resolve: (_root, args, ctx) => eventConnection(ctx, args.filter ?? {}, args.first, args.after),
+    resolve: (_root, args, ctx, info) => eventConnection(ctx, args.filter ?? {}, args.first, args.after, selectedParts(info)),
   }),
 }));
+
+/**
+ * Which queries a connection's selection needs: the page rows for edges, nodes or pageInfo, the count for
+ * totalCount. Fragments are followed once each (validation has already refused cycles).
+ */
+export function selectedParts(info: GraphQLResolveInfo): EventParts {
+  const parts: EventParts = { rows: false, count: false };
+  const seen = new Set<string>();
+  const visit = (set: SelectionSetNode | undefined) => {
+    for (const sel of set?.selections ?? []) {
+      if (sel.kind === Kind.FIELD) {
+        if (sel.name.value === 'totalCount') parts.count = true;
+        else if (sel.name.value !== '__typename') parts.rows = true;
+      } else if (sel.kind === Kind.INLINE_FRAGMENT) {
+        visit(sel.selectionSet);
+      } else if (!seen.has(sel.name.value)) {
+        seen.add(sel.name.value);
+        visit(info.fragments[sel.name.value]?.selectionSet);
+      }
+    }
+  };
+  for (const node of info.fieldNodes) visit(node.selectionSet);
+  return parts;
+}
+
+/**
+ * Queries already run in this request: aliases that ask for the same page share its rows, and every page of one
+ * filter shares its count (the count ignores the cursor). Services are made per request, so the memo dies with it.
+ */
+const readInRequest = new WeakMap<Services, Map<string, Promise<EventPage>>>();
 
 /** A page of the audit log as a connection (used by `Query.events` and `Feature.events`). */
 export async function eventConnection(
@@ -92,16 +127,29 @@ export async function eventConnection(
   filter: { type?: string | null; project?: string | null; feature?: string | null },
   firstArg: number | null | undefined,
   after: string | null | undefined,
+  parts: EventParts,
 ): Promise<EventConnection> {
   const first = checkEventPageSize(firstArg);
-  const page = await ctx.services.events.search({
+  const query = {
     type: filter.type ?? undefined,
     project: filter.project ?? undefined,
     feature: filter.feature ?? undefined,
     limit: first,
     before: after ? decodeCursor(after) : undefined,
-  });
-  return toEventConnection(page.events, page.totalEvents, page.nextBefore !== null);
+  };
+  let memo = readInRequest.get(ctx.services);
+  if (!memo) readInRequest.set(ctx.services, (memo = new Map()));
+  const once = (key: string, part: EventParts) => {
+    let read = memo.get(key);
+    if (!read) memo.set(key, (read = ctx.services.events.search(query, part)));
+    return read;
+  };
+  const filterKey = JSON.stringify([query.type ?? null, query.project ?? null, query.feature ?? null]);
+  const [rows, count] = await Promise.all([
+    parts.rows ? once(`rows ${filterKey} ${query.limit} ${query.before ?? ''}`, { rows: true, count: false }) : undefined,
+    parts.count ? once(`count ${filterKey}`, { rows: false, count: true }) : undefined,
+  ]);
+  return toEventConnection(rows?.events ?? [], count?.totalEvents ?? 0, rows ? rows.nextBefore !== null : false);
 }
 
 /** The service checks its `limit` too, but would name it `limit`: this door's argument is `first`. */

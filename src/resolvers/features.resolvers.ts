@@ -2,8 +2,9 @@ import type { FeatureType } from '../domain/features/feature.service';
 import type { FeatureDependency, FeatureEnvironmentState, FeatureStrategy, FeatureSummary, Tag } from '../domain/features/feature.read-model';
 import type { FeatureVariant, Payload, StrategyVariant } from '../domain/features/variants';
 import { NotFoundError, ValidationError } from '../domain/errors';
+import { FREE, PASS_THROUGH, paged, WEIGHTS } from './cost';
 import { builder, type GraphQLContext } from './builder';
-import { EventConnectionRef, checkEventPageSize, eventConnection, toEventConnection } from './events.resolvers';
+import { EventConnectionRef, checkEventPageSize, eventConnection, selectedParts, toEventConnection } from './events.resolvers';
 import { defined } from './input';
 import { loaders, strategyKey } from './loaders';
 import { ProjectRef } from './projects.resolvers';
@@ -136,13 +137,14 @@ export const FeatureRef = builder.objectRef<FeatureSummary>('Feature').implement
     children: t.field({ type: ['String'], description: 'Experimental: features that depend on it.', resolve: (f, _args, ctx) => loaders(ctx).children.load(f.name) }),
     events: t.field({
       type: EventConnectionRef,
+      complexity: paged(WEIGHTS.featureEvents, WEIGHTS.eventRow),
       description: 'Audit events of the feature, newest first, with cursor pagination (D7: every event, not only the newest 100).',
       args: {
         first: t.arg.int({ defaultValue: 50, description: 'Page size, 1..1000 (default 50).' }),
         after: t.arg.string({ description: 'Cursor of the last event of the previous page.' }),
       },
-      resolve: async (f, args, ctx) => {
-        if (args.after) return eventConnection(ctx, { feature: f.name }, args.first, args.after);
+      resolve: async (f, args, ctx, info) => {
+        if (args.after) return eventConnection(ctx, { feature: f.name }, args.first, args.after, selectedParts(info));
         // First pages of every feature in the response load together: two queries for any number of features.
         const first = checkEventPageSize(args.first);
         const page = await loaders(ctx).featureEvents(first).load(f.name);
@@ -186,9 +188,9 @@ const FeaturePageInfoRef = builder.objectRef<FeatureConnection['pageInfo']>('Fea
 const FeatureConnectionRef = builder.objectRef<FeatureConnection>('FeatureConnection').implement({
   description: 'A page of features, by name.',
   fields: (t) => ({
-    edges: t.field({ type: [FeatureEdgeRef], description: 'Features with their cursors.', resolve: (c) => c.edges }),
-    nodes: t.field({ type: [FeatureRef], description: 'The features alone.', resolve: (c) => c.edges.map((e) => e.node) }),
-    pageInfo: t.field({ type: FeaturePageInfoRef, description: 'Paging state.', resolve: (c) => c.pageInfo }),
+    edges: t.field({ type: [FeatureEdgeRef], complexity: PASS_THROUGH, description: 'Features with their cursors.', resolve: (c) => c.edges }),
+    nodes: t.field({ type: [FeatureRef], complexity: PASS_THROUGH, description: 'The features alone.', resolve: (c) => c.edges.map((e) => e.node) }),
+    pageInfo: t.field({ type: FeaturePageInfoRef, complexity: FREE, description: 'Paging state.', resolve: (c) => c.pageInfo }),
   }),
 });
 
@@ -243,6 +245,7 @@ const pageArgs = (t: Parameters<Parameters<typeof builder.queryFields>[0]>[0]) =
 
 builder.objectField(ProjectRef, 'features', (t) => t.field({
   type: FeatureConnectionRef,
+  complexity: paged(WEIGHTS.features, WEIGHTS.featureRow),
   description: 'Features of the project, by name, with cursor pagination.',
   args: {
     filter: t.arg({ type: FeatureFilterInput, description: 'Only features matching this filter.' }),
@@ -263,6 +266,7 @@ builder.objectField(ProjectRef, 'features', (t) => t.field({
 builder.queryFields((t) => ({
   features: t.field({
     type: FeatureConnectionRef,
+    complexity: paged(WEIGHTS.features, WEIGHTS.featureRow),
     description: 'Features of every project, by name, with cursor pagination.',
     args: pageArgs(t),
     resolve: (_root, args, ctx) => featureConnection(ctx, args.filter, args.first, args.after),

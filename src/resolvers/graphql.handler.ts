@@ -1,12 +1,12 @@
 import type { Request, Response } from 'express';
-import { BREAK, GraphQLError, Kind, visit, type ASTNode, type DocumentNode } from 'graphql';
+import { BREAK, GraphQLError, Kind, validate, visit, type ASTNode, type DocumentNode } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { DomainError, fromDatabaseError, STATUS_BY_NAME } from '../domain/errors';
 import type { Services } from '../domain/services';
 import type { Logger } from '../logger';
 import type { GraphQLContext } from './builder';
 import { buildSchema } from './index';
-import { operationLimits } from './limits';
+import { costRule, documentRules, parseWithinLimits, type RequestLimits } from './limits';
 
 const VALUE_KINDS: ReadonlySet<string> = new Set([
   Kind.VARIABLE, Kind.INT, Kind.FLOAT, Kind.STRING, Kind.BOOLEAN, Kind.NULL, Kind.ENUM, Kind.LIST, Kind.OBJECT,
@@ -61,6 +61,8 @@ function requestError(error: GraphQLError, document?: DocumentNode): GraphQLErro
       name: 'ValidationError',
       code: 400,
       details: [{ path: requestErrorPath(error, document), message: error.message }],
+      // graphql-yoga answers with this status (and does not print it): a request refused before it runs is a 400.
+      http: { status: 400 },
     },
   });
 }
@@ -89,19 +91,34 @@ export function maskError(logger: Logger) {
 }
 
 /**
- * Adds the operation limits to validation, and gives validation errors the ValidationError shape: graphql-yoga
- * returns them without passing them through the error mask.
+ * The request limits of src/resolvers/limits.ts: the nesting scan and token limit at parsing, the alias, directive,
+ * depth, field and cost rules at validation (with the request's variables). Validation errors get the
+ * ValidationError shape: graphql-yoga returns them without passing them through the error mask.
  */
-const requestValidation: Plugin = {
-  onValidate({ addValidationRule, params }) {
-    addValidationRule(operationLimits());
-    return ({ result, setResult }) => {
-      if (result.length > 0) setResult(result.map((e) => requestError(e, params.documentAST)));
-    };
-  },
-};
+function requestLimits(limits: RequestLimits): Plugin<{ params?: { variables?: Record<string, unknown> | null; operationName?: string | null } }> {
+  return {
+    onParse({ setParseFn }) {
+      setParseFn((source) => parseWithinLimits(typeof source === 'string' ? source : source.body));
+    },
+    // A request refused before it runs (parse, validation, variables: every error a 400 ValidationError and no data)
+    // is answered with HTTP 400, as the REST door answers a bad body; yoga would send 200 for validation errors.
+    onResultProcess({ result }) {
+      if (Array.isArray(result) || !('errors' in result) || !result.errors?.length || result.data != null) return;
+      if (result.errors.every((e) => e.extensions?.code === 400)) result.extensions = { ...result.extensions, http: { status: 400 } };
+    },
+    onValidate({ addValidationRule, params, context }) {
+      for (const rule of documentRules) addValidationRule(rule);
+      return ({ result, setResult }) => {
+        const errors = result.length > 0 ? result : validate(params.schema, params.documentAST, [
+          costRule({ context, variables: context.params?.variables, operationName: context.params?.operationName }, limits),
+        ]);
+        if (errors.length > 0) setResult(errors.map((e) => requestError(e, params.documentAST)));
+      };
+    },
+  };
+}
 
-export function graphqlHandler(logger: Logger) {
+export function graphqlHandler(logger: Logger, limits: RequestLimits = {}) {
   const yoga = createYoga<{ req: Request & { scope?: { services: Services } }; res: Response }, GraphQLContext>({
     schema: buildSchema(),
     graphqlEndpoint: '/graphql',
@@ -113,7 +130,9 @@ export function graphqlHandler(logger: Logger) {
       defaultQuery: '# Put your admin token in the Headers tab below, then run:\n{\n  projects { id name environments { environment } }\n  tags { type value }\n}\n',
     },
     maskedErrors: { maskError: maskError(logger) },
-    plugins: [requestValidation],
+    plugins: [requestLimits(limits)],
+    // The cost rules depend on each request's variables: a validation result must not be reused for the same text.
+    parserAndValidationCache: { validationCache: false },
     context: ({ req }) => {
       if (!req.scope) throw new Error('GraphQL operation without a request scope');
       return { services: req.scope.services };

@@ -3,6 +3,7 @@ import type {
   PlaygroundConstraintResult, PlaygroundFeatureEvaluation, PlaygroundSegmentResult, PlaygroundStrategyEvaluation, PlaygroundVariant,
 } from '../domain/playground/types';
 import type { FeatureVariant } from '../domain/features/variants';
+import { LIST_MULTIPLIER, WEIGHTS } from './cost';
 import { builder } from './builder';
 import { defined } from './input';
 import { FeatureVariantRef, PayloadRef, StrategyVariantRef } from './features.resolvers';
@@ -156,12 +157,14 @@ const body = <T extends { projects?: string[] | null; context: object }>(input: 
 builder.queryFields((t) => ({
   playground: t.field({
     type: [PlaygroundFeatureRef],
+    complexity: { field: WEIGHTS.playground, multiplier: LIST_MULTIPLIER },
     description: 'Evaluates a context against the features of the chosen projects in one environment (spec endpoint 3).',
     args: { input: t.arg({ type: PlaygroundInput, required: true, description: 'Environment, projects and context.' }) },
     resolve: async (_r, { input }, ctx) => (await ctx.services.playground.evaluate(body(input))).features,
   }),
   advancedPlayground: t.field({
     type: [AdvancedPlaygroundFeatureRef],
+    complexity: { field: WEIGHTS.advancedPlayground, multiplier: LIST_MULTIPLIER },
     description: 'Evaluates every combination of the comma-separated context values in several environments (spec endpoint 4; D9 limit).',
     args: { input: t.arg({ type: AdvancedPlaygroundInput, required: true, description: 'Environments, projects and context.' }) },
     resolve: async (_r, { input }, ctx) => (await ctx.services.playground.evaluateAdvanced(body(input))).features,

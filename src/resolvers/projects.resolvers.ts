@@ -4,6 +4,7 @@ import type {
 } from '../domain/projects/health-report.service';
 import type { Project, ProjectEnvironmentLink } from '../domain/projects/project.service';
 import { PROJECT_MODES } from '../domain/projects/project.service';
+import { WEIGHTS } from './cost';
 import { builder } from './builder';
 import { defined } from './input';
 import { TagRef } from './tags.resolvers';
@@ -143,6 +144,7 @@ export const ProjectRef = builder.objectRef<Project>('Project').implement({
     }),
     healthReport: t.loadable({
       type: ProjectHealthReportRef,
+      complexity: WEIGHTS.healthReport,
       description: 'The health report of the project (REST GET /api/admin/projects/:projectId/health-report), computed live.',
       load: async (ids: string[], ctx) => {
         const reports = new Map((await ctx.services.healthReports.healthReports(ids)).map((r) => [r.id, r]));

@@ -27,11 +27,17 @@ const filterSchema = z.object({
 
 export type EventQuery = z.input<typeof filterSchema>;
 
+/** What a caller reads of a page: GraphQL asks only for what is selected (REST always reads both). */
+export interface EventParts {
+  rows: boolean;
+  count: boolean;
+}
+
 /** Reads the audit log, newest first. Reading needs only an authenticated caller (Unleash: permission NONE). */
 export class EventService {
   constructor(private readonly em: EntityManager) {}
 
-  async search(query: EventQuery): Promise<EventPage> {
+  async search(query: EventQuery, parts: EventParts = { rows: true, count: true }): Promise<EventPage> {
     const q = parse(filterSchema, query);
     const where: string[] = [];
     const params: unknown[] = [];
@@ -42,9 +48,13 @@ export class EventService {
     const pageWhere = q.before ? `${filter ? `${filter} and` : 'where'} id < ?` : filter;
     const pageParams = q.before ? [...params, q.before] : params;
     const conn = this.em.getConnection();
-    const [rows, [{ count }]] = await Promise.all([
-      conn.execute(`select ${EVENT_COLUMNS} from events ${pageWhere} order by id desc limit ? offset ?`, [...pageParams, q.limit + 1, q.offset ?? 0]),
-      conn.execute(`select count(*)::int as count from events ${filter}`, params),
+    const [rows, count] = await Promise.all([
+      parts.rows
+        ? conn.execute(`select ${EVENT_COLUMNS} from events ${pageWhere} order by id desc limit ? offset ?`, [...pageParams, q.limit + 1, q.offset ?? 0])
+        : [],
+      parts.count
+        ? conn.execute(`select count(*)::int as count from events ${filter}`, params).then((r) => (r[0] as { count: number }).count)
+        : 0,
     ]);
     const more = rows.length > q.limit;
     const events = (rows as unknown as Parameters<typeof toAuditEvent>[0][]).slice(0, q.limit).map(toAuditEvent);

@@ -57,6 +57,14 @@ export interface AdvancedPlaygroundFeature {
  * Reading needs no permission beyond authentication (Unleash: NONE), writes nothing and emits no event.
  */
 export class PlaygroundService {
+  /**
+   * Combinations evaluated so far by this request. The service lives for one request, so the D9 limit holds for the
+   * request as a whole: a GraphQL document with many advancedPlayground aliases shares one allowance.
+   */
+  private combinationsUsed = 0;
+  /** Context bytes written out so far by this request (bounded like the combinations). */
+  private contextBytesUsed = 0;
+
   constructor(
     private readonly em: EntityManager,
     private readonly combinationLimit = DEFAULT_COMBINATION_LIMIT,
@@ -90,6 +98,10 @@ export class PlaygroundService {
     if (total > this.combinationLimit) {
       throw ValidationError.single('context', `Rejecting evaluation as it would generate ${total} combinations exceeding ${this.combinationLimit} limit. Please reduce the number of selected environments (${environments.length}), features (${featureCount}), context field combinations (${contexts}).`);
     }
+    if (this.combinationsUsed + total > this.combinationLimit) {
+      throw ValidationError.single('context', `Rejecting evaluation as it would generate ${total} combinations on top of the ${this.combinationsUsed} this request already evaluated, exceeding the ${this.combinationLimit} limit of one request. Please send fewer evaluations in one request.`);
+    }
+    this.combinationsUsed += total;
     // Nothing to evaluate: the product of the context values is not bounded by the limit then, so never build it.
     if (featureCount === 0) return { input: body, features: [] };
     // Every entry repeats its combination's context, so the limit on combinations alone does not bound the response:
@@ -98,6 +110,10 @@ export class PlaygroundService {
     if (contextBytes > MAX_CONTEXT_BYTES) {
       throw ValidationError.single('context', `Rejecting evaluation as its results would repeat about ${Math.round(contextBytes / 1e6)} MB of context values (at most ${MAX_CONTEXT_BYTES / 1e6} MB). Please send fewer or shorter context values, or select fewer environments (${environments.length}) or features (${featureCount}).`);
     }
+    if (this.contextBytesUsed + contextBytes > MAX_CONTEXT_BYTES) {
+      throw ValidationError.single('context', `Rejecting evaluation as this request's results would repeat more than ${MAX_CONTEXT_BYTES / 1e6} MB of context values in all. Please send fewer evaluations in one request.`);
+    }
+    this.contextBytesUsed += contextBytes;
     const combinations = expand(axes);
     const grouped = new Map<string, AdvancedPlaygroundFeature>();
     for (const environment of environments) {

@@ -67,7 +67,7 @@ const GqlFeatEvents = graphql(`
 `);
 const GqlFeatQueryCount = graphql(`
   query GqlFeatQueryCount {
-    projects { features(first: 1000) { nodes { environments { strategies { segments { id } } } tags { type value } } } }
+    projects { features(first: 200) { nodes { environments { strategies { segments { id } } } tags { type value } } } }
   }
 `);
 
