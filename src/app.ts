@@ -1,6 +1,7 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { TokenResolver } from './domain/access/api-token.service';
+import { refuseNonAdminToken } from './domain/access/api-token.service';
+import { Authenticator, SESSION_COOKIE } from './domain/access/authenticator';
 import { AuthenticationRequired, ContentTypeerror, type DomainError } from './domain/errors';
 import { SnapshotCache } from './domain/playground/snapshot-cache';
 import { createServices } from './domain/services';
@@ -8,6 +9,7 @@ import type { Logger } from './logger';
 import { graphqlHandler } from './resolvers/graphql.handler';
 import { errorHandler, notFound, sendError, sendGraphQLError } from './rest/errors';
 import { adminRouter } from './rest';
+import { authRouter, readCookie } from './rest/auth.routes';
 import { hasBody, jsonBody, urlGuard } from './request-guard';
 
 export interface AppDeps {
@@ -17,6 +19,10 @@ export interface AppDeps {
   bodyLimit?: string;
   /** Most environment × feature × context combinations one advanced playground request may evaluate (D9). */
   playgroundCombinationLimit?: number;
+  /** Cost budget of one GraphQL request (src/resolvers/cost.ts). */
+  graphqlMaxCost?: number;
+  /** How long a resolved credential is trusted before it is looked up again (default 1 s: the revocation delay). */
+  credentialTtlMs?: number;
 }
 
 /** Errors of the door answer in the shape of the door: GraphQL's `{errors}` on /graphql, the REST body elsewhere. */
@@ -28,11 +34,12 @@ const refuse = (req: Request, res: Response, err: DomainError) => (req.baseUrl =
  * read, so an anonymous caller cannot make the server parse anything; everything the door refuses, it refuses before
  * routing, so no route or service sees it.
  */
-export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinationLimit }: AppDeps) {
+export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinationLimit, graphqlMaxCost, credentialTtlMs }: AppDeps) {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  const tokens = new TokenResolver(orm.em);
+  const credentials = new Authenticator(orm.em, credentialTtlMs);
+  const onCredentialsRevoked = () => credentials.invalidate();
   const playgroundCache = new SnapshotCache();
 
   app.get('/health', async (_req, res) => {
@@ -44,10 +51,16 @@ export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinati
     }
   });
 
+  // The Authorization header (an API token or a personal access token) wins over the session cookie; client and
+  // frontend tokens are valid credentials but never open the admin API (403).
   const authenticate = async (req: Request, res: Response, next: NextFunction) => {
-    const principal = await tokens.resolve(req.headers.authorization);
+    const principal = req.headers.authorization !== undefined
+      ? await credentials.fromHeader(req.headers.authorization)
+      : await credentials.fromSession(readCookie(req, SESSION_COOKIE));
     if (!principal) return refuse(req, res, new AuthenticationRequired());
-    (req as Request & { scope?: unknown }).scope = { services: createServices(orm.em.fork(), principal, { playgroundCombinationLimit, playgroundCache }) };
+    const refused = refuseNonAdminToken(principal);
+    if (refused) return refuse(req, res, refused);
+    (req as Request & { scope?: unknown }).scope = { services: createServices(orm.em.fork(), principal, { playgroundCombinationLimit, playgroundCache, onCredentialsRevoked }) };
     next();
   };
   const requireJson = (req: Request, res: Response, next: NextFunction) => {
@@ -62,8 +75,15 @@ export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinati
   api.use(notFound);
   app.use('/api', api);
 
+  // Login and logout need no credentials; they read JSON like the API does.
+  const auth = express.Router();
+  auth.use(urlGuard(), requireJson, ...body);
+  auth.use(authRouter(orm.em, onCredentialsRevoked));
+  auth.use(notFound);
+  app.use('/auth', auth);
+
   // GraphiQL (GET with an HTML Accept header and no query) is served without a token (D13); every operation needs one.
-  const graphql = graphqlHandler(logger);
+  const graphql = graphqlHandler(logger, { maxCost: graphqlMaxCost });
   const isGraphiQLPage = (req: Request) => req.method === 'GET' && req.query.query === undefined && (req.headers.accept ?? '').includes('text/html');
   app.use('/graphql',
     (req: Request, res: Response, next: NextFunction) => (isGraphiQLPage(req) ? graphql(req, res) : next()),

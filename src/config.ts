@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { checkPasswordStrength } from './domain/access/password';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -9,11 +10,17 @@ export interface Config {
   dataDir: string;
   /** Admin tokens created at start when absent, e.g. `*:*.some-secret`. */
   initAdminApiTokens: string[];
+  /** Password of the `admin` user created on a database without users; generated and printed once when unset. */
+  initAdminPassword?: string;
   logLevel: LogLevel;
   /** Upper bound of database connections in the pool (always 1 on the embedded database). */
   dbPoolMax: number;
   /** D9: most environment × feature × context combinations of one advanced playground request. */
   playgroundCombinationLimit: number;
+  /** Cost budget of one GraphQL request (src/resolvers/cost.ts). */
+  graphqlMaxCost: number;
+  /** Graceful stop: how long requests in flight may take before their connections are cut. */
+  shutdownTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -47,8 +54,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       throw new ConfigError('INIT_ADMIN_API_TOKENS entries must look like "*:*.<secret>" with a secret of 8-200 letters, digits, "_" or "-"');
     }
   }
+  const initAdminPassword = env.INIT_ADMIN_PASSWORD || undefined;
+  if (initAdminPassword !== undefined) {
+    try {
+      checkPasswordStrength(initAdminPassword, 'INIT_ADMIN_PASSWORD');
+    } catch (err) {
+      throw new ConfigError(`INIT_ADMIN_PASSWORD is too weak: ${(err as { details?: Array<{ message: string }> }).details?.[0]?.message ?? ''}`);
+    }
+  }
   const logLevel = (env.LOG_LEVEL?.trim() || 'info') as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
   const playgroundCombinationLimit = integer('PLAYGROUND_COMBINATION_LIMIT', env.PLAYGROUND_COMBINATION_LIMIT, 15_000, 1, 10_000_000);
-  return { port, databaseUrl, dataDir, initAdminApiTokens, logLevel, dbPoolMax, playgroundCombinationLimit };
+  const graphqlMaxCost = integer('GRAPHQL_MAX_COST', env.GRAPHQL_MAX_COST, 100_000, 1, 100_000_000);
+  const shutdownTimeoutMs = integer('SHUTDOWN_TIMEOUT_MS', env.SHUTDOWN_TIMEOUT_MS, 10_000, 0, 600_000);
+  return { port, databaseUrl, dataDir, initAdminApiTokens, initAdminPassword, logLevel, dbPoolMax, playgroundCombinationLimit, graphqlMaxCost, shutdownTimeoutMs };
 }

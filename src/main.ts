@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig } from './config';
-import { startEmbeddedDatabase } from './db/embedded';
+import { startEmbeddedDatabase, StartupError } from './db/embedded';
 import type * as LoggerModule from './logger';
 import type * as ServerModule from './server';
 
@@ -27,19 +27,36 @@ async function main(): Promise<void> {
   if (running.createdAdminToken) {
     process.stdout.write(`\nNo admin API token existed, so one was created. It is shown only this once:\n\n    ${running.createdAdminToken}\n\nTry: curl -H "Authorization: ${running.createdAdminToken}" http://localhost:${running.port}/api/admin/tags\n\n`);
   }
-  let stopping = false;
+  if (running.createdAdminPassword) {
+    process.stdout.write(`No user existed, so user "admin" was created. Its password is shown only this once:\n\n    ${running.createdAdminPassword}\n\nLog in: curl -c cookies -H 'Content-Type: application/json' -d '{"username":"admin","password":"…"}' http://localhost:${running.port}/auth/simple/login\n\n`);
+  }
+  let signals = 0;
   const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    await running.stop();
-    process.exit(0);
+    signals += 1;
+    if (signals > 1) {
+      // A second signal while stopping: cut what is still open now rather than at the deadline.
+      running.server.closeAllConnections();
+      return;
+    }
+    logger.info({ signal, timeoutMs: config.shutdownTimeoutMs }, 'shutting down: finishing requests in flight');
+    try {
+      await running.stop();
+      logger.info('stopped');
+      process.exit(0);
+    } catch (err) {
+      logger.error({ err }, 'error while stopping');
+      process.exit(1);
+    }
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
 }
 
 main().catch((err) => {
+  if (err instanceof StartupError) {
+    process.stderr.write(`flagdeck cannot start: ${err.message}\n`);
+    process.exit(1);
+  }
   process.stderr.write(`flagdeck failed to start: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
   process.exit(1);
 });

@@ -2,10 +2,13 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { buildApp } from './app';
+import { answerClientErrors } from './client-error';
 import type { Config } from './config';
 import { ensureAdminTokens } from './domain/access/api-token.service';
+import { ensureAdminUser } from './domain/access/user.service';
 import { startEmbeddedDatabase, type EmbeddedDatabase } from './db/embedded';
 import { openOrm } from './db/orm';
+import { withStartupLock } from './db/startup-lock';
 import type { Logger } from './logger';
 
 export interface Running {
@@ -14,6 +17,13 @@ export interface Running {
   port: number;
   /** The admin token created because none existed, shown once. */
   createdAdminToken: string | null;
+  /** The generated password of the `admin` user created because no user existed, shown once. */
+  createdAdminPassword: string | null;
+  /**
+   * Graceful stop (issue 8, defect 10): no new connections; requests in flight finish; idle keep-alive connections
+   * close at once and the others as soon as their response is sent; whatever is still open after
+   * `shutdownTimeoutMs` is cut. Then the database closes.
+   */
   stop(): Promise<void>;
 }
 
@@ -26,26 +36,50 @@ export async function startServer(config: Config, logger: Logger, embeddedStarti
     url = embedded.url;
     logger.info({ dataDir: config.dataDir }, 'embedded PostgreSQL (PGlite) started');
   }
-  let orm: MikroORM;
+  const databaseUrl = url;
+  let orm: MikroORM | undefined;
+  let created: { token: string | null; password: string | null };
   try {
-    orm = await openOrm({ url, poolMax: embedded ? 1 : config.dbPoolMax });
+    const prepare = async () => {
+      orm = await openOrm({ url: databaseUrl, poolMax: embedded ? 1 : config.dbPoolMax, holdConnection: embedded !== undefined });
+      const token = (await ensureAdminTokens(orm.em, config.initAdminApiTokens)).created;
+      const password = (await ensureAdminUser(orm.em, config.initAdminPassword)).createdPassword;
+      return { token, password };
+    };
+    created = embedded ? await prepare() : await withStartupLock(databaseUrl, prepare);
   } catch (err) {
+    await orm?.close(true);
     await embedded?.stop();
     throw err;
   }
-  const { created } = await ensureAdminTokens(orm.em, config.initAdminApiTokens);
-  const app = buildApp({ orm, logger, playgroundCombinationLimit: config.playgroundCombinationLimit });
+  const openedOrm = orm!;
+  const app = buildApp({ orm: openedOrm, logger, playgroundCombinationLimit: config.playgroundCombinationLimit, graphqlMaxCost: config.graphqlMaxCost });
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(config.port, () => resolve(s));
     s.once('error', reject);
   });
+  answerClientErrors(server);
   const port = (server.address() as AddressInfo).port;
+  let stopping: Promise<void> | undefined;
   return {
-    server, orm, port, createdAdminToken: created,
-    async stop() {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await orm.close(true);
-      await embedded?.stop();
+    server, orm: openedOrm, port, createdAdminToken: created.token, createdAdminPassword: created.password,
+    stop() {
+      stopping ??= (async () => {
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        // Connections that finish their response while we wait become idle: close those as they appear.
+        const sweep = setInterval(() => server.closeIdleConnections(), 50);
+        const deadline = setTimeout(() => {
+          logger.warn({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown deadline reached: closing the connections still open');
+          server.closeAllConnections();
+        }, config.shutdownTimeoutMs);
+        server.closeIdleConnections();
+        await closed;
+        clearInterval(sweep);
+        clearTimeout(deadline);
+        await openedOrm.close(true);
+        await embedded?.stop();
+      })();
+      return stopping;
     },
   };
 }

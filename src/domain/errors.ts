@@ -43,8 +43,8 @@ export class AuthenticationRequired extends DomainError {
 
 export class NoAccessError extends DomainError {
   override readonly name = 'NoAccessError';
-  constructor(readonly permission: string, readonly environment?: string) {
-    super(`You don't have the required permissions to perform this operation. To perform this action, you need the "${permission}" permission${environment ? ` in the "${environment}" environment` : ''}.`);
+  constructor(readonly permission: string, readonly environment?: string, message?: string) {
+    super(message ?? `You don't have the required permissions to perform this operation. To perform this action, you need the "${permission}" permission${environment ? ` in the "${environment}" environment` : ''}.`);
   }
   override extra() {
     return { permissions: [this.permission] };
@@ -57,6 +57,19 @@ export class NotFoundError extends DomainError {
 
 export class NameExistsError extends DomainError {
   override readonly name = 'NameExistsError';
+}
+
+/** A change of project access that would leave a project that had an Owner without one (Unleash's name; 400). */
+export class ProjectWithoutOwnerError extends DomainError {
+  override readonly name = 'ProjectWithoutOwnerError';
+}
+
+/** Too many failed attempts (login): try again after `retryAfterSeconds`. */
+export class TooManyRequestsError extends DomainError {
+  override readonly name = 'TooManyRequestsError';
+  constructor(message: string, readonly retryAfterSeconds: number) {
+    super(message);
+  }
 }
 
 /** A state the operation refuses to enter (for example deleting the default project). */
@@ -93,6 +106,7 @@ export class ContentTypeerror extends DomainError {
 export const STATUS_BY_NAME: Readonly<Record<string, number>> = {
   ValidationError: 400,
   PatternError: 400,
+  ProjectWithoutOwnerError: 400,
   AuthenticationRequired: 401,
   NoAccessError: 403,
   InvalidOperationError: 403,
@@ -100,6 +114,7 @@ export const STATUS_BY_NAME: Readonly<Record<string, number>> = {
   NameExistsError: 409,
   ContentTooLarge: 413,
   ContentTypeerror: 415,
+  TooManyRequestsError: 429,
 };
 
 export interface ErrorBody {
@@ -167,9 +182,20 @@ export const UNIQUE_KEYS: ReadonlyMap<string, UniqueKey> = new Map<string, Uniqu
   ['roles_pkey', fixed('A role with that id already exists')],
   ['roles_name_key', { columns: ['name'], message: (v) => `A role with the name ${v.get('name')} already exists`, fallback: 'A role with that name already exists' }],
   ['role_permissions_unique_idx', fixed('The role already has that permission')],
+  ['users_pkey', fixed('A user with that id already exists')],
+  ['users_username_unique_idx', { columns: ['lower(username)'], message: (v) => `A user with the username ${v.get('lower(username)')} already exists`, fallback: 'A user with that username already exists' }],
+  ['users_email_unique_idx', { columns: ['lower(email)'], message: (v) => `A user with the email ${v.get('lower(email)')} already exists`, fallback: 'A user with that email already exists' }],
+  ['role_user_pkey', fixed('The user already has that role in the project')],
+  ['groups_pkey', fixed('A group with that id already exists')],
+  ['groups_name_unique_idx', { columns: ['lower(name)'], message: (v) => `A group with the name ${v.get('lower(name)')} already exists`, fallback: 'A group with that name already exists' }],
+  ['group_user_pkey', fixed('The user is already a member of the group')],
+  ['group_role_pkey', fixed('The group already has that role in the project')],
   // Secrets and bookkeeping: the value is never repeated back.
   ['api_tokens_pkey', fixed('That API token already exists')],
   ['api_tokens_secret_hash_key', fixed('An API token with that secret already exists')],
+  ['user_sessions_pkey', fixed('That session already exists')],
+  ['personal_access_tokens_pkey', fixed('That personal access token already exists')],
+  ['personal_access_tokens_secret_hash_key', fixed('A personal access token with that secret already exists')],
   ['events_pkey', fixed('That event already exists')],
   ['context_field_usage_pkey', fixed('That use of the context field is already recorded')],
   ['model_version_pkey', fixed('The model version is already recorded')],

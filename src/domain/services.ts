@@ -1,5 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AccessService } from './access/access.service';
+import { ApiTokenService } from './access/api-token.service';
+import { PersonalTokenService } from './access/personal-token.service';
+import { ProjectAccessService } from './access/project-access.service';
+import { UserService } from './access/user.service';
 import type { Principal } from './access/principal';
 import { ContextFieldService } from './context/context-field.service';
 import { EnvironmentService } from './environments/environment.service';
@@ -20,6 +24,8 @@ export interface ServiceOptions {
   playgroundCombinationLimit?: number;
   /** Compiled playground snapshots, shared by the requests of one app instance. */
   playgroundCache?: SnapshotCache;
+  /** Called after a token is revoked or changed here, so this instance forgets it at once. */
+  onCredentialsRevoked?: () => void;
 }
 
 export function createServices(em: EntityManager, principal: Principal, options: ServiceOptions = {}) {
@@ -37,6 +43,10 @@ export function createServices(em: EntityManager, principal: Principal, options:
     segments: new SegmentService(em, principal, access),
     strategies: new StrategyDefinitionService(em, principal, access),
     events: new EventService(em),
+    users: new UserService(em, principal, access, options.onCredentialsRevoked),
+    personalTokens: new PersonalTokenService(em, principal, options.onCredentialsRevoked),
+    apiTokens: new ApiTokenService(em, principal, access, options.onCredentialsRevoked),
+    projectAccess: new ProjectAccessService(em, principal, access),
     playground: new PlaygroundService(em, options.playgroundCombinationLimit, options.playgroundCache),
   };
 }

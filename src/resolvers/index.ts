@@ -1,4 +1,6 @@
 import type { GraphQLSchema } from 'graphql';
+import { MUTATION_PERMISSIONS, permissionSentence } from '../domain/access/operation-permissions';
+import { priceRootLists } from './cost';
 import { builder } from './builder';
 import './environments.resolvers';
 import './projects.resolvers';
@@ -12,7 +14,21 @@ import './playground.resolvers';
 
 let built: GraphQLSchema | undefined;
 
+/**
+ * Each mutation's description ends with the permission it needs, from the one operation table
+ * (src/domain/access/operation-permissions.ts) the services' checks are tested against, so GraphiQL and the printed
+ * schema say what a caller needs before they try.
+ */
+function documentPermissions(schema: GraphQLSchema): GraphQLSchema {
+  const fields = schema.getMutationType()?.getFields() ?? {};
+  for (const [name, field] of Object.entries(fields)) {
+    const declared = MUTATION_PERMISSIONS.get(name);
+    if (declared) field.description = [field.description, permissionSentence(declared)].filter(Boolean).join(' ');
+  }
+  return schema;
+}
+
 /** The Pothos schema, built once per process. */
 export function buildSchema(): GraphQLSchema {
-  return (built ??= builder.toSchema({ sortSchema: true }));
+  return (built ??= priceRootLists(documentPermissions(builder.toSchema({ sortSchema: true }))));
 }

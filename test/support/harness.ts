@@ -4,10 +4,11 @@ import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { print } from 'graphql';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { buildApp } from '../../src/app';
+import { answerClientErrors } from '../../src/client-error';
 import { ensureAdminTokens } from '../../src/domain/access/api-token.service';
 import { openOrm } from '../../src/db/orm';
 import { seedStatements } from '../../src/db/seed';
-import { createLogger } from '../../src/logger';
+import { createLogger, type Logger } from '../../src/logger';
 
 export const ADMIN_TOKEN = '*:*.test-admin-token-0123456789';
 
@@ -52,17 +53,18 @@ export async function resetDatabase(orm: MikroORM): Promise<void> {
 }
 
 /** Starts the real app (buildApp) on an ephemeral port against the suite's database, reset to fresh defaults. */
-export async function startTestApp(): Promise<TestApp> {
+export async function startTestApp(options: { logger?: Logger; credentialTtlMs?: number } = {}): Promise<TestApp> {
   const url = process.env.DATABASE_URL;
   if (!url) throw new Error('DATABASE_URL is not set: run the e2e tests through jest (global setup)');
   const queries: string[] = [];
   const orm = await openOrm({ url, poolMax: Number(process.env.TEST_DB_POOL_MAX ?? 1), onQuery: (sql) => queries.push(sql) });
   await resetDatabase(orm);
   await ensureAdminTokens(orm.em, [ADMIN_TOKEN]);
-  const app = buildApp({ orm, logger: createLogger('silent') });
+  const app = buildApp({ orm, logger: options.logger ?? createLogger('silent'), credentialTtlMs: options.credentialTtlMs });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
+  answerClientErrors(server); // as src/server.ts does
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   async function request<T>(method: string, path: string, body?: unknown, options: RequestOptions = {}): Promise<Reply<T>> {

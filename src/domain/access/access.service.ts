@@ -5,9 +5,13 @@ import type { Principal } from './principal';
 import { isAllowed, type Grant, type Scope } from './rbac';
 
 /**
- * The one permission check every state-changing service method calls. Admin tokens pass without a query;
- * for users the grants of their root role are loaded once per request (root roles' project permissions
- * apply to the `default` project, as in Unleash).
+ * The one permission check every state-changing service method calls. Admin tokens pass without a query; for users
+ * the grants are loaded once per request, in one statement, as the union of
+ * - the root role's permissions (its project and environment permissions apply to the `default` project, as in
+ *   Unleash), and the root roles of the user's groups likewise;
+ * - the project roles the user holds in each project (`role_user`);
+ * - the project roles the user's groups hold in each project (`group_role`).
+ * An environment permission stored without an environment holds in every environment.
  */
 export class AccessService {
   private grants?: Promise<Grant[]>;
@@ -16,17 +20,39 @@ export class AccessService {
 
   async check(permission: string, scope: Scope = {}): Promise<void> {
     if (this.principal.isAdmin) return;
-    const grants = await (this.grants ??= this.loadGrants());
+    const grants = await this.granted();
     if (!isAllowed(grants, permission, scope)) throw new NoAccessError(permission, scope.environment);
+  }
+
+  /** Whether the caller holds `permission` in `scope`, without throwing. */
+  async allows(permission: string, scope: Scope = {}): Promise<boolean> {
+    if (this.principal.isAdmin) return true;
+    return isAllowed(await this.granted(), permission, scope);
+  }
+
+  /** Every grant of the caller (GET /api/admin/user lists them). */
+  granted(): Promise<Grant[]> {
+    return (this.grants ??= this.loadGrants());
   }
 
   private async loadGrants(): Promise<Grant[]> {
     if (this.principal.isAdmin) return [{ permission: ADMIN, project: null, environment: null }];
-    if (this.principal.rootRoleId === null) return [];
-    const rows: Array<{ permission: string; type: string; environment: string | null }> = await this.em.execute(
-      `select rp.permission, p.type, rp.environment from role_permissions rp join permissions p on p.name = rp.permission where rp.role_id = ?`,
-      [this.principal.rootRoleId],
+    if (this.principal.kind !== 'user') return [];
+    const rows: Array<{ permission: string; type: string; environment: string | null; project: string | null }> = await this.em.execute(
+      `with held (role_id, project) as (
+         select ?::int, null::text
+         union all select g.root_role_id, null from group_user gu join groups g on g.id = gu.group_id where gu.user_id = ? and g.root_role_id is not null
+         union all select role_id, project from role_user where user_id = ?
+         union all select gr.role_id, gr.project from group_user gu join group_role gr on gr.group_id = gu.group_id where gu.user_id = ?
+       )
+       select distinct rp.permission, p.type, rp.environment, held.project
+         from held join role_permissions rp on rp.role_id = held.role_id join permissions p on p.name = rp.permission`,
+      [this.principal.rootRoleId, this.principal.userId, this.principal.userId, this.principal.userId],
     );
-    return rows.map((r) => ({ permission: r.permission, project: r.type === 'root' ? null : 'default', environment: r.environment }));
+    return rows.map((r) => ({
+      permission: r.permission,
+      project: r.type === 'root' ? null : r.project ?? 'default',
+      environment: r.type === 'environment' ? r.environment || null : null,
+    }));
   }
 }

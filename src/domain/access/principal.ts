@@ -1,4 +1,4 @@
-/** Who is calling. Resolved once per request from the Authorization header and passed to every service call. */
+/** Who is calling. Resolved once per request from the Authorization header or the session cookie and passed to every service call. */
 export interface Principal {
   kind: 'api-token' | 'user' | 'system';
   /** Written as `createdBy` on audit events: the token name, the username or email. */
@@ -7,8 +7,12 @@ export interface Principal {
   userId: number | null;
   /** Admin API tokens hold ADMIN and pass every permission check. */
   isAdmin: boolean;
-  /** Root role of a user; permissions are read from it. */
+  /** Root role of a user; permissions are read from it, its project roles and its groups' roles. */
   rootRoleId: number | null;
+  /** API tokens: their type. Client and frontend tokens are refused on the admin API (403). */
+  tokenType?: 'admin' | 'client' | 'frontend';
+  /** Users logged in with a session: the digest of its id (to keep this session when the password changes). */
+  sessionHash?: string;
 }
 
 export const SYSTEM_USER_ID = -1337;

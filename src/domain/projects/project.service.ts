@@ -1,3 +1,4 @@
+import { ROLE_OWNER } from '../access/permissions';
 import { z } from 'zod';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AccessService } from '../access/access.service';
@@ -138,6 +139,11 @@ export class ProjectService {
         tx.create(ProjectEnvironmentSchema, { projectId: data.id, environmentName: env.name, defaultStrategy: null });
       }
       const project = toProject(row);
+      // Its creator owns it (issue 9), when the creator is a user that exists (an API token is no one to own it).
+      if (this.principal.kind === 'user' && this.principal.userId !== null) {
+        await tx.flush();
+        await tx.execute('insert into role_user (role_id, user_id, project) select ?, id, ? from users where id = ?', [ROLE_OWNER, project.id, this.principal.userId]);
+      }
       emit({ type: 'project-created', project: project.id, data: project });
       return project;
     });

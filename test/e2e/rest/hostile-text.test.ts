@@ -1,9 +1,8 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { Router } from 'express';
-import { buildApp } from '../../../src/app';
-import { createLogger } from '../../../src/logger';
-import { ADMIN_TOKEN, startTestApp, type TestApp } from '../../support/harness';
+import { ADMIN_TOKEN, startTestApp, type RequestOptions, type TestApp } from '../../support/harness';
+import { ROLE_MEMBER, ROLE_OWNER } from '../../../src/domain/access/permissions';
+import { appRoutes, type Route } from '../../support/routes';
 
 /**
  * The hostile-text sweep (issue 8, defects 5 and 6): every POST/PUT/PATCH endpoint, found by walking the router stack of
@@ -100,8 +99,8 @@ interface Answer {
   graphqlErrors?: number;
 }
 
-async function send(method: string, url: string, body?: Buffer): Promise<Answer> {
-  const headers: Record<string, string> = { authorization: ADMIN_TOKEN, accept: 'application/json' };
+async function send(method: string, url: string, body?: Buffer, authorization = ADMIN_TOKEN): Promise<Answer> {
+  const headers: Record<string, string> = { authorization, accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
   const bytes = body === undefined ? undefined : new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.length);
   const res = await fetch(app.url + url, { method, headers, body: bytes });
@@ -136,14 +135,17 @@ async function batch<T>(tasks: Array<() => Promise<T>>, width = 12): Promise<T[]
   return out;
 }
 
-/** A hash of every table of the schema (pg_tables, so a table added later is included), rows in a fixed order. */
+/**
+ * A hash of every table of the schema (pg_tables, so a table added later is included), rows in a fixed order. A
+ * credential's `seen_at` is left out: authenticating a request marks the token seen, whatever the request then does.
+ */
 let snapshotSql = '';
 async function snapshot(): Promise<Record<string, string>> {
   const em = app.orm.em.fork();
   if (!snapshotSql) {
     const tables: Array<{ tablename: string }> = await em.execute(`select tablename from pg_tables where schemaname = current_schema() order by 1`);
     expect(tables.map((t) => t.tablename)).toContain('events');
-    snapshotSql = `select ${tables.map(({ tablename }) => `(select md5(coalesce(string_agg(t::text, E'\\n' order by t::text), '')) from "${tablename}" t) as "${tablename}"`).join(', ')}`;
+    snapshotSql = `select ${tables.map(({ tablename }) => `(select md5(coalesce(string_agg((to_jsonb(t) - 'seen_at')::text, E'\\n' order by (to_jsonb(t) - 'seen_at')::text), '')) from "${tablename}" t) as "${tablename}"`).join(', ')}`;
   }
   const [row] = await em.execute(snapshotSql);
   return row as Record<string, string>;
@@ -158,9 +160,12 @@ interface Sample {
   body?: unknown;
   /** Status of the valid sample, sent after the sweep of the endpoint as a control. */
   ok: number;
+  /** The credential to send instead of the admin token (the caller's own password and tokens need a user). */
+  authorization?: string;
 }
 
 const F = 'default';
+const PASSWORD = 'Sweep-Passw0rd!';
 const constraint = { contextName: 'userId', operator: 'IN', values: ['a', 'b'], caseInsensitive: false, inverted: false };
 const strategyVariant = { name: 'sv', weight: 1000, weightType: 'variable', stickiness: 'default', payload: { type: 'string', value: 'p' } };
 const strategyBody = () => ({
@@ -229,6 +234,18 @@ function catalog(): Record<string, Sample> {
     'POST /api/admin/projects/:projectId/features/:featureName/dependencies': { params: feature('sw-child'), body: { feature: 'sw-parent', enabled: true }, ok: 200 },
     'POST /api/admin/archive/revive/:featureName': { params: { featureName: 'sw-archived3' }, ok: 200 },
     'POST /api/admin/playground': { body: { environment: 'development', projects: [F], context: { appName: 'app', userId: 'u1', properties: { tenant: 'acme' } } }, ok: 200 },
+    'POST /api/admin/user-admin': { body: { username: 'sw-new-user', email: 'new@sw.example', name: 'New', password: PASSWORD, rootRole: 'Viewer', sendEmail: false }, ok: 201 },
+    'PUT /api/admin/user-admin/:id': { params: { id: fixture.user }, body: { name: 'Person', email: 'person@sw.example', rootRole: 'Editor' }, ok: 200 },
+    'POST /api/admin/user-admin/:id/change-password': { params: { id: fixture.user }, body: { password: PASSWORD }, ok: 200 },
+    'POST /api/admin/user/change-password': { body: { password: PASSWORD, confirmPassword: PASSWORD }, ok: 200, authorization: fixture.pat },
+    'POST /api/admin/user/tokens': { body: { description: 'CI', expiresAt: '2099-01-01T00:00:00.000Z' }, ok: 201, authorization: fixture.pat },
+    'POST /api/admin/api-tokens': { body: { tokenName: 'sw-client', type: 'client', environment: 'development', projects: [F], expiresAt: '2099-01-01T00:00:00Z' }, ok: 201 },
+    'PUT /api/admin/api-tokens/:token': { params: { token: fixture.apiToken }, body: { expiresAt: '2098-01-01T00:00:00Z' }, ok: 200 },
+    'POST /api/admin/projects/:projectId/access': { params: { projectId: 'sw' }, body: { roles: [{ id: ROLE_MEMBER }], users: [{ id: Number(fixture.user) }], groups: [{ id: Number(fixture.group) }] }, ok: 200 },
+    'PUT /api/admin/projects/:projectId/users/:userId/roles': { params: { projectId: 'sw', userId: fixture.user }, body: { roles: [ROLE_OWNER, ROLE_MEMBER] }, ok: 200 },
+    'PUT /api/admin/projects/:projectId/groups/:groupId/roles': { params: { projectId: 'sw', groupId: fixture.group }, body: { roles: [ROLE_MEMBER] }, ok: 200 },
+    'POST /auth/simple/login': { body: { username: 'sw-person', password: PASSWORD }, ok: 200 },
+    'POST /auth/logout': { ok: 200 },
     'POST /api/admin/playground/advanced': { body: { environments: ['development'], projects: [F], context: { appName: 'app', userId: 'u1,u2', properties: { tenant: 'acme' } } }, ok: 200 },
   };
 }
@@ -236,32 +253,8 @@ function catalog(): Record<string, Sample> {
 /** Path parameter values for routes outside the catalog (GET and DELETE), for the path and query sweeps. */
 const DEFAULT_PARAMS = (): Record<string, string> => ({
   projectId: F, featureName: 'sw-f', environment: 'development', strategyId: fixture.strategy, id: 'sw', name: 'sw-spare',
-  type: 'simple', value: 'sw-tag', parent: 'sw-parent',
+  type: 'simple', value: 'sw-tag', parent: 'sw-parent', userId: fixture.user, groupId: fixture.group, token: fixture.apiToken,
 });
-
-interface Route { method: string; path: string }
-
-type Layer = { route?: { path: string; methods: Record<string, boolean> }; handle?: { stack?: Layer[] }; rawPath?: unknown };
-
-/** Every route of the app, with its full path, from the router stack; and the paths where other handlers are mounted. */
-function walk(stack: Layer[], prefix = '', routes: Route[] = [], mounts: string[] = []): { routes: Route[]; mounts: string[] } {
-  for (const layer of stack) {
-    const here = layer.rawPath === '/' || layer.rawPath === undefined ? prefix : `${prefix}${String(layer.rawPath)}`;
-    if (layer.route) {
-      for (const method of Object.keys(layer.route.methods)) routes.push({ method: method.toUpperCase(), path: `${prefix}${layer.route.path}` });
-    } else if (layer.handle?.stack) {
-      walk(layer.handle.stack, here, routes, mounts);
-    } else if (here !== prefix || prefix === '') {
-      if (!mounts.includes(here)) mounts.push(here);
-    }
-  }
-  return { routes, mounts };
-}
-
-function appRoutes(): { routes: Route[]; mounts: string[] } {
-  const express = buildApp({ orm: app.orm, logger: createLogger('silent') }) as unknown as { router: Router & { stack: Layer[] } };
-  return walk(express.router.stack);
-}
 
 const url = (route: Route, params: Record<string, string>, replace?: [string, string]) => route.path.replace(/:(\w+)/g, (_m, name: string) => {
   if (replace && replace[0] === name) return replace[1];
@@ -273,8 +266,8 @@ const url = (route: Route, params: Record<string, string>, replace?: [string, st
 
 beforeAll(async () => {
   app = await startTestApp();
-  const must = async (method: string, path: string, body?: unknown) => {
-    const res = await app.request(method, path, body);
+  const must = async (method: string, path: string, body?: unknown, options?: RequestOptions) => {
+    const res = await app.request(method, path, body, options);
     if (res.status >= 300) throw new Error(`fixture ${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body;
   };
@@ -291,6 +284,14 @@ beforeAll(async () => {
   }
   await must('POST', `/api/admin/projects/${F}/archive`, { features: ['sw-archived', 'sw-archived2', 'sw-archived3'] });
   fixture.strategy = (await must('POST', `/api/admin/projects/${F}/features/sw-f/environments/development/strategies`, { name: 'default' })).id;
+  // A user with a personal access token (for the caller's own routes), a group and an API token.
+  fixture.user = String((await must('POST', '/api/admin/user-admin', { username: 'sw-person', password: PASSWORD, rootRole: 'Admin' })).id);
+  const login = await fetch(`${app.url}/auth/simple/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'sw-person', password: PASSWORD }) });
+  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
+  fixture.pat = (await must('POST', '/api/admin/user/tokens', { description: 'sweep', expiresAt: '2099-01-01T00:00:00Z' }, { token: null, headers: { cookie } })).secret;
+  const [group] = await app.orm.em.fork().execute(`insert into groups (name) values ('sw-group') returning id`);
+  fixture.group = String(group.id);
+  fixture.apiToken = (await must('POST', '/api/admin/api-tokens', { tokenName: 'sw-token', type: 'admin' })).secret;
 });
 afterAll(async () => { await app.close(); });
 
@@ -301,7 +302,7 @@ const tally = { endpoints: 0, positions: 0, bodyRequests: 0, pathRequests: 0, qu
 describe('hostile text in every POST/PUT/PATCH body', () => {
   it('the catalog has a sample for every POST/PUT/PATCH route of the app, and nothing else', () => {
     tally.started = Date.now();
-    const { routes, mounts } = appRoutes();
+    const { routes, mounts } = appRoutes(app.orm);
     const writes = routes.filter((r) => ['POST', 'PUT', 'PATCH'].includes(r.method)).map((r) => `${r.method} ${r.path}`);
     expect(writes.length).toBeGreaterThan(40);
     const samples = Object.keys(catalog());
@@ -311,7 +312,7 @@ describe('hostile text in every POST/PUT/PATCH body', () => {
   });
 
   it('every string value and property name, with each hostile value: a documented 4xx, nothing changed; then the valid sample succeeds', async () => {
-    const { routes } = appRoutes();
+    const { routes } = appRoutes(app.orm);
     const samples = catalog();
     const failures: unknown[] = [];
     for (const route of routes.filter((r) => samples[`${r.method} ${r.path}`])) {
@@ -322,7 +323,7 @@ describe('hostile text in every POST/PUT/PATCH body', () => {
       tally.positions += positions(sample.body).length;
       tally.bodyRequests += cases.length;
       const before = await snapshot();
-      const answers = await batch(cases.map(({ position, value }) => () => send(route.method, path, hostileBytes(withMark(sample.body, position), value))));
+      const answers = await batch(cases.map(({ position, value }) => () => send(route.method, path, hostileBytes(withMark(sample.body, position), value), sample.authorization)));
       answers.forEach((answer, i) => {
         const want = expected(cases[i].position, cases[i].value);
         const got = { status: answer.status, name: answer.name, ...(want.path === undefined ? {} : { path: answer.path }) };
@@ -332,7 +333,7 @@ describe('hostile text in every POST/PUT/PATCH body', () => {
       if (JSON.stringify(after) !== JSON.stringify(before)) {
         failures.push({ endpoint: `${route.method} ${route.path}`, changed: Object.keys(before).filter((t) => before[t] !== after[t]) });
       }
-      const control = await send(route.method, path, sample.body === undefined ? undefined : Buffer.from(JSON.stringify(sample.body)));
+      const control = await send(route.method, path, sample.body === undefined ? undefined : Buffer.from(JSON.stringify(sample.body)), sample.authorization);
       if (control.status !== sample.ok) failures.push({ endpoint: `${route.method} ${route.path}`, control });
     }
     expect(failures).toEqual([]);
@@ -344,7 +345,7 @@ describe('hostile path segments and query strings on every route', () => {
   const QUERY_VALUES = ['a%00b', '%FF', '%ED%A0%80', '%C0%80'];
 
   it('each path parameter of each route, with each hostile segment: 400 ValidationError naming the segment, nothing changed', async () => {
-    const { routes } = appRoutes();
+    const { routes } = appRoutes(app.orm);
     const samples = catalog();
     const cases: Array<{ route: Route; url: string; segment: string; body?: Buffer }> = [];
     for (const route of routes) {
@@ -367,7 +368,7 @@ describe('hostile path segments and query strings on every route', () => {
 
   it('a hostile query parameter on every route (with the valid body): 400 ValidationError naming the parameter, nothing changed', async () => {
     // The door guards /api and /graphql; GET /health takes no input.
-    const routes = appRoutes().routes.filter((r) => r.path.startsWith('/api/'));
+    const routes = appRoutes(app.orm).routes.filter((r) => r.path.startsWith('/api/'));
     const samples = catalog();
     const cases: Array<{ route: Route; url: string; parameter: string; body?: Buffer }> = [];
     for (const route of routes) {

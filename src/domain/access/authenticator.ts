@@ -1,0 +1,98 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { hashToken } from './api-token.service';
+import { SYSTEM_USER_ID, type Principal } from './principal';
+
+/** The session cookie's name (Unleash's, so a browser extension or script that knows it keeps working). */
+export const SESSION_COOKIE = 'unleash-session';
+/** Personal access tokens start with this, so the header tells which table to look in. */
+export const PAT_PREFIX = 'user:';
+
+interface Cached {
+  principal: Principal | null;
+  expires: number;
+}
+
+/**
+ * Resolves credentials to principals: an API token or a personal access token in the Authorization header, or a
+ * session id in the session cookie. Every secret is looked up by its SHA-256 digest through a unique index, and the
+ * stored digest is compared with `timingSafeEqual`. Results are cached for `ttlMs` (default 1 s): a busy client costs
+ * one query per second, and a token revoked or a user deleted on any instance stops working on every instance
+ * within that second (the instance that revoked it forgets it at once).
+ */
+export class Authenticator {
+  private readonly cache = new Map<string, Cached>();
+
+  constructor(private readonly em: EntityManager, private readonly ttlMs = 1_000, private readonly maxEntries = 10_000) {}
+
+  /** The principal of an Authorization header value, or null when it is absent or not valid now. */
+  fromHeader(header: string | undefined): Promise<Principal | null> {
+    if (!header) return Promise.resolve(null);
+    const token = header.replace(/^Bearer\s+/i, '').trim();
+    if (!token || token.length > 512) return Promise.resolve(null);
+    return token.startsWith(PAT_PREFIX)
+      ? this.cached(`pat ${hashToken(token)}`, (digest) => this.personalToken(digest))
+      : this.cached(`api ${hashToken(token)}`, (digest) => this.apiToken(digest));
+  }
+
+  /** The principal of a session id from the cookie, or null. */
+  fromSession(sessionId: string | undefined): Promise<Principal | null> {
+    if (!sessionId || sessionId.length > 200) return Promise.resolve(null);
+    return this.cached(`session ${hashToken(sessionId)}`, (digest) => this.session(digest));
+  }
+
+  /** Forget every cached principal (after a revocation on this instance). */
+  invalidate(): void {
+    this.cache.clear();
+  }
+
+  private async cached(key: string, lookup: (digest: string) => Promise<Principal | null>): Promise<Principal | null> {
+    const now = Date.now();
+    const hit = this.cache.get(key);
+    if (hit && hit.expires > now) return hit.principal;
+    const principal = await lookup(key.slice(key.indexOf(' ') + 1));
+    if (this.cache.size >= this.maxEntries) this.cache.clear();
+    this.cache.set(key, { principal, expires: now + this.ttlMs });
+    return principal;
+  }
+
+  private async apiToken(digest: string): Promise<Principal | null> {
+    const [row]: Array<{ secret_hash: string; token_name: string; type: string }> = await this.em.fork().execute(
+      'select secret_hash, token_name, type from api_tokens where secret_hash = ? and (expires_at is null or expires_at > now())', [digest]);
+    if (!row || !sameDigest(row.secret_hash, digest)) return null;
+    const tokenType = row.type === 'admin' ? 'admin' : row.type === 'frontend' ? 'frontend' : 'client';
+    return { kind: 'api-token', name: row.token_name, userId: SYSTEM_USER_ID, isAdmin: tokenType === 'admin', rootRoleId: null, tokenType };
+  }
+
+  private async personalToken(digest: string): Promise<Principal | null> {
+    // Marks the token seen (at most once per cache period) in the statement that checks it.
+    const [row]: Array<UserPrincipalRow & { secret_hash: string }> = await this.em.fork().execute(
+      `with t as (update personal_access_tokens set seen_at = now() where secret_hash = ? and expires_at > now() returning user_id, secret_hash)
+       select t.secret_hash, u.id, u.username, u.email, u.root_role_id from t join users u on u.id = t.user_id`, [digest]);
+    if (!row || !sameDigest(row.secret_hash, digest)) return null;
+    return userPrincipal(row);
+  }
+
+  private async session(digest: string): Promise<Principal | null> {
+    const [row]: Array<UserPrincipalRow & { sid_hash: string }> = await this.em.fork().execute(
+      `select s.sid_hash, u.id, u.username, u.email, u.root_role_id from user_sessions s join users u on u.id = s.user_id
+        where s.sid_hash = ? and s.expires_at > now()`, [digest]);
+    if (!row || !sameDigest(row.sid_hash, digest)) return null;
+    return { ...userPrincipal(row), sessionHash: digest };
+  }
+}
+
+interface UserPrincipalRow {
+  id: number;
+  username: string | null;
+  email: string | null;
+  root_role_id: number;
+}
+
+const userPrincipal = (r: UserPrincipalRow): Principal => ({ kind: 'user', name: r.username ?? r.email ?? String(r.id), userId: r.id, isAdmin: false, rootRoleId: r.root_role_id });
+
+function sameDigest(stored: string, given: string): boolean {
+  const a = Buffer.from(stored, 'hex');
+  const b = Buffer.from(given, 'hex');
+  return a.length === b.length && timingSafeEqual(a, b);
+}

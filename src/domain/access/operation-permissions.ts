@@ -1,0 +1,129 @@
+import { ADMIN, NONE } from './permissions';
+
+/**
+ * The permission every state-changing operation needs, on both doors: the one table the permission matrix test is
+ * generated from and the printed GraphQL schema documents. The services enforce it (AccessService.check in the
+ * service method both doors call); the matrix test proves that what is enforced is what is declared here, and fails
+ * for a route or mutation that is missing from this table.
+ *
+ * `scope` says where the check takes its project and environment from:
+ * - `root`: no project (root permissions, or ADMIN);
+ * - `project`: the project the operation addresses (path `:projectId`/`:id`, or `project` in a GraphQL input);
+ * - `feature`: the project of the feature the operation addresses (`:featureName`, `feature` in an input);
+ * - `environment`: the project as for `project`, and the environment the operation addresses.
+ * - `self`: the caller's own account (password, personal access tokens): any user, never an API token.
+ * `NONE` means any authenticated admin-API principal (validations, evaluations).
+ */
+export type OperationScope = 'root' | 'project' | 'feature' | 'environment' | 'self';
+
+export interface OperationPermission {
+  permission: string;
+  scope: OperationScope;
+  /** `METHOD /api/admin/...` as Express declares the route. */
+  rest?: readonly string[];
+  /** Mutation field names. */
+  graphql?: readonly string[];
+}
+
+const op = (permission: string, scope: OperationScope, rest: string[], graphql: string[] = []): OperationPermission => ({ permission, scope, rest, graphql });
+
+const F = '/api/admin/projects/:projectId/features/:featureName';
+const FE = `${F}/environments/:environment`;
+
+export const OPERATION_PERMISSIONS: readonly OperationPermission[] = [
+  // environments (Unleash: ADMIN)
+  op(ADMIN, 'root', ['POST /api/admin/environments'], ['createEnvironment']),
+  op(ADMIN, 'root', ['PUT /api/admin/environments/:name'], ['updateEnvironment']),
+  op(ADMIN, 'root', ['DELETE /api/admin/environments/:name'], ['deleteEnvironment']),
+  op(ADMIN, 'root', ['POST /api/admin/environments/:name/on'], ['enableEnvironment']),
+  op(ADMIN, 'root', ['POST /api/admin/environments/:name/off'], ['disableEnvironment']),
+  // projects
+  op('CREATE_PROJECT', 'root', ['POST /api/admin/projects'], ['createProject']),
+  op('UPDATE_PROJECT', 'project', ['PUT /api/admin/projects/:id'], ['updateProject']),
+  op('DELETE_PROJECT', 'project', ['DELETE /api/admin/projects/:id'], ['deleteProject']),
+  op('UPDATE_PROJECT', 'project', ['POST /api/admin/projects/:id/environments'], ['addEnvironmentToProject']),
+  op('UPDATE_PROJECT', 'project', ['DELETE /api/admin/projects/:id/environments/:environment'], ['removeEnvironmentFromProject']),
+  op('UPDATE_PROJECT', 'project', ['PUT /api/admin/projects/:projectId/settings'], ['updateProjectSettings']),
+  // context fields
+  op(NONE, 'root', ['POST /api/admin/context/validate']),
+  op('CREATE_CONTEXT_FIELD', 'root', ['POST /api/admin/context'], ['createContextField']),
+  op('UPDATE_CONTEXT_FIELD', 'root', ['PUT /api/admin/context/:name'], ['updateContextField']),
+  op('DELETE_CONTEXT_FIELD', 'root', ['DELETE /api/admin/context/:name'], ['deleteContextField']),
+  op('UPDATE_CONTEXT_FIELD', 'root', ['POST /api/admin/context/:name/legal-values'], ['addLegalValue']),
+  op('UPDATE_CONTEXT_FIELD', 'root', ['DELETE /api/admin/context/:name/legal-values/:value'], ['removeLegalValue']),
+  // tag types and tags
+  op(NONE, 'root', ['POST /api/admin/tag-types/validate']),
+  op('CREATE_TAG_TYPE', 'root', ['POST /api/admin/tag-types'], ['createTagType']),
+  op('UPDATE_TAG_TYPE', 'root', ['PUT /api/admin/tag-types/:name'], ['updateTagType']),
+  op('DELETE_TAG_TYPE', 'root', ['DELETE /api/admin/tag-types/:name'], ['deleteTagType']),
+  op(NONE, 'root', ['POST /api/admin/tags'], ['createTag']),
+  op('UPDATE_FEATURE', 'root', ['DELETE /api/admin/tags/:type/:value'], ['deleteTag']),
+  // segments
+  op(NONE, 'root', ['POST /api/admin/segments/validate']),
+  op('CREATE_SEGMENT', 'root', ['POST /api/admin/segments'], ['createSegment']),
+  op('UPDATE_SEGMENT', 'root', ['PUT /api/admin/segments/:id'], ['updateSegment']),
+  op('DELETE_SEGMENT', 'root', ['DELETE /api/admin/segments/:id'], ['deleteSegment']),
+  // strategy definitions
+  op('CREATE_STRATEGY', 'root', ['POST /api/admin/strategies'], ['createStrategy']),
+  op('UPDATE_STRATEGY', 'root', ['PUT /api/admin/strategies/:name'], ['updateStrategy']),
+  op('UPDATE_STRATEGY', 'root', ['POST /api/admin/strategies/:name/deprecate'], ['deprecateStrategy']),
+  op('UPDATE_STRATEGY', 'root', ['POST /api/admin/strategies/:name/reactivate'], ['reactivateStrategy']),
+  op('DELETE_STRATEGY', 'root', ['DELETE /api/admin/strategies/:name'], ['deleteStrategy']),
+  // features
+  op('CREATE_FEATURE', 'project', ['POST /api/admin/projects/:projectId/features'], ['createFeature']),
+  op('UPDATE_FEATURE', 'project', [`PUT ${F}`, `PATCH ${F}`], ['updateFeature']),
+  op('DELETE_FEATURE', 'project', [`DELETE ${F}`, 'POST /api/admin/projects/:projectId/archive'], ['archiveFeatures']),
+  op('CREATE_FEATURE', 'project', [`POST ${F}/clone`], ['cloneFeature']),
+  op('UPDATE_FEATURE', 'project', ['POST /api/admin/projects/:projectId/stale'], ['setFeaturesStale']),
+  op('UPDATE_FEATURE', 'project', ['POST /api/admin/projects/:projectId/revive'], ['reviveFeatures']),
+  op('DELETE_FEATURE', 'project', ['POST /api/admin/projects/:projectId/delete'], ['deleteFeatures']),
+  op(NONE, 'root', ['POST /api/admin/features/validate']),
+  op('UPDATE_FEATURE', 'feature', ['POST /api/admin/features/:featureName/stale/on', 'POST /api/admin/features/:featureName/stale/off']),
+  op(ADMIN, 'root', ['PUT /api/admin/feature-types/:id/lifetimes'], ['updateFeatureType']),
+  op('UPDATE_FEATURE', 'feature', ['POST /api/admin/features/:featureName/tags'], ['tagFeature']),
+  op('UPDATE_FEATURE', 'feature', ['DELETE /api/admin/features/:featureName/tags/:type/:value'], ['untagFeature']),
+  op('UPDATE_FEATURE', 'feature', ['POST /api/admin/archive/revive/:featureName']),
+  op('DELETE_FEATURE', 'feature', ['DELETE /api/admin/archive/:featureName']),
+  // feature environments, strategies and variants
+  op('UPDATE_FEATURE_ENVIRONMENT', 'environment', [`POST ${FE}/on`, `POST ${FE}/off`], ['setFeatureEnvironmentEnabled']),
+  op('CREATE_FEATURE_STRATEGY', 'environment', [`POST ${FE}/strategies`], ['addFeatureStrategy']),
+  op('UPDATE_FEATURE_STRATEGY', 'environment', [`POST ${FE}/strategies/set-sort-order`], ['setStrategySortOrder']),
+  op('UPDATE_FEATURE_STRATEGY', 'environment', [`PUT ${FE}/strategies/:strategyId`, `PATCH ${FE}/strategies/:strategyId`], ['updateFeatureStrategy']),
+  op('DELETE_FEATURE_STRATEGY', 'environment', [`DELETE ${FE}/strategies/:strategyId`], ['deleteFeatureStrategy']),
+  op('UPDATE_FEATURE_ENVIRONMENT_VARIANTS', 'environment', [`PUT ${FE}/variants`, `PATCH ${FE}/variants`, `PUT ${F}/variants-batch`], ['setFeatureVariants']),
+  op('UPDATE_FEATURE_VARIANTS', 'project', [`PUT ${F}/variants`, `PATCH ${F}/variants`], ['setFeatureVariantsInAllEnvironments']),
+  op('UPDATE_FEATURE_DEPENDENCY', 'project', [`POST ${F}/dependencies`], ['addFeatureDependency']),
+  op('UPDATE_FEATURE_DEPENDENCY', 'project', [`DELETE ${F}/dependencies/:parent`], ['removeFeatureDependency']),
+  op('UPDATE_FEATURE_DEPENDENCY', 'project', [`DELETE ${F}/dependencies`], ['removeFeatureDependencies']),
+
+  // evaluation
+  op(NONE, 'root', ['POST /api/admin/playground', 'POST /api/admin/playground/advanced']),
+
+  // users, the caller's own account, API tokens (issue 9)
+  op(ADMIN, 'root', ['POST /api/admin/user-admin']),
+  op(ADMIN, 'root', ['PUT /api/admin/user-admin/:id']),
+  op(ADMIN, 'root', ['DELETE /api/admin/user-admin/:id']),
+  op(ADMIN, 'root', ['POST /api/admin/user-admin/:id/change-password']),
+  op(NONE, 'self', ['POST /api/admin/user/change-password', 'POST /api/admin/user/tokens', 'DELETE /api/admin/user/tokens/:id']),
+  // Client tokens; an admin token needs ADMIN, a frontend token the FRONTEND permission of the same action.
+  op('CREATE_CLIENT_API_TOKEN', 'root', ['POST /api/admin/api-tokens']),
+  op('UPDATE_CLIENT_API_TOKEN', 'root', ['PUT /api/admin/api-tokens/:token']),
+  op('DELETE_CLIENT_API_TOKEN', 'root', ['DELETE /api/admin/api-tokens/:token']),
+  // project access
+  op('UPDATE_PROJECT', 'project', ['POST /api/admin/projects/:projectId/access']),
+  op('UPDATE_PROJECT', 'project', ['PUT /api/admin/projects/:projectId/users/:userId/roles', 'PUT /api/admin/projects/:projectId/groups/:groupId/roles']),
+  op('UPDATE_PROJECT', 'project', ['DELETE /api/admin/projects/:projectId/users/:userId/roles', 'DELETE /api/admin/projects/:projectId/groups/:groupId/roles']),
+];
+
+/** By `METHOD path` and by mutation name; built once. A name used twice is a mistake the unit test reports. */
+export const REST_PERMISSIONS: ReadonlyMap<string, OperationPermission> = new Map(OPERATION_PERMISSIONS.flatMap((o) => (o.rest ?? []).map((r) => [r, o] as const)));
+export const MUTATION_PERMISSIONS: ReadonlyMap<string, OperationPermission> = new Map(OPERATION_PERMISSIONS.flatMap((o) => (o.graphql ?? []).map((m) => [m, o] as const)));
+
+/** The sentence the printed schema carries on each mutation. */
+export function permissionSentence(o: OperationPermission): string {
+  if (o.scope === 'self') return "Needs a user (a session or a personal access token): it acts on the caller's own account.";
+  if (o.permission === NONE) return 'Needs any admin-API credentials.';
+  if (o.permission === ADMIN) return 'Needs the ADMIN permission.';
+  const where = o.scope === 'root' ? '' : o.scope === 'environment' ? ' in the project and environment it changes' : o.scope === 'feature' ? " in the feature's project" : ' in the project it changes';
+  return `Needs the ${o.permission} permission${where}.`;
+}

@@ -1,0 +1,57 @@
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { AuthenticationRequired } from '../errors';
+import { parse } from '../validation';
+import { hashToken } from './api-token.service';
+import { verifyPassword } from './password';
+import { toUser, USER_COLUMNS, type User, type UserRow } from './user.service';
+
+/** How long a session lives (Unleash: two days). */
+export const SESSION_TTL_MS = 48 * 60 * 60 * 1000;
+
+const loginSchema = z.object({ username: z.string().min(1).max(254), password: z.string().min(1).max(1000) }).strict();
+
+export interface Login {
+  user: User;
+  /** The session id for the cookie: 32 random bytes; only its digest is stored. */
+  sessionId: string;
+  expiresAt: Date;
+}
+
+/**
+ * Password login and logout (issue 9). Sessions are rows in `user_sessions` (so every instance sees them) keyed by the
+ * SHA-256 digest of the session id. A wrong password and an unknown user take the same time and give the same 401.
+ */
+export class SessionService {
+  constructor(private readonly em: EntityManager) {}
+
+  async login(input: unknown): Promise<Login> {
+    const { username, password } = parse(loginSchema, input);
+    const em = this.em.fork();
+    const [row]: Array<UserRow & { password_hash: string | null }> = await em.execute(
+      `select ${USER_COLUMNS}, password_hash from users where lower(username) = lower(?) or lower(email) = lower(?) order by (lower(username) = lower(?)) desc nulls last limit 1`,
+      [username, username, username],
+    );
+    const ok = await verifyPassword(password, row?.password_hash ?? null);
+    if (!row || !ok) {
+      if (row) await em.execute('update users set login_attempts = login_attempts + 1 where id = ?', [row.id]);
+      throw new AuthenticationRequired('Wrong username or password.');
+    }
+    const sessionId = randomBytes(32).toString('base64url');
+    const expiresAt = new Date(Date.now() + SESSION_TTL_MS);
+    const [updated]: UserRow[] = await em.transactional(async (tx) => {
+      await tx.execute('insert into user_sessions (sid_hash, user_id, expires_at) values (?, ?, ?)', [hashToken(sessionId), row.id, expiresAt]);
+      // Expired sessions of anyone are swept as people log in: no timer, and the table stays small.
+      await tx.execute('delete from user_sessions where expires_at < now()');
+      return tx.execute(`update users set login_attempts = 0, seen_at = now() where id = ? returning ${USER_COLUMNS}`, [row.id]);
+    });
+    return { user: toUser(updated), sessionId, expiresAt };
+  }
+
+  /** Ends the session with this id (unknown ids are ignored: logging out twice is fine). */
+  async logout(sessionId: string | undefined): Promise<void> {
+    if (!sessionId || sessionId.length > 200) return;
+    await this.em.fork().execute('delete from user_sessions where sid_hash = ?', [hashToken(sessionId)]);
+  }
+}

@@ -1,0 +1,266 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { change } from '../change';
+import { InvalidOperationError, NameExistsError, NotFoundError, ValidationError } from '../errors';
+import { parse, sameJson } from '../validation';
+import type { AccessService } from './access.service';
+import { checkPasswordStrength, hashPassword } from './password';
+import { ADMIN, ROLE_ADMIN, ROLE_VIEWER } from './permissions';
+import { SYSTEM_USER_ID, type Principal } from './principal';
+
+/** A user as both doors return it (spec: User). The password hash never leaves this file. */
+export interface User {
+  id: number;
+  isAPI: boolean;
+  name: string | null;
+  email: string | null;
+  username: string | null;
+  imageUrl: string;
+  inviteLink: string;
+  loginAttempts: number;
+  emailSent: boolean;
+  rootRole: number;
+  seenAt: string | null;
+  createdAt: string;
+  accountType: string;
+  permissions: string[];
+}
+
+export interface UserRow {
+  id: number;
+  name: string | null;
+  username: string | null;
+  email: string | null;
+  image_url: string | null;
+  login_attempts: number;
+  email_sent: boolean;
+  account_type: string;
+  root_role_id: number;
+  seen_at: Date | null;
+  created_at: Date;
+}
+
+/** Every column but the password hash: what any query that may reach a response reads. */
+export const USER_COLUMNS = 'id, name, username, email, image_url, login_attempts, email_sent, account_type, root_role_id, seen_at, created_at';
+
+/** Unleash's avatar: a Gravatar URL from the email (or the username, or the id), never anything secret. */
+function avatar(r: Pick<UserRow, 'email' | 'username' | 'id'>): string {
+  const key = (r.email ?? r.username ?? String(r.id)).trim().toLowerCase();
+  return `https://gravatar.com/avatar/${createHash('md5').update(key).digest('hex')}?s=42&d=retro&r=g`;
+}
+
+export function toUser(r: UserRow): User {
+  return {
+    id: r.id,
+    isAPI: false,
+    name: r.name,
+    email: r.email,
+    username: r.username,
+    imageUrl: r.image_url ?? avatar(r),
+    inviteLink: '',
+    loginAttempts: r.login_attempts,
+    emailSent: r.email_sent,
+    rootRole: r.root_role_id,
+    seenAt: r.seen_at ? new Date(r.seen_at).toISOString() : null,
+    createdAt: new Date(r.created_at).toISOString(),
+    accountType: r.account_type,
+    permissions: [],
+  };
+}
+
+/** What an audit event records of a user: the public fields, never a password or its hash. */
+const eventData = (u: User) => ({ id: u.id, name: u.name, email: u.email, username: u.username, rootRole: u.rootRole, accountType: u.accountType });
+
+const text = (max: number) => z.string().trim().max(max);
+const rootRoleRef = z.union([z.number().int().min(1).max(2_147_483_647), z.string().min(1).max(100)]);
+const createUserSchema = z.object({
+  username: text(100).min(1).nullable().optional(),
+  email: text(254).pipe(z.email()).nullable().optional(),
+  name: text(255).nullable().optional(),
+  password: z.string().max(1000).optional(),
+  rootRole: rootRoleRef,
+  sendEmail: z.boolean().optional(),
+}).strict();
+const updateUserSchema = z.object({
+  email: text(254).pipe(z.email()).nullable().optional(),
+  name: text(255).nullable().optional(),
+  rootRole: rootRoleRef.optional(),
+}).strict();
+const passwordSchema = z.object({ password: z.string().max(1000) }).strict();
+const ownPasswordSchema = z.object({ password: z.string().max(1000), confirmPassword: z.string().max(1000) }).strict();
+
+export type CreateUserInput = z.input<typeof createUserSchema>;
+export type UpdateUserInput = z.input<typeof updateUserSchema>;
+
+/** Users and their root roles (issue 9). Managing users needs ADMIN, as in Unleash. */
+export class UserService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly principal: Principal,
+    private readonly access: AccessService,
+    private readonly onRevoke: () => void = () => {},
+  ) {}
+
+  /** GET /api/admin/user: the caller and every permission it holds, with where it holds it. */
+  async me(): Promise<{ user: User; feedback: unknown[]; splash: Record<string, boolean>; permissions: Array<{ permission: string; project?: string; environment?: string }> }> {
+    const grants = await this.access.granted();
+    const permissions = grants.map((g) => ({ permission: g.permission, ...(g.project ? { project: g.project } : {}), ...(g.environment ? { environment: g.environment } : {}) }));
+    let user: User;
+    if (this.principal.kind === 'user' && this.principal.userId !== null) {
+      const [row]: UserRow[] = await this.em.execute(`select ${USER_COLUMNS} from users where id = ?`, [this.principal.userId]);
+      if (!row) throw new NotFoundError('Your user no longer exists.');
+      user = toUser(row);
+    } else {
+      const id = this.principal.userId ?? SYSTEM_USER_ID;
+      user = {
+        ...toUser({ id, name: this.principal.name, username: this.principal.name, email: null, image_url: null, login_attempts: 0, email_sent: false, account_type: 'User', root_role_id: this.principal.isAdmin ? ROLE_ADMIN : ROLE_VIEWER, seen_at: null, created_at: new Date(0) }),
+        isAPI: true,
+      };
+    }
+    return { user, feedback: [], splash: {}, permissions };
+  }
+
+  async list(): Promise<User[]> {
+    await this.access.check(ADMIN);
+    const rows: UserRow[] = await this.em.execute(`select ${USER_COLUMNS} from users order by id`);
+    return rows.map(toUser);
+  }
+
+  async get(id: string | number): Promise<User> {
+    await this.access.check(ADMIN);
+    return toUser(await this.load(this.em, id));
+  }
+
+  async create(input: CreateUserInput): Promise<User> {
+    const data = parse(createUserSchema, input);
+    if (!data.username && !data.email) throw ValidationError.single('username', 'A user needs a `username` or an `email`.');
+    if (data.password !== undefined) checkPasswordStrength(data.password);
+    await this.access.check(ADMIN);
+    const passwordHash = data.password === undefined ? null : await hashPassword(data.password);
+    return change(this.em, this.principal, async (tx, emit) => {
+      const roleId = await rootRoleId(tx, data.rootRole, 'rootRole');
+      await this.refuseTaken(tx, data.username ?? null, data.email ?? null);
+      const [row]: UserRow[] = await tx.execute(
+        `insert into users (name, username, email, password_hash, root_role_id) values (?, ?, ?, ?, ?) returning ${USER_COLUMNS}`,
+        [data.name ?? null, data.username ?? null, data.email ?? null, passwordHash, roleId],
+      );
+      const user = toUser(row);
+      emit({ type: 'user-created', data: eventData(user) });
+      return user;
+    });
+  }
+
+  async update(id: string | number, input: UpdateUserInput): Promise<User> {
+    const data = parse(updateUserSchema, input);
+    await this.access.check(ADMIN);
+    return change(this.em, this.principal, async (tx, emit) => {
+      const row = await this.load(tx, id, true);
+      const before = toUser(row);
+      const roleId = data.rootRole === undefined ? row.root_role_id : await rootRoleId(tx, data.rootRole, 'rootRole');
+      const email = data.email === undefined ? row.email : data.email;
+      if (!email && !row.username) throw ValidationError.single('email', 'A user without a username keeps an email.');
+      if (email && email.toLowerCase() !== (row.email ?? '').toLowerCase()) await this.refuseTaken(tx, null, email);
+      const [updated]: UserRow[] = await tx.execute(
+        `update users set name = ?, email = ?, root_role_id = ? where id = ? returning ${USER_COLUMNS}`,
+        [data.name === undefined ? row.name : data.name, email, roleId, row.id],
+      );
+      const after = toUser(updated);
+      if (!sameJson(eventData(before), eventData(after))) emit({ type: 'user-updated', data: eventData(after), preData: eventData(before) });
+      return after;
+    });
+  }
+
+  async delete(id: string | number): Promise<void> {
+    await this.access.check(ADMIN);
+    await change(this.em, this.principal, async (tx, emit) => {
+      const row = await this.load(tx, id, true);
+      if (row.id === this.principal.userId) throw new InvalidOperationError('You cannot delete yourself.');
+      await tx.execute('delete from users where id = ?', [row.id]);
+      emit({ type: 'user-deleted', preData: eventData(toUser(row)) });
+    });
+    this.onRevoke();
+  }
+
+  /** An admin sets a user's password (Unleash: POST /api/admin/user-admin/:id/change-password). */
+  async setPassword(id: string | number, input: unknown): Promise<void> {
+    const { password } = parse(passwordSchema, input);
+    checkPasswordStrength(password);
+    await this.access.check(ADMIN);
+    const hash = await hashPassword(password);
+    await change(this.em, this.principal, async (tx, emit) => {
+      const row = await this.load(tx, id, true);
+      await tx.execute('update users set password_hash = ?, login_attempts = 0 where id = ?', [hash, row.id]);
+      // Every session of the user ends: whoever knew the old password is logged out.
+      await tx.execute('delete from user_sessions where user_id = ?', [row.id]);
+      emit({ type: 'user-updated', data: { ...eventData(toUser(row)), passwordChanged: true }, preData: eventData(toUser(row)) });
+    });
+  }
+
+  /** The caller changes their own password (POST /api/admin/user/change-password); other sessions end. */
+  async changeOwnPassword(input: unknown, keepSessionHash?: string): Promise<void> {
+    const { password, confirmPassword } = parse(ownPasswordSchema, input);
+    if (this.principal.kind !== 'user' || this.principal.userId === null) throw new InvalidOperationError('Only a user has a password; an API token does not.');
+    if (password !== confirmPassword) throw ValidationError.single('confirmPassword', 'The `password` and `confirmPassword` properties must be equal.');
+    checkPasswordStrength(password);
+    const hash = await hashPassword(password);
+    const userId = this.principal.userId;
+    await change(this.em, this.principal, async (tx, emit) => {
+      const row = await this.load(tx, userId, true);
+      await tx.execute('update users set password_hash = ?, login_attempts = 0 where id = ?', [hash, row.id]);
+      await tx.execute('delete from user_sessions where user_id = ? and sid_hash <> ?', [row.id, keepSessionHash ?? '']);
+      emit({ type: 'user-updated', data: { ...eventData(toUser(row)), passwordChanged: true }, preData: eventData(toUser(row)) });
+    });
+  }
+
+  /** The user row, or 404 for an id that is not a positive integer or names no user. */
+  private async load(em: EntityManager, id: string | number, lock = false): Promise<UserRow> {
+    const n = typeof id === 'number' ? id : /^\d{1,10}$/.test(id) ? Number(id) : NaN;
+    if (!Number.isSafeInteger(n) || n < 1 || n > 2_147_483_647) throw new NotFoundError(`Could not find user with id ${String(id)}.`);
+    const [row]: UserRow[] = await em.execute(`select ${USER_COLUMNS} from users where id = ?${lock ? ' for update' : ''}`, [n]);
+    if (!row) throw new NotFoundError(`Could not find user with id ${n}.`);
+    return row;
+  }
+
+  private async refuseTaken(tx: EntityManager, username: string | null, email: string | null): Promise<void> {
+    const taken: Array<{ id: number }> = await tx.execute(
+      'select id from users where (?::text is not null and lower(username) = lower(?)) or (?::text is not null and lower(email) = lower(?)) limit 1',
+      [username, username, email, email],
+    );
+    if (taken.length > 0) throw new NameExistsError('User already exists');
+  }
+}
+
+/** A root role given by id or name (D14); a project role, or none, is a 400 naming `path`. */
+export async function rootRoleId(em: EntityManager, ref: number | string, path: string): Promise<number> {
+  const rows: Array<{ id: number; type: string }> = typeof ref === 'number'
+    ? await em.execute('select id, type from roles where id = ?', [ref])
+    : await em.execute('select id, type from roles where lower(name) = lower(?)', [ref]);
+  const role = rows[0];
+  if (!role || (role.type !== 'root' && role.type !== 'root-custom')) {
+    throw ValidationError.single(path, `The \`${path}\` property must name a root role (Admin, Editor, Viewer or a custom root role) by id or name. You sent ${JSON.stringify(ref)}.`);
+  }
+  return role.id;
+}
+
+/**
+ * Start-up: a database without users gets user `admin` with the Admin root role. Its password is `password` (from
+ * INIT_ADMIN_PASSWORD) or a generated one, returned so the caller can print it once. Safe to run from several
+ * instances at once (the insert is conditional on the table being empty, under the start-up lock).
+ */
+export async function ensureAdminUser(em: EntityManager, password: string | undefined): Promise<{ createdPassword: string | null }> {
+  const fork = em.fork();
+  const [{ any }]: Array<{ any: boolean }> = await fork.execute('select exists (select 1 from users) as any');
+  if (any) return { createdPassword: null };
+  const chosen = password ?? generatePassword();
+  const inserted: unknown[] = await fork.execute(
+    `insert into users (name, username, password_hash, root_role_id) select 'Admin', 'admin', ?, ? where not exists (select 1 from users) returning id`,
+    [await hashPassword(chosen), ROLE_ADMIN]);
+  return { createdPassword: inserted.length > 0 && password === undefined ? chosen : null };
+}
+
+/** 20 random characters that pass the strength rule. */
+function generatePassword(): string {
+  const bytes = randomBytes(15).toString('base64url');
+  return `Fd-${bytes}9a`;
+}

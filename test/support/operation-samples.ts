@@ -1,0 +1,219 @@
+import type { TestApp } from './harness';
+
+/**
+ * A world to run every state-changing operation in, and one valid request per operation (REST route and GraphQL
+ * mutation), each of which succeeds for an admin against that world. The world holds the same things in two projects
+ * (`default` and `mx`), with names prefixed by the project, so a project-scoped operation can be tried in a project
+ * where a role applies and one where it does not; environment-scoped operations take the environment as a parameter.
+ */
+export const PROJECTS = ['default', 'mx'] as const;
+export const ENVIRONMENTS = ['development', 'production'] as const;
+
+/**
+ * A project can only be deleted while it has no features (and `default` never): deleting one is tried on this empty
+ * project, wherever the other operations are tried. Its roles are those of `mx`.
+ */
+export const EMPTY_PROJECT = 'mx-empty';
+/** Operations whose sample addresses another project than the place it is tried in. */
+export const SAMPLE_PROJECT: ReadonlyMap<string, string> = new Map([['DELETE /api/admin/projects/:id', EMPTY_PROJECT], ['deleteProject', EMPTY_PROJECT]]);
+
+export interface WorldIds {
+  segment: number;
+  /** Strategy ids by `project/environment`. */
+  strategies: Map<string, string>;
+  /** A Viewer user the user and project-access operations act on, a group, and a client token's id. */
+  person: number;
+  group: number;
+  clientToken: number;
+}
+
+export async function buildWorld(app: TestApp): Promise<WorldIds> {
+  const must = async (method: string, path: string, body?: unknown) => {
+    const res = await app.request(method, path, body);
+    if (res.status >= 300) throw new Error(`world ${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body;
+  };
+  await must('POST', '/api/admin/projects', { id: 'mx', name: 'MX' });
+  await must('POST', '/api/admin/projects', { id: EMPTY_PROJECT, name: 'Empty' });
+  await must('POST', '/api/admin/environments', { name: 'mx-spare', type: 'test' });
+  await must('POST', '/api/admin/environments', { name: 'mx-toggle', type: 'test' });
+  await must('POST', '/api/admin/context', { name: 'mx-region', legalValues: [{ value: 'eu' }] });
+  await must('POST', '/api/admin/tag-types', { name: 'mx-team', description: 'Team' });
+  await must('POST', '/api/admin/tags', { type: 'simple', value: 'mx-tag' });
+  const segment = Number((await must('POST', '/api/admin/segments', { name: 'mx-seg', constraints: [] })).id);
+  await must('POST', '/api/admin/strategies', { name: 'mx-custom', parameters: [] });
+  const strategies = new Map<string, string>();
+  for (const p of PROJECTS) {
+    for (const f of ['f', 'parent', 'child', 'arch', 'archived', 'archived2', 'archived3']) await must('POST', `/api/admin/projects/${p}/features`, { name: `${p}-${f}` });
+    await must('POST', `/api/admin/projects/${p}/archive`, { features: [`${p}-archived`, `${p}-archived2`, `${p}-archived3`] });
+    for (const e of ENVIRONMENTS) {
+      strategies.set(`${p}/${e}`, (await must('POST', `/api/admin/projects/${p}/features/${p}-f/environments/${e}/strategies`, { name: 'default' })).id);
+      await must('PUT', `/api/admin/projects/${p}/features/${p}-f/environments/${e}/variants`, [{ name: 'blue', weightType: 'variable', stickiness: 'default' }]);
+    }
+    await must('PUT', `/api/admin/projects/${p}/features/${p}-f/variants`, [{ name: 'a', stickiness: 'default' }]);
+    await must('POST', `/api/admin/projects/${p}/features/${p}-child/dependencies`, { feature: `${p}-parent` });
+    await must('POST', `/api/admin/features/${p}-f/tags`, { type: 'simple', value: 'mx-tag' });
+  }
+  const person = Number((await must('POST', '/api/admin/user-admin', { username: 'mx-person', rootRole: 'Viewer' })).id);
+  const [{ id: group }] = await app.orm.em.fork().execute<Array<{ id: number }>>(`insert into groups (name) values ('mx-group') returning id`);
+  const clientToken = Number((await must('POST', '/api/admin/api-tokens', { tokenName: 'mx-client', type: 'client' })).id);
+  return { segment, strategies, person, group, clientToken };
+}
+
+export interface Where {
+  project: string;
+  environment: string;
+}
+
+export interface RestSample {
+  params: Record<string, string>;
+  body?: unknown;
+}
+
+const constraint = { contextName: 'userId', operator: 'IN', values: ['a', 'b'] };
+
+/** One valid request per state-changing route, keyed by `METHOD path` as Express declares it. */
+export function restSamples(ids: WorldIds, { project: p, environment: e }: Where): Record<string, RestSample> {
+  const f = `${p}-f`;
+  const feature = { projectId: p, featureName: f };
+  const env = { ...feature, environment: e };
+  const strategy = { ...env, strategyId: ids.strategies.get(`${p}/${e}`)! };
+  return {
+    'POST /api/admin/environments': { params: {}, body: { name: 'mx-env', type: 'test' } },
+    'PUT /api/admin/environments/:name': { params: { name: 'mx-spare' }, body: { type: 'quality', sortOrder: 4 } },
+    'DELETE /api/admin/environments/:name': { params: { name: 'mx-spare' } },
+    'POST /api/admin/environments/:name/on': { params: { name: 'mx-toggle' } },
+    'POST /api/admin/environments/:name/off': { params: { name: 'mx-toggle' } },
+    'POST /api/admin/projects': { params: {}, body: { id: 'mx-new', name: 'New' } },
+    'PUT /api/admin/projects/:id': { params: { id: p }, body: { name: 'Renamed' } },
+    'DELETE /api/admin/projects/:id': { params: { id: EMPTY_PROJECT } },
+    'POST /api/admin/projects/:id/environments': { params: { id: p }, body: { environment: 'mx-spare' } },
+    'DELETE /api/admin/projects/:id/environments/:environment': { params: { id: p, environment: e } },
+    'PUT /api/admin/projects/:projectId/settings': { params: { projectId: p }, body: { mode: 'open' } },
+    'POST /api/admin/context/validate': { params: {}, body: { name: 'mx-free' } },
+    'POST /api/admin/context': { params: {}, body: { name: 'mx-ctx' } },
+    'PUT /api/admin/context/:name': { params: { name: 'mx-region' }, body: { description: 'Region' } },
+    'DELETE /api/admin/context/:name': { params: { name: 'mx-region' } },
+    'POST /api/admin/context/:name/legal-values': { params: { name: 'mx-region' }, body: { value: 'us' } },
+    'DELETE /api/admin/context/:name/legal-values/:value': { params: { name: 'mx-region', value: 'eu' } },
+    'POST /api/admin/tag-types/validate': { params: {}, body: { name: 'mx-free' } },
+    'POST /api/admin/tag-types': { params: {}, body: { name: 'mx-tt' } },
+    'PUT /api/admin/tag-types/:name': { params: { name: 'mx-team' }, body: { description: 'Teams' } },
+    'DELETE /api/admin/tag-types/:name': { params: { name: 'mx-team' } },
+    'POST /api/admin/tags': { params: {}, body: { type: 'simple', value: 'mx-tag2' } },
+    'DELETE /api/admin/tags/:type/:value': { params: { type: 'simple', value: 'mx-tag' } },
+    'POST /api/admin/segments/validate': { params: {}, body: { name: 'mx-free' } },
+    'POST /api/admin/segments': { params: {}, body: { name: 'mx-seg2', constraints: [constraint] } },
+    'PUT /api/admin/segments/:id': { params: { id: String(ids.segment) }, body: { name: 'mx-seg', constraints: [constraint] } },
+    'DELETE /api/admin/segments/:id': { params: { id: String(ids.segment) } },
+    'POST /api/admin/strategies': { params: {}, body: { name: 'mx-strat', parameters: [] } },
+    'PUT /api/admin/strategies/:name': { params: { name: 'mx-custom' }, body: { description: 'Custom', parameters: [] } },
+    'POST /api/admin/strategies/:name/deprecate': { params: { name: 'mx-custom' } },
+    'POST /api/admin/strategies/:name/reactivate': { params: { name: 'mx-custom' } },
+    'DELETE /api/admin/strategies/:name': { params: { name: 'mx-custom' } },
+    'POST /api/admin/projects/:projectId/features': { params: { projectId: p }, body: { name: `${p}-new` } },
+    'PUT /api/admin/projects/:projectId/features/:featureName': { params: feature, body: { description: 'Updated' } },
+    'PATCH /api/admin/projects/:projectId/features/:featureName': { params: feature, body: [{ op: 'replace', path: '/description', value: 'Patched' }] },
+    'DELETE /api/admin/projects/:projectId/features/:featureName': { params: feature },
+    'POST /api/admin/projects/:projectId/features/:featureName/clone': { params: feature, body: { name: `${p}-clone` } },
+    'POST /api/admin/projects/:projectId/stale': { params: { projectId: p }, body: { features: [f], stale: true } },
+    'POST /api/admin/projects/:projectId/archive': { params: { projectId: p }, body: { features: [`${p}-arch`] } },
+    'POST /api/admin/projects/:projectId/revive': { params: { projectId: p }, body: { features: [`${p}-archived`] } },
+    'POST /api/admin/projects/:projectId/delete': { params: { projectId: p }, body: { features: [`${p}-archived2`] } },
+    'POST /api/admin/features/validate': { params: {}, body: { name: 'mx-free-f', projectId: p } },
+    'POST /api/admin/features/:featureName/stale/on': { params: { featureName: f } },
+    'POST /api/admin/features/:featureName/stale/off': { params: { featureName: f } },
+    'PUT /api/admin/feature-types/:id/lifetimes': { params: { id: 'release' }, body: { lifetimeDays: 41 } },
+    'POST /api/admin/features/:featureName/tags': { params: { featureName: f }, body: { type: 'simple', value: 'mx-ftag' } },
+    'DELETE /api/admin/features/:featureName/tags/:type/:value': { params: { featureName: f, type: 'simple', value: 'mx-tag' } },
+    'POST /api/admin/archive/revive/:featureName': { params: { featureName: `${p}-archived3` } },
+    'DELETE /api/admin/archive/:featureName': { params: { featureName: `${p}-archived3` } },
+    'POST /api/admin/projects/:projectId/features/:featureName/environments/:environment/on': { params: env, body: {} },
+    'POST /api/admin/projects/:projectId/features/:featureName/environments/:environment/off': { params: env, body: {} },
+    'POST /api/admin/projects/:projectId/features/:featureName/environments/:environment/strategies': { params: env, body: { name: 'default', constraints: [constraint] } },
+    'POST /api/admin/projects/:projectId/features/:featureName/environments/:environment/strategies/set-sort-order': { params: env, body: [{ id: strategy.strategyId, sortOrder: 1 }] },
+    'PUT /api/admin/projects/:projectId/features/:featureName/environments/:environment/strategies/:strategyId': { params: strategy, body: { name: 'default', title: 'T' } },
+    'PATCH /api/admin/projects/:projectId/features/:featureName/environments/:environment/strategies/:strategyId': { params: strategy, body: [{ op: 'replace', path: '/title', value: 'P' }] },
+    'DELETE /api/admin/projects/:projectId/features/:featureName/environments/:environment/strategies/:strategyId': { params: strategy },
+    'PUT /api/admin/projects/:projectId/features/:featureName/environments/:environment/variants': { params: env, body: [{ name: 'green', weightType: 'variable', stickiness: 'default' }] },
+    'PATCH /api/admin/projects/:projectId/features/:featureName/environments/:environment/variants': { params: env, body: [{ op: 'replace', path: '/0/name', value: 'red' }] },
+    'PUT /api/admin/projects/:projectId/features/:featureName/variants-batch': { params: feature, body: { variants: [{ name: 'red', stickiness: 'default' }], environments: [e] } },
+    'PUT /api/admin/projects/:projectId/features/:featureName/variants': { params: feature, body: [{ name: 'b', stickiness: 'default' }] },
+    'PATCH /api/admin/projects/:projectId/features/:featureName/variants': { params: feature, body: [{ op: 'replace', path: '/0/name', value: 'c' }] },
+    'POST /api/admin/projects/:projectId/features/:featureName/dependencies': { params: { projectId: p, featureName: f }, body: { feature: `${p}-parent` } },
+    'DELETE /api/admin/projects/:projectId/features/:featureName/dependencies/:parent': { params: { projectId: p, featureName: `${p}-child`, parent: `${p}-parent` } },
+    'DELETE /api/admin/projects/:projectId/features/:featureName/dependencies': { params: { projectId: p, featureName: `${p}-child` } },
+    'POST /api/admin/user-admin': { params: {}, body: { username: 'mx-new-user', rootRole: 'Viewer' } },
+    'PUT /api/admin/user-admin/:id': { params: { id: String(ids.person) }, body: { name: 'Renamed' } },
+    'DELETE /api/admin/user-admin/:id': { params: { id: String(ids.person) } },
+    'POST /api/admin/user-admin/:id/change-password': { params: { id: String(ids.person) }, body: { password: 'Another-Pass-77' } },
+    'POST /api/admin/api-tokens': { params: {}, body: { tokenName: 'mx-new-client', type: 'client', environment: e, projects: [p] } },
+    'PUT /api/admin/api-tokens/:token': { params: { token: String(ids.clientToken) }, body: { expiresAt: '2100-01-01T00:00:00.000Z' } },
+    'DELETE /api/admin/api-tokens/:token': { params: { token: String(ids.clientToken) } },
+    'POST /api/admin/projects/:projectId/access': { params: { projectId: p }, body: { roles: [5], users: [ids.person], groups: [ids.group] } },
+    'PUT /api/admin/projects/:projectId/users/:userId/roles': { params: { projectId: p, userId: String(ids.person) }, body: { roles: [5] } },
+    'DELETE /api/admin/projects/:projectId/users/:userId/roles': { params: { projectId: p, userId: String(ids.person) } },
+    'PUT /api/admin/projects/:projectId/groups/:groupId/roles': { params: { projectId: p, groupId: String(ids.group) }, body: { roles: [5] } },
+    'DELETE /api/admin/projects/:projectId/groups/:groupId/roles': { params: { projectId: p, groupId: String(ids.group) } },
+    'POST /api/admin/playground': { params: {}, body: { environment: e, projects: [p], context: { appName: 'app' } } },
+    'POST /api/admin/playground/advanced': { params: {}, body: { environments: [e], projects: [p], context: { appName: 'app' } } },
+  };
+}
+
+/** One valid `input` per mutation. */
+export function mutationSamples(ids: WorldIds, { project: p, environment: e }: Where): Record<string, Record<string, unknown>> {
+  const f = `${p}-f`;
+  const fe = { project: p, feature: f, environment: e };
+  const strategyId = ids.strategies.get(`${p}/${e}`)!;
+  return {
+    createEnvironment: { name: 'mx-env', type: 'test' },
+    updateEnvironment: { name: 'mx-spare', type: 'quality' },
+    deleteEnvironment: { name: 'mx-spare' },
+    enableEnvironment: { name: 'mx-toggle' },
+    disableEnvironment: { name: 'mx-toggle' },
+    createProject: { id: 'mx-new', name: 'New' },
+    updateProject: { id: p, name: 'Renamed' },
+    deleteProject: { id: EMPTY_PROJECT },
+    addEnvironmentToProject: { project: p, environment: 'mx-spare' },
+    removeEnvironmentFromProject: { project: p, environment: e },
+    updateProjectSettings: { project: p, mode: 'open' },
+    createContextField: { name: 'mx-ctx' },
+    updateContextField: { name: 'mx-region', description: 'Region' },
+    deleteContextField: { name: 'mx-region' },
+    addLegalValue: { contextField: 'mx-region', value: 'us' },
+    removeLegalValue: { contextField: 'mx-region', value: 'eu' },
+    createTagType: { name: 'mx-tt' },
+    updateTagType: { name: 'mx-team', description: 'Teams' },
+    deleteTagType: { name: 'mx-team' },
+    createTag: { type: 'simple', value: 'mx-tag2' },
+    deleteTag: { type: 'simple', value: 'mx-tag' },
+    createSegment: { name: 'mx-seg2', constraints: [constraint] },
+    updateSegment: { id: ids.segment, name: 'mx-seg', constraints: [constraint] },
+    deleteSegment: { id: ids.segment },
+    createStrategy: { name: 'mx-strat', parameters: [] },
+    updateStrategy: { name: 'mx-custom', description: 'Custom', parameters: [] },
+    deprecateStrategy: { name: 'mx-custom' },
+    reactivateStrategy: { name: 'mx-custom' },
+    deleteStrategy: { name: 'mx-custom' },
+    createFeature: { project: p, name: `${p}-new` },
+    updateFeature: { project: p, feature: f, description: 'Updated' },
+    archiveFeatures: { project: p, features: [`${p}-arch`] },
+    cloneFeature: { project: p, feature: f, name: `${p}-clone` },
+    setFeaturesStale: { project: p, features: [f], stale: true },
+    reviveFeatures: { project: p, features: [`${p}-archived`] },
+    deleteFeatures: { project: p, features: [`${p}-archived2`] },
+    updateFeatureType: { id: 'release', lifetimeDays: 41 },
+    tagFeature: { feature: f, type: 'simple', value: 'mx-ftag' },
+    untagFeature: { feature: f, type: 'simple', value: 'mx-tag' },
+    setFeatureEnvironmentEnabled: { ...fe, enabled: true },
+    addFeatureStrategy: { ...fe, name: 'default', constraints: [constraint] },
+    setStrategySortOrder: { ...fe, order: [{ id: strategyId, sortOrder: 1 }] },
+    updateFeatureStrategy: { ...fe, id: strategyId, title: 'T' },
+    deleteFeatureStrategy: { ...fe, id: strategyId },
+    setFeatureVariants: { project: p, feature: f, environments: [e], variants: [{ name: 'red', stickiness: 'default' }] },
+    setFeatureVariantsInAllEnvironments: { project: p, feature: f, variants: [{ name: 'b', stickiness: 'default' }] },
+    addFeatureDependency: { project: p, feature: f, parent: `${p}-parent` },
+    removeFeatureDependency: { project: p, feature: `${p}-child`, parent: `${p}-parent` },
+    removeFeatureDependencies: { project: p, feature: `${p}-child` },
+  };
+}
