@@ -64,6 +64,11 @@ export class ProjectWithoutOwnerError extends DomainError {
   override readonly name = 'ProjectWithoutOwnerError';
 }
 
+/** A role still held by users or groups cannot be deleted (Unleash's name; 400). */
+export class RoleInUseError extends DomainError {
+  override readonly name = 'RoleInUseError';
+}
+
 /** Too many failed attempts (login): try again after `retryAfterSeconds`. */
 export class TooManyRequestsError extends DomainError {
   override readonly name = 'TooManyRequestsError';
@@ -107,6 +112,7 @@ export const STATUS_BY_NAME: Readonly<Record<string, number>> = {
   ValidationError: 400,
   PatternError: 400,
   ProjectWithoutOwnerError: 400,
+  RoleInUseError: 400,
   AuthenticationRequired: 401,
   NoAccessError: 403,
   InvalidOperationError: 403,
@@ -180,7 +186,8 @@ export const UNIQUE_KEYS: ReadonlyMap<string, UniqueKey> = new Map<string, Uniqu
   ['permissions_pkey', fixed('A permission with that id already exists')],
   ['permissions_name_key', { columns: ['name'], message: (v) => `A permission with the name ${v.get('name')} already exists`, fallback: 'A permission with that name already exists' }],
   ['roles_pkey', fixed('A role with that id already exists')],
-  ['roles_name_key', { columns: ['name'], message: (v) => `A role with the name ${v.get('name')} already exists`, fallback: 'A role with that name already exists' }],
+  ['roles_name_key', { columns: ['name'], message: (v) => `There already exists a role with the name ${v.get('name')}`, fallback: 'There already exists a role with that name' }],
+  ['roles_name_lower_idx', fixed('There already exists a role with that name')],
   ['role_permissions_unique_idx', fixed('The role already has that permission')],
   ['users_pkey', fixed('A user with that id already exists')],
   ['users_username_unique_idx', { columns: ['lower(username)'], message: (v) => `A user with the username ${v.get('lower(username)')} already exists`, fallback: 'A user with that username already exists' }],
@@ -248,5 +255,10 @@ export function fromDatabaseError(err: unknown): DomainError | undefined {
     return ValidationError.single('', 'The request contains text the database cannot store (for example the NUL character \\u0000).');
   }
   if (code === '23505') return nameExistsFromUniqueViolation(err as { constraint?: unknown; detail?: unknown });
+  // 23503 on an insert or update: what the request refers to (a role, a user, a group) was deleted by another request
+  // between our check and our write (the delete held its row lock; our foreign-key check waited for it).
+  if (code === '23503' && /is not present in table/.test(String((err as { detail?: unknown }).detail ?? ''))) {
+    return new NotFoundError('Something this request refers to was deleted by another request at the same time.');
+  }
   return undefined;
 }

@@ -3,6 +3,7 @@ import { AccessService } from './access/access.service';
 import { ApiTokenService } from './access/api-token.service';
 import { PersonalTokenService } from './access/personal-token.service';
 import { ProjectAccessService } from './access/project-access.service';
+import { RoleService } from './access/role.service';
 import { UserService } from './access/user.service';
 import type { Principal } from './access/principal';
 import { ContextFieldService } from './context/context-field.service';
@@ -47,6 +48,7 @@ export function createServices(em: EntityManager, principal: Principal, options:
     personalTokens: new PersonalTokenService(em, principal, options.onCredentialsRevoked),
     apiTokens: new ApiTokenService(em, principal, access, options.onCredentialsRevoked),
     projectAccess: new ProjectAccessService(em, principal, access),
+    roles: new RoleService(em, principal, access),
     playground: new PlaygroundService(em, options.playgroundCombinationLimit, options.playgroundCache),
   };
 }

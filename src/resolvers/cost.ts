@@ -34,6 +34,8 @@ export const WEIGHTS = {
   advancedPlayground: 5_000,
   /** Four aggregate queries over a project's features and events. */
   healthReport: 200,
+  /** Hashes a password with scrypt (32 MiB, about 100 ms of CPU): ten per request at the default budget. */
+  passwordHash: 10_000,
 } as const;
 
 /** Default complexity of every field that sets none: see the model above. */

@@ -9,11 +9,12 @@ import { projectsRouter } from './projects.routes';
 import { segmentsRouter } from './segments.routes';
 import { strategiesRouter } from './strategies.routes';
 import { tagsRouter } from './tags.routes';
+import { rolesRouter } from './roles.routes';
 import { usersRouter } from './users.routes';
 
 /** Every `/api/admin` route. Routes parse, call one service method and shape the JSON; nothing else. */
 export function adminRouter(): Router {
   const r = Router();
-  r.use(environmentsRouter(), projectsRouter(), projectSettingsRouter(), contextRouter(), tagsRouter(), segmentsRouter(), eventsRouter(), strategiesRouter(), featuresRouter(), playgroundRouter(), usersRouter());
+  r.use(environmentsRouter(), projectsRouter(), projectSettingsRouter(), contextRouter(), tagsRouter(), segmentsRouter(), eventsRouter(), strategiesRouter(), featuresRouter(), playgroundRouter(), usersRouter(), rolesRouter());
   return r;
 }

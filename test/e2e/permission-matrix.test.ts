@@ -38,8 +38,9 @@ beforeAll(async () => {
   ids = await buildWorld(app);
   const sql = (q: string, params: unknown[] = []) => app.orm.em.fork().execute<Array<Record<string, any>>>(q, params);
   // A custom project role holding one environment permission in one environment.
-  const [{ id: custom }] = await sql(`insert into roles (name, type, description) values ('prod-toggler', 'custom', 'Toggles in production') returning id`);
-  await sql(`insert into role_permissions (role_id, permission, environment) values (?, 'UPDATE_FEATURE_ENVIRONMENT', 'production')`, [custom]);
+  const role = await app.post('/api/admin/roles', { name: 'prod-toggler', type: 'custom', description: 'Toggles in production', permissions: [{ name: 'UPDATE_FEATURE_ENVIRONMENT', environment: 'production' }] });
+  if (role.status !== 200) throw new Error(`role: ${role.status} ${JSON.stringify(role.body)}`);
+  const custom = Number(role.body.roles.id);
   const [{ id: team }] = await sql(`insert into groups (name) values ('mx-members') returning id`);
   const user = async (username: string, rootRole: string) => {
     const id = Number((await app.post('/api/admin/user-admin', { username, rootRole, password: 'Matrix-Pass-42' })).body.id);

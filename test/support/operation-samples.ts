@@ -25,6 +25,8 @@ export interface WorldIds {
   person: number;
   group: number;
   clientToken: number;
+  /** A custom project role nobody holds (the role operations change and delete it). */
+  role: number;
 }
 
 export async function buildWorld(app: TestApp): Promise<WorldIds> {
@@ -57,7 +59,8 @@ export async function buildWorld(app: TestApp): Promise<WorldIds> {
   const person = Number((await must('POST', '/api/admin/user-admin', { username: 'mx-person', rootRole: 'Viewer' })).id);
   const [{ id: group }] = await app.orm.em.fork().execute<Array<{ id: number }>>(`insert into groups (name) values ('mx-group') returning id`);
   const clientToken = Number((await must('POST', '/api/admin/api-tokens', { tokenName: 'mx-client', type: 'client' })).id);
-  return { segment, strategies, person, group, clientToken };
+  const role = Number((await must('POST', '/api/admin/roles', { name: 'mx-role', type: 'custom', permissions: [{ name: 'CREATE_FEATURE' }] })).roles.id);
+  return { segment, strategies, person, group, clientToken, role };
 }
 
 export interface Where {
@@ -155,6 +158,9 @@ export function restSamples(ids: WorldIds, { project: p, environment: e }: Where
     'DELETE /api/admin/projects/:projectId/users/:userId/roles': { params: { projectId: p, userId: String(ids.person) } },
     'PUT /api/admin/projects/:projectId/groups/:groupId/roles': { params: { projectId: p, groupId: String(ids.group) }, body: { roles: [5] } },
     'DELETE /api/admin/projects/:projectId/groups/:groupId/roles': { params: { projectId: p, groupId: String(ids.group) } },
+    'POST /api/admin/roles': { params: {}, body: { name: 'mx-role2', type: 'custom', permissions: [{ name: 'UPDATE_FEATURE_ENVIRONMENT', environment: e }] } },
+    'PUT /api/admin/roles/:id': { params: { id: String(ids.role) }, body: { name: 'mx-role', description: 'Changed', permissions: [{ id: 7 }] } },
+    'DELETE /api/admin/roles/:id': { params: { id: String(ids.role) } },
     'POST /api/admin/playground': { params: {}, body: { environment: e, projects: [p], context: { appName: 'app' } } },
     'POST /api/admin/playground/advanced': { params: {}, body: { environments: [e], projects: [p], context: { appName: 'app' } } },
   };
@@ -215,5 +221,20 @@ export function mutationSamples(ids: WorldIds, { project: p, environment: e }: W
     addFeatureDependency: { project: p, feature: f, parent: `${p}-parent` },
     removeFeatureDependency: { project: p, feature: `${p}-child`, parent: `${p}-parent` },
     removeFeatureDependencies: { project: p, feature: `${p}-child` },
+    createUser: { username: 'mx-new-user', rootRole: 'Viewer' },
+    updateUser: { id: ids.person, name: 'Renamed' },
+    deleteUser: { id: ids.person },
+    setUserPassword: { id: ids.person, password: 'Another-Pass-77' },
+    createApiToken: { tokenName: 'mx-new-client', type: 'client', environment: e, projects: [p] },
+    updateApiToken: { token: String(ids.clientToken), expiresAt: '2100-01-01T00:00:00.000Z' },
+    deleteApiToken: { token: String(ids.clientToken) },
+    addProjectAccess: { project: p, roles: [5], users: [ids.person], groups: [ids.group] },
+    setProjectUserRoles: { project: p, id: ids.person, roles: [5] },
+    removeProjectUserRoles: { project: p, id: ids.person },
+    setProjectGroupRoles: { project: p, id: ids.group, roles: [5] },
+    removeProjectGroupRoles: { project: p, id: ids.group },
+    createRole: { name: 'mx-role2', type: 'custom', permissions: [{ name: 'UPDATE_FEATURE_ENVIRONMENT', environment: e }] },
+    updateRole: { id: ids.role, name: 'mx-role', description: 'Changed', permissions: [{ id: 7 }] },
+    deleteRole: { id: ids.role },
   };
 }

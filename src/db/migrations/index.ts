@@ -3,6 +3,7 @@ import { Migration0002FeatureModelIndexes } from './0002-feature-model-indexes';
 import { Migration0003ContextFieldUsage } from './0003-context-field-usage';
 import { Migration0004ModelVersion } from './0004-model-version';
 import { Migration0005Access } from './0005-access';
+import { Migration0007RoleNames } from './0007-role-names';
 
 /** Explicit, ordered migration list: no globbing, identical under tsx, jest and compiled dist/. */
 export const migrationsList = [
@@ -11,4 +12,5 @@ export const migrationsList = [
   { name: '0003-context-field-usage', class: Migration0003ContextFieldUsage },
   { name: '0004-model-version', class: Migration0004ModelVersion },
   { name: '0005-access', class: Migration0005Access },
+  { name: '0007-role-names', class: Migration0007RoleNames },
 ];

@@ -100,19 +100,23 @@ export const OPERATION_PERMISSIONS: readonly OperationPermission[] = [
   op(NONE, 'root', ['POST /api/admin/playground', 'POST /api/admin/playground/advanced']),
 
   // users, the caller's own account, API tokens (issue 9)
-  op(ADMIN, 'root', ['POST /api/admin/user-admin']),
-  op(ADMIN, 'root', ['PUT /api/admin/user-admin/:id']),
-  op(ADMIN, 'root', ['DELETE /api/admin/user-admin/:id']),
-  op(ADMIN, 'root', ['POST /api/admin/user-admin/:id/change-password']),
-  op(NONE, 'self', ['POST /api/admin/user/change-password', 'POST /api/admin/user/tokens', 'DELETE /api/admin/user/tokens/:id']),
+  op(ADMIN, 'root', ['POST /api/admin/user-admin'], ['createUser']),
+  op(ADMIN, 'root', ['PUT /api/admin/user-admin/:id'], ['updateUser']),
+  op(ADMIN, 'root', ['DELETE /api/admin/user-admin/:id'], ['deleteUser']),
+  op(ADMIN, 'root', ['POST /api/admin/user-admin/:id/change-password'], ['setUserPassword']),
+  op(NONE, 'self', ['POST /api/admin/user/change-password', 'POST /api/admin/user/tokens', 'DELETE /api/admin/user/tokens/:id'], ['changeOwnPassword', 'createPersonalAccessToken', 'deletePersonalAccessToken']),
   // Client tokens; an admin token needs ADMIN, a frontend token the FRONTEND permission of the same action.
-  op('CREATE_CLIENT_API_TOKEN', 'root', ['POST /api/admin/api-tokens']),
-  op('UPDATE_CLIENT_API_TOKEN', 'root', ['PUT /api/admin/api-tokens/:token']),
-  op('DELETE_CLIENT_API_TOKEN', 'root', ['DELETE /api/admin/api-tokens/:token']),
+  op('CREATE_CLIENT_API_TOKEN', 'root', ['POST /api/admin/api-tokens'], ['createApiToken']),
+  op('UPDATE_CLIENT_API_TOKEN', 'root', ['PUT /api/admin/api-tokens/:token'], ['updateApiToken']),
+  op('DELETE_CLIENT_API_TOKEN', 'root', ['DELETE /api/admin/api-tokens/:token'], ['deleteApiToken']),
   // project access
-  op('UPDATE_PROJECT', 'project', ['POST /api/admin/projects/:projectId/access']),
-  op('UPDATE_PROJECT', 'project', ['PUT /api/admin/projects/:projectId/users/:userId/roles', 'PUT /api/admin/projects/:projectId/groups/:groupId/roles']),
-  op('UPDATE_PROJECT', 'project', ['DELETE /api/admin/projects/:projectId/users/:userId/roles', 'DELETE /api/admin/projects/:projectId/groups/:groupId/roles']),
+  op('UPDATE_PROJECT', 'project', ['POST /api/admin/projects/:projectId/access'], ['addProjectAccess']),
+  op('UPDATE_PROJECT', 'project', ['PUT /api/admin/projects/:projectId/users/:userId/roles', 'PUT /api/admin/projects/:projectId/groups/:groupId/roles'], ['setProjectUserRoles', 'setProjectGroupRoles']),
+  op('UPDATE_PROJECT', 'project', ['DELETE /api/admin/projects/:projectId/users/:userId/roles', 'DELETE /api/admin/projects/:projectId/groups/:groupId/roles'], ['removeProjectUserRoles', 'removeProjectGroupRoles']),
+  // roles (Unleash: ADMIN)
+  op(ADMIN, 'root', ['POST /api/admin/roles'], ['createRole']),
+  op(ADMIN, 'root', ['PUT /api/admin/roles/:id'], ['updateRole']),
+  op(ADMIN, 'root', ['DELETE /api/admin/roles/:id'], ['deleteRole']),
 ];
 
 /** By `METHOD path` and by mutation name; built once. A name used twice is a mistake the unit test reports. */

@@ -106,6 +106,9 @@ export class EnvironmentService {
         throw ValidationError.single('name', `The environment "${envName}" is the only environment of project(s) ${orphaned.map((o) => `"${o.project_id}"`).join(', ')}; add another environment to them first.`);
       }
       emit({ type: 'environment-deleted', environment: envName, preData: toEnvironment(row) });
+      // Custom roles' permissions in this environment go with it: an environment created later under the same name
+      // starts with nobody holding anything in it.
+      await tx.execute('delete from role_permissions where environment = ?', [envName]);
       tx.remove(row);
     });
   }

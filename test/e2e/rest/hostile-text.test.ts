@@ -244,6 +244,8 @@ function catalog(): Record<string, Sample> {
     'POST /api/admin/projects/:projectId/access': { params: { projectId: 'sw' }, body: { roles: [{ id: ROLE_MEMBER }], users: [{ id: Number(fixture.user) }], groups: [{ id: Number(fixture.group) }] }, ok: 200 },
     'PUT /api/admin/projects/:projectId/users/:userId/roles': { params: { projectId: 'sw', userId: fixture.user }, body: { roles: [ROLE_OWNER, ROLE_MEMBER] }, ok: 200 },
     'PUT /api/admin/projects/:projectId/groups/:groupId/roles': { params: { projectId: 'sw', groupId: fixture.group }, body: { roles: [ROLE_MEMBER] }, ok: 200 },
+    'POST /api/admin/roles': { body: { name: 'sw-role2', description: 'Second', type: 'custom', permissions: [{ name: 'UPDATE_FEATURE_ENVIRONMENT', environment: 'development' }, { id: 7 }] }, ok: 200 },
+    'PUT /api/admin/roles/:id': { params: { id: fixture.role }, body: { name: 'sw-role', description: 'Changed', type: 'root-custom', permissions: [{ name: 'CREATE_SEGMENT' }] }, ok: 200 },
     'POST /auth/simple/login': { body: { username: 'sw-person', password: PASSWORD }, ok: 200 },
     'POST /auth/logout': { ok: 200 },
     'POST /api/admin/playground/advanced': { body: { environments: ['development'], projects: [F], context: { appName: 'app', userId: 'u1,u2', properties: { tenant: 'acme' } } }, ok: 200 },
@@ -292,6 +294,7 @@ beforeAll(async () => {
   const [group] = await app.orm.em.fork().execute(`insert into groups (name) values ('sw-group') returning id`);
   fixture.group = String(group.id);
   fixture.apiToken = (await must('POST', '/api/admin/api-tokens', { tokenName: 'sw-token', type: 'admin' })).secret;
+  fixture.role = String((await must('POST', '/api/admin/roles', { name: 'sw-role', permissions: [] })).roles.id);
 });
 afterAll(async () => { await app.close(); });
 
