@@ -91,7 +91,8 @@ interface UserPrincipalRow {
 
 const userPrincipal = (r: UserPrincipalRow): Principal => ({ kind: 'user', name: r.username ?? r.email ?? String(r.id), userId: r.id, isAdmin: false, rootRoleId: r.root_role_id });
 
-function sameDigest(stored: string, given: string): boolean {
+/** Compares two hex digests in time that does not depend on where they differ (timingSafeEqual). */
+export function sameDigest(stored: string, given: string): boolean {
   const a = Buffer.from(stored, 'hex');
   const b = Buffer.from(given, 'hex');
   return a.length === b.length && timingSafeEqual(a, b);
