@@ -22,17 +22,17 @@ async function main(): Promise<void> {
   const { createLogger } = require('./logger') as typeof LoggerModule;
   const { startServer } = require('./server') as typeof ServerModule;
   const logger = createLogger(config.logLevel);
-  const running = await startServer(config, logger, embedded);
-  logger.info({ port: running.port, database: config.databaseUrl ? 'postgresql' : 'embedded', startupMs: Date.now() - started }, `flagdeck listening on http://localhost:${running.port} (GraphiQL at /graphql)`);
-  if (running.createdAdminToken) {
-    process.stdout.write(`\nNo admin API token existed, so one was created. It is shown only this once:\n\n    ${running.createdAdminToken}\n\nTry: curl -H "Authorization: ${running.createdAdminToken}" http://localhost:${running.port}/api/admin/tags\n\n`);
-  }
-  if (running.createdAdminPassword) {
-    process.stdout.write(`No user existed, so user "admin" was created. Its password is shown only this once:\n\n    ${running.createdAdminPassword}\n\nLog in: curl -c cookies -H 'Content-Type: application/json' -d '{"username":"admin","password":"…"}' http://localhost:${running.port}/auth/simple/login\n\n`);
-  }
+  // Signal handlers go in before anything is announced: a supervisor (or a test) that reads "listening" and sends
+  // SIGTERM at once must get the graceful stop, not the default action. While starting there is nothing to finish,
+  // so a signal then ends the process at once (a first start is atomic; migrations run in one transaction).
+  let running: ServerModule.Running | undefined;
   let signals = 0;
-  const stop = async (signal: string) => {
+  const stop = async (signal: NodeJS.Signals) => {
     signals += 1;
+    if (!running) {
+      process.stderr.write(`flagdeck: ${signal} while starting; stopped.\n`);
+      process.exit(signal === 'SIGINT' ? 130 : 143);
+    }
     if (signals > 1) {
       // A second signal while stopping: cut what is still open now rather than at the deadline.
       running.server.closeAllConnections();
@@ -50,6 +50,14 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+  running = await startServer(config, logger, embedded);
+  logger.info({ port: running.port, database: config.databaseUrl ? 'postgresql' : 'embedded', startupMs: Date.now() - started }, `flagdeck listening on http://localhost:${running.port} (GraphiQL at /graphql)`);
+  if (running.createdAdminToken) {
+    process.stdout.write(`\nNo admin API token existed, so one was created. It is shown only this once:\n\n    ${running.createdAdminToken}\n\nTry: curl -H "Authorization: ${running.createdAdminToken}" http://localhost:${running.port}/api/admin/tags\n\n`);
+  }
+  if (running.createdAdminPassword) {
+    process.stdout.write(`No user existed, so user "admin" was created. Its password is shown only this once:\n\n    ${running.createdAdminPassword}\n\nLog in: curl -c cookies -H 'Content-Type: application/json' -d '{"username":"admin","password":"…"}' http://localhost:${running.port}/auth/simple/login\n\n`);
+  }
 }
 
 main().catch((err) => {
