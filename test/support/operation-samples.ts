@@ -155,6 +155,9 @@ export function restSamples(ids: WorldIds, { project: p, environment: e }: Where
     'DELETE /api/admin/projects/:projectId/users/:userId/roles': { params: { projectId: p, userId: String(ids.person) } },
     'PUT /api/admin/projects/:projectId/groups/:groupId/roles': { params: { projectId: p, groupId: String(ids.group) }, body: { roles: [5] } },
     'DELETE /api/admin/projects/:projectId/groups/:groupId/roles': { params: { projectId: p, groupId: String(ids.group) } },
+    'POST /api/admin/groups': { params: {}, body: { name: 'mx-new-group', rootRole: 2, users: [{ user: { id: ids.person } }] } },
+    'PUT /api/admin/groups/:id': { params: { id: String(ids.group) }, body: { name: 'mx-group', description: 'Renamed', users: [{ user: { id: ids.person } }] } },
+    'DELETE /api/admin/groups/:id': { params: { id: String(ids.group) } },
     'POST /api/admin/playground': { params: {}, body: { environment: e, projects: [p], context: { appName: 'app' } } },
     'POST /api/admin/playground/advanced': { params: {}, body: { environments: [e], projects: [p], context: { appName: 'app' } } },
   };
