@@ -11,6 +11,7 @@ import './events.resolvers';
 import './strategies.resolvers';
 import './features.resolvers';
 import './playground.resolvers';
+import './groups.resolvers';
 
 let built: GraphQLSchema | undefined;
 

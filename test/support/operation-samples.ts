@@ -218,5 +218,8 @@ export function mutationSamples(ids: WorldIds, { project: p, environment: e }: W
     addFeatureDependency: { project: p, feature: f, parent: `${p}-parent` },
     removeFeatureDependency: { project: p, feature: `${p}-child`, parent: `${p}-parent` },
     removeFeatureDependencies: { project: p, feature: `${p}-child` },
+    createGroup: { name: 'mx-new-group', rootRole: 2, users: [ids.person] },
+    updateGroup: { id: ids.group, name: 'mx-group', description: 'Renamed', users: [ids.person] },
+    deleteGroup: { id: ids.group },
   };
 }

@@ -114,9 +114,9 @@ export const OPERATION_PERMISSIONS: readonly OperationPermission[] = [
   op('UPDATE_PROJECT', 'project', ['PUT /api/admin/projects/:projectId/users/:userId/roles', 'PUT /api/admin/projects/:projectId/groups/:groupId/roles']),
   op('UPDATE_PROJECT', 'project', ['DELETE /api/admin/projects/:projectId/users/:userId/roles', 'DELETE /api/admin/projects/:projectId/groups/:groupId/roles']),
   // groups (Unleash: ADMIN)
-  op(ADMIN, 'root', ['POST /api/admin/groups']),
-  op(ADMIN, 'root', ['PUT /api/admin/groups/:id']),
-  op(ADMIN, 'root', ['DELETE /api/admin/groups/:id']),
+  op(ADMIN, 'root', ['POST /api/admin/groups'], ['createGroup']),
+  op(ADMIN, 'root', ['PUT /api/admin/groups/:id'], ['updateGroup']),
+  op(ADMIN, 'root', ['DELETE /api/admin/groups/:id'], ['deleteGroup']),
 ];
 
 /** By `METHOD path` and by mutation name; built once. A name used twice is a mistake the unit test reports. */
