@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AccessService } from './access/access.service';
 import { ApiTokenService } from './access/api-token.service';
+import { GroupService } from './access/group.service';
 import { PersonalTokenService } from './access/personal-token.service';
 import { ProjectAccessService } from './access/project-access.service';
 import { RoleService } from './access/role.service';
@@ -49,6 +50,7 @@ export function createServices(em: EntityManager, principal: Principal, options:
     apiTokens: new ApiTokenService(em, principal, access, options.onCredentialsRevoked),
     projectAccess: new ProjectAccessService(em, principal, access),
     roles: new RoleService(em, principal, access),
+    groups: new GroupService(em, principal, access),
     playground: new PlaygroundService(em, options.playgroundCombinationLimit, options.playgroundCache),
   };
 }

@@ -12,6 +12,7 @@ import './strategies.resolvers';
 import './features.resolvers';
 import './playground.resolvers';
 import './access.resolvers';
+import './groups.resolvers';
 
 let built: GraphQLSchema | undefined;
 

@@ -161,6 +161,9 @@ export function restSamples(ids: WorldIds, { project: p, environment: e }: Where
     'POST /api/admin/roles': { params: {}, body: { name: 'mx-role2', type: 'custom', permissions: [{ name: 'UPDATE_FEATURE_ENVIRONMENT', environment: e }] } },
     'PUT /api/admin/roles/:id': { params: { id: String(ids.role) }, body: { name: 'mx-role', description: 'Changed', permissions: [{ id: 7 }] } },
     'DELETE /api/admin/roles/:id': { params: { id: String(ids.role) } },
+    'POST /api/admin/groups': { params: {}, body: { name: 'mx-new-group', rootRole: 2, users: [{ user: { id: ids.person } }] } },
+    'PUT /api/admin/groups/:id': { params: { id: String(ids.group) }, body: { name: 'mx-group', description: 'Renamed', users: [{ user: { id: ids.person } }] } },
+    'DELETE /api/admin/groups/:id': { params: { id: String(ids.group) } },
     'POST /api/admin/playground': { params: {}, body: { environment: e, projects: [p], context: { appName: 'app' } } },
     'POST /api/admin/playground/advanced': { params: {}, body: { environments: [e], projects: [p], context: { appName: 'app' } } },
   };
@@ -236,5 +239,8 @@ export function mutationSamples(ids: WorldIds, { project: p, environment: e }: W
     createRole: { name: 'mx-role2', type: 'custom', permissions: [{ name: 'UPDATE_FEATURE_ENVIRONMENT', environment: e }] },
     updateRole: { id: ids.role, name: 'mx-role', description: 'Changed', permissions: [{ id: 7 }] },
     deleteRole: { id: ids.role },
+    createGroup: { name: 'mx-new-group', rootRole: 2, users: [ids.person] },
+    updateGroup: { id: ids.group, name: 'mx-group', description: 'Renamed', users: [ids.person] },
+    deleteGroup: { id: ids.group },
   };
 }

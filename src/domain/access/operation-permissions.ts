@@ -117,6 +117,10 @@ export const OPERATION_PERMISSIONS: readonly OperationPermission[] = [
   op(ADMIN, 'root', ['POST /api/admin/roles'], ['createRole']),
   op(ADMIN, 'root', ['PUT /api/admin/roles/:id'], ['updateRole']),
   op(ADMIN, 'root', ['DELETE /api/admin/roles/:id'], ['deleteRole']),
+  // groups (Unleash: ADMIN)
+  op(ADMIN, 'root', ['POST /api/admin/groups'], ['createGroup']),
+  op(ADMIN, 'root', ['PUT /api/admin/groups/:id'], ['updateGroup']),
+  op(ADMIN, 'root', ['DELETE /api/admin/groups/:id'], ['deleteGroup']),
 ];
 
 /** By `METHOD path` and by mutation name; built once. A name used twice is a mistake the unit test reports. */

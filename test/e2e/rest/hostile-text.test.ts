@@ -248,6 +248,12 @@ function catalog(): Record<string, Sample> {
     'PUT /api/admin/roles/:id': { params: { id: fixture.role }, body: { name: 'sw-role', description: 'Changed', type: 'root-custom', permissions: [{ name: 'CREATE_SEGMENT' }] }, ok: 200 },
     'POST /auth/simple/login': { body: { username: 'sw-person', password: PASSWORD }, ok: 200 },
     'POST /auth/logout': { ok: 200 },
+    'POST /api/admin/groups': {
+      body: { name: 'sw-new-group', description: 'Operators', mappingsSSO: ['sso-ops'], rootRole: 2, users: [{ user: { id: Number(fixture.user) } }] }, ok: 201,
+    },
+    'PUT /api/admin/groups/:id': {
+      params: { id: fixture.group }, body: { name: 'sw-group', description: 'Renamed', mappingsSSO: ['sso-sw'], rootRole: null, users: [{ user: { id: Number(fixture.user) } }] }, ok: 200,
+    },
     'POST /api/admin/playground/advanced': { body: { environments: ['development'], projects: [F], context: { appName: 'app', userId: 'u1,u2', properties: { tenant: 'acme' } } }, ok: 200 },
   };
 }
