@@ -18,7 +18,7 @@ beforeAll(async () => {
 });
 afterAll(async () => { await app.close(); });
 
-const gql = async (query: string, variables?: Record<string, unknown>, token?: string) =>
+const query = async (query: string, variables?: Record<string, unknown>, token?: string) =>
   (await app.post('/graphql', { query, variables }, token === undefined ? {} : { token })).body as { data?: any; errors?: Array<{ message: string; extensions: { name: string; code: number } }> };
 
 describe('GET /api/admin/permissions (spec endpoint 12)', () => {
@@ -45,7 +45,7 @@ describe('GET /api/admin/permissions (spec endpoint 12)', () => {
 
   it('GraphQL `permissions` gives the same listing', async () => {
     const rest = (await app.get('/api/admin/permissions')).body;
-    const { data } = await gql('{ permissions { version root { id name displayName type } project { id name displayName type } environments { name permissions { id name displayName type environment } } } }');
+    const { data } = await query('{ permissions { version root { id name displayName type } project { id name displayName type } environments { name permissions { id name displayName type environment } } } }');
     expect(data.permissions).toEqual({ version: rest.version, ...rest.permissions });
   });
 });
@@ -124,16 +124,16 @@ describe('POST /api/admin/roles (spec endpoint 17)', () => {
 
   it('GraphQL createRole: the same role and the same errors (name in extensions)', async () => {
     const mutation = 'mutation($input: CreateRoleInput!) { createRole(input: $input) { version role { id name type description permissions { name environment } } } }';
-    const ok = await gql(mutation, { input: { name: 'Gql role', type: 'custom', permissions: [{ name: 'UPDATE_FEATURE_STRATEGY', environment: 'development' }] } });
+    const ok = await query(mutation, { input: { name: 'Gql role', type: 'custom', permissions: [{ name: 'UPDATE_FEATURE_STRATEGY', environment: 'development' }] } });
     expect(ok.errors).toBeUndefined();
     expect(ok.data.createRole).toEqual({ version: 1, role: { id: expect.any(Number), name: 'Gql role', type: 'custom', description: '', permissions: [{ name: 'UPDATE_FEATURE_STRATEGY', environment: 'development' }] } });
     const rest = (await app.get(`/api/admin/roles/${ok.data.createRole.role.id}`)).body;
     expect(rest).toMatchObject({ id: ok.data.createRole.role.id, name: 'Gql role', type: 'custom', description: '' });
-    const taken = await gql(mutation, { input: { name: 'gql ROLE' } });
+    const taken = await query(mutation, { input: { name: 'gql ROLE' } });
     expect(taken.errors?.[0].extensions).toMatchObject({ name: 'NameExistsError', code: 409 });
-    const bad = await gql(mutation, { input: { name: 'x', permissions: [{ name: 'FLY' }] } });
+    const bad = await query(mutation, { input: { name: 'x', permissions: [{ name: 'FLY' }] } });
     expect(bad.errors?.[0].extensions).toMatchObject({ name: 'ValidationError', code: 400 });
-    const refused = await gql(mutation, { input: { name: 'y' } }, viewerToken);
+    const refused = await query(mutation, { input: { name: 'y' } }, viewerToken);
     expect(refused.errors?.[0].extensions).toMatchObject({ name: 'NoAccessError', code: 403 });
   });
 });
@@ -144,7 +144,7 @@ describe('reading, changing and deleting roles', () => {
     expect(res.status).toBe(200);
     expect(res.body.version).toBe(1);
     expect(res.body.roles.slice(0, 5)).toEqual(PREDEFINED_ROLES.map(({ id, name, type, description }) => ({ id, name, type, description })));
-    const { data } = await gql('{ roles { id name type description } }');
+    const { data } = await query('{ roles { id name type description } }');
     expect(data.roles).toEqual(res.body.roles);
   });
 
@@ -224,14 +224,14 @@ describe('reading, changing and deleting roles', () => {
 
   it('GraphQL updateRole and deleteRole call the same service: errors by name, events written', async () => {
     const { id } = (await app.post('/api/admin/roles', { name: 'Gql changing' })).body.roles;
-    const updated = await gql('mutation($input: UpdateRoleInput!) { updateRole(input: $input) { role { name permissions { name } } } }', { input: { id, name: 'Gql changed', permissions: [{ id: 2 }] } });
+    const updated = await query('mutation($input: UpdateRoleInput!) { updateRole(input: $input) { role { name permissions { name } } } }', { input: { id, name: 'Gql changed', permissions: [{ id: 2 }] } });
     expect(updated.data.updateRole.role).toEqual({ name: 'Gql changed', permissions: [{ name: 'CREATE_FEATURE' }] });
-    const builtIn = await gql('mutation { updateRole(input: { id: 1, name: "x" }) { version } }');
+    const builtIn = await query('mutation { updateRole(input: { id: 1, name: "x" }) { version } }');
     expect(builtIn.errors?.[0].extensions).toMatchObject({ name: 'InvalidOperationError', code: 403 });
-    const deleted = await gql('mutation($input: IdInput!) { deleteRole(input: $input) }', { input: { id } });
+    const deleted = await query('mutation($input: IdInput!) { deleteRole(input: $input) }', { input: { id } });
     expect(deleted.data.deleteRole).toBe(true);
     expect((await app.events('role-deleted'))[0].preData.name).toBe('Gql changed');
-    const gone = await gql('mutation($input: IdInput!) { deleteRole(input: $input) }', { input: { id } });
+    const gone = await query('mutation($input: IdInput!) { deleteRole(input: $input) }', { input: { id } });
     expect(gone.errors?.[0].extensions).toMatchObject({ name: 'NotFoundError', code: 404 });
   });
 });
