@@ -125,6 +125,11 @@ export class GroupService {
       await this.addMembers(tx, row.id, members);
       const [after] = await this.withMembers(tx, [updated]);
       if (!sameJson(eventData(before), eventData(after))) emit({ type: 'group-updated', data: eventData(after), preData: eventData(before) });
+      // Each membership change also has its own event, so a feed of group-user-* tells who joined and left.
+      const had = new Set(before.users.map((m) => m.user.id));
+      const has = new Set(after.users.map((m) => m.user.id));
+      for (const userId of has) if (!had.has(userId)) emit({ type: 'group-user-added', data: { groupId: row.id, userId } });
+      for (const userId of had) if (!has.has(userId)) emit({ type: 'group-user-removed', preData: { groupId: row.id, userId } });
       return after;
     });
   }

@@ -100,7 +100,7 @@ describe('creating, reading, changing and deleting groups', () => {
     expect((await app.get(`${G}/${ops}`, { token: viewer.token })).body).toEqual(one.body);
   });
 
-  it('PUT 200 replaces the fields and the members: added members join now, kept ones keep joinedAt; group-updated with preData', async () => {
+  it('PUT 200 replaces the fields and the members: added members join now, kept ones keep joinedAt; group-updated with preData, and group-user-added / -removed per member', async () => {
     const before = (await app.get(`${G}/${ops}`)).body;
     const annJoined = before.users.find((m: any) => m.user.id === ann.id).joinedAt;
     const since = await lastEventId();
@@ -114,6 +114,10 @@ describe('creating, reading, changing and deleting groups', () => {
       id: expect.any(Number), type: 'group-updated', createdBy: 'boss', createdByUserId: boss.id,
       data: { id: ops, name: 'Operations', description: null, mappingsSSO: ['a', 'b'], rootRole: 2, users: [ann.id, viewer.id] },
       preData: { id: ops, name: 'Ops', description: 'Operators', mappingsSSO: ['sso-ops'], rootRole: 3, users: [ann.id, ben.id] },
+    }, {
+      id: expect.any(Number), type: 'group-user-added', createdBy: 'boss', createdByUserId: boss.id, data: { groupId: ops, userId: viewer.id }, preData: null,
+    }, {
+      id: expect.any(Number), type: 'group-user-removed', createdBy: 'boss', createdByUserId: boss.id, data: null, preData: { groupId: ops, userId: ben.id },
     }]);
   });
 
