@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Writable } from 'node:stream';
 import pino from 'pino';
+import { buildApp } from '../../../src/app';
+import { createLogger } from '../../../src/logger';
 import { startTestApp, type TestApp } from '../../support/harness';
 
 /**
@@ -221,6 +223,29 @@ describe('API tokens', () => {
     expect((await app.get('/api/admin/tags', { token: created.body.secret })).status).toBe(401);
     const [event] = await app.events('api-token-deleted');
     expect(event.preData).toMatchObject({ tokenName: 'temp-admin', type: 'admin' });
+  });
+
+  it('a revoked token is refused by another instance within a second (each instance caches credentials for 1 s)', async () => {
+    // A second instance: its own app and credential cache over the same database.
+    const other = buildApp({ orm: app.orm, logger: createLogger('silent') });
+    const server = await new Promise<import('node:http').Server>((resolve) => { const s = other.listen(0, '127.0.0.1', () => resolve(s)); });
+    const base = `http://127.0.0.1:${(server.address() as import('node:net').AddressInfo).port}`;
+    try {
+      const { secret } = (await app.post('/api/admin/api-tokens', { tokenName: 'two-instances', type: 'admin' })).body;
+      const onOther = async () => (await fetch(`${base}/api/admin/tags`, { headers: { authorization: secret } })).status;
+      expect(await onOther()).toBe(200); // now cached by the other instance
+      expect((await app.del(`/api/admin/api-tokens/${encodeURIComponent(secret)}`)).status).toBe(200);
+      const revoked = Date.now();
+      let status = await onOther();
+      while (status === 200 && Date.now() - revoked < 3000) {
+        await new Promise((r) => setTimeout(r, 50));
+        status = await onOther();
+      }
+      expect(status).toBe(401);
+      expect(Date.now() - revoked).toBeLessThan(1500);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 
   it('validates: unknown type, unknown environment or project, admin token for one environment, past expiry', async () => {
