@@ -53,6 +53,13 @@ describe('GET /api/admin/projects/:projectId/access', () => {
     expect(missing.status).toBe(404);
     expect(missing.body.name).toBe('NotFoundError');
   });
+
+  it('403 NoAccessError for valid credentials that do not open the admin API (a client token)', async () => {
+    const client = (await app.post('/api/admin/api-tokens', { tokenName: 'pa-client', type: 'client', environment: 'development' })).body.secret;
+    const res = await app.get('/api/admin/projects/default/access', { token: client });
+    expect(res.status).toBe(403);
+    expect(res.body.name).toBe('NoAccessError');
+  });
 });
 
 describe('changing project access', () => {
