@@ -6,7 +6,7 @@ import { parse, sameJson } from '../validation';
 import type { AccessService } from './access.service';
 import { ADMIN } from './permissions';
 import type { Principal } from './principal';
-import { toUser, USER_COLUMNS, type User, type UserRow } from './user.service';
+import { rootRoleId, toUser, USER_COLUMNS, type User, type UserRow } from './user.service';
 
 /** A member of a group: when and by whom the user was added. */
 export interface GroupMember {
@@ -192,14 +192,9 @@ export class GroupService {
     return row;
   }
 
-  /** A root role (Admin, Editor, Viewer or a custom root role), held until commit; anything else is a 400 naming rootRole. */
+  /** A root role (the users' rule, held until commit); anything else is a 400 naming rootRole. */
   private async checkRootRole(tx: EntityManager, roleId: number | null): Promise<number | null> {
-    if (roleId === null) return null;
-    const [role]: Array<{ type: string }> = await tx.execute('select type from roles where id = ? for key share', [roleId]);
-    if (!role || (role.type !== 'root' && role.type !== 'root-custom')) {
-      throw ValidationError.single('rootRole', `The \`rootRole\` property must be the id of a root role (Admin 1, Editor 2, Viewer 3 or a custom root role), or null. You sent ${roleId}.`);
-    }
-    return roleId;
+    return roleId === null ? null : rootRoleId(tx, roleId, 'rootRole');
   }
 
   /** The distinct member ids, each an existing user kept until commit; an unknown one is a 400 naming `users`. */

@@ -231,11 +231,11 @@ export class UserService {
   }
 }
 
-/** A root role given by id or name (D14); a project role, or none, is a 400 naming `path`. */
+/** A root role given by id or name (D14), held until commit; a project role, or none, is a 400 naming `path`. */
 export async function rootRoleId(em: EntityManager, ref: number | string, path: string): Promise<number> {
   const rows: Array<{ id: number; type: string }> = typeof ref === 'number'
-    ? await em.execute('select id, type from roles where id = ?', [ref])
-    : await em.execute('select id, type from roles where lower(name) = lower(?)', [ref]);
+    ? await em.execute('select id, type from roles where id = ? for key share', [ref])
+    : await em.execute('select id, type from roles where lower(name) = lower(?) for key share', [ref]);
   const role = rows[0];
   if (!role || (role.type !== 'root' && role.type !== 'root-custom')) {
     throw ValidationError.single(path, `The \`${path}\` property must name a root role (Admin, Editor, Viewer or a custom root role) by id or name. You sent ${JSON.stringify(ref)}.`);
