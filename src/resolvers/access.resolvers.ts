@@ -355,7 +355,7 @@ builder.mutationFields((t) => ({
     description: "Changes the caller's password and ends its other sessions.",
     complexity: WEIGHTS.passwordHash,
     args: { input: t.arg({ type: ChangeOwnPasswordInput, required: true, description: 'The new password, twice.' }) },
-    resolve: async (_root, { input }, ctx) => { await ctx.services.users.changeOwnPassword({ ...input }, ctx.services.principal.sessionHash); return true; },
+    resolve: async (_root, { input }, ctx) => { await ctx.services.users.changeOwnPassword({ ...input }); return true; },
   }),
   createApiToken: t.field({
     type: ApiTokenRef,

@@ -29,8 +29,7 @@ export function usersRouter(): Router {
     res.json(await services(req).users.me());
   });
   r.post('/user/change-password', async (req, res) => {
-    const s = services(req);
-    await s.users.changeOwnPassword(req.body, s.principal.sessionHash);
+    await services(req).users.changeOwnPassword(req.body);
     res.status(200).end();
   });
   r.get('/user/tokens', async (req, res) => {

@@ -198,7 +198,7 @@ export class UserService {
   }
 
   /** The caller changes their own password (POST /api/admin/user/change-password); other sessions end. */
-  async changeOwnPassword(input: unknown, keepSessionHash?: string): Promise<void> {
+  async changeOwnPassword(input: unknown): Promise<void> {
     const { password, confirmPassword } = parse(ownPasswordSchema, input);
     if (this.principal.kind !== 'user' || this.principal.userId === null) throw new InvalidOperationError('Only a user has a password; an API token does not.');
     if (password !== confirmPassword) throw ValidationError.single('confirmPassword', 'The `password` and `confirmPassword` properties must be equal.');
@@ -208,7 +208,8 @@ export class UserService {
     await change(this.em, this.principal, async (tx, emit) => {
       const row = await this.load(tx, userId, true);
       await tx.execute('update users set password_hash = ?, login_attempts = 0 where id = ?', [hash, row.id]);
-      await tx.execute('delete from user_sessions where user_id = ? and sid_hash <> ?', [row.id, keepSessionHash ?? '']);
+      // The session the change was made in (if any) stays; every other session of the user ends.
+      await tx.execute('delete from user_sessions where user_id = ? and sid_hash <> ?', [row.id, this.principal.sessionHash ?? '']);
       emit({ type: 'user-updated', data: { ...eventData(toUser(row)), passwordChanged: true }, preData: eventData(toUser(row)) });
     });
   }
