@@ -195,6 +195,7 @@ export class UserService {
       await tx.execute('delete from user_sessions where user_id = ?', [row.id]);
       emit({ type: 'user-updated', data: { ...eventData(toUser(row)), passwordChanged: true }, preData: eventData(toUser(row)) });
     });
+    this.onRevoke();
   }
 
   /** The caller changes their own password (POST /api/admin/user/change-password); other sessions end. */
@@ -212,6 +213,7 @@ export class UserService {
       await tx.execute('delete from user_sessions where user_id = ? and sid_hash <> ?', [row.id, this.principal.sessionHash ?? '']);
       emit({ type: 'user-updated', data: { ...eventData(toUser(row)), passwordChanged: true }, preData: eventData(toUser(row)) });
     });
+    this.onRevoke();
   }
 
   /** The user row, or 404 for an id that is not a positive integer or names no user. */

@@ -133,6 +133,20 @@ describe('login, sessions and the caller', () => {
     expect(Number(blocked.res.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 
+  it('changing one\'s own password keeps the session it was made in and ends the others at once; an admin setting it ends them all', async () => {
+    await createUser('two-sessions', 'Viewer');
+    const a = (await login('two-sessions')).cookie;
+    const b = (await login('two-sessions')).cookie;
+    expect((await app.get('/api/admin/user', asSession(b))).status).toBe(200); // cached on this instance now
+    const changed = await app.post('/api/admin/user/change-password', { password: 'Second-Horse-42', confirmPassword: 'Second-Horse-42' }, asSession(a));
+    expect(changed.status).toBe(200);
+    expect((await app.get('/api/admin/user', asSession(a))).status).toBe(200);
+    expect((await app.get('/api/admin/user', asSession(b))).status).toBe(401);
+    const id = (await app.get('/api/admin/user', asSession(a))).body.user.id;
+    expect((await app.post(`/api/admin/user-admin/${id}/change-password`, { password: 'Third-Horse-42' })).status).toBe(200);
+    expect((await app.get('/api/admin/user', asSession(a))).status).toBe(401);
+  });
+
   it('logout ends the session everywhere (the row is gone); a deleted user\'s session is refused', async () => {
     await createUser('leaver', 3);
     const a = await login('leaver');
