@@ -23,6 +23,8 @@ export interface AppDeps {
   graphqlMaxCost?: number;
   /** How long a resolved credential is trusted before it is looked up again (default 1 s: the revocation delay). */
   credentialTtlMs?: number;
+  /** The address people reach the service at, for the links it hands out (config.publicUrl). */
+  publicUrl?: string;
 }
 
 /** Errors of the door answer in the shape of the door: GraphQL's `{errors}` on /graphql, the REST body elsewhere. */
@@ -34,7 +36,7 @@ const refuse = (req: Request, res: Response, err: DomainError) => (req.baseUrl =
  * read, so an anonymous caller cannot make the server parse anything; everything the door refuses, it refuses before
  * routing, so no route or service sees it.
  */
-export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinationLimit, graphqlMaxCost, credentialTtlMs }: AppDeps) {
+export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinationLimit, graphqlMaxCost, credentialTtlMs, publicUrl = 'http://localhost:4242' }: AppDeps) {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -60,7 +62,7 @@ export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinati
     if (!principal) return refuse(req, res, new AuthenticationRequired());
     const refused = refuseNonAdminToken(principal);
     if (refused) return refuse(req, res, refused);
-    (req as Request & { scope?: unknown }).scope = { services: createServices(orm.em.fork(), principal, { playgroundCombinationLimit, playgroundCache, onCredentialsRevoked }) };
+    (req as Request & { scope?: unknown }).scope = { services: createServices(orm.em.fork(), principal, { playgroundCombinationLimit, playgroundCache, onCredentialsRevoked, publicUrl }) };
     next();
   };
   const requireJson = (req: Request, res: Response, next: NextFunction) => {

@@ -21,6 +21,11 @@ export interface Config {
   graphqlMaxCost: number;
   /** Graceful stop: how long requests in flight may take before their connections are cut. */
   shutdownTimeoutMs: number;
+  /**
+   * The address people reach the service at (PUBLIC_URL, or Unleash's UNLEASH_URL), without a trailing slash: signup
+   * links, password-reset links and the SAML service-provider addresses are built from it.
+   */
+  publicUrl: string;
 }
 
 export class ConfigError extends Error {
@@ -67,5 +72,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const playgroundCombinationLimit = integer('PLAYGROUND_COMBINATION_LIMIT', env.PLAYGROUND_COMBINATION_LIMIT, 15_000, 1, 10_000_000);
   const graphqlMaxCost = integer('GRAPHQL_MAX_COST', env.GRAPHQL_MAX_COST, 100_000, 1, 100_000_000);
   const shutdownTimeoutMs = integer('SHUTDOWN_TIMEOUT_MS', env.SHUTDOWN_TIMEOUT_MS, 10_000, 0, 600_000);
-  return { port, databaseUrl, dataDir, initAdminApiTokens, initAdminPassword, logLevel, dbPoolMax, playgroundCombinationLimit, graphqlMaxCost, shutdownTimeoutMs };
+  const publicUrl = parsePublicUrl(env.PUBLIC_URL?.trim() || env.UNLEASH_URL?.trim() || `http://localhost:${port}`);
+  return { port, databaseUrl, dataDir, initAdminApiTokens, initAdminPassword, logLevel, dbPoolMax, playgroundCombinationLimit, graphqlMaxCost, shutdownTimeoutMs, publicUrl };
+}
+
+/** An absolute http(s) URL without query or fragment; returned without its trailing slash. */
+export function parsePublicUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`PUBLIC_URL must be an absolute http(s) URL, got "${raw}"`);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash || url.username || url.password) {
+    throw new ConfigError(`PUBLIC_URL must be an absolute http(s) URL without credentials, query or fragment, got "${raw}"`);
+  }
+  return url.toString().replace(/\/+$/, '');
 }

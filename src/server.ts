@@ -53,7 +53,7 @@ export async function startServer(config: Config, logger: Logger, embeddedStarti
     throw err;
   }
   const openedOrm = orm!;
-  const app = buildApp({ orm: openedOrm, logger, playgroundCombinationLimit: config.playgroundCombinationLimit, graphqlMaxCost: config.graphqlMaxCost });
+  const app = buildApp({ orm: openedOrm, logger, playgroundCombinationLimit: config.playgroundCombinationLimit, graphqlMaxCost: config.graphqlMaxCost, publicUrl: config.publicUrl });
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(config.port, () => resolve(s));
     s.once('error', reject);

@@ -28,6 +28,8 @@ export interface ServiceOptions {
   playgroundCache?: SnapshotCache;
   /** Called after a token is revoked or changed here, so this instance forgets it at once. */
   onCredentialsRevoked?: () => void;
+  /** The address people reach the service at, without a trailing slash: the base of the links it hands out. */
+  publicUrl?: string;
 }
 
 export function createServices(em: EntityManager, principal: Principal, options: ServiceOptions = {}) {

@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ContentTooLarge, ContentTypeerror, DomainError, errorBody, fromDatabaseError, NotFoundError, STATUS_BY_NAME, ValidationError } from '../domain/errors';
-import type { Logger } from '../logger';
+import { redactUrl, type Logger } from '../logger';
 
 type Res = Parameters<RequestHandler>[1];
 
@@ -46,7 +46,7 @@ export function errorHandler(logger: Logger, shape: 'rest' | 'graphql' = 'rest')
     const known = err instanceof DomainError ? err : fromRequestError(err, req.headers?.['content-type']);
     if (known) return send(res, known);
     const id = crypto.randomUUID();
-    logger.error({ err, errorId: id, method: req.method, path: req.originalUrl }, 'unexpected error');
+    logger.error({ err, errorId: id, method: req.method, path: redactUrl(req.originalUrl) }, 'unexpected error');
     const message = `Something went wrong on our side. Quote error id ${id} when you report it.`;
     if (shape === 'graphql') res.status(500).json({ errors: [{ message, extensions: { name: 'InternalError', code: 500, id } }] });
     else res.status(500).json({ id, name: 'InternalError', message });

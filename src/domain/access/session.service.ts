@@ -38,15 +38,7 @@ export class SessionService {
       if (row) await em.execute('update users set login_attempts = login_attempts + 1 where id = ?', [row.id]);
       throw new AuthenticationRequired('Wrong username or password.');
     }
-    const sessionId = randomBytes(32).toString('base64url');
-    const expiresAt = new Date(Date.now() + SESSION_TTL_MS);
-    const [updated]: UserRow[] = await em.transactional(async (tx) => {
-      await tx.execute('insert into user_sessions (sid_hash, user_id, expires_at) values (?, ?, ?)', [hashToken(sessionId), row.id, expiresAt]);
-      // Expired sessions of anyone are swept as people log in: no timer, and the table stays small.
-      await tx.execute('delete from user_sessions where expires_at < now()');
-      return tx.execute(`update users set login_attempts = 0, seen_at = now() where id = ? returning ${USER_COLUMNS}`, [row.id]);
-    });
-    return { user: toUser(updated), sessionId, expiresAt };
+    return em.transactional((tx) => startSession(tx, row.id));
   }
 
   /** Ends the session with this id (unknown ids are ignored: logging out twice is fine). */
@@ -54,4 +46,18 @@ export class SessionService {
     if (!sessionId || sessionId.length > 200) return;
     await this.em.fork().execute('delete from user_sessions where sid_hash = ?', [hashToken(sessionId)]);
   }
+}
+
+/**
+ * Opens a session for a user who has proved who they are (password, SAML): inside the caller's transaction, so a user
+ * created in the same transaction can be signed in. Resets the failed-login count and marks the user seen.
+ */
+export async function startSession(tx: EntityManager, userId: number): Promise<Login> {
+  const sessionId = randomBytes(32).toString('base64url');
+  const expiresAt = new Date(Date.now() + SESSION_TTL_MS);
+  await tx.execute('insert into user_sessions (sid_hash, user_id, expires_at) values (?, ?, ?)', [hashToken(sessionId), userId, expiresAt]);
+  // Expired sessions of anyone are swept as people log in: no timer, and the table stays small.
+  await tx.execute('delete from user_sessions where expires_at < now()');
+  const [updated]: UserRow[] = await tx.execute(`update users set login_attempts = 0, seen_at = now() where id = ? returning ${USER_COLUMNS}`, [userId]);
+  return { user: toUser(updated), sessionId, expiresAt };
 }

@@ -70,7 +70,7 @@ export function toUser(r: UserRow): User {
 }
 
 /** What an audit event records of a user: the public fields, never a password or its hash. */
-const eventData = (u: User) => ({ id: u.id, name: u.name, email: u.email, username: u.username, rootRole: u.rootRole, accountType: u.accountType });
+export const userEventData = (u: User) => ({ id: u.id, name: u.name, email: u.email, username: u.username, rootRole: u.rootRole, accountType: u.accountType });
 
 const text = (max: number) => z.string().trim().max(max);
 const rootRoleRef = z.union([z.number().int().min(1).max(2_147_483_647), z.string().min(1).max(100)]);
@@ -141,12 +141,8 @@ export class UserService {
     return change(this.em, this.principal, async (tx, emit) => {
       const roleId = await rootRoleId(tx, data.rootRole, 'rootRole');
       await this.refuseTaken(tx, data.username ?? null, data.email ?? null);
-      const [row]: UserRow[] = await tx.execute(
-        `insert into users (name, username, email, password_hash, root_role_id) values (?, ?, ?, ?, ?) returning ${USER_COLUMNS}`,
-        [data.name ?? null, data.username ?? null, data.email ?? null, passwordHash, roleId],
-      );
-      const user = toUser(row);
-      emit({ type: 'user-created', data: eventData(user) });
+      const user = await insertUser(tx, { name: data.name ?? null, username: data.username ?? null, email: data.email ?? null, passwordHash, rootRoleId: roleId });
+      emit({ type: 'user-created', data: userEventData(user) });
       return user;
     });
   }
@@ -166,7 +162,7 @@ export class UserService {
         [data.name === undefined ? row.name : data.name, email, roleId, row.id],
       );
       const after = toUser(updated);
-      if (!sameJson(eventData(before), eventData(after))) emit({ type: 'user-updated', data: eventData(after), preData: eventData(before) });
+      if (!sameJson(userEventData(before), userEventData(after))) emit({ type: 'user-updated', data: userEventData(after), preData: userEventData(before) });
       return after;
     });
   }
@@ -177,7 +173,7 @@ export class UserService {
       const row = await this.load(tx, id, true);
       if (row.id === this.principal.userId) throw new InvalidOperationError('You cannot delete yourself.');
       await tx.execute('delete from users where id = ?', [row.id]);
-      emit({ type: 'user-deleted', preData: eventData(toUser(row)) });
+      emit({ type: 'user-deleted', preData: userEventData(toUser(row)) });
     });
     this.onRevoke();
   }
@@ -193,7 +189,7 @@ export class UserService {
       await tx.execute('update users set password_hash = ?, login_attempts = 0 where id = ?', [hash, row.id]);
       // Every session of the user ends: whoever knew the old password is logged out.
       await tx.execute('delete from user_sessions where user_id = ?', [row.id]);
-      emit({ type: 'user-updated', data: { ...eventData(toUser(row)), passwordChanged: true }, preData: eventData(toUser(row)) });
+      emit({ type: 'user-updated', data: { ...userEventData(toUser(row)), passwordChanged: true }, preData: userEventData(toUser(row)) });
     });
     this.onRevoke();
   }
@@ -211,7 +207,7 @@ export class UserService {
       await tx.execute('update users set password_hash = ?, login_attempts = 0 where id = ?', [hash, row.id]);
       // The session the change was made in (if any) stays; every other session of the user ends.
       await tx.execute('delete from user_sessions where user_id = ? and sid_hash <> ?', [row.id, this.principal.sessionHash ?? '']);
-      emit({ type: 'user-updated', data: { ...eventData(toUser(row)), passwordChanged: true }, preData: eventData(toUser(row)) });
+      emit({ type: 'user-updated', data: { ...userEventData(toUser(row)), passwordChanged: true }, preData: userEventData(toUser(row)) });
     });
     this.onRevoke();
   }
@@ -232,6 +228,26 @@ export class UserService {
     );
     if (taken.length > 0) throw new NameExistsError('User already exists');
   }
+}
+
+export interface NewUser {
+  name: string | null;
+  username: string | null;
+  email: string | null;
+  passwordHash: string | null;
+  rootRoleId: number;
+}
+
+/**
+ * Inserts a user inside the caller's transaction (admin create, public signup, SAML auto-create): the one place a
+ * user row is written. The caller has checked the name is free; a lost race is the unique index's 409.
+ */
+export async function insertUser(tx: EntityManager, u: NewUser): Promise<User> {
+  const [row]: UserRow[] = await tx.execute(
+    `insert into users (name, username, email, password_hash, root_role_id) values (?, ?, ?, ?, ?) returning ${USER_COLUMNS}`,
+    [u.name, u.username, u.email, u.passwordHash, u.rootRoleId],
+  );
+  return toUser(row);
 }
 
 /** A root role given by id or name (D14), held until commit; a project role, or none, is a 400 naming `path`. */
