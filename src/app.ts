@@ -10,6 +10,7 @@ import { graphqlHandler } from './resolvers/graphql.handler';
 import { errorHandler, notFound, sendError, sendGraphQLError } from './rest/errors';
 import { adminRouter } from './rest';
 import { authRouter, readCookie } from './rest/auth.routes';
+import { inviteRouter } from './rest/invite.routes';
 import { hasBody, jsonBody, urlGuard } from './request-guard';
 
 export interface AppDeps {
@@ -83,6 +84,13 @@ export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinati
   auth.use(authRouter(orm.em, onCredentialsRevoked));
   auth.use(notFound);
   app.use('/auth', auth);
+
+  // Invite links (public signup tokens): validated and used without credentials, as in Unleash.
+  const invite = express.Router();
+  invite.use(urlGuard(), requireJson, ...body);
+  invite.use(inviteRouter(orm.em, publicUrl));
+  invite.use(notFound);
+  app.use('/invite', invite);
 
   // GraphiQL (GET with an HTML Accept header and no query) is served without a token (D13); every operation needs one.
   const graphql = graphqlHandler(logger, { maxCost: graphqlMaxCost });

@@ -206,6 +206,8 @@ export const UNIQUE_KEYS: ReadonlyMap<string, UniqueKey> = new Map<string, Uniqu
   ['events_pkey', fixed('That event already exists')],
   ['context_field_usage_pkey', fixed('That use of the context field is already recorded')],
   ['model_version_pkey', fixed('The model version is already recorded')],
+  ['public_signup_tokens_pkey', fixed('A public signup token with that secret already exists')],
+  ['public_signup_token_users_pkey', fixed('The user already signed up with that token')],
 ]);
 
 /** Longest key value repeated in a message (names are at most 100 characters; anything longer is cut). */

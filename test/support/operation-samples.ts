@@ -27,6 +27,8 @@ export interface WorldIds {
   clientToken: number;
   /** A custom project role nobody holds (the role operations change and delete it). */
   role: number;
+  /** The secret of a public signup token. */
+  signupToken: string;
 }
 
 export async function buildWorld(app: TestApp): Promise<WorldIds> {
@@ -60,7 +62,8 @@ export async function buildWorld(app: TestApp): Promise<WorldIds> {
   const [{ id: group }] = await app.orm.em.fork().execute<Array<{ id: number }>>(`insert into groups (name) values ('mx-group') returning id`);
   const clientToken = Number((await must('POST', '/api/admin/api-tokens', { tokenName: 'mx-client', type: 'client' })).id);
   const role = Number((await must('POST', '/api/admin/roles', { name: 'mx-role', type: 'custom', permissions: [{ name: 'CREATE_FEATURE' }] })).roles.id);
-  return { segment, strategies, person, group, clientToken, role };
+  const signupToken = String((await must('POST', '/api/admin/invite-link/tokens', { name: 'mx-link', expiresAt: new Date(Date.now() + 86_400_000).toISOString() })).secret);
+  return { segment, strategies, person, group, clientToken, role, signupToken };
 }
 
 export interface Where {
@@ -164,6 +167,8 @@ export function restSamples(ids: WorldIds, { project: p, environment: e }: Where
     'POST /api/admin/groups': { params: {}, body: { name: 'mx-new-group', rootRole: 2, users: [{ user: { id: ids.person } }] } },
     'PUT /api/admin/groups/:id': { params: { id: String(ids.group) }, body: { name: 'mx-group', description: 'Renamed', users: [{ user: { id: ids.person } }] } },
     'DELETE /api/admin/groups/:id': { params: { id: String(ids.group) } },
+    'POST /api/admin/invite-link/tokens': { params: {}, body: { name: 'mx-link2', expiresAt: '2099-01-01T00:00:00Z' } },
+    'PUT /api/admin/invite-link/tokens/:token': { params: { token: ids.signupToken }, body: { enabled: false } },
     'POST /api/admin/playground': { params: {}, body: { environment: e, projects: [p], context: { appName: 'app' } } },
     'POST /api/admin/playground/advanced': { params: {}, body: { environments: [e], projects: [p], context: { appName: 'app' } } },
   };
@@ -242,5 +247,7 @@ export function mutationSamples(ids: WorldIds, { project: p, environment: e }: W
     createGroup: { name: 'mx-new-group', rootRole: 2, users: [ids.person] },
     updateGroup: { id: ids.group, name: 'mx-group', description: 'Renamed', users: [ids.person] },
     deleteGroup: { id: ids.group },
+    createPublicSignupToken: { name: 'mx-link2', expiresAt: '2099-01-01T00:00:00Z' },
+    updatePublicSignupToken: { secret: ids.signupToken, enabled: false },
   };
 }

@@ -121,6 +121,9 @@ export const OPERATION_PERMISSIONS: readonly OperationPermission[] = [
   op(ADMIN, 'root', ['POST /api/admin/groups'], ['createGroup']),
   op(ADMIN, 'root', ['PUT /api/admin/groups/:id'], ['updateGroup']),
   op(ADMIN, 'root', ['DELETE /api/admin/groups/:id'], ['deleteGroup']),
+  // public signup tokens (Unleash: ADMIN)
+  op(ADMIN, 'root', ['POST /api/admin/invite-link/tokens'], ['createPublicSignupToken']),
+  op(ADMIN, 'root', ['PUT /api/admin/invite-link/tokens/:token'], ['updatePublicSignupToken']),
 ];
 
 /** By `METHOD path` and by mutation name; built once. A name used twice is a mistake the unit test reports. */

@@ -183,13 +183,15 @@ export class RoleService {
       `select (select count(*)::int from users where root_role_id = ?) as root_users,
               (select count(distinct user_id)::int from role_user where role_id = ?) as project_users,
               (select count(*)::int from groups where root_role_id = ?) as root_groups,
-              (select count(distinct group_id)::int from group_role where role_id = ?) as project_groups`,
-      [roleId, roleId, roleId, roleId]);
+              (select count(distinct group_id)::int from group_role where role_id = ?) as project_groups,
+              (select count(*)::int from public_signup_tokens where role_id = ?) as signup_tokens`,
+      [roleId, roleId, roleId, roleId, roleId]);
     const parts: string[] = [];
     if (c.root_users) parts.push(`root role of ${c.root_users} user${c.root_users === 1 ? '' : 's'}`);
     if (c.project_users) parts.push(`project role of ${c.project_users} user${c.project_users === 1 ? '' : 's'}`);
     if (c.root_groups) parts.push(`root role of ${c.root_groups} group${c.root_groups === 1 ? '' : 's'}`);
     if (c.project_groups) parts.push(`project role of ${c.project_groups} group${c.project_groups === 1 ? '' : 's'}`);
+    if (c.signup_tokens) parts.push(`role of ${c.signup_tokens} signup link${c.signup_tokens === 1 ? '' : 's'}`);
     return parts;
   }
 

@@ -254,6 +254,9 @@ function catalog(): Record<string, Sample> {
     'PUT /api/admin/groups/:id': {
       params: { id: fixture.group }, body: { name: 'sw-group', description: 'Renamed', mappingsSSO: ['sso-sw'], rootRole: null, users: [{ user: { id: Number(fixture.user) } }] }, ok: 200,
     },
+    'POST /api/admin/invite-link/tokens': { body: { name: 'sw-link', expiresAt: '2099-01-01T00:00:00Z', role: 'Editor' }, ok: 201 },
+    'PUT /api/admin/invite-link/tokens/:token': { params: { token: fixture.signupToken }, body: { expiresAt: '2099-01-01T00:00:00Z', enabled: true }, ok: 200 },
+    'POST /invite/:secret/signup': { params: { secret: fixture.signupToken }, body: { name: 'Joiner', email: 'joiner@sw.example', username: 'sw-joiner', password: PASSWORD }, ok: 201 },
     'POST /api/admin/playground/advanced': { body: { environments: ['development'], projects: [F], context: { appName: 'app', userId: 'u1,u2', properties: { tenant: 'acme' } } }, ok: 200 },
   };
 }
@@ -262,6 +265,7 @@ function catalog(): Record<string, Sample> {
 const DEFAULT_PARAMS = (): Record<string, string> => ({
   projectId: F, featureName: 'sw-f', environment: 'development', strategyId: fixture.strategy, id: 'sw', name: 'sw-spare',
   type: 'simple', value: 'sw-tag', parent: 'sw-parent', userId: fixture.user, groupId: fixture.group, token: fixture.apiToken,
+  secret: fixture.signupToken,
 });
 
 const url = (route: Route, params: Record<string, string>, replace?: [string, string]) => route.path.replace(/:(\w+)/g, (_m, name: string) => {
@@ -301,6 +305,7 @@ beforeAll(async () => {
   fixture.group = String(group.id);
   fixture.apiToken = (await must('POST', '/api/admin/api-tokens', { tokenName: 'sw-token', type: 'admin' })).secret;
   fixture.role = String((await must('POST', '/api/admin/roles', { name: 'sw-role', permissions: [] })).roles.id);
+  fixture.signupToken = (await must('POST', '/api/admin/invite-link/tokens', { name: 'sw-link', expiresAt: '2099-01-01T00:00:00Z' })).secret;
 });
 afterAll(async () => { await app.close(); });
 
