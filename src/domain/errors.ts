@@ -77,6 +77,25 @@ export class TooManyRequestsError extends DomainError {
   }
 }
 
+/** A reset or invite token that is missing, unknown, expired or already used (Unleash's name; 401). */
+export class InvalidTokenError extends DomainError {
+  override readonly name = 'InvalidTokenError';
+  constructor(message = 'Token was not valid') {
+    super(message);
+  }
+}
+
+/**
+ * A reset token marked used while it has not expired yet (Unleash's name; 403). Using a token here also expires it, so
+ * a token used through this service reads as InvalidTokenError; this is for a row marked used by other means.
+ */
+export class UsedTokenError extends DomainError {
+  override readonly name = 'UsedTokenError';
+  constructor(usedAt: Date) {
+    super(`Token was already used at ${usedAt.toISOString()}`);
+  }
+}
+
 /** A state the operation refuses to enter (for example deleting the default project). */
 export class InvalidOperationError extends DomainError {
   override readonly name = 'InvalidOperationError';
@@ -114,8 +133,10 @@ export const STATUS_BY_NAME: Readonly<Record<string, number>> = {
   ProjectWithoutOwnerError: 400,
   RoleInUseError: 400,
   AuthenticationRequired: 401,
+  InvalidTokenError: 401,
   NoAccessError: 403,
   InvalidOperationError: 403,
+  UsedTokenError: 403,
   NotFoundError: 404,
   NameExistsError: 409,
   ContentTooLarge: 413,
@@ -201,6 +222,7 @@ export const UNIQUE_KEYS: ReadonlyMap<string, UniqueKey> = new Map<string, Uniqu
   ['api_tokens_pkey', fixed('That API token already exists')],
   ['api_tokens_secret_hash_key', fixed('An API token with that secret already exists')],
   ['user_sessions_pkey', fixed('That session already exists')],
+  ['reset_tokens_pkey', fixed('That reset token already exists')],
   ['personal_access_tokens_pkey', fixed('That personal access token already exists')],
   ['personal_access_tokens_secret_hash_key', fixed('A personal access token with that secret already exists')],
   ['events_pkey', fixed('That event already exists')],

@@ -48,7 +48,7 @@ export function createServices(em: EntityManager, principal: Principal, options:
     segments: new SegmentService(em, principal, access),
     strategies: new StrategyDefinitionService(em, principal, access),
     events: new EventService(em),
-    users: new UserService(em, principal, access, options.onCredentialsRevoked),
+    users: new UserService(em, principal, access, options.onCredentialsRevoked, options.publicUrl),
     personalTokens: new PersonalTokenService(em, principal, options.onCredentialsRevoked),
     apiTokens: new ApiTokenService(em, principal, access, options.onCredentialsRevoked),
     projectAccess: new ProjectAccessService(em, principal, access),

@@ -21,6 +21,9 @@ export const UserRef = builder.objectRef<User>('User').implement({
     email: t.exposeString('email', { nullable: true, description: 'Email address; unique whatever its case.' }),
     username: t.exposeString('username', { nullable: true, description: 'Username; unique whatever its case.' }),
     imageUrl: t.exposeString('imageUrl', { description: 'Avatar URL.' }),
+    inviteLink: t.exposeString('inviteLink', {
+      description: 'Only in the createUser answer for a user created without a password: the link (valid 24 hours, usable once) with which the user sets one. Empty everywhere else.',
+    }),
     loginAttempts: t.exposeInt('loginAttempts', { description: 'Failed logins since the last successful one.' }),
     emailSent: t.exposeBoolean('emailSent', { description: 'Whether a welcome email was sent.' }),
     rootRole: t.exposeInt('rootRole', { description: 'Id of the root role (Admin 1, Editor 2, Viewer 3, or a custom root role).' }),
@@ -229,6 +232,18 @@ const SetUserPasswordInput = builder.inputType('SetUserPasswordInput', {
     password: t.string({ required: true, description: 'The new password (the strength rule applies).' }),
   }),
 });
+const CreatePasswordResetLinkInput = builder.inputType('CreatePasswordResetLinkInput', {
+  description: 'Names the user a password reset link is for.',
+  fields: (t) => ({ id: t.string({ required: true, description: "The user's username or email, whatever its case." }) }),
+});
+const PasswordResetLinkRef = builder.objectRef<{ resetPasswordUrl: string }>('PasswordResetLink').implement({
+  description: 'A password reset link (REST: POST /api/admin/user-admin/reset-password).',
+  fields: (t) => ({
+    resetPasswordUrl: t.exposeString('resetPasswordUrl', {
+      description: 'The link: `<public URL>/reset-password?token=<token>`. Valid 24 hours, usable once; the token is checked with GET /auth/reset/validate and used with POST /auth/reset/password (REST only: they need no credentials, GraphQL always does).',
+    }),
+  }),
+});
 const ChangeOwnPasswordInput = builder.inputType('ChangeOwnPasswordInput', {
   description: "The caller's new password, twice.",
   fields: (t) => ({
@@ -350,6 +365,12 @@ builder.mutationFields((t) => ({
     complexity: WEIGHTS.passwordHash,
     args: { input: t.arg({ type: SetUserPasswordInput, required: true, description: 'The user and the password.' }) },
     resolve: async (_root, { input }, ctx) => { await ctx.services.users.setPassword(input.id, { password: input.password }); return true; },
+  }),
+  createPasswordResetLink: t.field({
+    type: PasswordResetLinkRef,
+    description: "Creates a password reset link for a user; the user's older unused links expire. No event (nothing changes until the link is used).",
+    args: { input: t.arg({ type: CreatePasswordResetLinkInput, required: true, description: 'The user.' }) },
+    resolve: (_root, { input }, ctx) => ctx.services.users.createResetLink({ ...input }),
   }),
   changeOwnPassword: t.boolean({
     description: "Changes the caller's password and ends its other sessions.",

@@ -2,6 +2,7 @@ import { Router, type Request, type Response } from 'express';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { SESSION_COOKIE } from '../domain/access/authenticator';
+import { PasswordResetService } from '../domain/access/password-reset.service';
 import { SessionService } from '../domain/access/session.service';
 import { TooManyRequestsError } from '../domain/errors';
 import { sendError } from './errors';
@@ -22,14 +23,18 @@ export function readCookie(req: Request, name: string): string | undefined {
 }
 
 /**
- * `/auth`: password login and logout (issue 9). Repeated failures are refused with 429 by rate-limiter-flexible
- * (in memory, per instance: an account gets LOGIN_FAILURES_PER_ACCOUNT failures per 15 minutes on each instance, an
- * address LOGIN_FAILURES_PER_ADDRESS); `loginAttempts` counts failures in the database for every instance.
+ * `/auth`: password login and logout (issue 9), and the password reset and invite links (issue 10, D10): checking a
+ * link's token and setting a password with it need no credentials (an Authorization header is not read).
+ * Repeated login failures are refused with 429 by rate-limiter-flexible (in memory, per instance: an account gets
+ * LOGIN_FAILURES_PER_ACCOUNT failures per 15 minutes on each instance, an address LOGIN_FAILURES_PER_ADDRESS);
+ * `loginAttempts` counts failures in the database for every instance. The links need no limiter: a token is 32
+ * random bytes, and a password is hashed only for a valid one.
  */
-export function authRouter(em: EntityManager, onLogout: () => void = () => {}): Router {
+export function authRouter(em: EntityManager, onCredentialsRevoked: () => void = () => {}): Router {
   const perAccount = new RateLimiterMemory({ points: LOGIN_FAILURES_PER_ACCOUNT, duration: WINDOW_SECONDS, blockDuration: WINDOW_SECONDS });
   const perAddress = new RateLimiterMemory({ points: LOGIN_FAILURES_PER_ADDRESS, duration: WINDOW_SECONDS, blockDuration: WINDOW_SECONDS });
   const sessions = new SessionService(em);
+  const resets = new PasswordResetService(em, onCredentialsRevoked);
   const r = Router();
 
   const refusedFor = async (account: string, address: string): Promise<number> => {
@@ -61,9 +66,19 @@ export function authRouter(em: EntityManager, onLogout: () => void = () => {}): 
 
   r.post('/logout', async (req: Request, res: Response) => {
     await sessions.logout(readCookie(req, SESSION_COOKIE));
-    onLogout();
+    onCredentialsRevoked();
     res.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'lax', secure: req.secure, path: '/' });
     res.status(200).json({});
+  });
+
+  // Spec endpoint 18: the token in the query string (a repeated or absent `token` is not a token: 401).
+  r.get('/reset/validate', async (req: Request, res: Response) => {
+    res.json(await resets.validate(req.query.token));
+  });
+  // Unleash answers 200 with an empty body.
+  r.post('/reset/password', async (req: Request, res: Response) => {
+    await resets.reset(req.body);
+    res.status(200).end();
   });
   return r;
 }

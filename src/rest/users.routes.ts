@@ -20,6 +20,9 @@ export function usersRouter(): Router {
     await services(req).users.delete(req.params.id);
     res.status(200).end();
   });
+  r.post('/user-admin/reset-password', async (req, res) => {
+    res.json(await services(req).users.createResetLink(req.body));
+  });
   r.post('/user-admin/:id/change-password', async (req, res) => {
     await services(req).users.setPassword(req.params.id, req.body);
     res.status(200).end();

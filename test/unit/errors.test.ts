@@ -5,8 +5,8 @@ import pino from 'pino';
 import { systemPrincipal } from '../../src/domain/access/principal';
 import { change } from '../../src/domain/change';
 import {
-  AuthenticationRequired, ContentTooLarge, ContentTypeerror, fromDatabaseError, InvalidOperationError, NameExistsError, NoAccessError, NotFoundError,
-  uniqueKeyValues, ValidationError,
+  AuthenticationRequired, ContentTooLarge, ContentTypeerror, fromDatabaseError, InvalidOperationError, InvalidTokenError, NameExistsError, NoAccessError,
+  NotFoundError, uniqueKeyValues, UsedTokenError, ValidationError,
 } from '../../src/domain/errors';
 import { maskError } from '../../src/resolvers/graphql.handler';
 import { errorHandler } from '../../src/rest/errors';
@@ -30,6 +30,8 @@ describe('REST error mapping (D1)', () => {
   it.each([
     [ValidationError.single('name', 'bad'), 400, 'ValidationError'],
     [new AuthenticationRequired(), 401, 'AuthenticationRequired'],
+    [new InvalidTokenError(), 401, 'InvalidTokenError'],
+    [new UsedTokenError(new Date()), 403, 'UsedTokenError'],
     [new NoAccessError('CREATE_PROJECT'), 403, 'NoAccessError'],
     [new InvalidOperationError('no'), 403, 'InvalidOperationError'],
     [new NotFoundError('gone'), 404, 'NotFoundError'],

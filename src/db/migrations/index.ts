@@ -4,6 +4,7 @@ import { Migration0003ContextFieldUsage } from './0003-context-field-usage';
 import { Migration0004ModelVersion } from './0004-model-version';
 import { Migration0005Access } from './0005-access';
 import { Migration0007RoleNames } from './0007-role-names';
+import { Migration0008ResetTokens } from './0008-reset-tokens';
 import { Migration0010SignupTokens } from './0010-signup-tokens';
 
 /** Explicit, ordered migration list: no globbing, identical under tsx, jest and compiled dist/. */
@@ -14,5 +15,6 @@ export const migrationsList = [
   { name: '0004-model-version', class: Migration0004ModelVersion },
   { name: '0005-access', class: Migration0005Access },
   { name: '0007-role-names', class: Migration0007RoleNames },
+  { name: '0008-reset-tokens', class: Migration0008ResetTokens },
   { name: '0010-signup-tokens', class: Migration0010SignupTokens },
 ];

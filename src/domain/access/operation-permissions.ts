@@ -104,6 +104,7 @@ export const OPERATION_PERMISSIONS: readonly OperationPermission[] = [
   op(ADMIN, 'root', ['PUT /api/admin/user-admin/:id'], ['updateUser']),
   op(ADMIN, 'root', ['DELETE /api/admin/user-admin/:id'], ['deleteUser']),
   op(ADMIN, 'root', ['POST /api/admin/user-admin/:id/change-password'], ['setUserPassword']),
+  op(ADMIN, 'root', ['POST /api/admin/user-admin/reset-password'], ['createPasswordResetLink']),
   op(NONE, 'self', ['POST /api/admin/user/change-password', 'POST /api/admin/user/tokens', 'DELETE /api/admin/user/tokens/:id'], ['changeOwnPassword', 'createPersonalAccessToken', 'deletePersonalAccessToken']),
   // Client tokens; an admin token needs ADMIN, a frontend token the FRONTEND permission of the same action.
   op('CREATE_CLIENT_API_TOKEN', 'root', ['POST /api/admin/api-tokens'], ['createApiToken']),

@@ -6,6 +6,7 @@ import { InvalidOperationError, NameExistsError, NotFoundError, ValidationError 
 import { parse, sameJson } from '../validation';
 import type { AccessService } from './access.service';
 import { checkPasswordStrength, hashPassword } from './password';
+import { inviteUrl, issueResetToken, resetPasswordUrl } from './password-reset.service';
 import { ADMIN, ROLE_ADMIN, ROLE_VIEWER } from './permissions';
 import { SYSTEM_USER_ID, type Principal } from './principal';
 
@@ -17,6 +18,10 @@ export interface User {
   email: string | null;
   username: string | null;
   imageUrl: string;
+  /**
+   * Only in the answer that creates a user without a password: a link (a reset token, valid 24 hours) with which the
+   * new user sets their password. '' everywhere else.
+   */
   inviteLink: string;
   loginAttempts: number;
   emailSent: boolean;
@@ -89,6 +94,8 @@ const updateUserSchema = z.object({
 }).strict();
 const passwordSchema = z.object({ password: z.string().max(1000) }).strict();
 const ownPasswordSchema = z.object({ password: z.string().max(1000), confirmPassword: z.string().max(1000) }).strict();
+/** Unleash: the user is named by username or email (`id`), whatever its case. */
+const resetLinkSchema = z.object({ id: z.string().trim().min(1).max(254) }).strict();
 
 export type CreateUserInput = z.input<typeof createUserSchema>;
 export type UpdateUserInput = z.input<typeof updateUserSchema>;
@@ -100,6 +107,8 @@ export class UserService {
     private readonly principal: Principal,
     private readonly access: AccessService,
     private readonly onRevoke: () => void = () => {},
+    /** The service's public address, without a trailing slash: the base of the links handed out. */
+    private readonly publicUrl: string = 'http://localhost:4242',
   ) {}
 
   /** GET /api/admin/user: the caller and every permission it holds, with where it holds it. */
@@ -143,7 +152,29 @@ export class UserService {
       await this.refuseTaken(tx, data.username ?? null, data.email ?? null);
       const user = await insertUser(tx, { name: data.name ?? null, username: data.username ?? null, email: data.email ?? null, passwordHash, rootRoleId: roleId });
       emit({ type: 'user-created', data: userEventData(user) });
+      // No password: the user could never sign in, so the answer carries an invite link to set one (no email is
+      // sent: this service sends none). A user created with a password gets none: one way in is enough, and a
+      // second live credential would only be one more thing to leak; an admin can still ask for a reset link.
+      if (passwordHash === null) user.inviteLink = inviteUrl(this.publicUrl, await issueResetToken(tx, user.id, this.principal.name));
       return user;
+    });
+  }
+
+  /**
+   * A password reset link for the user named by username or email (Unleash: POST /api/admin/user-admin/reset-password).
+   * The user's older unused links expire. No event: nothing about the user changes until the link is used.
+   */
+  async createResetLink(input: unknown): Promise<{ resetPasswordUrl: string }> {
+    const { id } = parse(resetLinkSchema, input);
+    await this.access.check(ADMIN);
+    return change(this.em, this.principal, async (tx) => {
+      // A username wins over another user's equal email, as at login.
+      const [row]: Array<{ id: number }> = await tx.execute(
+        'select id from users where lower(username) = lower(?) or lower(email) = lower(?) order by (lower(username) = lower(?)) desc nulls last, id limit 1',
+        [id, id, id],
+      );
+      if (!row) throw new NotFoundError(`Could not find a user with the username or email ${JSON.stringify(id)}.`);
+      return { resetPasswordUrl: resetPasswordUrl(this.publicUrl, await issueResetToken(tx, row.id, this.principal.name)) };
     });
   }
 

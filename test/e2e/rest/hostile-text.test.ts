@@ -237,6 +237,7 @@ function catalog(): Record<string, Sample> {
     'POST /api/admin/user-admin': { body: { username: 'sw-new-user', email: 'new@sw.example', name: 'New', password: PASSWORD, rootRole: 'Viewer', sendEmail: false }, ok: 201 },
     'PUT /api/admin/user-admin/:id': { params: { id: fixture.user }, body: { name: 'Person', email: 'person@sw.example', rootRole: 'Editor' }, ok: 200 },
     'POST /api/admin/user-admin/:id/change-password': { params: { id: fixture.user }, body: { password: PASSWORD }, ok: 200 },
+    'POST /api/admin/user-admin/reset-password': { body: { id: 'sw-person' }, ok: 200 },
     'POST /api/admin/user/change-password': { body: { password: PASSWORD, confirmPassword: PASSWORD }, ok: 200, authorization: fixture.pat },
     'POST /api/admin/user/tokens': { body: { description: 'CI', expiresAt: '2099-01-01T00:00:00.000Z' }, ok: 201, authorization: fixture.pat },
     'POST /api/admin/api-tokens': { body: { tokenName: 'sw-client', type: 'client', environment: 'development', projects: [F], expiresAt: '2099-01-01T00:00:00Z' }, ok: 201 },
@@ -248,6 +249,8 @@ function catalog(): Record<string, Sample> {
     'PUT /api/admin/roles/:id': { params: { id: fixture.role }, body: { name: 'sw-role', description: 'Changed', type: 'root-custom', permissions: [{ name: 'CREATE_SEGMENT' }] }, ok: 200 },
     'POST /auth/simple/login': { body: { username: 'sw-person', password: PASSWORD }, ok: 200 },
     'POST /auth/logout': { ok: 200 },
+    // A link of its own user: the reset-password sample above expires only sw-person's older links.
+    'POST /auth/reset/password': { body: { token: fixture.resetToken, password: PASSWORD }, ok: 200 },
     'POST /api/admin/groups': {
       body: { name: 'sw-new-group', description: 'Operators', mappingsSSO: ['sso-ops'], rootRole: 2, users: [{ user: { id: Number(fixture.user) } }] }, ok: 201,
     },
@@ -306,6 +309,8 @@ beforeAll(async () => {
   fixture.apiToken = (await must('POST', '/api/admin/api-tokens', { tokenName: 'sw-token', type: 'admin' })).secret;
   fixture.role = String((await must('POST', '/api/admin/roles', { name: 'sw-role', permissions: [] })).roles.id);
   fixture.signupToken = (await must('POST', '/api/admin/invite-link/tokens', { name: 'sw-link', expiresAt: '2099-01-01T00:00:00Z' })).secret;
+  // A user created without a password: its invite link's token is used by the /auth/reset/password sample.
+  fixture.resetToken = new URL((await must('POST', '/api/admin/user-admin', { username: 'sw-invited', rootRole: 'Viewer' })).inviteLink).searchParams.get('token')!;
 });
 afterAll(async () => { await app.close(); });
 
@@ -381,8 +386,8 @@ describe('hostile path segments and query strings on every route', () => {
   });
 
   it('a hostile query parameter on every route (with the valid body): 400 ValidationError naming the parameter, nothing changed', async () => {
-    // The door guards /api and /graphql; GET /health takes no input.
-    const routes = appRoutes(app.orm).routes.filter((r) => r.path.startsWith('/api/'));
+    // The door guards /api, /auth (reset tokens arrive in a query string) and /graphql; GET /health takes no input.
+    const routes = appRoutes(app.orm).routes.filter((r) => r.path.startsWith('/api/') || r.path.startsWith('/auth/'));
     const samples = catalog();
     const cases: Array<{ route: Route; url: string; parameter: string; body?: Buffer }> = [];
     for (const route of routes) {

@@ -1,0 +1,154 @@
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { change } from '../change';
+import { InvalidTokenError, NotFoundError, UsedTokenError } from '../errors';
+import { parse } from '../validation';
+import { hashToken } from './api-token.service';
+import { checkPasswordStrength, hashPassword } from './password';
+import type { Principal } from './principal';
+import type { Role } from './role.service';
+import { toUser, USER_COLUMNS, userEventData, type UserRow } from './user.service';
+
+/**
+ * Password reset and invite links (issue 10). A link carries a token: 32 random bytes (base64url, 43 characters),
+ * stored only as its SHA-256 digest in `reset_tokens`, valid for RESET_TOKEN_TTL_MS and usable once. An admin asks for
+ * a reset link (UserService.createResetLink); a user created without a password gets an invite link of the same kind
+ * (UserService.create). Whoever holds the link checks it (`validate`) and sets a password with it (`reset`) without
+ * any other credentials, through /auth (D10).
+ *
+ * Neither the token nor its digest is ever written to an event or a log line; the links are in the answer to the
+ * admin who asked for them, and nowhere else.
+ */
+
+/** How long a link stays valid (Unleash: 24 hours). */
+export const RESET_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
+/** A token is 43 characters; anything much longer is not one of ours and is refused without a query. */
+const MAX_TOKEN_LENGTH = 200;
+/** Expired rows deleted per issue, at most: the sweep stays cheap however many piled up. */
+const SWEEP_BATCH = 100;
+
+/** The answer of GET /auth/reset/validate (spec: Token user). */
+export interface TokenUser {
+  id: number;
+  name: string | null;
+  /** The user's email; '' for a user who has only a username (the spec makes the field a required string). */
+  email: string;
+  token: string;
+  /** Who asked for the link: a username, an email or an API token name. */
+  createdBy: string | null;
+  /** The user's root role. */
+  role: Role;
+}
+
+export const resetPasswordUrl = (publicUrl: string, token: string) => `${publicUrl}/reset-password?token=${token}`;
+export const inviteUrl = (publicUrl: string, token: string) => `${publicUrl}/new-user?token=${token}`;
+
+/**
+ * Issues a new token for a user inside the caller's transaction and returns it (the only time it exists in clear).
+ * Locks the user row first, so two links issued at once for one user are issued one after the other and exactly one
+ * stays valid: every older unused token of the user expires now. Expired rows of anyone are swept on the way (no
+ * timer; rows another transaction holds are skipped, never waited for).
+ */
+export async function issueResetToken(tx: EntityManager, userId: number, createdBy: string | null): Promise<string> {
+  const locked: unknown[] = await tx.execute('select id from users where id = ? for update', [userId]);
+  if (locked.length === 0) throw new NotFoundError(`Could not find user with id ${userId}.`);
+  await tx.execute('update reset_tokens set expires_at = now() where user_id = ? and used_at is null and expires_at > now()', [userId]);
+  await tx.execute(
+    'delete from reset_tokens where token_hash in (select token_hash from reset_tokens where expires_at < now() limit ? for update skip locked)',
+    [SWEEP_BATCH],
+  );
+  const token = randomBytes(32).toString('base64url');
+  await tx.execute(
+    'insert into reset_tokens (token_hash, user_id, created_by, expires_at) values (?, ?, ?, now() + make_interval(secs => ?))',
+    [hashToken(token), userId, createdBy, RESET_TOKEN_TTL_MS / 1000],
+  );
+  return token;
+}
+
+const resetSchema = z.object({ token: z.string().max(MAX_TOKEN_LENGTH), password: z.string().max(1000) }).strict();
+
+interface HolderRow {
+  used_at: Date | null;
+  created_by: string | null;
+  id: number;
+  name: string | null;
+  username: string | null;
+  email: string | null;
+  role_id: number;
+  role_name: string;
+  role_type: string;
+  role_description: string | null;
+}
+
+/**
+ * The public side of the links: no principal, no permission. Every refusal of a token is the same 401
+ * InvalidTokenError "Token was not valid", whether it is missing, malformed, unknown, expired or used (a used token is
+ * expired at the moment of use); only a row marked used that has not expired (which this service never writes) is a
+ * 403 UsedTokenError, as in Unleash.
+ */
+export class PasswordResetService {
+  constructor(private readonly em: EntityManager, private readonly onRevoke: () => void = () => {}) {}
+
+  /** GET /auth/reset/validate?token=…: the user the token belongs to, with their root role. */
+  async validate(token: unknown): Promise<TokenUser> {
+    const holder = await this.holder(this.em.fork(), token);
+    return {
+      id: holder.id,
+      name: holder.name,
+      email: holder.email ?? '',
+      token: token as string,
+      createdBy: holder.created_by,
+      role: { id: holder.role_id, name: holder.role_name, type: holder.role_type, description: holder.role_description ?? '' },
+    };
+  }
+
+  /**
+   * POST /auth/reset/password {token, password}: sets the password and uses the token up, atomically (of several
+   * requests with one token, exactly one succeeds), ends every session of the user and every other link, and resets
+   * the failed-login count. Event user-updated with `passwordChanged: true`, written as the user.
+   */
+  async reset(input: unknown): Promise<void> {
+    const { token, password } = parse(resetSchema, input);
+    checkPasswordStrength(password);
+    const em = this.em.fork();
+    // The token is checked before the (deliberately slow) password hash, so a caller without a valid token cannot
+    // make the server hash anything; it is checked again, atomically, when it is used.
+    const holder = await this.holder(em, token);
+    const hash = await hashPassword(password);
+    const digest = hashToken(token);
+    const principal: Principal = { kind: 'user', name: holder.username ?? holder.email ?? String(holder.id), userId: holder.id, isAdmin: false, rootRoleId: holder.role_id };
+    await change(em, principal, async (tx, emit) => {
+      // Lock order as when a token is issued: the user row, then their tokens.
+      const [row]: UserRow[] = await tx.execute(`select ${USER_COLUMNS} from users where id = ? for update`, [holder.id]);
+      if (!row) throw new InvalidTokenError();
+      const used: unknown[] = await tx.execute(
+        'update reset_tokens set used_at = now(), expires_at = now() where token_hash = ? and user_id = ? and used_at is null and expires_at > now() returning user_id',
+        [digest, row.id],
+      );
+      if (used.length === 0) throw new InvalidTokenError();
+      await tx.execute('update reset_tokens set expires_at = now() where user_id = ? and expires_at > now()', [row.id]);
+      await tx.execute('update users set password_hash = ?, login_attempts = 0 where id = ?', [hash, row.id]);
+      // Whoever was signed in as this user (perhaps with the password that was forgotten or leaked) is signed out.
+      await tx.execute('delete from user_sessions where user_id = ?', [row.id]);
+      const before = userEventData(toUser(row));
+      emit({ type: 'user-updated', data: { ...before, passwordChanged: true }, preData: before });
+    });
+    this.onRevoke();
+  }
+
+  /** The valid token's row with its user and root role, or the refusal. */
+  private async holder(em: EntityManager, token: unknown): Promise<HolderRow> {
+    if (typeof token !== 'string' || token.length === 0 || token.length > MAX_TOKEN_LENGTH) throw new InvalidTokenError();
+    const [row]: HolderRow[] = await em.execute(
+      `select t.used_at, t.created_by, u.id, u.name, u.username, u.email,
+              r.id as role_id, r.name as role_name, r.type as role_type, r.description as role_description
+         from reset_tokens t join users u on u.id = t.user_id join roles r on r.id = u.root_role_id
+        where t.token_hash = ? and t.expires_at > now()`,
+      [hashToken(token)],
+    );
+    if (!row) throw new InvalidTokenError();
+    if (row.used_at) throw new UsedTokenError(new Date(row.used_at));
+    return row;
+  }
+}
