@@ -220,6 +220,8 @@ export class UserService {
       await tx.execute('update users set password_hash = ?, login_attempts = 0 where id = ?', [hash, row.id]);
       // Every session of the user ends: whoever knew the old password is logged out.
       await tx.execute('delete from user_sessions where user_id = ?', [row.id]);
+      // Reset and invite links still out would let whoever holds one replace the password just set.
+      await tx.execute('update reset_tokens set expires_at = now() where user_id = ? and expires_at > now()', [row.id]);
       emit({ type: 'user-updated', data: { ...userEventData(toUser(row)), passwordChanged: true }, preData: userEventData(toUser(row)) });
     });
     this.onRevoke();
@@ -238,6 +240,7 @@ export class UserService {
       await tx.execute('update users set password_hash = ?, login_attempts = 0 where id = ?', [hash, row.id]);
       // The session the change was made in (if any) stays; every other session of the user ends.
       await tx.execute('delete from user_sessions where user_id = ? and sid_hash <> ?', [row.id, this.principal.sessionHash ?? '']);
+      await tx.execute('update reset_tokens set expires_at = now() where user_id = ? and expires_at > now()', [row.id]);
       emit({ type: 'user-updated', data: { ...userEventData(toUser(row)), passwordChanged: true }, preData: userEventData(toUser(row)) });
     });
     this.onRevoke();

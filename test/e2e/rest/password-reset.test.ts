@@ -245,6 +245,19 @@ describe('POST /auth/reset/password', () => {
     expectInvalid(await validate(first));
   });
 
+  it('a password set by an admin or changed by its user ends the links still out', async () => {
+    const invited = await createUser('set-by-admin', 'Viewer', null);
+    const invite = tokenOf(invited.inviteLink);
+    expect((await app.post(`/api/admin/user-admin/${invited.id}/change-password`, { password: PASSWORD })).status).toBe(200);
+    expectInvalid(await validate(invite));
+
+    await createUser('changes-own');
+    const link = await resetLink('changes-own');
+    const { cookie } = await login('changes-own', PASSWORD);
+    expect((await app.post('/api/admin/user/change-password', { password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD }, { token: null, headers: { cookie } })).status).toBe(200);
+    expectInvalid(await validate(link));
+  });
+
   it('a weak password is a 400 ValidationError naming `password`, and the token stays valid; malformed bodies are 400/415 and change nothing', async () => {
     await createUser('weak');
     const token = await resetLink('weak');
