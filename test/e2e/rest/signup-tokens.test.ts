@@ -262,3 +262,21 @@ describe('signing up with an invite link', () => {
     }
   });
 });
+
+describe('cost', () => {
+  it('the token list reads every token and every signed-up user in the same number of statements, however many there are', async () => {
+    const count = async () => {
+      app.resetQueryCount();
+      expect((await app.get(T)).status).toBe(200);
+      return app.queries.filter((q) => /public_signup/.test(q)).length;
+    };
+    await createToken({ name: 'Bulk first' });
+    const few = await count();
+    for (let i = 0; i < 5; i++) {
+      const token = await createToken({ name: `Bulk ${i}` });
+      await signup(token.secret, { name: `Bulk ${i}`, email: `bulk${i}@cost.example`, password: PASSWORD });
+    }
+    expect(few).toBe(2);
+    expect(await count()).toBe(few);
+  });
+});
