@@ -102,9 +102,14 @@ export class ContentTooLarge extends DomainError {
 
 export class ContentTypeerror extends DomainError {
   override readonly name = 'ContentTypeerror';
-  constructor(given: string | undefined) {
-    super(`We do not accept the content-type you provided (${given || "you didn't provide one"}). Try using one of the content-types we do accept instead (application/json) and make sure the body is in the corresponding format.`);
+  constructor(given: string | undefined, accepted = 'application/json') {
+    super(`We do not accept the content-type you provided (${given || "you didn't provide one"}). Try using one of the content-types we do accept instead (${accepted}) and make sure the body is in the corresponding format.`);
   }
+}
+
+/** Who someone is was proved, but they may not do this (SAML: no account, and none may be created for them). Unleash's name; 403. */
+export class ForbiddenError extends DomainError {
+  override readonly name = 'ForbiddenError';
 }
 
 /** Status of each error name, used by both doors (REST status, GraphQL `extensions.code`). */
@@ -116,6 +121,7 @@ export const STATUS_BY_NAME: Readonly<Record<string, number>> = {
   AuthenticationRequired: 401,
   NoAccessError: 403,
   InvalidOperationError: 403,
+  ForbiddenError: 403,
   NotFoundError: 404,
   NameExistsError: 409,
   ContentTooLarge: 413,
@@ -206,6 +212,9 @@ export const UNIQUE_KEYS: ReadonlyMap<string, UniqueKey> = new Map<string, Uniqu
   ['events_pkey', fixed('That event already exists')],
   ['context_field_usage_pkey', fixed('That use of the context field is already recorded')],
   ['model_version_pkey', fixed('The model version is already recorded')],
+  ['settings_pkey', fixed('That setting already exists')],
+  ['saml_message_ids_pkey', fixed('That SAML message id is already recorded')],
+  ['saml_sessions_pkey', fixed('That SAML session is already recorded')],
 ]);
 
 /** Longest key value repeated in a message (names are at most 100 characters; anything longer is cut). */

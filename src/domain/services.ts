@@ -5,6 +5,7 @@ import { GroupService } from './access/group.service';
 import { PersonalTokenService } from './access/personal-token.service';
 import { ProjectAccessService } from './access/project-access.service';
 import { RoleService } from './access/role.service';
+import { SamlSettingsService } from './access/saml-settings.service';
 import { UserService } from './access/user.service';
 import type { Principal } from './access/principal';
 import { ContextFieldService } from './context/context-field.service';
@@ -53,6 +54,7 @@ export function createServices(em: EntityManager, principal: Principal, options:
     projectAccess: new ProjectAccessService(em, principal, access),
     roles: new RoleService(em, principal, access),
     groups: new GroupService(em, principal, access),
+    samlSettings: new SamlSettingsService(em, principal, access),
     playground: new PlaygroundService(em, options.playgroundCombinationLimit, options.playgroundCache),
   };
 }

@@ -13,6 +13,7 @@ import './features.resolvers';
 import './playground.resolvers';
 import './access.resolvers';
 import './groups.resolvers';
+import './saml.resolvers';
 
 let built: GraphQLSchema | undefined;
 

@@ -4,6 +4,7 @@ import { Migration0003ContextFieldUsage } from './0003-context-field-usage';
 import { Migration0004ModelVersion } from './0004-model-version';
 import { Migration0005Access } from './0005-access';
 import { Migration0007RoleNames } from './0007-role-names';
+import { Migration0009Settings } from './0009-settings';
 
 /** Explicit, ordered migration list: no globbing, identical under tsx, jest and compiled dist/. */
 export const migrationsList = [
@@ -13,4 +14,5 @@ export const migrationsList = [
   { name: '0004-model-version', class: Migration0004ModelVersion },
   { name: '0005-access', class: Migration0005Access },
   { name: '0007-role-names', class: Migration0007RoleNames },
+  { name: '0009-settings', class: Migration0009Settings },
 ];

@@ -121,6 +121,8 @@ export const OPERATION_PERMISSIONS: readonly OperationPermission[] = [
   op(ADMIN, 'root', ['POST /api/admin/groups'], ['createGroup']),
   op(ADMIN, 'root', ['PUT /api/admin/groups/:id'], ['updateGroup']),
   op(ADMIN, 'root', ['DELETE /api/admin/groups/:id'], ['deleteGroup']),
+  // SAML settings (spec endpoint 11; Unleash: the admin area)
+  op(ADMIN, 'root', ['POST /api/admin/auth/saml/settings'], ['updateSamlSettings']),
 ];
 
 /** By `METHOD path` and by mutation name; built once. A name used twice is a mistake the unit test reports. */
