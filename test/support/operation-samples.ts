@@ -1,4 +1,5 @@
 import type { TestApp } from './harness';
+import { createIdp } from './saml-idp';
 
 /**
  * A world to run every state-changing operation in, and one valid request per operation (REST route and GraphQL
@@ -27,6 +28,8 @@ export interface WorldIds {
   clientToken: number;
   /** A custom project role nobody holds (the role operations change and delete it). */
   role: number;
+  /** An identity provider's certificate for the SAML settings. */
+  samlCertificate: string;
 }
 
 export async function buildWorld(app: TestApp): Promise<WorldIds> {
@@ -60,7 +63,8 @@ export async function buildWorld(app: TestApp): Promise<WorldIds> {
   const [{ id: group }] = await app.orm.em.fork().execute<Array<{ id: number }>>(`insert into groups (name) values ('mx-group') returning id`);
   const clientToken = Number((await must('POST', '/api/admin/api-tokens', { tokenName: 'mx-client', type: 'client' })).id);
   const role = Number((await must('POST', '/api/admin/roles', { name: 'mx-role', type: 'custom', permissions: [{ name: 'CREATE_FEATURE' }] })).roles.id);
-  return { segment, strategies, person, group, clientToken, role };
+  const { certificate: samlCertificate } = await createIdp();
+  return { segment, strategies, person, group, clientToken, role, samlCertificate };
 }
 
 export interface Where {
@@ -166,6 +170,7 @@ export function restSamples(ids: WorldIds, { project: p, environment: e }: Where
     'DELETE /api/admin/groups/:id': { params: { id: String(ids.group) } },
     'POST /api/admin/playground': { params: {}, body: { environment: e, projects: [p], context: { appName: 'app' } } },
     'POST /api/admin/playground/advanced': { params: {}, body: { environments: [e], projects: [p], context: { appName: 'app' } } },
+    'POST /api/admin/auth/saml/settings': { params: {}, body: { entityId: 'https://idp.mx.test/saml', signOnUrl: 'https://idp.mx.test/sso', certificate: ids.samlCertificate } },
   };
 }
 
@@ -242,5 +247,6 @@ export function mutationSamples(ids: WorldIds, { project: p, environment: e }: W
     createGroup: { name: 'mx-new-group', rootRole: 2, users: [ids.person] },
     updateGroup: { id: ids.group, name: 'mx-group', description: 'Renamed', users: [ids.person] },
     deleteGroup: { id: ids.group },
+    updateSamlSettings: { entityId: 'https://idp.mx.test/saml', signOnUrl: 'https://idp.mx.test/sso', certificate: ids.samlCertificate },
   };
 }
