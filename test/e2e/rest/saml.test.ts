@@ -337,6 +337,14 @@ describe('SAML sign-in', () => {
     expect(await usersByEmail('replay2@example.com')).toHaveLength(1);
   });
 
+  it('the first sign-in of a new user from several responses at once creates the user once and signs every one in', async () => {
+    const answers = await Promise.all(Array.from({ length: 4 }, () => post({ email: 'rush@example.com' })));
+    expect(answers.map((a) => a.status)).toEqual([302, 302, 302, 302]);
+    expect(await usersByEmail('rush@example.com')).toHaveLength(1);
+    const ids = await Promise.all(answers.map(async (a) => (await app.get('/api/admin/user', { token: null, headers: { cookie: a.cookie! } })).body.user.id));
+    expect(new Set(ids).size).toBe(1);
+  });
+
   it('refused (403 ForbiddenError): an unknown email outside emailDomains with autoCreate on; nobody is created', async () => {
     await refusedAs(await post({ email: 'mallory@elsewhere.example' }), 403, 'ForbiddenError', /email domains/);
     expect(await usersByEmail('mallory@elsewhere.example')).toEqual([]);
