@@ -11,6 +11,7 @@ import { errorHandler, notFound, sendError, sendGraphQLError } from './rest/erro
 import { adminRouter } from './rest';
 import { authRouter, readCookie } from './rest/auth.routes';
 import { inviteRouter } from './rest/invite.routes';
+import { samlRouter } from './rest/saml.routes';
 import { hasBody, jsonBody, urlGuard } from './request-guard';
 
 export interface AppDeps {
@@ -78,9 +79,13 @@ export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinati
   api.use(notFound);
   app.use('/api', api);
 
-  // Login and logout need no credentials; they read JSON like the API does.
+  // Login and logout need no credentials. The SAML routes come first: the IdP posts a form to the assertion consumer
+  // service, which reads it through its own form door (src/request-guard.ts formBody: the same text rules, 415 for
+  // anything but a form); everything else under /auth reads JSON like the API does.
   const auth = express.Router();
-  auth.use(urlGuard(), requireJson, ...body);
+  auth.use(urlGuard());
+  auth.use(samlRouter(orm.em, publicUrl, logger, onCredentialsRevoked));
+  auth.use(requireJson, ...body);
   auth.use(authRouter(orm.em, onCredentialsRevoked));
   auth.use(notFound);
   app.use('/auth', auth);

@@ -324,3 +324,53 @@ export function jsonBody(limit: string): RequestHandler[] {
   };
   return [charset, raw, parse];
 }
+
+const FORM = 'application/x-www-form-urlencoded';
+
+/**
+ * The fields of an `application/x-www-form-urlencoded` body (SAML's HTTP-POST binding), with the door's text rules:
+ * the body is URL text (printable ASCII; anything else percent-encoded), every name and value percent-decodes to
+ * well-formed UTF-8 without NUL, and no field is given twice. A bad value is a 400 ValidationError naming its field;
+ * a bad field name one naming the form (path ''), as a bad property name of a JSON body names the object holding it.
+ */
+export function parseFormBytes(bytes: Buffer): Record<string, string> {
+  const fields = new Map<string, string>();
+  for (const part of bytes.toString('latin1').split('&')) {
+    if (part === '') continue;
+    const eq = part.indexOf('=');
+    const rawName = eq === -1 ? part : part.slice(0, eq);
+    const name = decodeComponent(rawName, true);
+    if ('problem' in name) throw ValidationError.single('', `The request body has a form field name that ${name.problem}.`);
+    const value = decodeComponent(eq === -1 ? '' : part.slice(eq + 1), true);
+    if ('problem' in value) throw ValidationError.single(name.text, `The \`${name.text}\` form field ${value.problem}.`);
+    if (fields.has(name.text)) throw ValidationError.single(name.text, `The \`${name.text}\` form field is given more than once.`);
+    fields.set(name.text, value.text);
+  }
+  return Object.fromEntries(fields);
+}
+
+/**
+ * Express middlewares that read a form body (the SAML assertion consumer service): the content type must be
+ * `application/x-www-form-urlencoded` with charset UTF-8 or none (else 415), the bytes at most `limit` (else 413),
+ * then `parseFormBytes`. A request without a body gets `{}`.
+ */
+export function formBody(limit: string): RequestHandler[] {
+  const raw = express.raw({ limit, type: () => true });
+  const contentType = (req: Request, _res: Response, next: NextFunction) => {
+    if (!hasBody(req)) return next();
+    const header = req.headers['content-type'];
+    const given = header === undefined ? null : charsetOf(header);
+    if (!req.is(FORM) || given === null || (given !== undefined && !UTF8.has(given))) return next(new ContentTypeerror(header, FORM));
+    next();
+  };
+  const parse = (req: Request, _res: Response, next: NextFunction) => {
+    const bytes: unknown = req.body;
+    try {
+      req.body = Buffer.isBuffer(bytes) ? parseFormBytes(bytes) : {};
+    } catch (err) {
+      return next(err);
+    }
+    next();
+  };
+  return [contentType, raw, parse];
+}

@@ -121,9 +121,14 @@ export class ContentTooLarge extends DomainError {
 
 export class ContentTypeerror extends DomainError {
   override readonly name = 'ContentTypeerror';
-  constructor(given: string | undefined) {
-    super(`We do not accept the content-type you provided (${given || "you didn't provide one"}). Try using one of the content-types we do accept instead (application/json) and make sure the body is in the corresponding format.`);
+  constructor(given: string | undefined, accepted = 'application/json') {
+    super(`We do not accept the content-type you provided (${given || "you didn't provide one"}). Try using one of the content-types we do accept instead (${accepted}) and make sure the body is in the corresponding format.`);
   }
+}
+
+/** Who someone is was proved, but they may not do this (SAML: no account, and none may be created for them). Unleash's name; 403. */
+export class ForbiddenError extends DomainError {
+  override readonly name = 'ForbiddenError';
 }
 
 /** Status of each error name, used by both doors (REST status, GraphQL `extensions.code`). */
@@ -137,6 +142,7 @@ export const STATUS_BY_NAME: Readonly<Record<string, number>> = {
   NoAccessError: 403,
   InvalidOperationError: 403,
   UsedTokenError: 403,
+  ForbiddenError: 403,
   NotFoundError: 404,
   NameExistsError: 409,
   ContentTooLarge: 413,
@@ -230,6 +236,9 @@ export const UNIQUE_KEYS: ReadonlyMap<string, UniqueKey> = new Map<string, Uniqu
   ['model_version_pkey', fixed('The model version is already recorded')],
   ['public_signup_tokens_pkey', fixed('A public signup token with that secret already exists')],
   ['public_signup_token_users_pkey', fixed('The user already signed up with that token')],
+  ['settings_pkey', fixed('That setting already exists')],
+  ['saml_message_ids_pkey', fixed('That SAML message id is already recorded')],
+  ['saml_sessions_pkey', fixed('That SAML session is already recorded')],
 ]);
 
 /** Longest key value repeated in a message (names are at most 100 characters; anything longer is cut). */

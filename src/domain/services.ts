@@ -6,6 +6,7 @@ import { PersonalTokenService } from './access/personal-token.service';
 import { ProjectAccessService } from './access/project-access.service';
 import { RoleService } from './access/role.service';
 import { SignupTokenService } from './access/signup-token.service';
+import { SamlSettingsService } from './access/saml-settings.service';
 import { UserService } from './access/user.service';
 import type { Principal } from './access/principal';
 import { ContextFieldService } from './context/context-field.service';
@@ -55,6 +56,7 @@ export function createServices(em: EntityManager, principal: Principal, options:
     roles: new RoleService(em, principal, access),
     groups: new GroupService(em, principal, access),
     signupTokens: new SignupTokenService(em, principal, access, options.publicUrl ?? 'http://localhost:4242'),
+    samlSettings: new SamlSettingsService(em, principal, access),
     playground: new PlaygroundService(em, options.playgroundCombinationLimit, options.playgroundCache),
   };
 }

@@ -14,6 +14,7 @@ import './playground.resolvers';
 import './access.resolvers';
 import './groups.resolvers';
 import './signup-tokens.resolvers';
+import './saml.resolvers';
 
 let built: GraphQLSchema | undefined;
 

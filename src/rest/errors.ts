@@ -22,7 +22,11 @@ export const notFound: RequestHandler = (req, res) => {
 /** What a request error that is not a DomainError means for the caller, when it is the caller's doing. */
 function fromRequestError(err: unknown, contentType: string | undefined): DomainError | undefined {
   const type = (err as { type?: string })?.type;
-  if (type === 'entity.too.large') return new ContentTooLarge('100 kB');
+  if (type === 'entity.too.large') {
+    // body-parser reports the limit in bytes: the JSON door's 100 kB, or a larger one where a route takes more.
+    const limit = (err as { limit?: unknown }).limit;
+    return new ContentTooLarge(typeof limit === 'number' && limit !== 100 * 1024 ? `${Math.round(limit / 1024)} kB` : '100 kB');
+  }
   if (type === 'entity.parse.failed') return ValidationError.single('', `The request body is not valid JSON: ${(err as Error).message}`);
   if (type === 'encoding.unsupported' || type === 'charset.unsupported') return new ContentTypeerror(contentType);
   const translated = fromDatabaseError(err);

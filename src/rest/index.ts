@@ -12,11 +12,12 @@ import { strategiesRouter } from './strategies.routes';
 import { tagsRouter } from './tags.routes';
 import { rolesRouter } from './roles.routes';
 import { signupTokensRouter } from './signup-tokens.routes';
+import { samlSettingsRouter } from './saml-settings.routes';
 import { usersRouter } from './users.routes';
 
 /** Every `/api/admin` route. Routes parse, call one service method and shape the JSON; nothing else. */
 export function adminRouter(): Router {
   const r = Router();
-  r.use(environmentsRouter(), projectsRouter(), projectSettingsRouter(), contextRouter(), tagsRouter(), segmentsRouter(), eventsRouter(), strategiesRouter(), featuresRouter(), playgroundRouter(), usersRouter(), rolesRouter(), groupsRouter(), signupTokensRouter());
+  r.use(environmentsRouter(), projectsRouter(), projectSettingsRouter(), contextRouter(), tagsRouter(), segmentsRouter(), eventsRouter(), strategiesRouter(), featuresRouter(), playgroundRouter(), usersRouter(), rolesRouter(), groupsRouter(), signupTokensRouter(), samlSettingsRouter());
   return r;
 }

@@ -1,4 +1,5 @@
 import type { TestApp } from './harness';
+import { createIdp } from './saml-idp';
 
 /**
  * A world to run every state-changing operation in, and one valid request per operation (REST route and GraphQL
@@ -29,6 +30,8 @@ export interface WorldIds {
   role: number;
   /** The secret of a public signup token. */
   signupToken: string;
+  /** An identity provider's certificate for the SAML settings. */
+  samlCertificate: string;
 }
 
 export async function buildWorld(app: TestApp): Promise<WorldIds> {
@@ -63,7 +66,8 @@ export async function buildWorld(app: TestApp): Promise<WorldIds> {
   const clientToken = Number((await must('POST', '/api/admin/api-tokens', { tokenName: 'mx-client', type: 'client' })).id);
   const role = Number((await must('POST', '/api/admin/roles', { name: 'mx-role', type: 'custom', permissions: [{ name: 'CREATE_FEATURE' }] })).roles.id);
   const signupToken = String((await must('POST', '/api/admin/invite-link/tokens', { name: 'mx-link', expiresAt: new Date(Date.now() + 86_400_000).toISOString() })).secret);
-  return { segment, strategies, person, group, clientToken, role, signupToken };
+  const { certificate: samlCertificate } = await createIdp();
+  return { segment, strategies, person, group, clientToken, role, signupToken, samlCertificate };
 }
 
 export interface Where {
@@ -172,6 +176,7 @@ export function restSamples(ids: WorldIds, { project: p, environment: e }: Where
     'PUT /api/admin/invite-link/tokens/:token': { params: { token: ids.signupToken }, body: { enabled: false } },
     'POST /api/admin/playground': { params: {}, body: { environment: e, projects: [p], context: { appName: 'app' } } },
     'POST /api/admin/playground/advanced': { params: {}, body: { environments: [e], projects: [p], context: { appName: 'app' } } },
+    'POST /api/admin/auth/saml/settings': { params: {}, body: { entityId: 'https://idp.mx.test/saml', signOnUrl: 'https://idp.mx.test/sso', certificate: ids.samlCertificate } },
   };
 }
 
@@ -251,5 +256,6 @@ export function mutationSamples(ids: WorldIds, { project: p, environment: e }: W
     deleteGroup: { id: ids.group },
     createPublicSignupToken: { name: 'mx-link2', expiresAt: '2099-01-01T00:00:00Z' },
     updatePublicSignupToken: { secret: ids.signupToken, enabled: false },
+    updateSamlSettings: { entityId: 'https://idp.mx.test/saml', signOnUrl: 'https://idp.mx.test/sso', certificate: ids.samlCertificate },
   };
 }

@@ -5,6 +5,7 @@ import { Migration0004ModelVersion } from './0004-model-version';
 import { Migration0005Access } from './0005-access';
 import { Migration0007RoleNames } from './0007-role-names';
 import { Migration0008ResetTokens } from './0008-reset-tokens';
+import { Migration0009Settings } from './0009-settings';
 import { Migration0010SignupTokens } from './0010-signup-tokens';
 
 /** Explicit, ordered migration list: no globbing, identical under tsx, jest and compiled dist/. */
@@ -16,5 +17,6 @@ export const migrationsList = [
   { name: '0005-access', class: Migration0005Access },
   { name: '0007-role-names', class: Migration0007RoleNames },
   { name: '0008-reset-tokens', class: Migration0008ResetTokens },
+  { name: '0009-settings', class: Migration0009Settings },
   { name: '0010-signup-tokens', class: Migration0010SignupTokens },
 ];

@@ -125,6 +125,8 @@ export const OPERATION_PERMISSIONS: readonly OperationPermission[] = [
   // public signup tokens (Unleash: ADMIN)
   op(ADMIN, 'root', ['POST /api/admin/invite-link/tokens'], ['createPublicSignupToken']),
   op(ADMIN, 'root', ['PUT /api/admin/invite-link/tokens/:token'], ['updatePublicSignupToken']),
+  // SAML settings (spec endpoint 11; Unleash: the admin area)
+  op(ADMIN, 'root', ['POST /api/admin/auth/saml/settings'], ['updateSamlSettings']),
 ];
 
 /** By `METHOD path` and by mutation name; built once. A name used twice is a mistake the unit test reports. */

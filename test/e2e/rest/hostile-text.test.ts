@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ADMIN_TOKEN, startTestApp, type RequestOptions, type TestApp } from '../../support/harness';
 import { ROLE_MEMBER, ROLE_OWNER } from '../../../src/domain/access/permissions';
 import { appRoutes, type Route } from '../../support/routes';
+import { createIdp, samlResponse } from '../../support/saml-idp';
 
 /**
  * The hostile-text sweep (issue 8, defects 5 and 6): every POST/PUT/PATCH endpoint, found by walking the router stack of
@@ -13,6 +14,9 @@ import { appRoutes, type Route } from '../../support/routes';
  * ValidationError naming the property for text), and a hash of every table is the same before and after. Path segments
  * and query strings of every route, and GraphQL (POST body, GET variables and query), get the same treatment. Each
  * valid sample is sent last, as a control: it must succeed, so the sweep really walks the fields the endpoint takes.
+ * The one route that takes a form instead of JSON (the SAML assertion consumer service, POST /auth/saml/callback,
+ * which an identity provider posts to) is swept as a form: each field name and value carries the same text as raw
+ * bytes or percent-encoded, and a value over the form limit replaces the nesting (a form does not nest).
  */
 
 let app: TestApp;
@@ -20,9 +24,11 @@ const fixture: Record<string, string> = {};
 
 // ---- what is sent -------------------------------------------------------------------------------------------------
 
-type Hostile = 'surrogate' | 'nul' | 'utf8' | 'encoded-surrogate' | 'nesting-100k' | 'nesting-20k';
+type Hostile = 'surrogate' | 'nul' | 'utf8' | 'encoded-surrogate' | 'nesting-100k' | 'nesting-20k' | 'oversize';
 const TEXT_VALUES: Hostile[] = ['surrogate', 'nul', 'utf8', 'encoded-surrogate'];
 const ALL_VALUES: Hostile[] = [...TEXT_VALUES, 'nesting-100k', 'nesting-20k'];
+/** A form body does not nest; instead a value over the form limit (413). */
+const FORM_VALUES: Hostile[] = [...TEXT_VALUES, 'oversize'];
 
 /** A placeholder string, replaced in the serialized bytes by what cannot be written with JSON.stringify. */
 const MARK = 'HOSTILE-7d1e0c';
@@ -38,7 +44,27 @@ function hostileBytes(body: unknown, value: Hostile): Buffer {
     case 'encoded-surrogate': return spliceBytes(json, [0xed, 0xa0, 0x80]);
     case 'nesting-100k': return Buffer.from(json.replace(`"${MARK}"`, nesting(100_000)));
     case 'nesting-20k': return Buffer.from(json.replace(`"${MARK}"`, nesting(20_000)));
+    case 'oversize': throw new Error('oversize is a form value');
   }
+}
+
+/**
+ * An `application/x-www-form-urlencoded` body of a flat object (the SAML assertion consumer service), with the
+ * placeholder made hostile the ways a form can carry text: raw bytes that are not URL text (a UTF-8-encoded
+ * surrogate), a percent-encoded NUL, invalid UTF-8 and surrogate, or a value longer than the form limit.
+ */
+function hostileFormBytes(body: unknown, value?: Hostile): Buffer {
+  const text = Object.entries(body as Record<string, string>).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+  if (value === undefined) return Buffer.from(text);
+  const [before, after] = text.split(MARK);
+  const middle: Record<Exclude<Hostile, 'nesting-100k' | 'nesting-20k'>, Buffer> = {
+    surrogate: Buffer.from([0x61, 0xed, 0xa0, 0x80, 0x62]),
+    nul: Buffer.from('a%00b'),
+    utf8: Buffer.from('a%FFb'),
+    'encoded-surrogate': Buffer.from('a%ED%A0%80b'),
+    oversize: Buffer.from('x'.repeat(300_000)),
+  };
+  return Buffer.concat([Buffer.from(before), middle[value as keyof typeof middle], Buffer.from(after)]);
 }
 /** The JSON with the placeholder replaced by `a`, raw `bytes`, `b`. */
 function spliceBytes(json: string, bytes: number[]): Buffer {
@@ -82,7 +108,7 @@ function withMark(body: unknown, position: Position): unknown {
 
 /** What the answer must be for a hostile value at a position. */
 function expected(position: Position, value: Hostile): { status: number; name: string; path?: string } {
-  if (value === 'nesting-100k') return { status: 413, name: 'ContentTooLarge' };
+  if (value === 'nesting-100k' || value === 'oversize') return { status: 413, name: 'ContentTooLarge' };
   const path = position.kind === 'key' ? position.segments.slice(0, -1).join('/') : position.segments.join('/');
   // Nesting is reported at the property that holds it: the chain of first elements below it is not listed.
   if (value === 'nesting-20k') return { status: 400, name: 'ValidationError', path: path.replace(/(^|\/)0(\/0)*$/, '') };
@@ -99,11 +125,12 @@ interface Answer {
   graphqlErrors?: number;
 }
 
-async function send(method: string, url: string, body?: Buffer, authorization = ADMIN_TOKEN): Promise<Answer> {
+async function send(method: string, url: string, body?: Buffer, authorization = ADMIN_TOKEN, contentType = 'application/json'): Promise<Answer> {
   const headers: Record<string, string> = { authorization, accept: 'application/json' };
-  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (body !== undefined) headers['content-type'] = contentType;
   const bytes = body === undefined ? undefined : new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.length);
-  const res = await fetch(app.url + url, { method, headers, body: bytes });
+  // Redirects are answers too (the SAML callback's 302), not something to follow.
+  const res = await fetch(app.url + url, { method, headers, body: bytes, redirect: 'manual' });
   const text = await res.text();
   let json: any;
   try {
@@ -162,7 +189,13 @@ interface Sample {
   ok: number;
   /** The credential to send instead of the admin token (the caller's own password and tokens need a user). */
   authorization?: string;
+  /**
+   * The body is a form (`application/x-www-form-urlencoded`: the SAML assertion consumer service, which an IdP posts
+   * to): each field name and value is swept with FORM_VALUES, percent-encoded or raw, through the form door.
+   */
+  form?: boolean;
 }
+const FORM = 'application/x-www-form-urlencoded';
 
 const F = 'default';
 const PASSWORD = 'Sweep-Passw0rd!';
@@ -261,8 +294,16 @@ function catalog(): Record<string, Sample> {
     'PUT /api/admin/invite-link/tokens/:token': { params: { token: fixture.signupToken }, body: { expiresAt: '2099-01-01T00:00:00Z', enabled: true }, ok: 200 },
     'POST /invite/:secret/signup': { params: { secret: fixture.signupToken }, body: { name: 'Joiner', email: 'joiner@sw.example', username: 'sw-joiner', password: PASSWORD }, ok: 201 },
     'POST /api/admin/playground/advanced': { body: { environments: ['development'], projects: [F], context: { appName: 'app', userId: 'u1,u2', properties: { tenant: 'acme' } } }, ok: 200 },
+    'POST /api/admin/auth/saml/settings': { body: samlSettings(), ok: 200 },
+    'POST /auth/saml/callback': { form: true, body: { SAMLResponse: fixture.samlResponse, RelayState: '/projects/default' }, ok: 302 },
   };
 }
+
+/** SAML settings that let the fixture's identity provider sign users of sw.example in (the sample leaves them so). */
+const samlSettings = () => ({
+  enabled: true, entityId: fixture.idpEntityId, signOnUrl: 'https://idp.sw.example/sso', certificate: fixture.idpCertificate,
+  signOutUrl: 'https://idp.sw.example/slo', autoCreate: true, emailDomains: 'sw.example', defaultRootRole: 'Viewer',
+});
 
 /** Path parameter values for routes outside the catalog (GET and DELETE), for the path and query sweeps. */
 const DEFAULT_PARAMS = (): Record<string, string> => ({
@@ -311,6 +352,15 @@ beforeAll(async () => {
   fixture.signupToken = (await must('POST', '/api/admin/invite-link/tokens', { name: 'sw-link', expiresAt: '2099-01-01T00:00:00Z' })).secret;
   // A user created without a password: its invite link's token is used by the /auth/reset/password sample.
   fixture.resetToken = new URL((await must('POST', '/api/admin/user-admin', { username: 'sw-invited', rootRole: 'Viewer' })).inviteLink).searchParams.get('token')!;
+  // SAML: an identity provider, the settings that trust it, and one signed response for the callback's control (valid
+  // for an hour, the longest an assertion is accepted; it can be used once).
+  const idp = await createIdp('https://idp.sw.example/saml');
+  fixture.idpEntityId = idp.entityId;
+  fixture.idpCertificate = idp.certificate;
+  await must('POST', '/api/admin/auth/saml/settings', samlSettings());
+  fixture.samlResponse = samlResponse(idp, {
+    email: 'sso@sw.example', audience: 'http://localhost:4242/auth/saml/metadata', recipient: 'http://localhost:4242/auth/saml/callback', notOnOrAfterOffsetMs: 60 * 60_000,
+  }).SAMLResponse;
 });
 afterAll(async () => { await app.close(); });
 
@@ -337,12 +387,14 @@ describe('hostile text in every POST/PUT/PATCH body', () => {
     for (const route of routes.filter((r) => samples[`${r.method} ${r.path}`])) {
       const sample = samples[`${route.method} ${route.path}`];
       const path = url(route, sample.params ?? {});
-      const cases = positions(sample.body).flatMap((position) => (position.kind === 'key' ? TEXT_VALUES : ALL_VALUES).map((value) => ({ position, value })));
+      const values = (position: Position) => (position.kind === 'key' ? TEXT_VALUES : sample.form ? FORM_VALUES : ALL_VALUES);
+      const cases = positions(sample.body).flatMap((position) => values(position).map((value) => ({ position, value })));
       tally.endpoints += 1;
       tally.positions += positions(sample.body).length;
       tally.bodyRequests += cases.length;
       const before = await snapshot();
-      const answers = await batch(cases.map(({ position, value }) => () => send(route.method, path, hostileBytes(withMark(sample.body, position), value), sample.authorization)));
+      const bytes = (body: unknown, value?: Hostile) => (sample.form ? hostileFormBytes(body, value) : value === undefined ? Buffer.from(JSON.stringify(body)) : hostileBytes(body, value));
+      const answers = await batch(cases.map(({ position, value }) => () => send(route.method, path, bytes(withMark(sample.body, position), value), sample.authorization, sample.form ? FORM : undefined)));
       answers.forEach((answer, i) => {
         const want = expected(cases[i].position, cases[i].value);
         const got = { status: answer.status, name: answer.name, ...(want.path === undefined ? {} : { path: answer.path }) };
@@ -352,7 +404,7 @@ describe('hostile text in every POST/PUT/PATCH body', () => {
       if (JSON.stringify(after) !== JSON.stringify(before)) {
         failures.push({ endpoint: `${route.method} ${route.path}`, changed: Object.keys(before).filter((t) => before[t] !== after[t]) });
       }
-      const control = await send(route.method, path, sample.body === undefined ? undefined : Buffer.from(JSON.stringify(sample.body)), sample.authorization);
+      const control = await send(route.method, path, sample.body === undefined ? undefined : bytes(sample.body), sample.authorization, sample.form ? FORM : undefined);
       if (control.status !== sample.ok) failures.push({ endpoint: `${route.method} ${route.path}`, control });
     }
     expect(failures).toEqual([]);

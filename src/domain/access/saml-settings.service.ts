@@ -1,0 +1,178 @@
+import { X509Certificate } from 'node:crypto';
+import { z } from 'zod';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { change } from '../change';
+import { ValidationError } from '../errors';
+import { parse, sameJson } from '../validation';
+import type { AccessService } from './access.service';
+import { ADMIN } from './permissions';
+import type { Principal } from './principal';
+import { generateSigningKeyPair, toPem, type SigningKeyPair } from './self-signed';
+
+/**
+ * SAML settings (spec endpoint 11, issue 10) and the service provider's own signing key.
+ *
+ * Stored as two rows of the generic `settings` table: `saml` (what the admin set) and `saml-sp-key` (the key pair the
+ * service signs its AuthnRequests and LogoutRequests with). The key pair is the service's own: generated once, on
+ * first need, by whichever instance gets there first (`insert … on conflict do nothing`, then everyone reads the one
+ * row). Its private key is read only to sign; its certificate is public: the SP metadata publishes it, and the
+ * settings show it as `spCertificate` (the spec's "signing certificate for sign-out requests"). A certificate
+ * without its private key cannot sign anything, so `spCertificate` cannot be set to another certificate: input may
+ * leave it out, send "" or send the service's own (a read-modify-write from the UI), and anything else is a 400.
+ */
+
+export const ROOT_ROLES = ['Viewer', 'Editor', 'Admin'] as const;
+export type SamlRootRole = (typeof ROOT_ROLES)[number];
+
+/** The settings as both doors return them (spec: SAML settings). Before any are saved: `{enabled: false, …defaults}`. */
+export interface SamlSettings {
+  enabled: boolean;
+  entityId?: string;
+  signOnUrl?: string;
+  certificate?: string;
+  signOutUrl?: string;
+  spCertificate?: string;
+  autoCreate: boolean;
+  emailDomains?: string;
+  defaultRootRole: SamlRootRole;
+}
+
+/** What is stored under `saml`: the settings but the service's own certificate. */
+export type StoredSamlSettings = Omit<SamlSettings, 'spCertificate'>;
+
+export const SAML_SETTING = 'saml';
+const SP_KEY_SETTING = 'saml-sp-key';
+
+const DEFAULTS: StoredSamlSettings = { enabled: false, autoCreate: false, defaultRootRole: 'Viewer' };
+
+/** The DER bytes of a certificate given as PEM, with or without its BEGIN/END lines; undefined when it is not one. */
+function certificateDer(text: string): Buffer | undefined {
+  const body = text.replace(/-----(BEGIN|END) CERTIFICATE-----/g, '').replace(/\s+/g, '');
+  if (body === '' || body.length % 4 !== 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(body)) return undefined;
+  const der = Buffer.from(body, 'base64');
+  try {
+    new X509Certificate(der); // eslint-disable-line no-new
+    return der;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A certificate as PEM with its BEGIN/END lines, however it was given (node-saml and xml-crypto take this form). */
+export function certificatePem(text: string): string {
+  const der = certificateDer(text);
+  if (!der) throw new Error('not a certificate');
+  return toPem('CERTIFICATE', der);
+}
+
+/** `sha256:<hex>`: how events and logs name a certificate (never the certificate itself). */
+export function certificateFingerprint(text: string | undefined): string | undefined {
+  const der = text === undefined ? undefined : certificateDer(text);
+  return der ? `sha256:${new X509Certificate(der).fingerprint256.replace(/:/g, '').toLowerCase()}` : undefined;
+}
+
+const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/i;
+/** A domain name of at least two labels (letters, digits, inner hyphens), at most 253 characters. */
+export const isDomainName = (d: string) => d.length <= 253 && d.includes('.') && d.split('.').every((l) => LABEL.test(l)) && !/^\d+$/.test(d.split('.').pop()!);
+
+/** The domains of `emailDomains`, lower case; empty for none. */
+export const emailDomainList = (domains: string | undefined): string[] =>
+  (domains ?? '').split(',').map((d) => d.trim().toLowerCase()).filter((d) => d !== '');
+
+function isHttpUrl(text: string): boolean {
+  if (!URL.canParse(text)) return false;
+  const u = new URL(text);
+  return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
+}
+
+// Unleash's UI strips empty strings before saving; "" in an optional field means absent, as it does there.
+const optional = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
+const url = z.string().trim().max(2048).refine(isHttpUrl, { message: 'must be an absolute http or https URL' });
+const certificate = z.string().trim().max(65_536).refine((c) => certificateDer(c) !== undefined, {
+  message: 'must be an X.509 certificate in PEM form (base64, with or without the BEGIN/END CERTIFICATE lines)',
+});
+
+const settingsSchema = z.object({
+  enabled: z.boolean().optional(),
+  entityId: z.string().trim().min(1).max(1024),
+  signOnUrl: url,
+  certificate,
+  signOutUrl: optional(url),
+  spCertificate: optional(certificate),
+  autoCreate: z.boolean().optional(),
+  emailDomains: optional(z.string().trim().max(4096).refine((s) => s.split(',').every((d) => isDomainName(d.trim())), {
+    message: 'must be a comma-separated list of domain names, such as "example.com,example.org"',
+  })),
+  defaultRootRole: z.enum(ROOT_ROLES).optional(),
+}).strict().superRefine((s, ctx) => {
+  if (s.autoCreate && !s.emailDomains) {
+    ctx.addIssue({ code: 'custom', path: ['emailDomains'], message: 'is required when `autoCreate` is true: users are created only for email addresses in these domains' });
+  }
+});
+
+export type SamlSettingsInput = z.input<typeof settingsSchema>;
+
+/** The settings as an audit event records them: certificates by fingerprint only. */
+function eventData(s: StoredSamlSettings, sp: SigningKeyPair): Record<string, unknown> {
+  return { ...s, certificate: certificateFingerprint(s.certificate), spCertificate: certificateFingerprint(sp.certificate) };
+}
+
+/** The stored settings, or the defaults before any were saved. */
+export async function readSamlSettings(em: EntityManager, lock = false): Promise<{ settings: StoredSamlSettings; saved: boolean }> {
+  const [row]: Array<{ content: StoredSamlSettings | null }> = await em.execute(`select content from settings where name = ?${lock ? ' for update' : ''}`, [SAML_SETTING]);
+  return row?.content ? { settings: { ...DEFAULTS, ...row.content }, saved: true } : { settings: { ...DEFAULTS }, saved: false };
+}
+
+/**
+ * The service provider's signing key pair, generated on first need. Several instances may generate one at once; the
+ * first insert wins and everyone uses the row that was stored.
+ */
+export async function spSigningKey(em: EntityManager): Promise<SigningKeyPair> {
+  const read = async () => ((await em.execute(`select content from settings where name = ?`, [SP_KEY_SETTING])) as Array<{ content: SigningKeyPair }>)[0]?.content;
+  const found = await read();
+  if (found) return found;
+  const pair = await generateSigningKeyPair('flagdeck SAML service provider');
+  await em.execute(`insert into settings (name, content) values (?, ?::jsonb) on conflict (name) do nothing`, [SP_KEY_SETTING, JSON.stringify(pair)]);
+  return (await read())!;
+}
+
+export class SamlSettingsService {
+  constructor(private readonly em: EntityManager, private readonly principal: Principal, private readonly access: AccessService) {}
+
+  async get(): Promise<SamlSettings> {
+    await this.access.check(ADMIN);
+    const { settings } = await readSamlSettings(this.em);
+    const sp = await spSigningKey(this.em);
+    return { ...settings, spCertificate: sp.certificate };
+  }
+
+  /** Replaces the settings (POST semantics: absent optional fields are removed, booleans default to false). */
+  async update(input: SamlSettingsInput): Promise<SamlSettings> {
+    const data = parse(settingsSchema, input);
+    await this.access.check(ADMIN);
+    const sp = await spSigningKey(this.em);
+    if (data.spCertificate !== undefined && certificateFingerprint(data.spCertificate) !== certificateFingerprint(sp.certificate)) {
+      throw ValidationError.single('spCertificate', 'The `spCertificate` property must be left out or be the service\'s own signing certificate (served in GET /auth/saml/metadata): the service signs its requests with its own key, and a certificate without its private key could not sign them.');
+    }
+    const next: StoredSamlSettings = {
+      enabled: data.enabled ?? false,
+      entityId: data.entityId,
+      signOnUrl: data.signOnUrl,
+      certificate: data.certificate,
+      ...(data.signOutUrl !== undefined ? { signOutUrl: data.signOutUrl } : {}),
+      autoCreate: data.autoCreate ?? false,
+      ...(data.emailDomains !== undefined ? { emailDomains: data.emailDomains } : {}),
+      defaultRootRole: data.defaultRootRole ?? 'Viewer',
+    };
+    await change(this.em, this.principal, async (tx, emit) => {
+      // The row exists before it is locked, so the first two writers queue on one row lock instead of racing to insert.
+      await tx.execute(`insert into settings (name, content) values (?, 'null'::jsonb) on conflict (name) do nothing`, [SAML_SETTING]);
+      const before = await readSamlSettings(tx, true);
+      await tx.execute(`update settings set content = ?::jsonb where name = ?`, [JSON.stringify(next), SAML_SETTING]);
+      if (!before.saved || !sameJson(before.settings, next)) {
+        emit({ type: 'setting-updated', data: eventData(next, sp), preData: before.saved ? eventData(before.settings, sp) : null });
+      }
+    });
+    return { ...next, spCertificate: sp.certificate };
+  }
+}

@@ -1,0 +1,55 @@
+import type { SamlSettings } from '../domain/access/saml-settings.service';
+import { builder } from './builder';
+import { defined } from './input';
+
+/**
+ * SAML settings on the GraphQL door (spec endpoint 11, issue 10): the same service methods as
+ * GET/POST /api/admin/auth/saml/settings, so the same rules, errors and event.
+ */
+
+const SamlSettingsRef = builder.objectRef<SamlSettings>('SamlSettings').implement({
+  description: 'How users sign in with SAML 2.0 (spec: SAML settings). Before any are saved: enabled false and the defaults.',
+  fields: (t) => ({
+    enabled: t.exposeBoolean('enabled', { description: 'Whether SAML sign-in is on.' }),
+    entityId: t.exposeString('entityId', { nullable: true, description: "The identity provider's entity id (the Issuer of its responses)." }),
+    signOnUrl: t.exposeString('signOnUrl', { nullable: true, description: "The identity provider's single sign-on URL (AuthnRequests go there)." }),
+    certificate: t.exposeString('certificate', { nullable: true, description: "The identity provider's X.509 certificate that its assertions must be signed with." }),
+    signOutUrl: t.exposeString('signOutUrl', { nullable: true, description: "The identity provider's single logout URL; null when single logout is off." }),
+    spCertificate: t.exposeString('spCertificate', { nullable: true, description: "This service's own signing certificate (its requests to the identity provider are signed with the matching private key, which never leaves the service)." }),
+    autoCreate: t.exposeBoolean('autoCreate', { description: 'Whether unknown users with an email in `emailDomains` are created at their first sign-in.' }),
+    emailDomains: t.exposeString('emailDomains', { nullable: true, description: 'Comma-separated email domains for which users are created.' }),
+    defaultRootRole: t.exposeString('defaultRootRole', { description: 'Root role of created users: Viewer, Editor or Admin.' }),
+  }),
+});
+
+const UpdateSamlSettingsInput = builder.inputType('UpdateSamlSettingsInput', {
+  description: 'The new SAML settings; they replace the old ones (absent optional fields are removed, absent booleans are false). Empty strings in optional fields mean absent.',
+  fields: (t) => ({
+    enabled: t.boolean({ description: 'Whether SAML sign-in is on (default false).' }),
+    entityId: t.string({ description: "Required: the identity provider's entity id." }),
+    signOnUrl: t.string({ description: "Required: the identity provider's single sign-on URL (absolute http or https)." }),
+    certificate: t.string({ description: "Required: the identity provider's X.509 certificate, PEM with or without the BEGIN/END lines." }),
+    signOutUrl: t.string({ description: "The identity provider's single logout URL (absolute http or https)." }),
+    spCertificate: t.string({ description: "Left out, or this service's own certificate as read (it cannot be replaced: the service signs with its own key)." }),
+    autoCreate: t.boolean({ description: 'Create unknown users at their first sign-in (needs emailDomains; default false).' }),
+    emailDomains: t.string({ description: 'Comma-separated domain names, for example "example.com,example.org".' }),
+    defaultRootRole: t.string({ description: 'Viewer (default), Editor or Admin.' }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  samlSettings: t.field({
+    type: SamlSettingsRef,
+    description: 'The SAML settings (permission ADMIN; REST: GET /api/admin/auth/saml/settings).',
+    resolve: (_root, _args, ctx) => ctx.services.samlSettings.get(),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  updateSamlSettings: t.field({
+    type: SamlSettingsRef,
+    description: 'Replaces the SAML settings (REST: POST /api/admin/auth/saml/settings). Event setting-updated (certificates by fingerprint), none when nothing changes.',
+    args: { input: t.arg({ type: UpdateSamlSettingsInput, required: true, description: 'The settings.' }) },
+    resolve: (_root, { input }, ctx) => ctx.services.samlSettings.update(defined(input) as never),
+  }),
+}));
