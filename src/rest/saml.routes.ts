@@ -1,10 +1,19 @@
 import { Router, type Request, type Response } from 'express';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { TooManyRequestsError } from '../domain/errors';
+import { sendError } from './errors';
 import { SESSION_COOKIE } from '../domain/access/authenticator';
 import { SamlSignIn } from '../domain/access/saml-sign-in';
 import type { Logger } from '../logger';
 import { formBody } from '../request-guard';
 import { readCookie } from './auth.routes';
+
+/**
+ * Sign-in requests one client address may start per minute (per instance). Each stores its request id for ten minutes,
+ * so an anonymous caller must not be able to fill the table; a person signing in needs one or two.
+ */
+export const SAML_LOGINS_PER_MINUTE = 60;
 
 /** A SAML response with its certificate chain and attributes is a few kB to a few tens of kB, base64. */
 export const SAML_FORM_LIMIT = '256kb';
@@ -16,6 +25,7 @@ export const SAML_FORM_LIMIT = '256kb';
  */
 export function samlRouter(em: EntityManager, publicUrl: string, logger: Logger, onLogout: () => void = () => {}): Router {
   const saml = new SamlSignIn(em, publicUrl, logger);
+  const logins = new RateLimiterMemory({ points: SAML_LOGINS_PER_MINUTE, duration: 60 });
   const r = Router();
 
   r.get('/config', async (_req, res) => {
@@ -27,6 +37,14 @@ export function samlRouter(em: EntityManager, publicUrl: string, logger: Logger,
   });
 
   r.get('/saml/login', async (req: Request, res: Response) => {
+    try {
+      await logins.consume(req.ip ?? '');
+    } catch (refused) {
+      if (!(refused instanceof RateLimiterRes)) throw refused;
+      const wait = Math.max(1, Math.ceil(refused.msBeforeNext / 1000));
+      res.setHeader('Retry-After', String(wait));
+      return sendError(res, new TooManyRequestsError(`Too many sign-in requests from your address. Try again in ${wait} seconds.`, wait));
+    }
     res.redirect(302, await saml.loginUrl(req.query.redirect));
   });
 

@@ -3,6 +3,7 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { createIdp, logoutResponseQuery, readRedirect, samlResponse, type ResponseOptions, type TestIdp } from '../../support/saml-idp';
 import { startTestApp, type TestApp } from '../../support/harness';
+import { SAML_LOGINS_PER_MINUTE } from '../../../src/rest/saml.routes';
 
 /**
  * Issue 10, parts 3 and 4: SAML settings (spec endpoint 11) and SAML sign-in against a test identity provider that
@@ -35,7 +36,7 @@ const settings = (extra: Record<string, unknown> = {}) => ({
   autoCreate: true, emailDomains: 'example.com, corp.example.org', defaultRootRole: 'Editor', ...extra,
 });
 
-interface Raw { status: number; body: any; location: string | null; cookie: string | null }
+interface Raw { status: number; body: any; location: string | null; cookie: string | null; headers: Headers }
 
 /** A request that does not follow redirects, with an optional form body. */
 async function raw(method: string, path: string, options: { form?: Record<string, string>; body?: string; headers?: Record<string, string>; cookie?: string } = {}): Promise<Raw> {
@@ -53,7 +54,7 @@ async function raw(method: string, path: string, options: { form?: Record<string
   const setCookie = res.headers.get('set-cookie');
   const cookie = setCookie && /^unleash-session=[^;]+/.test(setCookie) ? setCookie.split(';')[0] : null;
   if (cookie) secrets.push(cookie.slice(cookie.indexOf('=') + 1));
-  return { status: res.status, body: parsed, location: res.headers.get('location'), cookie };
+  return { status: res.status, body: parsed, location: res.headers.get('location'), cookie, headers: res.headers };
 }
 
 /** Posts a response from `who` to the ACS, as the browser does after the IdP's auto-submitting form. */
@@ -444,5 +445,21 @@ describe('SAML sign-in', () => {
     expect(events).not.toContain(spKeyBody);
     expect(events).not.toContain('CERTIFICATE');
     expect(events).not.toContain(idp.certificate.split('\n')[1]);
+  });
+});
+
+describe('anonymous sign-in requests are bounded', () => {
+  it(`one address may start ${SAML_LOGINS_PER_MINUTE} sign-ins a minute; then 429 TooManyRequestsError with Retry-After, and no request id is stored`, async () => {
+    const stored = async () => Number((await app.orm.em.fork().execute(`select count(*)::int as n from saml_message_ids where kind = 'request'`))[0].n);
+    const statuses: number[] = [];
+    for (let i = 0; i <= SAML_LOGINS_PER_MINUTE; i++) statuses.push((await raw('GET', '/auth/saml/login')).status);
+    expect(statuses.filter((s) => s !== 302 && s !== 429)).toEqual([]);
+    expect(statuses[statuses.length - 1]).toBe(429);
+    const before = await stored();
+    const refused = await raw('GET', '/auth/saml/login');
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ name: 'TooManyRequestsError' });
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await stored()).toBe(before);
   });
 });
