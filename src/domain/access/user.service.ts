@@ -152,10 +152,10 @@ export class UserService {
       await this.refuseTaken(tx, data.username ?? null, data.email ?? null);
       const user = await insertUser(tx, { name: data.name ?? null, username: data.username ?? null, email: data.email ?? null, passwordHash, rootRoleId: roleId });
       emit({ type: 'user-created', data: userEventData(user) });
-      // No password: the user could never sign in, so the answer carries an invite link to set one (no email is
-      // sent: this service sends none). A user created with a password gets none: one way in is enough, and a
-      // second live credential would only be one more thing to leak; an admin can still ask for a reset link.
-      if (passwordHash === null) user.inviteLink = inviteUrl(this.publicUrl, await issueResetToken(tx, user.id, this.principal.name));
+      // As Unleash does when it sends no email (this service sends none): the answer carries an invite link the admin
+      // passes on, with which the user sets their password. It is single-use and lasts 24 hours; setting the password
+      // any other way ends it.
+      user.inviteLink = inviteUrl(this.publicUrl, await issueResetToken(tx, user.id, this.principal.name));
       return user;
     });
   }

@@ -61,7 +61,7 @@ describe('createPasswordResetLink', () => {
 describe('createUser and inviteLink', () => {
   const CREATE_USER = 'mutation($input: CreateUserInput!) { createUser(input: $input) { id username inviteLink } }';
 
-  it('a user created without a password carries an invite link that works; with a password, none; elsewhere the field is empty', async () => {
+  it('a created user carries an invite link that works, with or without a password; elsewhere the field is empty', async () => {
     const invited = await query(CREATE_USER, { input: { username: 'gql-invited', rootRole: 'Viewer' } });
     expect(invited.errors).toBeUndefined();
     const { id, inviteLink } = invited.data.createUser;
@@ -71,7 +71,8 @@ describe('createUser and inviteLink', () => {
     expect(check.body).toMatchObject({ id, name: null, email: '', createdBy: 'admin', role: { id: 3, name: 'Viewer' } });
 
     const withPassword = await query(CREATE_USER, { input: { username: 'gql-has-password', password: 'Gql-Reset-43', rootRole: 'Viewer' } });
-    expect(withPassword.data.createUser.inviteLink).toBe('');
+    expect(withPassword.data.createUser.inviteLink).toMatch(/^http:\/\/localhost:4242\/new-user\?token=[A-Za-z0-9_-]{43}$/);
+    expect((await validate(tokenOf(withPassword.data.createUser.inviteLink))).status).toBe(200);
 
     const read = await query('query($id: Int!) { user(id: $id) { inviteLink } users { inviteLink } }', { id });
     expect(read.data.user.inviteLink).toBe('');

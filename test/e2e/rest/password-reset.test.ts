@@ -323,10 +323,12 @@ describe('invite links for new users', () => {
     expect(JSON.stringify(created)).not.toContain(token);
   });
 
-  it('a user created with a password gets no invite link (an admin can still ask for a reset link)', async () => {
+  it('a user created with a password gets an invite link too (as Unleash, which sends no email here); both its password and the link work', async () => {
     const user = await createUser('has-password');
-    expect(user.inviteLink).toBe('');
-    expect(await sql('select count(*)::int as n from reset_tokens where user_id = ?', [user.id])).toEqual([{ n: 0 }]);
+    const token = tokenOf(user.inviteLink);
+    expect(await sql('select count(*)::int as n from reset_tokens where user_id = ? and expires_at > now()', [user.id])).toEqual([{ n: 1 }]);
+    expect((await login('has-password', PASSWORD)).status).toBe(200);
+    expect((await validate(token)).status).toBe(200);
   });
 });
 

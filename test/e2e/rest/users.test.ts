@@ -44,7 +44,7 @@ describe('users', () => {
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
       id: expect.any(Number), isAPI: false, name: 'Ed', email: 'ed@example.com', username: 'ed', imageUrl: expect.stringMatching(/^https:\/\/gravatar\.com\/avatar\/[0-9a-f]{32}/),
-      inviteLink: '', loginAttempts: 0, emailSent: false, rootRole: 2, seenAt: null, createdAt: expect.any(String), accountType: 'User', permissions: [],
+      inviteLink: expect.stringMatching(/^http:\/\/localhost:4242\/new-user\?token=[A-Za-z0-9_-]{43}$/), loginAttempts: 0, emailSent: false, rootRole: 2, seenAt: null, createdAt: expect.any(String), accountType: 'User', permissions: [],
     });
     const [event] = await app.events('user-created');
     expect(event).toMatchObject({ createdBy: 'admin', createdByUserId: -1337, data: { id: res.body.id, username: 'ed', email: 'ed@example.com', rootRole: 2 } });
