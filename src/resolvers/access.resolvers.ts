@@ -332,7 +332,8 @@ const UpdateRoleInput = builder.inputType('UpdateRoleInput', {
 });
 
 /** A root role given as text: digits are an id, anything else a name (D14). */
-const roleRef = (v: string | null | undefined) => (v === undefined || v === null ? v : /^\d{1,10}$/.test(v) ? Number(v) : v);
+/** A role given as text in an input: an id ("2") or a name ("Editor"). */
+export const roleRef = (v: string | null | undefined) => (v === undefined || v === null ? v : /^\d{1,10}$/.test(v) ? Number(v) : v);
 const RoleWithVersionRef = builder.objectRef<{ version: number; roles: Role }>('RoleWithVersion').implement({
   description: 'A role written by createRole or updateRole, as REST answers it.',
   fields: (t) => ({

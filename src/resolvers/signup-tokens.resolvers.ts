@@ -1,5 +1,5 @@
 import type { SignupToken } from '../domain/access/signup-token.service';
-import { RoleRef, UserRef } from './access.resolvers';
+import { roleRef, RoleRef, UserRef } from './access.resolvers';
 import { builder } from './builder';
 import { defined } from './input';
 
@@ -41,8 +41,6 @@ const UpdateSignupTokenInput = builder.inputType('UpdatePublicSignupTokenInput',
   }),
 });
 
-const roleRef = (v: string | null | undefined) => (v === undefined || v === null ? undefined : /^\d{1,10}$/.test(v) ? Number(v) : v);
-
 builder.queryFields((t) => ({
   publicSignupTokens: t.field({
     type: [SignupTokenRef],
@@ -62,7 +60,7 @@ builder.mutationFields((t) => ({
     type: SignupTokenRef,
     description: 'Creates an invite link. Event public-signup-token-created.',
     args: { input: t.arg({ type: CreateSignupTokenInput, required: true, description: 'The link.' }) },
-    resolve: (_root, { input }, ctx) => ctx.services.signupTokens.create(defined({ ...input, role: roleRef(input.role) })),
+    resolve: (_root, { input }, ctx) => ctx.services.signupTokens.create(defined({ ...input, role: roleRef(input.role) ?? undefined })),
   }),
   updatePublicSignupToken: t.field({
     type: SignupTokenRef,
