@@ -237,6 +237,7 @@ export const UNIQUE_KEYS: ReadonlyMap<string, UniqueKey> = new Map<string, Uniqu
   ['public_signup_tokens_pkey', fixed('A public signup token with that secret already exists')],
   ['public_signup_token_users_pkey', fixed('The user already signed up with that token')],
   ['settings_pkey', fixed('That setting already exists')],
+  ['addons_pkey', fixed('An addon with that id already exists')],
   ['saml_message_ids_pkey', fixed('That SAML message id is already recorded')],
   ['saml_sessions_pkey', fixed('That SAML session is already recorded')],
 ]);

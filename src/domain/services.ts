@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AccessService } from './access/access.service';
+import { AddonService } from './addons/addon.service';
 import { ApiTokenService } from './access/api-token.service';
 import { GroupService } from './access/group.service';
 import { PersonalTokenService } from './access/personal-token.service';
@@ -40,6 +41,7 @@ export function createServices(em: EntityManager, principal: Principal, options:
     principal,
     access,
     environments: new EnvironmentService(em, principal, access),
+    addons: new AddonService(em, principal, access),
     projects: new ProjectService(em, principal, access),
     healthReports: new HealthReportService(em),
     contextFields: new ContextFieldService(em, principal, access),

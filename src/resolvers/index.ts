@@ -15,6 +15,7 @@ import './access.resolvers';
 import './groups.resolvers';
 import './signup-tokens.resolvers';
 import './saml.resolvers';
+import './addons.resolvers';
 
 let built: GraphQLSchema | undefined;
 

@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import { addonsRouter } from './addons.routes';
 import { contextRouter } from './context.routes';
 import { environmentsRouter } from './environments.routes';
 import { eventsRouter } from './events.routes';
@@ -18,6 +19,6 @@ import { usersRouter } from './users.routes';
 /** Every `/api/admin` route. Routes parse, call one service method and shape the JSON; nothing else. */
 export function adminRouter(): Router {
   const r = Router();
-  r.use(environmentsRouter(), projectsRouter(), projectSettingsRouter(), contextRouter(), tagsRouter(), segmentsRouter(), eventsRouter(), strategiesRouter(), featuresRouter(), playgroundRouter(), usersRouter(), rolesRouter(), groupsRouter(), signupTokensRouter(), samlSettingsRouter());
+  r.use(environmentsRouter(), projectsRouter(), projectSettingsRouter(), contextRouter(), tagsRouter(), segmentsRouter(), eventsRouter(), strategiesRouter(), featuresRouter(), playgroundRouter(), usersRouter(), rolesRouter(), groupsRouter(), signupTokensRouter(), samlSettingsRouter(), addonsRouter());
   return r;
 }

@@ -30,6 +30,8 @@ export interface WorldIds {
   role: number;
   /** The secret of a public signup token. */
   signupToken: string;
+  /** A webhook addon. */
+  addon: number;
   /** An identity provider's certificate for the SAML settings. */
   samlCertificate: string;
 }
@@ -67,7 +69,8 @@ export async function buildWorld(app: TestApp): Promise<WorldIds> {
   const role = Number((await must('POST', '/api/admin/roles', { name: 'mx-role', type: 'custom', permissions: [{ name: 'CREATE_FEATURE' }] })).roles.id);
   const signupToken = String((await must('POST', '/api/admin/invite-link/tokens', { name: 'mx-link', expiresAt: new Date(Date.now() + 86_400_000).toISOString() })).secret);
   const { certificate: samlCertificate } = await createIdp();
-  return { segment, strategies, person, group, clientToken, role, signupToken, samlCertificate };
+  const addon = Number((await must('POST', '/api/admin/addons', { provider: 'webhook', parameters: { url: 'https://hooks.mx.example/in' }, events: ['feature-created'] })).id);
+  return { segment, strategies, person, group, clientToken, role, signupToken, samlCertificate, addon };
 }
 
 export interface Where {
@@ -173,6 +176,9 @@ export function restSamples(ids: WorldIds, { project: p, environment: e }: Where
     'PUT /api/admin/groups/:id': { params: { id: String(ids.group) }, body: { name: 'mx-group', description: 'Renamed', users: [{ user: { id: ids.person } }] } },
     'DELETE /api/admin/groups/:id': { params: { id: String(ids.group) } },
     'POST /api/admin/invite-link/tokens': { params: {}, body: { name: 'mx-link2', expiresAt: '2099-01-01T00:00:00Z' } },
+    'POST /api/admin/addons': { params: {}, body: { provider: 'webhook', parameters: { url: 'https://hooks.mx.example/new' }, events: ['feature-created'] } },
+    'PUT /api/admin/addons/:id': { params: { id: String(ids.addon) }, body: { description: 'Changed' } },
+    'DELETE /api/admin/addons/:id': { params: { id: String(ids.addon) } },
     'PUT /api/admin/invite-link/tokens/:token': { params: { token: ids.signupToken }, body: { enabled: false } },
     'POST /api/admin/playground': { params: {}, body: { environment: e, projects: [p], context: { appName: 'app' } } },
     'POST /api/admin/playground/advanced': { params: {}, body: { environments: [e], projects: [p], context: { appName: 'app' } } },
@@ -255,6 +261,9 @@ export function mutationSamples(ids: WorldIds, { project: p, environment: e }: W
     updateGroup: { id: ids.group, name: 'mx-group', description: 'Renamed', users: [ids.person] },
     deleteGroup: { id: ids.group },
     createPublicSignupToken: { name: 'mx-link2', expiresAt: '2099-01-01T00:00:00Z' },
+    createAddon: { provider: 'webhook', parameters: { url: 'https://hooks.mx.example/new' }, events: ['feature-created'] },
+    updateAddon: { id: ids.addon, description: 'Changed' },
+    deleteAddon: { id: ids.addon },
     updatePublicSignupToken: { secret: ids.signupToken, enabled: false },
     updateSamlSettings: { entityId: 'https://idp.mx.test/saml', signOnUrl: 'https://idp.mx.test/sso', certificate: ids.samlCertificate },
   };

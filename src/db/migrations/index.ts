@@ -7,6 +7,7 @@ import { Migration0007RoleNames } from './0007-role-names';
 import { Migration0008ResetTokens } from './0008-reset-tokens';
 import { Migration0009Settings } from './0009-settings';
 import { Migration0010SignupTokens } from './0010-signup-tokens';
+import { Migration0011Addons } from './0011-addons';
 
 /** Explicit, ordered migration list: no globbing, identical under tsx, jest and compiled dist/. */
 export const migrationsList = [
@@ -19,4 +20,5 @@ export const migrationsList = [
   { name: '0008-reset-tokens', class: Migration0008ResetTokens },
   { name: '0009-settings', class: Migration0009Settings },
   { name: '0010-signup-tokens', class: Migration0010SignupTokens },
+  { name: '0011-addons', class: Migration0011Addons },
 ];

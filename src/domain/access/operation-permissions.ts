@@ -125,6 +125,10 @@ export const OPERATION_PERMISSIONS: readonly OperationPermission[] = [
   // public signup tokens (Unleash: ADMIN)
   op(ADMIN, 'root', ['POST /api/admin/invite-link/tokens'], ['createPublicSignupToken']),
   op(ADMIN, 'root', ['PUT /api/admin/invite-link/tokens/:token'], ['updatePublicSignupToken']),
+  // addons
+  op('CREATE_ADDON', 'root', ['POST /api/admin/addons'], ['createAddon']),
+  op('UPDATE_ADDON', 'root', ['PUT /api/admin/addons/:id'], ['updateAddon']),
+  op('DELETE_ADDON', 'root', ['DELETE /api/admin/addons/:id'], ['deleteAddon']),
   // SAML settings (spec endpoint 11; Unleash: the admin area)
   op(ADMIN, 'root', ['POST /api/admin/auth/saml/settings'], ['updateSamlSettings']),
 ];

@@ -290,6 +290,14 @@ function catalog(): Record<string, Sample> {
     'PUT /api/admin/groups/:id': {
       params: { id: fixture.group }, body: { name: 'sw-group', description: 'Renamed', mappingsSSO: ['sso-sw'], rootRole: null, users: [{ user: { id: Number(fixture.user) } }] }, ok: 200,
     },
+    'POST /api/admin/addons': {
+      body: { provider: 'webhook', description: 'Hook', enabled: true, parameters: { url: 'https://hooks.sw.example/in', contentType: 'application/json', authorization: 'Bearer x', customHeaders: '{"X-Team":"flags"}', bodyTemplate: '{{event.type}}' }, events: ['feature-created'], projects: ['sw'], environments: ['development'] },
+      ok: 201,
+    },
+    'PUT /api/admin/addons/:id': {
+      params: { id: fixture.addon }, ok: 200,
+      body: { provider: 'webhook', description: 'Hook 2', enabled: false, parameters: { url: 'https://hooks.sw.example/in2', authorization: '*****' }, events: ['feature-updated'], projects: ['default'], environments: ['production'] },
+    },
     'POST /api/admin/invite-link/tokens': { body: { name: 'sw-link', expiresAt: '2099-01-01T00:00:00Z', role: 'Editor' }, ok: 201 },
     'PUT /api/admin/invite-link/tokens/:token': { params: { token: fixture.signupToken }, body: { expiresAt: '2099-01-01T00:00:00Z', enabled: true }, ok: 200 },
     'POST /invite/:secret/signup': { params: { secret: fixture.signupToken }, body: { name: 'Joiner', email: 'joiner@sw.example', username: 'sw-joiner', password: PASSWORD }, ok: 201 },
@@ -350,6 +358,7 @@ beforeAll(async () => {
   fixture.apiToken = (await must('POST', '/api/admin/api-tokens', { tokenName: 'sw-token', type: 'admin' })).secret;
   fixture.role = String((await must('POST', '/api/admin/roles', { name: 'sw-role', permissions: [] })).roles.id);
   fixture.signupToken = (await must('POST', '/api/admin/invite-link/tokens', { name: 'sw-link', expiresAt: '2099-01-01T00:00:00Z' })).secret;
+  fixture.addon = String((await must('POST', '/api/admin/addons', { provider: 'webhook', parameters: { url: 'https://hooks.sw.example/a', authorization: 'Bearer a' }, events: ['feature-created'] })).id);
   // A user created without a password: its invite link's token is used by the /auth/reset/password sample.
   fixture.resetToken = new URL((await must('POST', '/api/admin/user-admin', { username: 'sw-invited', rootRole: 'Viewer' })).inviteLink).searchParams.get('token')!;
   // SAML: an identity provider, the settings that trust it, and one signed response for the callback's control (valid
