@@ -25,7 +25,7 @@ const webhook = (extra: Record<string, unknown> = {}) => ({
   events: ['feature-created', 'feature-updated'], projects: ['default'], environments: ['development'], ...extra,
 });
 const stored = async (id: number) => (await app.orm.em.fork().execute('select parameters, description, enabled, events, projects, environments from addons where id = ?', [id]))[0];
-const graphql = async (query: string, variables?: Record<string, unknown>) => (await app.post('/graphql', { query, variables })).body as { data?: any; errors?: any[] };
+const runQuery = async (query: string, variables?: Record<string, unknown>) => (await app.post('/graphql', { query, variables })).body as { data?: any; errors?: any[] };
 
 describe('listing providers and addons', () => {
   it('GET /api/admin/addons lists addons and the providers, webhook first, each with its parameters, tag types and events', async () => {
@@ -204,7 +204,7 @@ describe('reading and deleting', () => {
     const one = (await app.get(`${A}/${id}`)).body;
     expect(one.parameters).toMatchObject({ url: '*****', authorization: '*****' });
     expect((await app.get(A)).body.addons.find((a: { id: number }) => a.id === id)).toEqual(one);
-    const q = await graphql('query($id: Int!) { addon(id: $id) { id provider parameters events } addons { id parameters } }', { id });
+    const q = await runQuery('query($id: Int!) { addon(id: $id) { id provider parameters events } addons { id parameters } }', { id });
     expect(q.errors).toBeUndefined();
     expect(q.data.addon).toEqual({ id, provider: 'webhook', parameters: one.parameters, events: one.events });
     expect(q.data.addons.find((a: { id: number }) => a.id === id).parameters).toEqual(one.parameters);
@@ -222,18 +222,18 @@ describe('reading and deleting', () => {
   });
 
   it('GraphQL createAddon, updateAddon (D2) and deleteAddon agree with REST and refuse with the same names', async () => {
-    const created = await graphql('mutation($input: CreateAddonInput!) { createAddon(input: $input) { id description parameters } }', { input: webhook() });
+    const created = await runQuery('mutation($input: CreateAddonInput!) { createAddon(input: $input) { id description parameters } }', { input: webhook() });
     expect(created.errors).toBeUndefined();
     const { id } = created.data.createAddon;
     expect(created.data.createAddon.parameters).toMatchObject({ url: '*****' });
-    const updated = await graphql('mutation($input: UpdateAddonInput!) { updateAddon(input: $input) { description enabled projects } }', { input: { id, description: null, projects: null } });
+    const updated = await runQuery('mutation($input: UpdateAddonInput!) { updateAddon(input: $input) { description enabled projects } }', { input: { id, description: null, projects: null } });
     expect(updated.data.updateAddon).toEqual({ description: '', enabled: true, projects: [] });
     expect((await stored(id)).environments).toEqual(['development']);
-    const unknown = await graphql('mutation { updateAddon(input: { id: 999999, description: "x" }) { id } }');
+    const unknown = await runQuery('mutation { updateAddon(input: { id: 999999, description: "x" }) { id } }');
     expect(unknown.errors?.[0].extensions).toMatchObject({ name: 'NotFoundError', code: 404 });
-    const bad = await graphql('mutation($input: CreateAddonInput!) { createAddon(input: $input) { id } }', { input: webhook({ provider: 'pager' }) });
+    const bad = await runQuery('mutation($input: CreateAddonInput!) { createAddon(input: $input) { id } }', { input: webhook({ provider: 'pager' }) });
     expect(bad.errors?.[0].extensions).toMatchObject({ name: 'ValidationError', code: 400, details: [{ path: 'provider' }] });
-    expect((await graphql(`mutation { deleteAddon(input: { id: ${id} }) }`)).data.deleteAddon).toBe(true);
+    expect((await runQuery(`mutation { deleteAddon(input: { id: ${id} }) }`)).data.deleteAddon).toBe(true);
     expect((await app.get(`${A}/${id}`)).status).toBe(404);
   });
 });
