@@ -9,6 +9,18 @@ export const urlFriendlyName = (min: number, max: number) =>
     .refine((n) => n !== '.' && n !== '..', { message: 'must not be "." or ".." (it could not be used in a URL)' });
 export const description = z.string().max(1000);
 
+/** Largest id of a `serial` column. */
+export const MAX_ROW_ID = 2_147_483_647;
+
+/**
+ * A row id from a path parameter or an input: a positive whole number within `serial` range, given as a number or as
+ * 1–10 digits; undefined for anything else (callers answer 404: such an id names nothing).
+ */
+export function rowId(id: number | string): number | undefined {
+  const n = typeof id === 'number' ? id : /^\d{1,10}$/.test(id) ? Number(id) : Number.NaN;
+  return Number.isInteger(n) && n >= 1 && n <= MAX_ROW_ID ? n : undefined;
+}
+
 const where = (path: PropertyKey[]) => path.map(String).join('/');
 const quote = (v: unknown) => JSON.stringify(v);
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { change } from '../change';
 import { NameExistsError, NotFoundError, ValidationError } from '../errors';
-import { parse, sameJson } from '../validation';
+import { parse, rowId, sameJson } from '../validation';
 import type { AccessService } from './access.service';
 import { ADMIN } from './permissions';
 import type { Principal } from './principal';
@@ -185,8 +185,8 @@ export class GroupService {
 
   /** The group row, or 404 for an id that is not a positive integer or names no group. */
   private async load(em: EntityManager, groupId: string | number, lock = false): Promise<GroupRow> {
-    const n = typeof groupId === 'number' ? groupId : /^\d{1,10}$/.test(groupId) ? Number(groupId) : NaN;
-    if (!Number.isSafeInteger(n) || n < 1 || n > MAX_ID) throw new NotFoundError(`Could not find group with id ${String(groupId)}.`);
+    const n = rowId(groupId);
+    if (n === undefined) throw new NotFoundError(`Could not find group with id ${String(groupId)}.`);
     const [row]: GroupRow[] = await em.execute(`select ${GROUP_COLUMNS} from groups where id = ?${lock ? ' for update' : ''}`, [n]);
     if (!row) throw new NotFoundError(`Could not find group with id ${n}.`);
     return row;

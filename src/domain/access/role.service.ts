@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { change } from '../change';
 import { InvalidOperationError, NameExistsError, NotFoundError, RoleInUseError, ValidationError } from '../errors';
-import { parse, sameJson } from '../validation';
+import { parse, rowId, sameJson } from '../validation';
 import type { AccessService } from './access.service';
 import { ADMIN, PERMISSION_BY_NAME, PERMISSIONS, PREDEFINED_ROLES, type PermissionDefinition } from './permissions';
 import type { Principal } from './principal';
@@ -206,8 +206,8 @@ export class RoleService {
   }
 
   private async load(em: EntityManager, id: string | number, lock = false): Promise<RoleRow> {
-    const n = typeof id === 'number' ? id : /^\d{1,10}$/.test(id) ? Number(id) : NaN;
-    if (!Number.isSafeInteger(n) || n < 1 || n > 2_147_483_647) throw new NotFoundError(`Could not find role with id ${String(id)}.`);
+    const n = rowId(id);
+    if (n === undefined) throw new NotFoundError(`Could not find role with id ${String(id)}.`);
     const [row]: RoleRow[] = await em.execute(`select id, name, type, description from roles where id = ?${lock ? ' for update' : ''}`, [n]);
     if (!row) throw new NotFoundError(`Could not find role with id ${n}.`);
     return row;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { change } from '../change';
 import { InvalidOperationError, NameExistsError, NotFoundError, ValidationError } from '../errors';
-import { parse, sameJson } from '../validation';
+import { parse, rowId, sameJson } from '../validation';
 import type { AccessService } from './access.service';
 import { checkPasswordStrength, hashPassword } from './password';
 import { inviteUrl, issueResetToken, resetPasswordUrl } from './password-reset.service';
@@ -248,8 +248,8 @@ export class UserService {
 
   /** The user row, or 404 for an id that is not a positive integer or names no user. */
   private async load(em: EntityManager, id: string | number, lock = false): Promise<UserRow> {
-    const n = typeof id === 'number' ? id : /^\d{1,10}$/.test(id) ? Number(id) : NaN;
-    if (!Number.isSafeInteger(n) || n < 1 || n > 2_147_483_647) throw new NotFoundError(`Could not find user with id ${String(id)}.`);
+    const n = rowId(id);
+    if (n === undefined) throw new NotFoundError(`Could not find user with id ${String(id)}.`);
     const [row]: UserRow[] = await em.execute(`select ${USER_COLUMNS} from users where id = ?${lock ? ' for update' : ''}`, [n]);
     if (!row) throw new NotFoundError(`Could not find user with id ${n}.`);
     return row;

@@ -5,7 +5,7 @@ import type { Principal } from '../access/principal';
 import { change } from '../change';
 import { EVENT_TYPE_SET } from '../events/event-types';
 import { NotFoundError, ValidationError, type ErrorDetail } from '../errors';
-import { parse, urlFriendlyName } from '../validation';
+import { parse, rowId, urlFriendlyName } from '../validation';
 import { MASK, PROVIDER_BY_NAME, PROVIDERS, type AddonProvider } from './providers';
 
 /** An addon as both doors return it (spec: Addon): sensitive parameters always masked. */
@@ -256,8 +256,8 @@ export class AddonService {
 
   /** The addon row, or 404 for an id that is not a positive integer or names no addon; `lock` holds it for update. */
   private async load(em: EntityManager, id: string | number, lock = false): Promise<AddonRow> {
-    const n = typeof id === 'number' ? id : /^\d{1,10}$/.test(id) ? Number(id) : NaN;
-    if (!Number.isSafeInteger(n) || n < 1 || n > 2_147_483_647) throw new NotFoundError('Could not find addon');
+    const n = rowId(id);
+    if (n === undefined) throw new NotFoundError('Could not find addon');
     const [row]: AddonRow[] = await em.execute(`select ${COLUMNS} from addons where id = ?${lock ? ' for update' : ''}`, [n]);
     if (!row) throw new NotFoundError('Could not find addon');
     return row;

@@ -5,7 +5,7 @@ import type { Principal } from '../access/principal';
 import { change } from '../change';
 import { InvalidOperationError, NameExistsError, NotFoundError, ValidationError } from '../errors';
 import { checkConstraints, constraintsSchema, normalizeConstraint, type Constraint } from '../features/constraints';
-import { description, parse, sameJson } from '../validation';
+import { description, parse, rowId, sameJson } from '../validation';
 import { SEGMENT_SELECT, type SegmentRow, type SegmentStrategy } from './segment.entity';
 
 export type { SegmentStrategy } from './segment.entity';
@@ -28,11 +28,6 @@ export interface Segment {
 }
 
 /** Segment ids are PostgreSQL `integer`s: anything else cannot name a segment (404, never a database error). */
-const MAX_ID = 2_147_483_647;
-function toId(id: number | string): number | undefined {
-  const n = typeof id === 'number' ? id : /^\d{1,10}$/.test(id) ? Number(id) : Number.NaN;
-  return Number.isInteger(n) && n >= 1 && n <= MAX_ID ? n : undefined;
-}
 
 const notFound = (id: number | string) => new NotFoundError(`Could not find segment with id ${id}`);
 const nameTaken = (name: string) => new NameExistsError(`A segment with the name ${name} already exists`);
@@ -87,7 +82,7 @@ export class SegmentService {
 
   /** The segments of the given ids that exist, in one query (the GraphQL dataloader of strategy segments). */
   async byIds(ids: readonly number[]): Promise<Map<number, Segment>> {
-    const wanted = [...new Set(ids.map((id) => toId(id)).filter((id): id is number => id !== undefined))];
+    const wanted = [...new Set(ids.map((id) => rowId(id)).filter((id): id is number => id !== undefined))];
     if (wanted.length === 0) return new Map();
     const rows: SegmentRow[] = await this.em.execute(`${SEGMENT_SELECT} where s.id in (?)`, [wanted]);
     return new Map(rows.map((r) => [r.id, toSegment(r)]));
@@ -169,7 +164,7 @@ export class SegmentService {
 
   /** The strategies that use a segment, by feature, environment and sort order; 404 for an unknown segment. */
   async strategiesUsing(id: number | string): Promise<SegmentStrategy[]> {
-    const segmentId = toId(id);
+    const segmentId = rowId(id);
     if (segmentId === undefined) throw notFound(id);
     const rows: Array<{ id: string | null; feature_name: string; project: string; environment: string; strategy_name: string }> =
       await this.em.execute(
@@ -188,7 +183,7 @@ export class SegmentService {
   }
 
   private async load(em: EntityManager, id: number | string, lock: boolean): Promise<SegmentRow> {
-    const segmentId = toId(id);
+    const segmentId = rowId(id);
     if (segmentId === undefined) throw notFound(id);
     // Locking the row makes a concurrent delete, move or rename of the same segment wait for this change.
     if (lock) await em.execute('select id from segments where id = ? for update', [segmentId]);
