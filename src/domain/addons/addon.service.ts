@@ -21,17 +21,8 @@ export interface Addon {
   createdAt: string;
 }
 
-interface AddonRow {
-  id: number;
-  provider: string;
-  description: string | null;
-  enabled: boolean;
-  parameters: Record<string, string | number | boolean>;
-  events: string[];
-  projects: string[];
-  environments: string[];
-  created_at: Date;
-}
+/** The stored row: the addon's fields with its real parameters and `created_at`. */
+type AddonRow = Omit<Addon, 'createdAt'> & { created_at: Date };
 
 const COLUMNS = 'id, provider, description, enabled, parameters, events, projects, environments, created_at';
 
@@ -204,7 +195,7 @@ export class AddonService {
   async update(id: string | number, input: unknown): Promise<Addon> {
     const data = parse(updateSchema, input);
     const provider = data.provider === undefined ? undefined : knownProvider(data.provider);
-    if (data.events) checkedEvents(data.events);
+    const sentEvents = data.events === undefined ? undefined : checkedEvents(data.events ?? []);
     await this.access.check('UPDATE_ADDON');
     return change(this.em, this.principal, async (tx, emit) => {
       const row = await this.load(tx, id, true);
@@ -214,7 +205,7 @@ export class AddonService {
       // again against a changed provider); null empties them.
       const sentParameters = data.parameters === undefined ? (sameProvider ? undefined : row.parameters) : (data.parameters ?? {});
       const params = sentParameters === undefined ? row.parameters : checkedParameters(nextProvider, sentParameters, sameProvider ? row.parameters : undefined);
-      const events = data.events === undefined ? row.events : checkedEvents(data.events ?? []);
+      const events = sentEvents ?? row.events;
       const [updated]: AddonRow[] = await tx.execute(
         `update addons set provider = ?, description = ?, enabled = ?, parameters = ?::jsonb, events = ?::jsonb, projects = ?::jsonb, environments = ?::jsonb where id = ? returning ${COLUMNS}`,
         [
