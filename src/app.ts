@@ -3,6 +3,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { refuseNonAdminToken } from './domain/access/api-token.service';
 import { Authenticator, SESSION_COOKIE } from './domain/access/authenticator';
 import { AuthenticationRequired, ContentTypeerror, type DomainError } from './domain/errors';
+import { attachEventHub, EventHub } from './domain/events/event-hub';
 import { SnapshotCache } from './domain/playground/snapshot-cache';
 import { createServices } from './domain/services';
 import type { Logger } from './logger';
@@ -27,6 +28,13 @@ export interface AppDeps {
   credentialTtlMs?: number;
   /** The address people reach the service at, for the links it hands out (config.publicUrl). */
   publicUrl?: string;
+  /**
+   * Where committed events are announced (src/domain/events/event-hub.ts): given by startServer (notify mode on
+   * PostgreSQL); by default a local hub for this process.
+   */
+  eventHub?: EventHub;
+  /** ADDON_ALLOW_PRIVATE_URLS: addon URLs may point at loopback and private addresses (tests). */
+  allowPrivateAddonUrls?: boolean;
 }
 
 /** Errors of the door answer in the shape of the door: GraphQL's `{errors}` on /graphql, the REST body elsewhere. */
@@ -38,7 +46,8 @@ const refuse = (req: Request, res: Response, err: DomainError) => (req.baseUrl =
  * read, so an anonymous caller cannot make the server parse anything; everything the door refuses, it refuses before
  * routing, so no route or service sees it.
  */
-export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinationLimit, graphqlMaxCost, credentialTtlMs, publicUrl = 'http://localhost:4242' }: AppDeps) {
+export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinationLimit, graphqlMaxCost, credentialTtlMs, publicUrl = 'http://localhost:4242', eventHub = new EventHub('local'), allowPrivateAddonUrls = false }: AppDeps) {
+  attachEventHub(orm.em, eventHub);
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -64,7 +73,7 @@ export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinati
     if (!principal) return refuse(req, res, new AuthenticationRequired());
     const refused = refuseNonAdminToken(principal);
     if (refused) return refuse(req, res, refused);
-    (req as Request & { scope?: unknown }).scope = { services: createServices(orm.em.fork(), principal, { playgroundCombinationLimit, playgroundCache, onCredentialsRevoked, publicUrl }) };
+    (req as Request & { scope?: unknown }).scope = { services: createServices(orm.em.fork(), principal, { playgroundCombinationLimit, playgroundCache, onCredentialsRevoked, publicUrl, eventHub, allowPrivateAddonUrls }) };
     next();
   };
   const requireJson = (req: Request, res: Response, next: NextFunction) => {

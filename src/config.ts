@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { checkPasswordStrength } from './domain/access/password';
+import type { DeliveryOptions } from './domain/addons/delivery-options';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -26,6 +27,8 @@ export interface Config {
    * links, password-reset links and the SAML service-provider addresses are built from it.
    */
   publicUrl: string;
+  /** Addon deliveries (ADDON_* variables, src/domain/addons/delivery-options.ts). */
+  addonDelivery: DeliveryOptions;
 }
 
 export class ConfigError extends Error {
@@ -73,7 +76,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const graphqlMaxCost = integer('GRAPHQL_MAX_COST', env.GRAPHQL_MAX_COST, 100_000, 1, 100_000_000);
   const shutdownTimeoutMs = integer('SHUTDOWN_TIMEOUT_MS', env.SHUTDOWN_TIMEOUT_MS, 10_000, 0, 600_000);
   const publicUrl = parsePublicUrl(env.PUBLIC_URL?.trim() || env.UNLEASH_URL?.trim() || `http://localhost:${port}`);
-  return { port, databaseUrl, dataDir, initAdminApiTokens, initAdminPassword, logLevel, dbPoolMax, playgroundCombinationLimit, graphqlMaxCost, shutdownTimeoutMs, publicUrl };
+  const addonDelivery = loadDeliveryOptions(env);
+  return { port, databaseUrl, dataDir, initAdminApiTokens, initAdminPassword, logLevel, dbPoolMax, playgroundCombinationLimit, graphqlMaxCost, shutdownTimeoutMs, publicUrl, addonDelivery };
+}
+
+function loadDeliveryOptions(env: NodeJS.ProcessEnv): DeliveryOptions {
+  const allow = (env.ADDON_ALLOW_PRIVATE_URLS ?? '').trim().toLowerCase();
+  if (!['', 'true', 'false', '1', '0'].includes(allow)) throw new ConfigError(`ADDON_ALLOW_PRIVATE_URLS must be true or false, got "${env.ADDON_ALLOW_PRIVATE_URLS}"`);
+  const timeoutMs = integer('ADDON_TIMEOUT_MS', env.ADDON_TIMEOUT_MS, 10_000, 100, 120_000);
+  return {
+    allowPrivateUrls: allow === 'true' || allow === '1',
+    timeoutMs,
+    maxAttempts: integer('ADDON_MAX_ATTEMPTS', env.ADDON_MAX_ATTEMPTS, 5, 1, 50),
+    retryBaseMs: integer('ADDON_RETRY_BASE_MS', env.ADDON_RETRY_BASE_MS, 5_000, 1, 3_600_000),
+    pollMs: integer('ADDON_POLL_MS', env.ADDON_POLL_MS, 1_000, 10, 600_000),
+    leaseMs: integer('ADDON_LEASE_MS', env.ADDON_LEASE_MS, timeoutMs + 20_000, timeoutMs + 100, 3_600_000),
+    concurrency: integer('ADDON_CONCURRENCY', env.ADDON_CONCURRENCY, 8, 1, 100),
+  };
 }
 
 /** An absolute http(s) URL without query or fragment; returned without its trailing slash. */

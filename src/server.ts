@@ -8,6 +8,8 @@ import { ensureAdminTokens } from './domain/access/api-token.service';
 import { ensureAdminUser } from './domain/access/user.service';
 import { startEmbeddedDatabase, type EmbeddedDatabase } from './db/embedded';
 import { openOrm } from './db/orm';
+import { EventHub } from './domain/events/event-hub';
+import { listenForEvents, type EventListener } from './domain/events/event-listener';
 import { withStartupLock } from './db/startup-lock';
 import type { Logger } from './logger';
 
@@ -53,7 +55,15 @@ export async function startServer(config: Config, logger: Logger, embeddedStarti
     throw err;
   }
   const openedOrm = orm!;
-  const app = buildApp({ orm: openedOrm, logger, playgroundCombinationLimit: config.playgroundCombinationLimit, graphqlMaxCost: config.graphqlMaxCost, publicUrl: config.publicUrl });
+  // Committed events reach this instance's live stream and delivery worker: directly on the embedded database (one
+  // process), through LISTEN/NOTIFY on PostgreSQL (any number of instances).
+  const eventHub = new EventHub(embedded ? 'local' : 'notify');
+  let listener: EventListener | undefined;
+  if (!embedded) {
+    listener = listenForEvents(openedOrm, databaseUrl, eventHub, logger);
+    await listener.ready;
+  }
+  const app = buildApp({ orm: openedOrm, logger, playgroundCombinationLimit: config.playgroundCombinationLimit, graphqlMaxCost: config.graphqlMaxCost, publicUrl: config.publicUrl, eventHub, allowPrivateAddonUrls: config.addonDelivery.allowPrivateUrls });
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(config.port, () => resolve(s));
     s.once('error', reject);
@@ -76,6 +86,7 @@ export async function startServer(config: Config, logger: Logger, embeddedStarti
         await closed;
         clearInterval(sweep);
         clearTimeout(deadline);
+        await listener?.stop();
         await openedOrm.close(true);
         await embedded?.stop();
       })();

@@ -1,7 +1,8 @@
 import { LockMode, type EntityName, type FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Principal } from './access/principal';
-import { appendEvents, type EventInput } from './events/event.store';
+import { eventHubOf } from './events/event-hub';
+import { appendEvents, type AppendedEvents, type EventInput } from './events/event.store';
 
 /**
  * # Concurrency rule for every state change (issue 8)
@@ -76,13 +77,20 @@ export async function change<T>(
 ): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await em.transactional(async (tx) => {
+      const hub = eventHubOf(em);
+      let appended: AppendedEvents | undefined;
+      const result = await em.transactional(async (tx) => {
         const events: EventInput[] = [];
-        const result = await work(tx as EntityManager, (e) => events.push(e));
+        const out = await work(tx as EntityManager, (e) => events.push(e));
         await tx.flush();
-        await appendEvents(tx as EntityManager, principal, events);
-        return result;
+        appended = await appendEvents(tx as EntityManager, principal, events);
+        await hub?.announceInTransaction(tx as EntityManager, appended.rows, appended.deliveries);
+        return out;
       }, { clear: true });
+      // Committed: the live stream and the delivery worker of this instance learn of it (embedded database; on
+      // PostgreSQL the notification queued above reaches every instance instead).
+      if (appended) hub?.afterCommit(appended.rows, appended.deliveries);
+      return result;
     } catch (err) {
       if (attempt >= ATTEMPTS || !RETRYABLE.has(sqlState(err))) throw err;
       em.clear();

@@ -12,6 +12,7 @@ import { UserService } from './access/user.service';
 import type { Principal } from './access/principal';
 import { ContextFieldService } from './context/context-field.service';
 import { EnvironmentService } from './environments/environment.service';
+import type { EventHub } from './events/event-hub';
 import { EventService } from './events/event.service';
 import { FeatureStrategyService } from './features/feature-strategy.service';
 import { FeatureService } from './features/feature.service';
@@ -33,6 +34,10 @@ export interface ServiceOptions {
   onCredentialsRevoked?: () => void;
   /** The address people reach the service at, without a trailing slash: the base of the links it hands out. */
   publicUrl?: string;
+  /** This instance's announcer of committed events (the live event stream reads it). */
+  eventHub?: EventHub;
+  /** Addon URLs may point at loopback and private addresses (ADDON_ALLOW_PRIVATE_URLS). */
+  allowPrivateAddonUrls?: boolean;
 }
 
 export function createServices(em: EntityManager, principal: Principal, options: ServiceOptions = {}) {
@@ -41,7 +46,7 @@ export function createServices(em: EntityManager, principal: Principal, options:
     principal,
     access,
     environments: new EnvironmentService(em, principal, access),
-    addons: new AddonService(em, principal, access),
+    addons: new AddonService(em, principal, access, { allowPrivateUrls: options.allowPrivateAddonUrls ?? false }),
     projects: new ProjectService(em, principal, access),
     healthReports: new HealthReportService(em),
     contextFields: new ContextFieldService(em, principal, access),

@@ -159,7 +159,7 @@ function knownProvider(name: string): AddonProvider {
  * parameters (URLs with secrets, keys, authorization headers) are stored as given and shown only as the mask.
  */
 export class AddonService {
-  constructor(private readonly em: EntityManager, private readonly principal: Principal, private readonly access: AccessService) {}
+  constructor(private readonly em: EntityManager, private readonly principal: Principal, private readonly access: AccessService, private readonly policy: { allowPrivateUrls: boolean } = { allowPrivateUrls: false }) {}
 
   providers(): readonly AddonProvider[] {
     return PROVIDERS;

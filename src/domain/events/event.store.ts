@@ -61,25 +61,45 @@ export function toAuditEvent(r: EventDbRow): AuditEvent {
 
 const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
 
+/** What `appendEvents` wrote: the event rows and how many addon deliveries they queued. */
+export interface AppendedEvents {
+  rows: EventDbRow[];
+  deliveries: number;
+}
+
+/**
+ * The addon outbox (issue 11): an enabled addon listens to an event when its `events` hold the event's type and, for
+ * each of project and environment, the event has none, or the addon's list is empty, starts with `*`, or holds it.
+ */
+const ADDON_MATCH = `a.enabled and jsonb_exists(a.events, i.type)
+  and (i.project is null or a.projects = '[]'::jsonb or a.projects->>0 = '*' or jsonb_exists(a.projects, i.project))
+  and (i.environment is null or a.environments = '[]'::jsonb or a.environments->>0 = '*' or jsonb_exists(a.environments, i.environment))`;
+
 /**
  * Appends events inside the caller's transaction (the `em` given must be the transaction's), so an event
  * exists exactly when its change committed. A feature event without explicit tags carries the feature's
- * current tags, read in the same statement.
+ * current tags, read in the same statement. The same statement queues a delivery for every addon that listens to
+ * each event (the transactional outbox): a rolled-back change leaves neither events nor deliveries.
  */
-export async function appendEvents(em: EntityManager, principal: Principal, events: EventInput[]): Promise<void> {
-  if (events.length === 0) return;
+export async function appendEvents(em: EntityManager, principal: Principal, events: EventInput[]): Promise<AppendedEvents> {
+  if (events.length === 0) return { rows: [], deliveries: 0 };
   const values: unknown[] = [];
   const rows = events.map((e) => {
     values.push(e.type, principal.name, principal.userId, e.project ?? null, e.environment ?? null, e.featureName ?? null,
       json(e.data), json(e.preData), e.tags ? JSON.stringify(e.tags) : null);
     return '(?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb)';
   });
-  await em.execute(
-    `insert into events (type, created_by, created_by_user_id, project, environment, feature_name, data, pre_data, tags)
-     select v.type, v.created_by, v.created_by_user_id::int, v.project, v.environment, v.feature_name, v.data, v.pre_data,
-            coalesce(v.tags, (select coalesce(jsonb_agg(jsonb_build_object('type', ft.tag_type, 'value', ft.tag_value) order by ft.tag_type, ft.tag_value), '[]'::jsonb)
-                               from feature_tags ft where ft.feature_name = v.feature_name))
-       from (values ${rows.join(', ')}) as v(type, created_by, created_by_user_id, project, environment, feature_name, data, pre_data, tags)`,
+  const inserted: Array<EventDbRow & { queued: number }> = await em.execute(
+    `with i as (
+       insert into events (type, created_by, created_by_user_id, project, environment, feature_name, data, pre_data, tags)
+       select v.type, v.created_by, v.created_by_user_id::int, v.project, v.environment, v.feature_name, v.data, v.pre_data,
+              coalesce(v.tags, (select coalesce(jsonb_agg(jsonb_build_object('type', ft.tag_type, 'value', ft.tag_value) order by ft.tag_type, ft.tag_value), '[]'::jsonb)
+                                 from feature_tags ft where ft.feature_name = v.feature_name))
+         from (values ${rows.join(', ')}) as v(type, created_by, created_by_user_id, project, environment, feature_name, data, pre_data, tags)
+       returning ${EVENT_COLUMNS}),
+     q as (insert into addon_deliveries (addon_id, event_id) select a.id, i.id from i join addons a on ${ADDON_MATCH} returning 1)
+     select i.*, (select count(*)::int from q) as queued from i order by i.id`,
     values,
   );
+  return { rows: inserted, deliveries: inserted[0]?.queued ?? 0 };
 }

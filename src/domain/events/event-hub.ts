@@ -1,0 +1,97 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { EVENT_COLUMNS, toAuditEvent, type AuditEvent, type EventDbRow } from './event.store';
+
+/**
+ * What one committed transaction wrote: its audit events and how many addon deliveries they queued.
+ */
+export interface CommittedEvents {
+  events: AuditEvent[];
+  deliveries: number;
+}
+
+export type CommitListener = (committed: CommittedEvents) => void;
+
+/** The channel committed transactions announce their events on (PostgreSQL mode). */
+export const EVENT_CHANNEL = 'flagdeck_events';
+
+/**
+ * Most event ids one notification carries: a payload must stay under PostgreSQL's 8000 bytes, and an id is at most
+ * 20 characters and a comma.
+ */
+const IDS_PER_NOTIFICATION = 300;
+
+/**
+ * Tells the parts of one service instance (the live event stream, the addon delivery worker) about every committed
+ * audit event, once, on every instance:
+ *
+ * - `local` (the embedded database, one process): `change()` hands the events over right after its commit.
+ * - `notify` (PostgreSQL, any number of instances): `change()` queues `pg_notify` in its transaction, which
+ *   PostgreSQL sends only if and when the transaction commits; each instance LISTENs (event-listener.ts), reads the
+ *   events by id and hands them over. Its own commits reach it the same way, so each event is handed over once.
+ *
+ * A rolled-back change announces nothing in either mode. Listeners run synchronously and must not throw.
+ */
+export class EventHub {
+  private readonly listeners = new Set<CommitListener>();
+
+  constructor(readonly mode: 'local' | 'notify') {}
+
+  subscribe(listener: CommitListener): () => void {
+    this.listeners.add(listener);
+    return () => { this.listeners.delete(listener); };
+  }
+
+  get listenerCount(): number {
+    return this.listeners.size;
+  }
+
+  /** Hands committed events to every listener. */
+  publish(committed: CommittedEvents): void {
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(committed);
+      } catch {
+        // A listener's failure must not stop the others (or the change that committed).
+      }
+    }
+  }
+
+  /** Inside the transaction (notify mode): queue the notifications that announce these events at commit. */
+  async announceInTransaction(tx: EntityManager, rows: Array<{ id: string | number }>, deliveries: number): Promise<void> {
+    if (this.mode !== 'notify' || rows.length === 0) return;
+    for (let i = 0; i < rows.length; i += IDS_PER_NOTIFICATION) {
+      const ids = rows.slice(i, i + IDS_PER_NOTIFICATION).map((r) => String(r.id)).join(',');
+      // The delivery count rides on the first chunk only, so the worker wakes once per transaction.
+      await tx.execute('select pg_notify(?, ?)', [EVENT_CHANNEL, `${i === 0 ? deliveries : 0}:${ids}`]);
+    }
+  }
+
+  /** After the commit (local mode): hand the events over. */
+  afterCommit(rows: EventDbRow[], deliveries: number): void {
+    if (this.mode !== 'local' || (rows.length === 0 && deliveries === 0)) return;
+    if (this.listeners.size === 0) return;
+    this.publish({ events: rows.map(toAuditEvent), deliveries });
+  }
+
+  /** Notify mode: one notification's payload (`<deliveries>:<id>,<id>…`) read back into events and handed over. */
+  async received(em: EntityManager, payload: string): Promise<void> {
+    const colon = payload.indexOf(':');
+    const deliveries = Number(payload.slice(0, colon)) || 0;
+    const ids = payload.slice(colon + 1).split(',').map(Number).filter((n) => Number.isSafeInteger(n) && n > 0);
+    if (ids.length === 0 || this.listeners.size === 0) return;
+    const rows: EventDbRow[] = await em.getConnection().execute(`select ${EVENT_COLUMNS} from events where id = any(?) order by id`, [ids]);
+    this.publish({ events: rows.map(toAuditEvent), deliveries });
+  }
+}
+
+/** Each ORM's hub, keyed by its configuration object (shared by every fork and transaction of that ORM). */
+const hubs = new WeakMap<object, EventHub>();
+
+/** Makes `hub` the one `change()` announces to for every EntityManager of this ORM. */
+export function attachEventHub(em: EntityManager, hub: EventHub): void {
+  hubs.set(em.config, hub);
+}
+
+export function eventHubOf(em: EntityManager): EventHub | undefined {
+  return hubs.get(em.config);
+}

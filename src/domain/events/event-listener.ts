@@ -1,0 +1,68 @@
+import { Client } from 'pg';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Logger } from '../../logger';
+import { EVENT_CHANNEL, type EventHub } from './event-hub';
+
+export interface EventListener {
+  /** Resolves once LISTEN is in place (the first connection). */
+  ready: Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * PostgreSQL mode of the event hub: one dedicated connection per instance LISTENs on the event channel and hands
+ * every committed transaction's events to the hub. A lost connection is opened again after a second; what was
+ * announced meanwhile is not replayed to the live stream (the delivery worker does not depend on it: it also polls).
+ */
+export function listenForEvents(orm: MikroORM, url: string, hub: EventHub, logger: Logger): EventListener {
+  let client: Client | undefined;
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+  // Notifications are handled one at a time, in the order they arrive (commit order).
+  let chain = Promise.resolve();
+  let readyResolve!: () => void;
+  const ready = new Promise<void>((resolve) => { readyResolve = resolve; });
+
+  const connect = async () => {
+    const c = new Client({ connectionString: url, application_name: 'flagdeck-events' });
+    c.on('notification', (n) => {
+      if (n.channel !== EVENT_CHANNEL || !n.payload) return;
+      const payload = n.payload;
+      chain = chain.then(() => hub.received(orm.em.fork(), payload)).catch((err) => logger.warn({ err }, 'could not read announced events'));
+    });
+    c.on('error', (err) => {
+      logger.warn({ err }, 'event listener connection lost; reconnecting');
+      void c.end().catch(() => {});
+      if (client === c) client = undefined;
+      schedule();
+    });
+    try {
+      await c.connect();
+      await c.query(`listen ${EVENT_CHANNEL}`);
+      if (stopped) { await c.end(); return; }
+      client = c;
+      readyResolve();
+    } catch (err) {
+      logger.warn({ err }, 'event listener could not connect; retrying');
+      void c.end().catch(() => {});
+      schedule();
+    }
+  };
+  const schedule = () => {
+    if (stopped || retry) return;
+    retry = setTimeout(() => { retry = undefined; void connect(); }, 1000);
+    retry.unref();
+  };
+  void connect();
+  return {
+    ready,
+    async stop() {
+      stopped = true;
+      if (retry) clearTimeout(retry);
+      const c = client;
+      client = undefined;
+      await c?.end().catch(() => {});
+      await chain;
+    },
+  };
+}
