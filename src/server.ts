@@ -8,6 +8,7 @@ import { ensureAdminTokens } from './domain/access/api-token.service';
 import { ensureAdminUser } from './domain/access/user.service';
 import { startEmbeddedDatabase, type EmbeddedDatabase } from './db/embedded';
 import { openOrm } from './db/orm';
+import { DeliveryWorker } from './domain/addons/delivery-worker';
 import { EventHub } from './domain/events/event-hub';
 import { listenForEvents, type EventListener } from './domain/events/event-listener';
 import { withStartupLock } from './db/startup-lock';
@@ -70,6 +71,8 @@ export async function startServer(config: Config, logger: Logger, embeddedStarti
   });
   answerClientErrors(server);
   const port = (server.address() as AddressInfo).port;
+  // Addon deliveries: this instance's worker shares the outbox with every other instance's.
+  const worker = new DeliveryWorker(openedOrm, { ...config.addonDelivery, publicUrl: config.publicUrl }, logger, eventHub).start();
   let stopping: Promise<void> | undefined;
   return {
     server, orm: openedOrm, port, createdAdminToken: created.token, createdAdminPassword: created.password,
@@ -86,6 +89,7 @@ export async function startServer(config: Config, logger: Logger, embeddedStarti
         await closed;
         clearInterval(sweep);
         clearTimeout(deadline);
+        await worker.stop();
         await listener?.stop();
         await openedOrm.close(true);
         await embedded?.stop();

@@ -1,9 +1,74 @@
-import type { Addon } from '../domain/addons/addon.service';
+import DataLoader from 'dataloader';
+import type { Addon, AddonDelivery, DeliveryPage } from '../domain/addons/addon.service';
+import type { DeliveryAttempt } from '../domain/addons/delivery-worker';
 import type { AddonProvider, ProviderParameter, TagTypeDefinition } from '../domain/addons/providers';
-import { builder } from './builder';
+import { builder, type GraphQLContext } from './builder';
+import { FREE, PASS_THROUGH, paged } from './cost';
+import { PageInfoRef } from './events.resolvers';
 import { defined } from './input';
 
 /** Addons on the GraphQL door (issue 11, spec endpoint 1): the same service as REST, the same masking and errors. */
+
+const AttemptRef = builder.objectRef<DeliveryAttempt>('AddonDeliveryAttempt').implement({
+  description: 'One attempt to send a delivery.',
+  fields: (t) => ({
+    attempt: t.exposeInt('attempt', { description: 'Its number, from 1.' }),
+    at: t.expose('at', { type: 'DateTime', description: 'When it started.' }),
+    durationMs: t.exposeInt('durationMs', { description: 'How long it took, in milliseconds.' }),
+    statusCode: t.exposeInt('statusCode', { nullable: true, description: "The receiver's HTTP status; null when no answer came." }),
+    error: t.exposeString('error', { nullable: true, description: 'Why it failed (never a secret); null when it succeeded.' }),
+  }),
+});
+
+const DeliveryRef = builder.objectRef<AddonDelivery>('AddonDelivery').implement({
+  description: 'One audit event sent (or to be sent) to one addon, with every attempt.',
+  fields: (t) => ({
+    id: t.exposeString('id', { description: 'Delivery id: also the Idempotency-Key header the receiver gets.' }),
+    addonId: t.exposeInt('addonId', { description: 'The addon.' }),
+    eventId: t.exposeInt('eventId', { description: 'The audit event delivered.' }),
+    eventType: t.exposeString('eventType', { description: 'Its type.' }),
+    status: t.exposeString('status', { description: 'pending, delivered, failed (after the last attempt) or skipped (the addon was disabled first).' }),
+    attempts: t.field({ type: [AttemptRef], description: 'Every attempt, oldest first.', resolve: (d) => d.attempts }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the change that caused it committed.' }),
+    nextAttemptAt: t.expose('nextAttemptAt', { type: 'DateTime', nullable: true, description: 'When the next attempt is due (pending only).' }),
+    finishedAt: t.expose('finishedAt', { type: 'DateTime', nullable: true, description: 'When it was delivered, failed or skipped.' }),
+    redeliveryOf: t.exposeString('redeliveryOf', { nullable: true, description: 'The delivery this one repeats, when it was asked for again.' }),
+  }),
+});
+
+interface DeliveryConnection {
+  nodes: AddonDelivery[];
+  pageInfo: { hasNextPage: boolean; endCursor: string | null };
+}
+
+const DeliveryConnectionRef = builder.objectRef<DeliveryConnection>('AddonDeliveryConnection').implement({
+  description: "A page of an addon's deliveries, newest first.",
+  fields: (t) => ({
+    nodes: t.field({ type: [DeliveryRef], complexity: PASS_THROUGH, description: 'The deliveries.', resolve: (c) => c.nodes }),
+    pageInfo: t.field({ type: PageInfoRef, complexity: FREE, description: 'Paging state: pass `endCursor` as `after` for older deliveries.', resolve: (c) => c.pageInfo }),
+  }),
+});
+
+const toConnection = (p: DeliveryPage): DeliveryConnection => ({ nodes: p.deliveries, pageInfo: { hasNextPage: p.nextCursor !== null, endCursor: p.nextCursor } });
+
+/** One loader per page request (first, after) and GraphQL request: every addon's page in one statement. */
+const deliveryLoaders = new WeakMap<GraphQLContext, Map<string, DataLoader<number, DeliveryPage>>>();
+function deliveryLoader(ctx: GraphQLContext, first: number, after: string | null | undefined): DataLoader<number, DeliveryPage> {
+  let byPage = deliveryLoaders.get(ctx);
+  if (!byPage) deliveryLoaders.set(ctx, (byPage = new Map()));
+  const key = `${first}:${after ?? ''}`;
+  let loader = byPage.get(key);
+  if (!loader) {
+    byPage.set(key, (loader = new DataLoader<number, DeliveryPage>(async (ids) => {
+      const pages = await ctx.services.addons.deliveryPages(ids, { limit: first, ...(after ? { after } : {}) });
+      return ids.map((id) => pages.get(id)!);
+    })));
+  }
+  return loader;
+}
+
+/** Delivery reads: a page query plus each row's attempts. */
+const DELIVERY_WEIGHT = 20;
 
 const AddonRef = builder.objectRef<Addon>('Addon').implement({
   description: 'An integration that receives the audit events it listens to (spec: Addon). Sensitive parameters always read as *****.',
@@ -17,6 +82,22 @@ const AddonRef = builder.objectRef<Addon>('Addon').implement({
     projects: t.exposeStringList('projects', { description: 'The projects it listens to; empty for all.' }),
     environments: t.exposeStringList('environments', { description: 'The environments it listens to; empty for all.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'Creation time.' }),
+    deliveries: t.field({
+      type: DeliveryConnectionRef,
+      description: 'Its deliveries, newest first (1 to 100 per page), with every attempt.',
+      args: {
+        first: t.arg.int({ required: true, defaultValue: 20, description: 'Page size, 1 to 100.' }),
+        after: t.arg.string({ description: '`pageInfo.endCursor` of the previous page.' }),
+      },
+      complexity: paged(DELIVERY_WEIGHT, 2),
+      resolve: async (a, { first, after }, ctx) => {
+        // Validated by the service (the same rules and errors as REST), then batched across addons.
+        const page = first >= 1 && first <= 100 && (after === null || after === undefined || /^[1-9][0-9]{0,17}$/.test(after))
+          ? await deliveryLoader(ctx, first, after).load(a.id)
+          : await ctx.services.addons.deliveries(a.id, { limit: first, ...(after ? { after } : {}) });
+        return toConnection(page);
+      },
+    }),
   }),
 });
 
@@ -87,6 +168,14 @@ const AddonIdInput = builder.inputType('AddonIdInput', {
   fields: (t) => ({ id: t.int({ required: true, description: 'The addon.' }) }),
 });
 
+const RedeliverInput = builder.inputType('RedeliverAddonDeliveryInput', {
+  description: 'Names a delivery of an addon.',
+  fields: (t) => ({
+    addonId: t.int({ required: true, description: 'The addon.' }),
+    deliveryId: t.string({ required: true, description: 'The delivery to send again.' }),
+  }),
+});
+
 builder.queryFields((t) => ({
   addons: t.field({ type: [AddonRef], description: 'Every addon (sensitive parameters masked).', resolve: (_root, _args, ctx) => ctx.services.addons.list() }),
   addon: t.field({
@@ -110,6 +199,12 @@ builder.mutationFields((t) => ({
     description: 'Changes an addon. Event addon-config-updated.',
     args: { input: t.arg({ type: UpdateAddonInput, required: true, description: 'The addon and its changes.' }) },
     resolve: (_root, { input: { id, ...rest } }, ctx) => ctx.services.addons.update(id, defined({ ...rest })),
+  }),
+  redeliverAddonDelivery: t.field({
+    type: DeliveryRef,
+    description: "Sends a delivery's event to its addon again, as a new delivery with its own id (UPDATE_ADDON).",
+    args: { input: t.arg({ type: RedeliverInput, required: true, description: 'The addon and the delivery.' }) },
+    resolve: (_root, { input }, ctx) => ctx.services.addons.redeliver(input.addonId, input.deliveryId),
   }),
   deleteAddon: t.boolean({
     description: 'Deletes an addon. Event addon-config-deleted.',

@@ -44,7 +44,7 @@ const EventEdgeRef = builder.objectRef<EventConnection['edges'][number]>('EventE
     node: t.field({ type: EventRef, description: 'The event.', resolve: (e) => e.node }),
   }),
 });
-const PageInfoRef = builder.objectRef<EventConnection['pageInfo']>('PageInfo').implement({
+export const PageInfoRef = builder.objectRef<EventConnection['pageInfo']>('PageInfo').implement({
   description: 'Where a page ends.',
   fields: (t) => ({
     hasNextPage: t.exposeBoolean('hasNextPage', { description: 'Whether older items remain.' }),

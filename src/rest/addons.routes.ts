@@ -22,5 +22,13 @@ export function addonsRouter(): Router {
     await services(req).addons.delete(req.params.id);
     res.status(200).end();
   });
+  // Deliveries (issue 11): newest first, `limit` (1..100, default 20) and `after` (the `nextCursor` of a page).
+  r.get('/addons/:id/deliveries', async (req, res) => {
+    res.json(await services(req).addons.deliveries(req.params.id, req.query as Record<string, string>));
+  });
+  r.post('/addons/:id/deliveries/:deliveryId/redeliver', async (req, res) => {
+    const delivery = await services(req).addons.redeliver(req.params.id, req.params.deliveryId);
+    res.status(201).json(delivery);
+  });
   return r;
 }

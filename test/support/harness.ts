@@ -7,6 +7,10 @@ import { buildApp } from '../../src/app';
 import { answerClientErrors } from '../../src/client-error';
 import { ensureAdminTokens } from '../../src/domain/access/api-token.service';
 import { CREDENTIAL_LOOKUP } from '../../src/domain/access/authenticator';
+import { DEFAULT_DELIVERY_OPTIONS, type DeliveryOptions } from '../../src/domain/addons/delivery-options';
+import { DeliveryWorker } from '../../src/domain/addons/delivery-worker';
+import { EventHub } from '../../src/domain/events/event-hub';
+import { listenForEvents, type EventListener } from '../../src/domain/events/event-listener';
 import { openOrm } from '../../src/db/orm';
 import { seedStatements } from '../../src/db/seed';
 import { createLogger, type Logger } from '../../src/logger';
@@ -29,6 +33,8 @@ export interface RequestOptions {
 export interface TestApp {
   url: string;
   orm: MikroORM;
+  /** This instance's announcer of committed events. */
+  eventHub: EventHub;
   /** SQL statements run since the last `resetQueryCount()`, credential lookups left out (they are cached per instance). */
   queries: string[];
   resetQueryCount(): void;
@@ -54,7 +60,23 @@ export async function resetDatabase(orm: MikroORM): Promise<void> {
 }
 
 /** Starts the real app (buildApp) on an ephemeral port against the suite's database, reset to fresh defaults. */
-export async function startTestApp(options: { logger?: Logger; credentialTtlMs?: number } = {}): Promise<TestApp> {
+export interface TestAppOptions {
+  logger?: Logger;
+  credentialTtlMs?: number;
+  /** Addon URLs may point at loopback and private addresses (default true: receivers run on 127.0.0.1). */
+  allowPrivateAddonUrls?: boolean;
+  /**
+   * Run an addon delivery worker with these options (over the defaults, private addresses allowed). Without it,
+   * deliveries are queued but nobody sends them.
+   */
+  deliveries?: Partial<DeliveryOptions>;
+  /** Announce committed events through LISTEN/NOTIFY as on PostgreSQL (several instances); default: locally. */
+  notify?: boolean;
+  /** Keep the database as it is (a second instance on the same database). */
+  keepDatabase?: boolean;
+}
+
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const url = process.env.DATABASE_URL;
   if (!url) throw new Error('DATABASE_URL is not set: run the e2e tests through jest (global setup)');
   const queries: string[] = [];
@@ -63,9 +85,22 @@ export async function startTestApp(options: { logger?: Logger; credentialTtlMs?:
     // whether a given request pays it depends on timing (src/domain/access/authenticator.ts).
     if (!sql.startsWith(CREDENTIAL_LOOKUP)) queries.push(sql);
   } });
-  await resetDatabase(orm);
-  await ensureAdminTokens(orm.em, [ADMIN_TOKEN]);
-  const app = buildApp({ orm, logger: options.logger ?? createLogger('silent'), credentialTtlMs: options.credentialTtlMs });
+  if (!options.keepDatabase) {
+    await resetDatabase(orm);
+    await ensureAdminTokens(orm.em, [ADMIN_TOKEN]);
+  }
+  const logger = options.logger ?? createLogger('silent');
+  const eventHub = new EventHub(options.notify ? 'notify' : 'local');
+  let listener: EventListener | undefined;
+  if (options.notify) {
+    listener = listenForEvents(orm, url, eventHub, logger);
+    await listener.ready;
+  }
+  const allowPrivateAddonUrls = options.allowPrivateAddonUrls ?? true;
+  const app = buildApp({ orm, logger, credentialTtlMs: options.credentialTtlMs, eventHub, allowPrivateAddonUrls });
+  const worker = options.deliveries
+    ? new DeliveryWorker(orm, { ...DEFAULT_DELIVERY_OPTIONS, allowPrivateUrls: allowPrivateAddonUrls, ...options.deliveries, publicUrl: 'http://localhost:4242' }, logger, eventHub).start()
+    : undefined;
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
@@ -89,6 +124,7 @@ export async function startTestApp(options: { logger?: Logger; credentialTtlMs?:
   const t: TestApp = {
     url: base,
     orm,
+    eventHub,
     queries,
     resetQueryCount: () => { queries.length = 0; },
     request,
@@ -103,6 +139,8 @@ export async function startTestApp(options: { logger?: Logger; credentialTtlMs?:
     },
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await worker?.stop();
+      await listener?.stop();
       await orm.close(true);
     },
   };

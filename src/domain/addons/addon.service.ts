@@ -6,6 +6,10 @@ import { change } from '../change';
 import { EVENT_TYPE_SET } from '../events/event-types';
 import { NotFoundError, ValidationError, type ErrorDetail } from '../errors';
 import { parse, rowId, urlFriendlyName } from '../validation';
+import { eventHubOf } from '../events/event-hub';
+import { checkAddonUrl } from './address-policy';
+import type { DeliveryAttempt } from './delivery-worker';
+import { templateProblem } from './formats';
 import { MASK, PROVIDER_BY_NAME, PROVIDERS, type AddonProvider } from './providers';
 
 /** An addon as both doors return it (spec: Addon): sensitive parameters always masked. */
@@ -20,6 +24,68 @@ export interface Addon {
   environments: string[];
   createdAt: string;
 }
+
+/** One delivery of one event to one addon, with every attempt (newest deliveries first in lists). */
+export interface AddonDelivery {
+  /** Also the `Idempotency-Key` header the receiver got. */
+  id: string;
+  addonId: number;
+  eventId: number;
+  eventType: string;
+  status: 'pending' | 'delivered' | 'failed' | 'skipped';
+  attempts: DeliveryAttempt[];
+  createdAt: string;
+  /** When the next attempt is due (pending deliveries only). */
+  nextAttemptAt: string | null;
+  /** When it was delivered, failed for good or skipped. */
+  finishedAt: string | null;
+  /** The delivery this one repeats, when an operator asked for it again. */
+  redeliveryOf: string | null;
+}
+
+export interface DeliveryPage {
+  deliveries: AddonDelivery[];
+  /** Pass as `after` to read older deliveries; null on the last page. */
+  nextCursor: string | null;
+}
+
+interface DeliveryRow {
+  id: string;
+  seq: string | number;
+  addon_id: number;
+  event_id: string | number;
+  event_type: string;
+  status: AddonDelivery['status'];
+  attempts: DeliveryAttempt[];
+  created_at: Date;
+  next_attempt_at: Date;
+  finished_at: Date | null;
+  redelivery_of: string | null;
+}
+
+const DELIVERY_COLUMNS = 'd.id, d.seq, d.addon_id, d.event_id, e.type as event_type, d.status, d.attempts, d.created_at, d.next_attempt_at, d.finished_at, d.redelivery_of';
+
+const toDelivery = (r: DeliveryRow): AddonDelivery => ({
+  id: r.id,
+  addonId: r.addon_id,
+  eventId: Number(r.event_id),
+  eventType: r.event_type,
+  status: r.status,
+  attempts: r.attempts,
+  createdAt: new Date(r.created_at).toISOString(),
+  nextAttemptAt: r.status === 'pending' ? new Date(r.next_attempt_at).toISOString() : null,
+  finishedAt: r.finished_at ? new Date(r.finished_at).toISOString() : null,
+  redeliveryOf: r.redelivery_of,
+});
+
+const deliveryQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  after: z.string().regex(/^[1-9][0-9]{0,17}$/, 'must be the `nextCursor` of an earlier page').optional(),
+}).strict();
+
+export type DeliveryQuery = z.input<typeof deliveryQuery>;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The stored row: the addon's fields with its real parameters and `created_at`. */
 type AddonRow = Omit<Addon, 'createdAt'> & { created_at: Date };
@@ -80,6 +146,10 @@ export function maskedAddon(r: AddonRow): Addon {
 /** What audit events record of an addon: everything but its parameters (Unleash's choice; they may hold secrets). */
 const eventData = (a: Addon) => ({ id: a.id, provider: a.provider, enabled: a.enabled, description: a.description, events: a.events, projects: a.projects, environments: a.environments, createdAt: a.createdAt });
 
+/** RFC 9110 token (a header name) and a header value without control characters. */
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]{1,200}$/;
+const HEADER_VALUE = /^[^\x00-\x08\x0a-\x1f\x7f]{0,8000}$/;
+
 const isHttpUrl = (v: string) => {
   try {
     const u = new URL(v);
@@ -117,6 +187,17 @@ function checkedParameters(provider: AddonProvider, sent: Record<string, string 
       problems.push({ path: at, message: `\`${name}\` must be an absolute http or https URL.` });
       continue;
     }
+    if ((name === 'contentType' || name === 'authorization') && typeof value === 'string' && !HEADER_VALUE.test(value)) {
+      problems.push({ path: at, message: `\`${name}\` is sent as an HTTP header value: it may not hold line breaks or control characters.` });
+      continue;
+    }
+    if (name === 'bodyTemplate' && typeof value === 'string' && value !== '') {
+      const problem = templateProblem(value);
+      if (problem) {
+        problems.push({ path: at, message: `\`bodyTemplate\` is not a valid Mustache template: ${problem}` });
+        continue;
+      }
+    }
     if (name === 'customHeaders' && value !== '') {
       let headers: unknown;
       try {
@@ -124,7 +205,8 @@ function checkedParameters(provider: AddonProvider, sent: Record<string, string 
       } catch {
         headers = undefined;
       }
-      if (headers === null || typeof headers !== 'object' || Array.isArray(headers) || !Object.values(headers).every((h) => typeof h === 'string')) {
+      if (headers === null || typeof headers !== 'object' || Array.isArray(headers)
+        || !Object.entries(headers).every(([k, h]) => HEADER_NAME.test(k) && typeof h === 'string' && HEADER_VALUE.test(h))) {
         problems.push({ path: at, message: '`customHeaders` must be a JSON object of header names and text values, for example {"X-Team": "flags"}.' });
         continue;
       }
@@ -180,6 +262,7 @@ export class AddonService {
     const params = checkedParameters(provider, data.parameters, undefined);
     const events = checkedEvents(data.events);
     await this.access.check('CREATE_ADDON');
+    await this.checkAddresses(provider, params);
     return change(this.em, this.principal, async (tx, emit) => {
       const [row]: AddonRow[] = await tx.execute(
         `insert into addons (provider, description, enabled, parameters, events, projects, environments) values (?, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb, ?::jsonb) returning ${COLUMNS}`,
@@ -205,6 +288,7 @@ export class AddonService {
       // again against a changed provider); null empties them.
       const sentParameters = data.parameters === undefined ? (sameProvider ? undefined : row.parameters) : (data.parameters ?? {});
       const params = sentParameters === undefined ? row.parameters : checkedParameters(nextProvider, sentParameters, sameProvider ? row.parameters : undefined);
+      if (sentParameters !== undefined) await this.checkAddresses(nextProvider, params);
       const events = sentEvents ?? row.events;
       const [updated]: AddonRow[] = await tx.execute(
         `update addons set provider = ?, description = ?, enabled = ?, parameters = ?::jsonb, events = ?::jsonb, projects = ?::jsonb, environments = ?::jsonb where id = ? returning ${COLUMNS}`,
@@ -234,6 +318,68 @@ export class AddonService {
       await tx.execute('delete from addons where id = ?', [row.id]);
       emit({ type: 'addon-config-deleted', preData: eventData(maskedAddon(row)) });
     });
+  }
+
+  /** Deliveries of an addon, newest first, `limit` at a time (default 20, at most 100). */
+  async deliveries(addonId: string | number, query: DeliveryQuery): Promise<DeliveryPage> {
+    const addon = await this.load(this.em, addonId);
+    return (await this.deliveryPages([addon.id], query)).get(addon.id)!;
+  }
+
+  /** The same page of deliveries for several addons, in one statement (GraphQL's `Addon.deliveries`). */
+  async deliveryPages(addonIds: readonly number[], query: DeliveryQuery): Promise<Map<number, DeliveryPage>> {
+    const q = parse(deliveryQuery, query);
+    const rows: DeliveryRow[] = await this.em.execute(
+      `select x.* from unnest(?::int[]) as a(id)
+         cross join lateral (
+           select ${DELIVERY_COLUMNS} from addon_deliveries d join events e on e.id = d.event_id
+            where d.addon_id = a.id${q.after ? ' and d.seq < ?' : ''} order by d.seq desc limit ?) x`,
+      [`{${addonIds.join(',')}}`, ...(q.after ? [q.after] : []), q.limit + 1],
+    );
+    const byAddon = new Map<number, DeliveryRow[]>(addonIds.map((id) => [id, []]));
+    for (const r of rows) byAddon.get(r.addon_id)?.push(r);
+    const out = new Map<number, DeliveryPage>();
+    for (const [id, list] of byAddon) {
+      const page = list.slice(0, q.limit);
+      out.set(id, { deliveries: page.map(toDelivery), nextCursor: list.length > q.limit ? String(page[page.length - 1].seq) : null });
+    }
+    return out;
+  }
+
+  /**
+   * Sends a delivery's event to its addon again, as a new delivery with its own id (so a receiver that dropped the
+   * first as a repeat takes this one): what an operator does after fixing a receiver. UPDATE_ADDON.
+   */
+  async redeliver(addonId: string | number, deliveryId: string): Promise<AddonDelivery> {
+    await this.access.check('UPDATE_ADDON');
+    const addon = await this.load(this.em, addonId);
+    if (!UUID.test(deliveryId)) throw new NotFoundError('Could not find delivery');
+    const hub = eventHubOf(this.em);
+    const row = await this.em.transactional(async (tx) => {
+      const [created]: DeliveryRow[] = await tx.execute(
+        `with n as (insert into addon_deliveries (addon_id, event_id, redelivery_of)
+                    select addon_id, event_id, id from addon_deliveries where id = ?::uuid and addon_id = ?
+                    returning *)
+         select ${DELIVERY_COLUMNS} from n d join events e on e.id = d.event_id`,
+        [deliveryId, addon.id],
+      );
+      if (!created) throw new NotFoundError('Could not find delivery');
+      await hub?.announceInTransaction(tx as EntityManager, [], 1);
+      return created;
+    });
+    hub?.afterCommit([], 1);
+    return toDelivery(row);
+  }
+
+  /** Where the addon will send must be allowed by the address policy (src/domain/addons/address-policy.ts). */
+  private async checkAddresses(provider: AddonProvider, params: Record<string, string | number | boolean>): Promise<void> {
+    if (this.policy.allowPrivateUrls) return;
+    for (const definition of provider.parameters) {
+      const value = params[definition.name];
+      if (definition.type !== 'url' || typeof value !== 'string' || value === '') continue;
+      const problem = await checkAddonUrl(value);
+      if (problem) throw ValidationError.single(`parameters/${definition.name}`, `Addons may not send to loopback, private, link-local or metadata addresses: ${problem}.`);
+    }
   }
 
   /** The tag types a provider reads (slack channels, datadog tags), created when missing, with their events. */

@@ -58,7 +58,12 @@ export class EventHub {
 
   /** Inside the transaction (notify mode): queue the notifications that announce these events at commit. */
   async announceInTransaction(tx: EntityManager, rows: Array<{ id: string | number }>, deliveries: number): Promise<void> {
-    if (this.mode !== 'notify' || rows.length === 0) return;
+    if (this.mode !== 'notify' || (rows.length === 0 && deliveries === 0)) return;
+    if (rows.length === 0) {
+      // Deliveries without events (a redelivery): wake the workers.
+      await tx.execute('select pg_notify(?, ?)', [EVENT_CHANNEL, `${deliveries}:`]);
+      return;
+    }
     for (let i = 0; i < rows.length; i += IDS_PER_NOTIFICATION) {
       const ids = rows.slice(i, i + IDS_PER_NOTIFICATION).map((r) => String(r.id)).join(',');
       // The delivery count rides on the first chunk only, so the worker wakes once per transaction.
@@ -78,8 +83,12 @@ export class EventHub {
     const colon = payload.indexOf(':');
     const deliveries = Number(payload.slice(0, colon)) || 0;
     const ids = payload.slice(colon + 1).split(',').map(Number).filter((n) => Number.isSafeInteger(n) && n > 0);
-    if (ids.length === 0 || this.listeners.size === 0) return;
-    const rows: EventDbRow[] = await em.getConnection().execute(`select ${EVENT_COLUMNS} from events where id = any(?) order by id`, [ids]);
+    if (this.listeners.size === 0) return;
+    if (ids.length === 0) {
+      if (deliveries > 0) this.publish({ events: [], deliveries });
+      return;
+    }
+    const rows: EventDbRow[] = await em.getConnection().execute(`select ${EVENT_COLUMNS} from events where id = any(?::bigint[]) order by id`, [`{${ids.join(',')}}`]);
     this.publish({ events: rows.map(toAuditEvent), deliveries });
   }
 }
