@@ -133,9 +133,9 @@ export function graphqlHandler(logger: Logger, limits: RequestLimits = {}) {
     plugins: [requestLimits(limits)],
     // The cost rules depend on each request's variables: a validation result must not be reused for the same text.
     parserAndValidationCache: { validationCache: false },
-    context: ({ req }) => {
+    context: ({ req, request }) => {
       if (!req.scope) throw new Error('GraphQL operation without a request scope');
-      return { services: req.scope.services };
+      return { services: req.scope.services, signal: request.signal };
     },
   });
   return (req: Request, res: Response) => yoga.handle(req, res, { req, res });
