@@ -7,6 +7,8 @@ import { buildApp } from '../../src/app';
 import { answerClientErrors } from '../../src/client-error';
 import { ensureAdminTokens } from '../../src/domain/access/api-token.service';
 import { CREDENTIAL_LOOKUP } from '../../src/domain/access/authenticator';
+import { EventHub, type StreamLimits } from '../../src/domain/events/event-hub';
+import { listenForEvents, type EventListener } from '../../src/domain/events/event-listener';
 import { openOrm } from '../../src/db/orm';
 import { seedStatements } from '../../src/db/seed';
 import { createLogger, type Logger } from '../../src/logger';
@@ -29,6 +31,8 @@ export interface RequestOptions {
 export interface TestApp {
   url: string;
   orm: MikroORM;
+  /** Where this instance's committed events are announced (the live stream listens to it). */
+  eventHub: EventHub;
   /** SQL statements run since the last `resetQueryCount()`, credential lookups left out (they are cached per instance). */
   queries: string[];
   resetQueryCount(): void;
@@ -53,8 +57,23 @@ export async function resetDatabase(orm: MikroORM): Promise<void> {
   for (const statement of seedStatements()) await em.execute(statement);
 }
 
+export interface TestAppOptions {
+  logger?: Logger;
+  credentialTtlMs?: number;
+  /**
+   * How committed events reach this instance's hub: `local` (the default; the process hands them over itself, as on
+   * the embedded database) or `notify` (PostgreSQL's LISTEN/NOTIFY, as src/server.ts does on PostgreSQL: needs a real
+   * PostgreSQL server).
+   */
+  events?: 'local' | 'notify';
+  /** Limits of the live event streams (default: the service's). */
+  streamLimits?: StreamLimits;
+  /** Reset the database to fresh defaults (default true); false for a second instance on the same database. */
+  reset?: boolean;
+}
+
 /** Starts the real app (buildApp) on an ephemeral port against the suite's database, reset to fresh defaults. */
-export async function startTestApp(options: { logger?: Logger; credentialTtlMs?: number } = {}): Promise<TestApp> {
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const url = process.env.DATABASE_URL;
   if (!url) throw new Error('DATABASE_URL is not set: run the e2e tests through jest (global setup)');
   const queries: string[] = [];
@@ -63,9 +82,16 @@ export async function startTestApp(options: { logger?: Logger; credentialTtlMs?:
     // whether a given request pays it depends on timing (src/domain/access/authenticator.ts).
     if (!sql.startsWith(CREDENTIAL_LOOKUP)) queries.push(sql);
   } });
-  await resetDatabase(orm);
+  if (options.reset ?? true) await resetDatabase(orm);
   await ensureAdminTokens(orm.em, [ADMIN_TOKEN]);
-  const app = buildApp({ orm, logger: options.logger ?? createLogger('silent'), credentialTtlMs: options.credentialTtlMs });
+  const logger = options.logger ?? createLogger('silent');
+  const eventHub = new EventHub(options.events ?? 'local', options.streamLimits);
+  let listener: EventListener | undefined;
+  if (eventHub.mode === 'notify') {
+    listener = listenForEvents(orm, url, eventHub, logger);
+    await listener.ready;
+  }
+  const app = buildApp({ orm, logger, credentialTtlMs: options.credentialTtlMs, eventHub });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
@@ -89,6 +115,7 @@ export async function startTestApp(options: { logger?: Logger; credentialTtlMs?:
   const t: TestApp = {
     url: base,
     orm,
+    eventHub,
     queries,
     resetQueryCount: () => { queries.length = 0; },
     request,
@@ -102,7 +129,9 @@ export async function startTestApp(options: { logger?: Logger; credentialTtlMs?:
       return res.body.events;
     },
     async close() {
+      eventHub.close(); // ends open live streams, as src/server.ts does when it stops
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await listener?.stop();
       await orm.close(true);
     },
   };
