@@ -126,7 +126,8 @@ export class EventHub {
     const deliveries = Number(payload.slice(0, colon)) || 0;
     const ids = payload.slice(colon + 1).split(',').map(Number).filter((n) => Number.isSafeInteger(n) && n > 0);
     if (ids.length === 0 || this.listeners.size === 0) return;
-    const rows: EventDbRow[] = await em.getConnection().execute(`select ${EVENT_COLUMNS} from events where id = any(?) order by id`, [ids]);
+    // An array binding is expanded into a list (`in (?)` → `in (1, 2)`): `= any(?)` would become `= any(1, 2)`.
+    const rows: EventDbRow[] = await em.getConnection().execute(`select ${EVENT_COLUMNS} from events where id in (?) order by id`, [ids]);
     this.publish({ events: rows.map(toAuditEvent), deliveries });
   }
 }
