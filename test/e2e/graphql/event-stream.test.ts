@@ -41,10 +41,12 @@ const until = async (check: () => boolean, ms = 3000) => {
 };
 
 const open: Stream[] = [];
+/** Every app instance of this file (the notify-mode test starts two more). */
+const instances: TestApp[] = [];
 afterEach(async () => {
   for (const s of open.splice(0)) s.close();
   // The server notices each disconnection a moment later.
-  expect(await until(() => openStreamCount(app.eventHub) === 0)).toBe(true);
+  expect(await until(() => [app, ...instances].every((a) => openStreamCount(a.eventHub) === 0))).toBe(true);
 });
 
 const STREAM_QUERY = 'subscription Follow($filter: EventStreamFilter) { events(filter: $filter) { id type createdBy createdByUserId project environment featureName data preData tags { type value } createdAt } }';
@@ -254,6 +256,48 @@ describe('refused subscriptions', () => {
     const measure = (maxCost: number) => validate(buildSchema(), doc, [costRule({ context: {} }, { maxCost })]).map((e) => e.message);
     expect(measure(WEIGHTS.eventStream)).toEqual([expect.stringMatching(new RegExp(`^The operation costs ${WEIGHTS.eventStream + 1 + 1 + (1 + 3 * 1)}, over the budget`))]);
     expect(measure(DEFAULT_MAX_COST)).toEqual([]);
+  });
+});
+
+// The suite runs against real PostgreSQL too (DATABASE_URL): there, instances learn of each other's commits through
+// LISTEN/NOTIFY, as src/server.ts sets them up. The embedded database serves one connection: one instance only.
+const onPostgres = process.env.FLAGDECK_TEST_DB ? describe : describe.skip;
+onPostgres('several instances on one PostgreSQL database (notify mode)', () => {
+  let a: TestApp;
+  let b: TestApp;
+  beforeAll(async () => {
+    a = await startTestApp({ events: 'notify', reset: false });
+    b = await startTestApp({ events: 'notify', reset: false });
+    instances.push(a, b);
+  });
+  afterAll(async () => {
+    instances.length = 0;
+    await Promise.all([a?.close(), b?.close()]);
+  });
+
+  it('a subscriber on instance B gets the event of a REST call to instance A, once; so does one on A', async () => {
+    const onB = await openStream(b, { filter: { types: ['tag-created'] } });
+    const onA = await openStream(a, { filter: { types: ['tag-created'] } });
+    const otherOnB = await openStream(b, { filter: { types: ['tag-deleted'] } });
+    expect(a.eventHub.mode).toBe('notify');
+
+    const created = await a.post('/api/admin/tags', { type: 'simple', value: 'across-instances' });
+    expect(created.status).toBe(201);
+    const [stored] = await a.events('tag-created');
+    for (const s of [onB, onA]) {
+      const msg = await s.message();
+      expect(msg?.event).toBe('next');
+      expect(msg?.data.data.events).toMatchObject({ id: stored.id, type: 'tag-created', data: { type: 'simple', value: 'across-instances' } });
+    }
+    // Once each, and nothing for the filter that does not match.
+    const [restB, restA, other] = await Promise.all([onB.messagesWithin(500), onA.messagesWithin(500), otherOnB.messagesWithin(500)]);
+    expect([restB, restA, other]).toEqual([[], [], []]);
+  });
+
+  it('a rolled-back change on A announces nothing on B', async () => {
+    const onB = await openStream(b, { filter: { types: ['tag-created'] } });
+    expect((await a.post('/api/admin/tags', { type: 'simple', value: 'across-instances' })).status).toBe(409);
+    expect(await onB.messagesWithin(500)).toEqual([]);
   });
 });
 
