@@ -52,14 +52,17 @@ afterEach(async () => {
 const STREAM_QUERY = 'subscription Follow($filter: EventStreamFilter) { events(filter: $filter) { id type createdBy createdByUserId project environment featureName data preData tags { type value } createdAt } }';
 
 /** POST /graphql with `Accept: text/event-stream`, read as server-sent events (comments, the keep-alive pings, skipped). */
-async function openStream(target: TestApp, variables: Record<string, unknown> = {}, options: { token?: string | null; query?: string } = {}): Promise<Stream> {
+async function openStream(target: TestApp, variables: Record<string, unknown> = {}, options: { token?: string | null; query?: string; method?: 'GET' | 'POST' } = {}): Promise<Stream> {
   const controller = new AbortController();
-  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream' };
+  const headers: Record<string, string> = { accept: 'text/event-stream' };
   const token = options.token === undefined ? ADMIN_TOKEN : options.token;
   if (token !== null) headers.authorization = token;
-  const res = await fetch(`${target.url}/graphql`, {
-    method: 'POST', headers, body: JSON.stringify({ query: options.query ?? STREAM_QUERY, variables }), signal: controller.signal,
-  });
+  const query = options.query ?? STREAM_QUERY;
+  const res = options.method === 'GET'
+    ? await fetch(`${target.url}/graphql?${new URLSearchParams({ query, variables: JSON.stringify(variables) })}`, { headers, signal: controller.signal })
+    : await fetch(`${target.url}/graphql`, {
+      method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }), signal: controller.signal,
+    });
   const queue: Message[] = [];
   const waiting: Array<() => void> = [];
   const wake = () => { for (const w of waiting.splice(0)) w(); };
@@ -176,6 +179,14 @@ describe('Subscription.events over server-sent events', () => {
     expect(types[0]).toBe('feature-created');
     expect(types.filter((t) => t.startsWith('feature-environment-'))).toEqual(['feature-environment-enabled', 'feature-environment-disabled']);
     expect([...ids].sort((a, b) => a - b)).toEqual(ids);
+  });
+
+  it('works over GET as well (what EventSource sends), with the variables as a query parameter', async () => {
+    expect((await app.post('/api/admin/tags', { type: 'simple', value: 'by-get' })).status).toBe(201);
+    const stream = await openStream(app, { filter: { types: ['tag-deleted'] } }, { method: 'GET' });
+    expect(stream.status).toBe(200);
+    expect((await app.del('/api/admin/tags/simple/by-get')).status).toBe(200);
+    expect((await stream.message())?.data.data.events).toMatchObject({ type: 'tag-deleted', data: null, preData: { type: 'simple', value: 'by-get' } });
   });
 
   it('a rolled-back change announces nothing', async () => {
