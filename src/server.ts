@@ -23,9 +23,9 @@ export interface Running {
   /** The generated password of the `admin` user created because no user existed, shown once. */
   createdAdminPassword: string | null;
   /**
-   * Graceful stop (issue 8, defect 10): no new connections; requests in flight finish; idle keep-alive connections
-   * close at once and the others as soon as their response is sent; whatever is still open after
-   * `shutdownTimeoutMs` is cut. Then the database closes.
+   * Graceful stop (issue 8, defect 10): no new connections; requests in flight finish; live event streams end;
+   * idle keep-alive connections close at once and the others as soon as their response is sent; whatever is still
+   * open after `shutdownTimeoutMs` is cut. Then the database closes.
    */
   stop(): Promise<void>;
 }
@@ -79,6 +79,9 @@ export async function startServer(config: Config, logger: Logger, embeddedStarti
     stop() {
       stopping ??= (async () => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        // Live event streams would hold their connections until the deadline: end them now (each client gets the
+        // end of its stream, and the connection turns idle and closes below).
+        eventHub.close();
         // Connections that finish their response while we wait become idle: close those as they appear.
         const sweep = setInterval(() => server.closeIdleConnections(), 50);
         const deadline = setTimeout(() => {

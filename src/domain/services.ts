@@ -55,7 +55,7 @@ export function createServices(em: EntityManager, principal: Principal, options:
     featureStrategies: new FeatureStrategyService(em, principal, access),
     segments: new SegmentService(em, principal, access),
     strategies: new StrategyDefinitionService(em, principal, access),
-    events: new EventService(em),
+    events: new EventService(em, options.eventHub),
     users: new UserService(em, principal, access, options.onCredentialsRevoked, options.publicUrl),
     personalTokens: new PersonalTokenService(em, principal, options.onCredentialsRevoked),
     apiTokens: new ApiTokenService(em, principal, access, options.onCredentialsRevoked),

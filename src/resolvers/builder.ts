@@ -7,6 +7,8 @@ import { fieldComplexity } from './cost';
 
 export interface GraphQLContext {
   services: Services;
+  /** Aborts when the client's connection closes (a subscription ends then). */
+  signal?: AbortSignal;
 }
 
 export const builder = new SchemaBuilder<{
@@ -46,4 +48,5 @@ builder.addScalarType('JSON', new GraphQLScalarType<unknown, unknown>({
 }), {});
 
 builder.queryType({ description: 'Read the feature-flag administration data.' });
+builder.subscriptionType({ description: 'Follow the feature-flag administration data live, over server-sent events (send `Accept: text/event-stream`).' });
 builder.mutationType({ description: 'Change the feature-flag administration data. Every mutation is validated, permission-checked and audited.' });

@@ -34,6 +34,11 @@ export const WEIGHTS = {
   advancedPlayground: 5_000,
   /** Four aggregate queries over a project's features and events. */
   healthReport: 200,
+  /**
+   * A live event stream (Subscription.events): a connection and a listener held for as long as the client stays,
+   * and its selection resolved once per event, charged once for the stream.
+   */
+  eventStream: 1_000,
   /** Hashes a password with scrypt (32 MiB, about 100 ms of CPU): ten per request at the default budget. */
   passwordHash: 10_000,
 } as const;

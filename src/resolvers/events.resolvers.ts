@@ -1,5 +1,7 @@
 import { Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 import type { AuditEvent } from '../domain/events/event.store';
+import { EVENT_TYPES } from '../domain/events/event-types';
+import type { StreamItem } from '../domain/events/event-stream';
 import type { EventPage, EventParts } from '../domain/events/event.service';
 import type { Services } from '../domain/services';
 import { ValidationError } from '../domain/errors';
@@ -163,3 +165,32 @@ export function toEventConnection(events: AuditEvent[], totalCount: number, hasN
   const edges = events.map((node) => ({ cursor: encodeCursor(node.id), node }));
   return { edges, pageInfo: { hasNextPage, endCursor: edges.length ? edges[edges.length - 1].cursor : null }, totalCount };
 }
+
+const EventStreamFilterInput = builder.inputType('EventStreamFilter', {
+  description: 'Which committed events a live stream passes on; all given fields must match.',
+  fields: (t) => ({
+    types: t.stringList({ description: `Any of these event types (absent: every type); each must be one the event log lists, at most ${EVENT_TYPES.length} entries.` }),
+    project: t.string({ description: 'Project id.' }),
+    feature: t.string({ description: 'Feature name.' }),
+  }),
+});
+
+builder.subscriptionFields((t) => ({
+  events: t.field({
+    type: EventRef,
+    complexity: { field: WEIGHTS.eventStream, multiplier: 1 },
+    description: 'Each audit event committed after the subscription starts that matches the filter, once, in commit order, '
+      + 'on whichever instance the client is connected to. A client that falls more than 1000 events behind gets a '
+      + 'TooManyRequestsError and the end of the stream; the stream also ends when the service stops.',
+    args: { filter: t.arg({ type: EventStreamFilterInput, description: 'Only events matching this filter.' }) },
+    subscribe: (_root, args, ctx) => ctx.services.events.stream({
+      types: args.filter?.types ?? undefined,
+      project: args.filter?.project ?? undefined,
+      feature: args.filter?.feature ?? undefined,
+    }, ctx.signal),
+    resolve: (item: StreamItem) => {
+      if (item instanceof Error) throw item;
+      return item;
+    },
+  }),
+}));

@@ -127,15 +127,18 @@ export function graphqlHandler(logger: Logger, limits: RequestLimits = {}) {
     graphiql: {
       title: 'flagdeck GraphQL',
       headers: JSON.stringify({ Authorization: '<your admin API token>' }, null, 2),
-      defaultQuery: '# Put your admin token in the Headers tab below, then run:\n{\n  projects { id name environments { environment } }\n  tags { type value }\n}\n',
+      defaultQuery: '# Put your admin token in the Headers tab below, then run:\n{\n  projects { id name environments { environment } }\n  tags { type value }\n}\n'
+        + '\n# Live audit events (server-sent events; runs until you stop it):\n# subscription { events(filter: { types: ["tag-created"] }) { id type createdBy data } }\n',
+      // Subscriptions over server-sent events on this same endpoint, with the headers of the Headers tab.
+      subscriptionsProtocol: 'SSE',
     },
     maskedErrors: { maskError: maskError(logger) },
     plugins: [requestLimits(limits)],
     // The cost rules depend on each request's variables: a validation result must not be reused for the same text.
     parserAndValidationCache: { validationCache: false },
-    context: ({ req }) => {
+    context: ({ req, request }) => {
       if (!req.scope) throw new Error('GraphQL operation without a request scope');
-      return { services: req.scope.services };
+      return { services: req.scope.services, signal: request.signal };
     },
   });
   return (req: Request, res: Response) => yoga.handle(req, res, { req, res });

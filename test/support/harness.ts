@@ -9,7 +9,7 @@ import { ensureAdminTokens } from '../../src/domain/access/api-token.service';
 import { CREDENTIAL_LOOKUP } from '../../src/domain/access/authenticator';
 import { DEFAULT_DELIVERY_OPTIONS, type DeliveryOptions } from '../../src/domain/addons/delivery-options';
 import { DeliveryWorker } from '../../src/domain/addons/delivery-worker';
-import { EventHub } from '../../src/domain/events/event-hub';
+import { EventHub, type StreamLimits } from '../../src/domain/events/event-hub';
 import { listenForEvents, type EventListener } from '../../src/domain/events/event-listener';
 import { openOrm } from '../../src/db/orm';
 import { seedStatements } from '../../src/db/seed';
@@ -33,7 +33,7 @@ export interface RequestOptions {
 export interface TestApp {
   url: string;
   orm: MikroORM;
-  /** This instance's announcer of committed events. */
+  /** Where this instance's committed events are announced (the live stream listens to it). */
   eventHub: EventHub;
   /** SQL statements run since the last `resetQueryCount()`, credential lookups left out (they are cached per instance). */
   queries: string[];
@@ -59,10 +59,19 @@ export async function resetDatabase(orm: MikroORM): Promise<void> {
   for (const statement of seedStatements()) await em.execute(statement);
 }
 
-/** Starts the real app (buildApp) on an ephemeral port against the suite's database, reset to fresh defaults. */
 export interface TestAppOptions {
   logger?: Logger;
   credentialTtlMs?: number;
+  /**
+   * How committed events reach this instance's hub: `local` (the default; the process hands them over itself, as on
+   * the embedded database) or `notify` (PostgreSQL's LISTEN/NOTIFY, as src/server.ts does on PostgreSQL: needs a real
+   * PostgreSQL server).
+   */
+  events?: 'local' | 'notify';
+  /** Limits of the live event streams (default: the service's). */
+  streamLimits?: StreamLimits;
+  /** Reset the database to fresh defaults (default true); false for a second instance on the same database. */
+  reset?: boolean;
   /** Addon URLs may point at loopback and private addresses (default true: receivers run on 127.0.0.1). */
   allowPrivateAddonUrls?: boolean;
   /**
@@ -70,12 +79,9 @@ export interface TestAppOptions {
    * deliveries are queued but nobody sends them.
    */
   deliveries?: Partial<DeliveryOptions>;
-  /** Announce committed events through LISTEN/NOTIFY as on PostgreSQL (several instances); default: locally. */
-  notify?: boolean;
-  /** Keep the database as it is (a second instance on the same database). */
-  keepDatabase?: boolean;
 }
 
+/** Starts the real app (buildApp) on an ephemeral port against the suite's database, reset to fresh defaults. */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const url = process.env.DATABASE_URL;
   if (!url) throw new Error('DATABASE_URL is not set: run the e2e tests through jest (global setup)');
@@ -85,14 +91,12 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     // whether a given request pays it depends on timing (src/domain/access/authenticator.ts).
     if (!sql.startsWith(CREDENTIAL_LOOKUP)) queries.push(sql);
   } });
-  if (!options.keepDatabase) {
-    await resetDatabase(orm);
-    await ensureAdminTokens(orm.em, [ADMIN_TOKEN]);
-  }
+  if (options.reset ?? true) await resetDatabase(orm);
+  await ensureAdminTokens(orm.em, [ADMIN_TOKEN]);
   const logger = options.logger ?? createLogger('silent');
-  const eventHub = new EventHub(options.notify ? 'notify' : 'local');
+  const eventHub = new EventHub(options.events ?? 'local', options.streamLimits);
   let listener: EventListener | undefined;
-  if (options.notify) {
+  if (eventHub.mode === 'notify') {
     listener = listenForEvents(orm, url, eventHub, logger);
     await listener.ready;
   }
@@ -138,6 +142,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       return res.body.events;
     },
     async close() {
+      eventHub.close(); // ends open live streams, as src/server.ts does when it stops
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await worker?.stop();
       await listener?.stop();

@@ -11,6 +11,16 @@ export interface CommittedEvents {
 
 export type CommitListener = (committed: CommittedEvents) => void;
 
+/** What one instance allows its live event streams (src/domain/events/event-stream.ts). */
+export interface StreamLimits {
+  /** Most streams open at once on this instance; one more is refused with a TooManyRequestsError. */
+  maxStreams: number;
+  /** Most matching events a stream may hold for a client that reads slowly; one more ends that stream with an error. */
+  maxBacklog: number;
+}
+
+export const DEFAULT_STREAM_LIMITS: StreamLimits = { maxStreams: 1000, maxBacklog: 1000 };
+
 /** The channel committed transactions announce their events on (PostgreSQL mode). */
 export const EVENT_CHANNEL = 'flagdeck_events';
 
@@ -30,15 +40,52 @@ const IDS_PER_NOTIFICATION = 300;
  *   events by id and hands them over. Its own commits reach it the same way, so each event is handed over once.
  *
  * A rolled-back change announces nothing in either mode. Listeners run synchronously and must not throw.
+ *
+ * `close()` (the service is stopping) tells every listener that gave an `onClose` callback that no more events will
+ * come, and forgets all listeners: the live streams end, so their connections can close.
  */
 export class EventHub {
   private readonly listeners = new Set<CommitListener>();
+  private readonly closers = new Map<CommitListener, () => void>();
+  private isClosed = false;
 
-  constructor(readonly mode: 'local' | 'notify') {}
+  constructor(readonly mode: 'local' | 'notify', readonly streamLimits: StreamLimits = DEFAULT_STREAM_LIMITS) {}
 
-  subscribe(listener: CommitListener): () => void {
+  /**
+   * Adds a listener; `onClose` runs once if the hub closes while it is subscribed. On a closed hub, `onClose` runs at
+   * once and nothing is added.
+   */
+  subscribe(listener: CommitListener, onClose?: () => void): () => void {
+    if (this.isClosed) {
+      onClose?.();
+      return () => {};
+    }
     this.listeners.add(listener);
-    return () => { this.listeners.delete(listener); };
+    if (onClose) this.closers.set(listener, onClose);
+    return () => {
+      this.listeners.delete(listener);
+      this.closers.delete(listener);
+    };
+  }
+
+  get closed(): boolean {
+    return this.isClosed;
+  }
+
+  /** No more events: every listener's `onClose` runs and every listener is forgotten. Idempotent. */
+  close(): void {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    const closers = [...this.closers.values()];
+    this.listeners.clear();
+    this.closers.clear();
+    for (const onClose of closers) {
+      try {
+        onClose();
+      } catch {
+        // One listener's failure must not keep the others open.
+      }
+    }
   }
 
   get listenerCount(): number {

@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { ValidationError } from '../errors';
 import { parse } from '../validation';
+import type { EventHub } from './event-hub';
+import { EVENT_TYPE_SET, EVENT_TYPES } from './event-types';
+import { EventStream, type StreamFilter } from './event-stream';
 import { EVENT_COLUMNS, toAuditEvent, type AuditEvent } from './event.store';
 
 export interface EventFilter {
@@ -27,6 +31,15 @@ const filterSchema = z.object({
 
 export type EventQuery = z.input<typeof filterSchema>;
 
+/** The live stream's filter: at most one entry per event type (a longer list must repeat one or name an unknown one). */
+const streamFilterSchema = z.object({
+  types: z.array(z.string().max(100)).min(1).max(EVENT_TYPES.length).optional(),
+  project: z.string().min(1).max(1000).optional(),
+  feature: z.string().min(1).max(1000).optional(),
+}).strict();
+
+export type StreamFilterInput = z.input<typeof streamFilterSchema>;
+
 /** What a caller reads of a page: GraphQL asks only for what is selected (REST always reads both). */
 export interface EventParts {
   rows: boolean;
@@ -35,7 +48,23 @@ export interface EventParts {
 
 /** Reads the audit log, newest first. Reading needs only an authenticated caller (Unleash: permission NONE). */
 export class EventService {
-  constructor(private readonly em: EntityManager) {}
+  constructor(private readonly em: EntityManager, private readonly hub?: EventHub) {}
+
+  /**
+   * The live event stream: every audit event committed from now on that matches `filter`, in commit order, until the
+   * reader returns, `signal` aborts or the service stops (src/domain/events/event-stream.ts). Needs only an
+   * authenticated caller, as reading the log does.
+   */
+  stream(filter: StreamFilterInput, signal?: AbortSignal): EventStream {
+    const f = parse(streamFilterSchema, filter);
+    const unknown = (f.types ?? []).flatMap((type, i) => (EVENT_TYPE_SET.has(type)
+      ? []
+      : [{ path: `types/${i}`, message: `\`${type}\` is not an event type. A stream can follow the event types the event log lists.` }]));
+    if (unknown.length > 0) throw ValidationError.of(unknown);
+    if (!this.hub) throw new Error('EventService.stream needs the instance\'s event hub (ServiceOptions.eventHub)');
+    const parsed: StreamFilter = { types: f.types, project: f.project, feature: f.feature };
+    return new EventStream(this.hub, parsed, signal);
+  }
 
   async search(query: EventQuery, parts: EventParts = { rows: true, count: true }): Promise<EventPage> {
     const q = parse(filterSchema, query);

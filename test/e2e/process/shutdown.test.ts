@@ -8,14 +8,17 @@ import { spawnService, type ServiceProcess } from '../../support/service-process
 /**
  * Issue 8, defect 10: SIGTERM with a slow client connected used to leave the process running. Now: a request in
  * flight finishes, idle connections close, what is still open at the deadline (SHUTDOWN_TIMEOUT_MS) is cut, then the
- * database closes and the process exits 0.
+ * database closes and the process exits 0. Open live event streams (GraphQL subscriptions) are ended at once.
  */
 const TOKEN = '*:*.shutdown-test-token-1';
 const dir = mkdtempSync(path.join(os.tmpdir(), 'flagdeck-shutdown-'));
 let service: ServiceProcess | undefined;
+let streaming: ServiceProcess | undefined;
 afterAll(async () => {
-  service?.kill('SIGKILL');
-  await service?.exited;
+  for (const s of [service, streaming]) {
+    s?.kill('SIGKILL');
+    await s?.exited;
+  }
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -66,4 +69,38 @@ it('finishes the request in flight, cuts a client that never finishes at the dea
   await stalledSeen.closed;
   expect(idleSeen.text()).toMatch(/^HTTP\/1\.1 200 /);
   expect(service.stdout()).toContain('shutdown deadline reached');
+}, 60_000);
+
+it('ends open live event streams at once, so they do not hold the stop until the deadline', async () => {
+  streaming = await spawnService({ DATA_DIR: path.join(dir, 'data-stream'), INIT_ADMIN_API_TOKENS: TOKEN, SHUTDOWN_TIMEOUT_MS: '20000' });
+  const res = await fetch(`http://127.0.0.1:${streaming.port}/graphql`, {
+    method: 'POST',
+    headers: { authorization: TOKEN, 'content-type': 'application/json', accept: 'text/event-stream' },
+    body: JSON.stringify({ query: 'subscription { events(filter: { types: ["tag-created"] }) { id type } }' }),
+  });
+  expect(res.status).toBe(200);
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let text = '';
+  const read = (async () => {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      text += value;
+    }
+  })();
+  // The stream works: a change made now arrives on it.
+  const created = await fetch(`http://127.0.0.1:${streaming.port}/api/admin/tags`, {
+    method: 'POST', headers: { authorization: TOKEN, 'content-type': 'application/json' }, body: JSON.stringify({ type: 'simple', value: 'before-stop' }),
+  });
+  expect(created.status).toBe(201);
+  for (let i = 0; i < 100 && !text.includes('before-stop'); i++) await new Promise((r) => setTimeout(r, 20));
+  expect(text).toContain('event: next');
+
+  const signalled = Date.now();
+  streaming.kill('SIGTERM');
+  await read; // the server ended the response
+  expect(text).toMatch(/event: complete\ndata:\n\n$/);
+  expect(await streaming.exited).toBe(0);
+  expect(Date.now() - signalled).toBeLessThan(5000); // not the 20 s deadline
+  expect(streaming.stdout()).not.toContain('shutdown deadline reached');
 }, 60_000);

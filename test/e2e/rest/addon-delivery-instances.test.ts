@@ -16,8 +16,8 @@ let receiver: Receiver;
 beforeAll(async () => {
   if (!onPostgres) return;
   const deliveries = { retryBaseMs: 20, pollMs: 200, concurrency: 4 };
-  a = await startTestApp({ notify: true, deliveries });
-  b = await startTestApp({ notify: true, deliveries, keepDatabase: true });
+  a = await startTestApp({ events: 'notify', deliveries });
+  b = await startTestApp({ events: 'notify', deliveries, reset: false });
   receiver = await startReceiver();
 });
 afterAll(async () => {
