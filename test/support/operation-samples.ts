@@ -32,6 +32,8 @@ export interface WorldIds {
   signupToken: string;
   /** A webhook addon. */
   addon: number;
+  /** A delivery of that addon (of its own addon-config-created event). */
+  addonDelivery: string;
   /** An identity provider's certificate for the SAML settings. */
   samlCertificate: string;
 }
@@ -69,8 +71,9 @@ export async function buildWorld(app: TestApp): Promise<WorldIds> {
   const role = Number((await must('POST', '/api/admin/roles', { name: 'mx-role', type: 'custom', permissions: [{ name: 'CREATE_FEATURE' }] })).roles.id);
   const signupToken = String((await must('POST', '/api/admin/invite-link/tokens', { name: 'mx-link', expiresAt: new Date(Date.now() + 86_400_000).toISOString() })).secret);
   const { certificate: samlCertificate } = await createIdp();
-  const addon = Number((await must('POST', '/api/admin/addons', { provider: 'webhook', parameters: { url: 'https://hooks.mx.example/in' }, events: ['feature-created'] })).id);
-  return { segment, strategies, person, group, clientToken, role, signupToken, samlCertificate, addon };
+  const addon = Number((await must('POST', '/api/admin/addons', { provider: 'webhook', parameters: { url: 'https://hooks.mx.example/in' }, events: ['feature-created', 'addon-config-created'] })).id);
+  const addonDelivery = String((await must('GET', `/api/admin/addons/${addon}/deliveries`)).deliveries[0].id);
+  return { segment, strategies, person, group, clientToken, role, signupToken, samlCertificate, addon, addonDelivery };
 }
 
 export interface Where {
@@ -179,6 +182,7 @@ export function restSamples(ids: WorldIds, { project: p, environment: e }: Where
     'POST /api/admin/addons': { params: {}, body: { provider: 'webhook', parameters: { url: 'https://hooks.mx.example/new' }, events: ['feature-created'] } },
     'PUT /api/admin/addons/:id': { params: { id: String(ids.addon) }, body: { description: 'Changed' } },
     'DELETE /api/admin/addons/:id': { params: { id: String(ids.addon) } },
+    'POST /api/admin/addons/:id/deliveries/:deliveryId/redeliver': { params: { id: String(ids.addon), deliveryId: ids.addonDelivery } },
     'PUT /api/admin/invite-link/tokens/:token': { params: { token: ids.signupToken }, body: { enabled: false } },
     'POST /api/admin/playground': { params: {}, body: { environment: e, projects: [p], context: { appName: 'app' } } },
     'POST /api/admin/playground/advanced': { params: {}, body: { environments: [e], projects: [p], context: { appName: 'app' } } },
@@ -264,6 +268,7 @@ export function mutationSamples(ids: WorldIds, { project: p, environment: e }: W
     createAddon: { provider: 'webhook', parameters: { url: 'https://hooks.mx.example/new' }, events: ['feature-created'] },
     updateAddon: { id: ids.addon, description: 'Changed' },
     deleteAddon: { id: ids.addon },
+    redeliverAddonDelivery: { addonId: ids.addon, deliveryId: ids.addonDelivery },
     updatePublicSignupToken: { secret: ids.signupToken, enabled: false },
     updateSamlSettings: { entityId: 'https://idp.mx.test/saml', signOnUrl: 'https://idp.mx.test/sso', certificate: ids.samlCertificate },
   };

@@ -127,7 +127,7 @@ export const OPERATION_PERMISSIONS: readonly OperationPermission[] = [
   op(ADMIN, 'root', ['PUT /api/admin/invite-link/tokens/:token'], ['updatePublicSignupToken']),
   // addons
   op('CREATE_ADDON', 'root', ['POST /api/admin/addons'], ['createAddon']),
-  op('UPDATE_ADDON', 'root', ['PUT /api/admin/addons/:id'], ['updateAddon']),
+  op('UPDATE_ADDON', 'root', ['PUT /api/admin/addons/:id', 'POST /api/admin/addons/:id/deliveries/:deliveryId/redeliver'], ['updateAddon', 'redeliverAddonDelivery']),
   op('DELETE_ADDON', 'root', ['DELETE /api/admin/addons/:id'], ['deleteAddon']),
   // SAML settings (spec endpoint 11; Unleash: the admin area)
   op(ADMIN, 'root', ['POST /api/admin/auth/saml/settings'], ['updateSamlSettings']),

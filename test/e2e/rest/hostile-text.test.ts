@@ -294,6 +294,7 @@ function catalog(): Record<string, Sample> {
       body: { provider: 'webhook', description: 'Hook', enabled: true, parameters: { url: 'https://hooks.sw.example/in', contentType: 'application/json', authorization: 'Bearer x', customHeaders: '{"X-Team":"flags"}', bodyTemplate: '{{event.type}}' }, events: ['feature-created'], projects: ['sw'], environments: ['development'] },
       ok: 201,
     },
+    'POST /api/admin/addons/:id/deliveries/:deliveryId/redeliver': { params: { id: fixture.addon, deliveryId: fixture.addonDelivery }, ok: 201 },
     'PUT /api/admin/addons/:id': {
       params: { id: fixture.addon }, ok: 200,
       body: { provider: 'webhook', description: 'Hook 2', enabled: false, parameters: { url: 'https://hooks.sw.example/in2', authorization: '*****' }, events: ['feature-updated'], projects: ['default'], environments: ['production'] },
@@ -358,7 +359,9 @@ beforeAll(async () => {
   fixture.apiToken = (await must('POST', '/api/admin/api-tokens', { tokenName: 'sw-token', type: 'admin' })).secret;
   fixture.role = String((await must('POST', '/api/admin/roles', { name: 'sw-role', permissions: [] })).roles.id);
   fixture.signupToken = (await must('POST', '/api/admin/invite-link/tokens', { name: 'sw-link', expiresAt: '2099-01-01T00:00:00Z' })).secret;
-  fixture.addon = String((await must('POST', '/api/admin/addons', { provider: 'webhook', parameters: { url: 'https://hooks.sw.example/a', authorization: 'Bearer a' }, events: ['feature-created'] })).id);
+  fixture.addon = String((await must('POST', '/api/admin/addons', { provider: 'webhook', parameters: { url: 'https://hooks.sw.example/a', authorization: 'Bearer a' }, events: ['feature-created', 'addon-config-created'] })).id);
+  // The addon's own creation event is its first delivery.
+  fixture.addonDelivery = String((await must('GET', `/api/admin/addons/${fixture.addon}/deliveries`)).deliveries[0].id);
   // A user created without a password: its invite link's token is used by the /auth/reset/password sample.
   fixture.resetToken = new URL((await must('POST', '/api/admin/user-admin', { username: 'sw-invited', rootRole: 'Viewer' })).inviteLink).searchParams.get('token')!;
   // SAML: an identity provider, the settings that trust it, and one signed response for the callback's control (valid
