@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { appendEvents } from '../../../src/domain/events/event.store';
+import { loggableError } from '../../../src/logger';
 import { startTestApp, type TestApp } from '../../support/harness';
 import { startReceiver, type Receiver } from '../../support/receiver';
 
@@ -309,5 +310,22 @@ describe('reading and redelivering', () => {
     const viewer = await app.post(`${A}/${addon}/deliveries/00000000-0000-4000-8000-000000000000/redeliver`, undefined, { token: null, headers: { cookie } });
     expect([viewer.status, viewer.body.name]).toEqual([403, 'NoAccessError']);
     expect((await app.get(`${A}/${addon}/deliveries`, { token: null, headers: { cookie } })).status).toBe(200);
+  });
+});
+
+describe('logs', () => {
+  it('a database error is logged without its statement or bound values (an addon URL may be a secret)', async () => {
+    const secret = 'https://hooks.example.com/services/T0/B0/log-secret-value';
+    let caught: unknown;
+    try {
+      await app.orm.em.fork().execute('insert into addons (provider, parameters, events) values (?, ?::jsonb, ?::int)', ['webhook', JSON.stringify({ url: secret }), 'not-a-number']);
+    } catch (err) {
+      caught = err;
+    }
+    expect(String((caught as Error).message)).toContain('log-secret-value'); // what MikroORM puts in the message...
+    const logged = JSON.stringify(loggableError(caught));
+    expect(logged).not.toContain('log-secret-value'); // ...is not what the log gets
+    expect(logged).toContain('invalid input syntax for type integer');
+    expect(logged).toContain('22P02');
   });
 });
