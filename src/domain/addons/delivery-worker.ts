@@ -78,7 +78,7 @@ export class DeliveryWorker {
     private readonly logger: Logger,
     hub?: EventHub,
   ) {
-    this.unsubscribe = hub?.subscribe((c) => { if (c.deliveries > 0) this.wake(); });
+    this.unsubscribe = hub?.onDeliveries(() => this.wake());
   }
 
   start(): this {
@@ -177,15 +177,35 @@ export class DeliveryWorker {
     else await this.record(row, 'pending', recorded, retryDelayMs(attempt, this.options.retryBaseMs));
   }
 
-  /** Writes an attempt and the delivery's new state, if the claim is still ours. */
-  private async record(row: ClaimedRow, status: 'pending' | 'delivered' | 'failed' | 'skipped', attempt: DeliveryAttempt, retryInMs: number | null): Promise<void> {
-    await this.orm.em.fork().getConnection().execute(
-      `update addon_deliveries
-          set attempt_count = attempt_count + 1, attempts = attempts || jsonb_build_array(?::jsonb), status = ?, claim = null,
-              next_attempt_at = case when ?::float8 is null then next_attempt_at else now() + make_interval(secs => ?::float8) end,
-              finished_at = case when ? = 'pending' then null else now() end
-        where id = ? and claim = ?`,
-      [JSON.stringify(attempt), status, retryInMs === null ? null : retryInMs / 1000, retryInMs === null ? null : retryInMs / 1000, status, row.delivery_id, row.claim],
-    );
+  /**
+   * Writes an attempt and the delivery's new state, if the claim is still ours. Outcomes that arrive together (a
+   * batch sent to a fast receiver) are written by one statement: each waits at most one turn of the event loop.
+   */
+  private record(row: ClaimedRow, status: 'pending' | 'delivered' | 'failed' | 'skipped', attempt: DeliveryAttempt, retryInMs: number | null): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.outcomes.push({ item: { id: row.delivery_id, claim: row.claim, attempt, status, retry: retryInMs === null ? null : retryInMs / 1000 }, resolve, reject });
+      if (this.outcomes.length === 1) setImmediate(() => void this.flushOutcomes());
+    });
+  }
+
+  private readonly outcomes: Array<{ item: { id: string; claim: string; attempt: DeliveryAttempt; status: string; retry: number | null }; resolve: () => void; reject: (err: unknown) => void }> = [];
+
+  private async flushOutcomes(): Promise<void> {
+    const batch = this.outcomes.splice(0);
+    if (batch.length === 0) return;
+    try {
+      await this.orm.em.fork().getConnection().execute(
+        `update addon_deliveries d
+            set attempt_count = d.attempt_count + 1, attempts = d.attempts || jsonb_build_array(v.attempt), status = v.status, claim = null,
+                next_attempt_at = case when v.retry is null then d.next_attempt_at else now() + make_interval(secs => v.retry) end,
+                finished_at = case when v.status = 'pending' then null else now() end
+           from jsonb_to_recordset(?::jsonb) as v(id uuid, claim uuid, attempt jsonb, status text, retry float8)
+          where d.id = v.id and d.claim = v.claim`,
+        [JSON.stringify(batch.map((b) => b.item))],
+      );
+      for (const b of batch) b.resolve();
+    } catch (err) {
+      for (const b of batch) b.reject(err);
+    }
   }
 }

@@ -30,6 +30,15 @@ const MAX_ANSWER_BYTES = 64 * 1024;
 
 class SendError extends Error {}
 
+/**
+ * Connections are kept open between deliveries (a busy receiver gets many). One pool per address policy, so a
+ * connection opened where private addresses are allowed is never reused where they are not.
+ */
+const agents = {
+  strict: { http: new http.Agent({ keepAlive: true, maxSockets: 32, timeout: 30_000 }), https: new https.Agent({ keepAlive: true, maxSockets: 32, timeout: 30_000 }) },
+  open: { http: new http.Agent({ keepAlive: true, maxSockets: 32, timeout: 30_000 }), https: new https.Agent({ keepAlive: true, maxSockets: 32, timeout: 30_000 }) },
+};
+
 /** The headers kept when a redirect leads to another origin (custom headers, keys and authorization are not). */
 const SAFE_ACROSS_ORIGINS = new Set(['content-type', 'user-agent', 'idempotency-key']);
 
@@ -41,12 +50,14 @@ function requestOnce(url: URL, method: string, headers: Record<string, string>, 
       reject(new SendError(`${host} is a loopback, private, link-local or reserved address, which addons may not reach`));
       return;
     }
-    const transport = url.protocol === 'https:' ? https : http;
+    const secure = url.protocol === 'https:';
+    const transport = secure ? https : http;
+    const pool = options.allowPrivateUrls ? agents.open : agents.strict;
     const req = transport.request(url, {
       method,
       headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) },
       signal,
-      agent: false,
+      agent: secure ? pool.https : pool.http,
       ...(options.allowPrivateUrls ? {} : { lookup: guardedLookup as never }),
     }, (res) => {
       let read = 0;

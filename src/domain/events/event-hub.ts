@@ -46,6 +46,8 @@ const IDS_PER_NOTIFICATION = 300;
  */
 export class EventHub {
   private readonly listeners = new Set<CommitListener>();
+  /** Told only how many deliveries a commit queued (the delivery worker): no events are read for them. */
+  private readonly deliveryListeners = new Set<(deliveries: number) => void>();
   private readonly closers = new Map<CommitListener, () => void>();
   private isClosed = false;
 
@@ -68,6 +70,24 @@ export class EventHub {
     };
   }
 
+  /** `listener` learns of every commit that queued addon deliveries, with their number. */
+  onDeliveries(listener: (deliveries: number) => void): () => void {
+    if (this.isClosed) return () => {};
+    this.deliveryListeners.add(listener);
+    return () => { this.deliveryListeners.delete(listener); };
+  }
+
+  private deliveriesQueued(deliveries: number): void {
+    if (deliveries <= 0) return;
+    for (const listener of [...this.deliveryListeners]) {
+      try {
+        listener(deliveries);
+      } catch {
+        // As for event listeners.
+      }
+    }
+  }
+
   get closed(): boolean {
     return this.isClosed;
   }
@@ -78,6 +98,7 @@ export class EventHub {
     this.isClosed = true;
     const closers = [...this.closers.values()];
     this.listeners.clear();
+    this.deliveryListeners.clear();
     this.closers.clear();
     for (const onClose of closers) {
       try {
@@ -120,21 +141,23 @@ export class EventHub {
 
   /** After the commit (local mode): hand the events over. */
   afterCommit(rows: EventDbRow[], deliveries: number): void {
-    if (this.mode !== 'local' || (rows.length === 0 && deliveries === 0)) return;
-    if (this.listeners.size === 0) return;
+    if (this.mode !== 'local') return;
+    this.deliveriesQueued(deliveries);
+    if (this.listeners.size === 0 || rows.length === 0) return;
     this.publish({ events: rows.map(toAuditEvent), deliveries });
   }
 
-  /** Notify mode: one notification's payload (`<deliveries>:<id>,<id>…`) read back into events and handed over. */
+  /**
+   * Notify mode: one notification's payload (`<deliveries>:<id>,<id>…`): the delivery count goes to the workers; the
+   * events are read back by id only when someone listens to them (a live stream).
+   */
   async received(em: EntityManager, payload: string): Promise<void> {
     const colon = payload.indexOf(':');
     const deliveries = Number(payload.slice(0, colon)) || 0;
-    const ids = payload.slice(colon + 1).split(',').map(Number).filter((n) => Number.isSafeInteger(n) && n > 0);
+    this.deliveriesQueued(deliveries);
     if (this.listeners.size === 0) return;
-    if (ids.length === 0) {
-      if (deliveries > 0) this.publish({ events: [], deliveries });
-      return;
-    }
+    const ids = payload.slice(colon + 1).split(',').map(Number).filter((n) => Number.isSafeInteger(n) && n > 0);
+    if (ids.length === 0) return;
     const rows: EventDbRow[] = await em.getConnection().execute(`select ${EVENT_COLUMNS} from events where id = any(?::bigint[]) order by id`, [`{${ids.join(',')}}`]);
     this.publish({ events: rows.map(toAuditEvent), deliveries });
   }
