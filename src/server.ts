@@ -82,6 +82,9 @@ export async function startServer(config: Config, logger: Logger, embeddedStarti
         // Live event streams would hold their connections until the deadline: end them now (each client gets the
         // end of its stream, and the connection turns idle and closes below).
         eventHub.close();
+        // No new deliveries are claimed; those being sent finish (within ADDON_TIMEOUT_MS) while requests drain. What
+        // is still queued stays in the outbox for the next start or another instance.
+        const workerStopped = worker.stop();
         // Connections that finish their response while we wait become idle: close those as they appear.
         const sweep = setInterval(() => server.closeIdleConnections(), 50);
         const deadline = setTimeout(() => {
@@ -92,7 +95,7 @@ export async function startServer(config: Config, logger: Logger, embeddedStarti
         await closed;
         clearInterval(sweep);
         clearTimeout(deadline);
-        await worker.stop();
+        await workerStopped;
         await listener?.stop();
         await openedOrm.close(true);
         await embedded?.stop();
