@@ -202,7 +202,7 @@ builder.mutationFields((t) => ({
   }),
   redeliverAddonDelivery: t.field({
     type: DeliveryRef,
-    description: "Sends a delivery's event to its addon again, as a new delivery with its own id (UPDATE_ADDON).",
+    description: "Sends a delivery's event to its addon again, as a new delivery with its own id.",
     args: { input: t.arg({ type: RedeliverInput, required: true, description: 'The addon and the delivery.' }) },
     resolve: (_root, { input }, ctx) => ctx.services.addons.redeliver(input.addonId, input.deliveryId),
   }),
