@@ -238,6 +238,8 @@ export const UNIQUE_KEYS: ReadonlyMap<string, UniqueKey> = new Map<string, Uniqu
   ['public_signup_token_users_pkey', fixed('The user already signed up with that token')],
   ['settings_pkey', fixed('That setting already exists')],
   ['addons_pkey', fixed('An addon with that id already exists')],
+  ['addon_deliveries_pkey', fixed('A delivery with that id already exists')],
+  ['addon_deliveries_seq_key', fixed('A delivery with that sequence number already exists')],
   ['saml_message_ids_pkey', fixed('That SAML message id is already recorded')],
   ['saml_sessions_pkey', fixed('That SAML session is already recorded')],
 ]);

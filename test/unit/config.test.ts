@@ -7,11 +7,17 @@ describe('loadConfig', () => {
     expect(loadConfig({})).toEqual({
       port: 4242, databaseUrl: undefined, dataDir: path.resolve('./data'), initAdminApiTokens: [], logLevel: 'info', dbPoolMax: 10,
       playgroundCombinationLimit: 15000, graphqlMaxCost: 100000, shutdownTimeoutMs: 10000, publicUrl: 'http://localhost:4242',
+      addonDelivery: { allowPrivateUrls: false, timeoutMs: 10000, maxAttempts: 5, retryBaseMs: 5000, pollMs: 1000, leaseMs: 30000, concurrency: 8 },
     });
   });
   it('reads every variable', () => {
     const c = loadConfig({ PORT: '8080', DATABASE_URL: 'postgresql://u@h:5432/db', DATA_DIR: '/tmp/x', INIT_ADMIN_API_TOKENS: '*:*.abcdefgh, *:*.ijklmnop', LOG_LEVEL: 'warn', DB_POOL_MAX: '4', PLAYGROUND_COMBINATION_LIMIT: '500', SHUTDOWN_TIMEOUT_MS: '2500', GRAPHQL_MAX_COST: '5000', PUBLIC_URL: 'https://flags.example.com/unleash/' });
-    expect(c).toEqual({ port: 8080, databaseUrl: 'postgresql://u@h:5432/db', dataDir: '/tmp/x', initAdminApiTokens: ['*:*.abcdefgh', '*:*.ijklmnop'], logLevel: 'warn', dbPoolMax: 4, playgroundCombinationLimit: 500, graphqlMaxCost: 5000, shutdownTimeoutMs: 2500, publicUrl: 'https://flags.example.com/unleash' });
+    expect(c).toEqual({ port: 8080, databaseUrl: 'postgresql://u@h:5432/db', dataDir: '/tmp/x', initAdminApiTokens: ['*:*.abcdefgh', '*:*.ijklmnop'], logLevel: 'warn', dbPoolMax: 4, playgroundCombinationLimit: 500, graphqlMaxCost: 5000, shutdownTimeoutMs: 2500, publicUrl: 'https://flags.example.com/unleash', addonDelivery: expect.any(Object) });
+  });
+  it('reads the ADDON_* variables (the lease defaults to the timeout plus 20 s)', () => {
+    expect(loadConfig({ ADDON_ALLOW_PRIVATE_URLS: 'true', ADDON_TIMEOUT_MS: '2000', ADDON_MAX_ATTEMPTS: '7', ADDON_RETRY_BASE_MS: '100', ADDON_POLL_MS: '250', ADDON_CONCURRENCY: '3' }).addonDelivery)
+      .toEqual({ allowPrivateUrls: true, timeoutMs: 2000, maxAttempts: 7, retryBaseMs: 100, pollMs: 250, leaseMs: 22000, concurrency: 3 });
+    expect(loadConfig({ ADDON_ALLOW_PRIVATE_URLS: '0', ADDON_LEASE_MS: '15000' }).addonDelivery).toMatchObject({ allowPrivateUrls: false, leaseMs: 15000 });
   });
   it('takes UNLEASH_URL when PUBLIC_URL is unset', () => {
     expect(loadConfig({ UNLEASH_URL: 'http://u.example:8080' }).publicUrl).toBe('http://u.example:8080');
@@ -33,6 +39,11 @@ describe('loadConfig', () => {
     [{ PUBLIC_URL: 'flags.example.com' }, 'PUBLIC_URL'],
     [{ PUBLIC_URL: 'ftp://flags.example.com' }, 'PUBLIC_URL'],
     [{ PUBLIC_URL: 'https://flags.example.com/?x=1' }, 'PUBLIC_URL'],
+    [{ ADDON_ALLOW_PRIVATE_URLS: 'yes' }, 'ADDON_ALLOW_PRIVATE_URLS'],
+    [{ ADDON_TIMEOUT_MS: '10s' }, 'ADDON_TIMEOUT_MS'],
+    [{ ADDON_MAX_ATTEMPTS: '0' }, 'ADDON_MAX_ATTEMPTS'],
+    [{ ADDON_TIMEOUT_MS: '5000', ADDON_LEASE_MS: '5000' }, 'ADDON_LEASE_MS'],
+    [{ ADDON_CONCURRENCY: '101' }, 'ADDON_CONCURRENCY'],
   ])('refuses %j', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);
