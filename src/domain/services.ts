@@ -10,6 +10,7 @@ import { SignupTokenService } from './access/signup-token.service';
 import { SamlSettingsService } from './access/saml-settings.service';
 import { UserService } from './access/user.service';
 import type { Principal } from './access/principal';
+import { ChangeRequestConfigService } from './change-requests/change-request-config.service';
 import { ContextFieldService } from './context/context-field.service';
 import { EnvironmentService } from './environments/environment.service';
 import type { EventHub } from './events/event-hub';
@@ -64,6 +65,7 @@ export function createServices(em: EntityManager, principal: Principal, options:
     groups: new GroupService(em, principal, access),
     signupTokens: new SignupTokenService(em, principal, access, options.publicUrl ?? 'http://localhost:4242'),
     samlSettings: new SamlSettingsService(em, principal, access),
+    changeRequestConfig: new ChangeRequestConfigService(em, principal, access),
     playground: new PlaygroundService(em, options.playgroundCombinationLimit, options.playgroundCache),
   };
 }

@@ -16,6 +16,7 @@ import './groups.resolvers';
 import './signup-tokens.resolvers';
 import './saml.resolvers';
 import './addons.resolvers';
+import './change-requests.resolvers';
 
 let built: GraphQLSchema | undefined;
 

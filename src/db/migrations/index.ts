@@ -9,6 +9,7 @@ import { Migration0009Settings } from './0009-settings';
 import { Migration0010SignupTokens } from './0010-signup-tokens';
 import { Migration0011Addons } from './0011-addons';
 import { Migration0012AddonDeliveries } from './0012-addon-deliveries';
+import { Migration0013ChangeRequestConfig } from './0013-change-request-config';
 
 /** Explicit, ordered migration list: no globbing, identical under tsx, jest and compiled dist/. */
 export const migrationsList = [
@@ -23,4 +24,5 @@ export const migrationsList = [
   { name: '0010-signup-tokens', class: Migration0010SignupTokens },
   { name: '0011-addons', class: Migration0011Addons },
   { name: '0012-addon-deliveries', class: Migration0012AddonDeliveries },
+  { name: '0013-change-request-config', class: Migration0013ChangeRequestConfig },
 ];

@@ -44,6 +44,7 @@ export const OPERATION_PERMISSIONS: readonly OperationPermission[] = [
   op('UPDATE_PROJECT', 'project', ['POST /api/admin/projects/:id/environments'], ['addEnvironmentToProject']),
   op('UPDATE_PROJECT', 'project', ['DELETE /api/admin/projects/:id/environments/:environment'], ['removeEnvironmentFromProject']),
   op('UPDATE_PROJECT', 'project', ['PUT /api/admin/projects/:projectId/settings'], ['updateProjectSettings']),
+  op('UPDATE_PROJECT', 'project', ['PUT /api/admin/projects/:projectId/environments/:environment/change-requests/config'], ['updateChangeRequestConfig']),
   // context fields
   op(NONE, 'root', ['POST /api/admin/context/validate']),
   op('CREATE_CONTEXT_FIELD', 'root', ['POST /api/admin/context'], ['createContextField']),

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AccessService } from '../access/access.service';
 import type { Principal } from '../access/principal';
+import { refuseWithoutChangeRequest } from '../change-requests/change-request-guard';
 import { change } from '../change';
 import type { EventInput } from '../events/event.store';
 import { NotFoundError, ValidationError, type ErrorDetail } from '../errors';
@@ -106,6 +107,7 @@ export class FeatureStrategyService {
     assertSameFeatureAndEnvironment(data, feature, environment);
     await this.access.check('CREATE_FEATURE_STRATEGY', { project, environment });
     return change(this.em, this.principal, async (tx, emit) => {
+      await refuseWithoutChangeRequest(tx, this.principal, this.access, project, environment);
       await loadProjectFeature(tx, project, feature, true);
       await assertProjectEnvironment(tx, project, environment);
       return this.insert(tx, emit, project, feature, environment, data);
@@ -132,6 +134,7 @@ export class FeatureStrategyService {
   async remove(project: string, feature: string, environment: string, id: string): Promise<void> {
     await this.access.check('DELETE_FEATURE_STRATEGY', { project, environment });
     await change(this.em, this.principal, async (tx, emit) => {
+      await refuseWithoutChangeRequest(tx, this.principal, this.access, project, environment);
       await loadProjectFeature(tx, project, feature, true);
       const strategy = await this.loadStrategy(tx, feature, environment, id);
       await tx.execute(`delete from feature_strategies where id = ?`, [id]);
@@ -145,6 +148,7 @@ export class FeatureStrategyService {
     const orders = parse(sortOrderSchema, input);
     await this.access.check('UPDATE_FEATURE_STRATEGY', { project, environment });
     await change(this.em, this.principal, async (tx, emit) => {
+      await refuseWithoutChangeRequest(tx, this.principal, this.access, project, environment);
       await loadProjectFeature(tx, project, feature, true);
       const before = (await new FeatureReadModel(tx).strategies([feature])).get(strategyKey(feature, environment)) ?? [];
       const known = new Set(before.map((s) => s.id));
@@ -172,6 +176,7 @@ export class FeatureStrategyService {
     const { shouldActivateDisabledStrategies } = parse(switchSchema, input ?? {});
     await this.access.check('UPDATE_FEATURE_ENVIRONMENT', { project, environment });
     await change(this.em, this.principal, async (tx, emit) => {
+      await refuseWithoutChangeRequest(tx, this.principal, this.access, project, environment);
       await loadProjectFeature(tx, project, feature, true);
       await assertProjectEnvironment(tx, project, environment);
       const rows: Array<{ enabled: boolean }> = await tx.execute(
@@ -209,6 +214,7 @@ export class FeatureStrategyService {
     const variants = toFeatureVariants(parse(featureVariantsSchema, input), '');
     await this.access.check('UPDATE_FEATURE_ENVIRONMENT_VARIANTS', { project, environment });
     return change(this.em, this.principal, async (tx, emit) => {
+      await refuseWithoutChangeRequest(tx, this.principal, this.access, project, environment);
       await loadProjectFeature(tx, project, feature, true);
       await assertProjectEnvironment(tx, project, environment);
       return this.writeVariants(tx, emit, project, feature, environment, () => variants);
@@ -218,6 +224,7 @@ export class FeatureStrategyService {
   async patchEnvironmentVariants(project: string, feature: string, environment: string, operations: unknown): Promise<FeatureVariant[]> {
     await this.access.check('UPDATE_FEATURE_ENVIRONMENT_VARIANTS', { project, environment });
     return change(this.em, this.principal, async (tx, emit) => {
+      await refuseWithoutChangeRequest(tx, this.principal, this.access, project, environment);
       await loadProjectFeature(tx, project, feature, true);
       await assertProjectEnvironment(tx, project, environment);
       return this.writeVariants(tx, emit, project, feature, environment,
@@ -232,6 +239,7 @@ export class FeatureStrategyService {
     const environments = [...new Set(data.environments)];
     for (const environment of environments) await this.access.check('UPDATE_FEATURE_ENVIRONMENT_VARIANTS', { project, environment });
     return change(this.em, this.principal, async (tx, emit) => {
+      for (const environment of environments) await refuseWithoutChangeRequest(tx, this.principal, this.access, project, environment);
       await loadProjectFeature(tx, project, feature, true);
       for (const environment of environments) {
         await assertProjectEnvironment(tx, project, environment);
@@ -245,6 +253,7 @@ export class FeatureStrategyService {
   async setFeatureVariants(project: string, feature: string, input: unknown, patch = false): Promise<FeatureVariant[]> {
     await this.access.check('UPDATE_FEATURE_VARIANTS', { project });
     return change(this.em, this.principal, async (tx, emit) => {
+      await refuseWithoutChangeRequest(tx, this.principal, this.access, project);
       await loadProjectFeature(tx, project, feature, true);
       const envs: Array<{ environment: string; variants: FeatureVariant[] | null }> = await tx.execute(
         `select fe.environment, fe.variants from feature_environments fe join environments e on e.name = fe.environment
@@ -279,6 +288,7 @@ export class FeatureStrategyService {
 
   private async modify(project: string, feature: string, environment: string, id: string, next: (current: FeatureStrategy) => StrategyData): Promise<FeatureStrategy> {
     return change(this.em, this.principal, async (tx, emit) => {
+      await refuseWithoutChangeRequest(tx, this.principal, this.access, project, environment);
       await loadProjectFeature(tx, project, feature, true);
       const current = await this.loadStrategy(tx, feature, environment, id);
       const data = next(current);

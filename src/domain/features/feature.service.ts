@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AccessService } from '../access/access.service';
 import type { Principal } from '../access/principal';
+import { refuseCloneIntoChangeRequestProject, refuseWithoutChangeRequest } from '../change-requests/change-request-guard';
 import { change, lockedFindOne } from '../change';
 import type { EventInput } from '../events/event.store';
 import { InvalidOperationError, NameExistsError, NotFoundError, ValidationError } from '../errors';
@@ -191,6 +192,7 @@ export class FeatureService {
     const { features } = parse(namesSchema, input);
     await this.access.check('DELETE_FEATURE', { project });
     await change(this.em, this.principal, async (tx, emit) => {
+      await refuseWithoutChangeRequest(tx, this.principal, this.access, project);
       const names = [...new Set(features)];
       await lockFeatures(tx, names);
       for (const name of names) await loadProjectFeature(tx, project, name, true);
@@ -277,6 +279,7 @@ export class FeatureService {
       // The target project first, then the source, shared (rule 3 in change.ts): the copy is of one state of the
       // source, since every change of it waits until the copy is done.
       await loadProject(tx, project, 'share');
+      await refuseCloneIntoChangeRequestProject(tx, project);
       const original = await loadFeature(tx, source, { archived: false, lock: 'share' });
       const summary = await this.insertFeature(tx, emit, project, {
         name, type: original.type, description: original.description, impressionData: original.impressionData, stale: false,
@@ -372,6 +375,7 @@ export class FeatureService {
     if (!enabled && variants.length > 0) throw ValidationError.single('variants', 'Variants can only be required of a parent that must be enabled (`enabled: true`).');
     await this.access.check('UPDATE_FEATURE_DEPENDENCY', { project });
     await change(this.em, this.principal, async (tx, emit) => {
+      await refuseWithoutChangeRequest(tx, this.principal, this.access, project);
       // Lock child and parent: any two concurrent changes that share a feature run one after the other, so the
       // one-level checks below cannot be raced into a chain.
       await lockFeatures(tx, [child, data.feature]);
@@ -397,6 +401,7 @@ export class FeatureService {
   async removeDependency(project: string, child: string, parent: string): Promise<void> {
     await this.access.check('UPDATE_FEATURE_DEPENDENCY', { project });
     await change(this.em, this.principal, async (tx, emit) => {
+      await refuseWithoutChangeRequest(tx, this.principal, this.access, project);
       await loadProjectFeature(tx, project, child);
       const removed = await tx.execute(`delete from feature_dependencies where child = ? and parent = ? returning parent`, [child, parent]);
       if (removed.length === 0) throw new NotFoundError(`The feature ${child} does not depend on ${parent}`);
@@ -407,6 +412,7 @@ export class FeatureService {
   async removeDependencies(project: string, child: string): Promise<void> {
     await this.access.check('UPDATE_FEATURE_DEPENDENCY', { project });
     await change(this.em, this.principal, async (tx, emit) => {
+      await refuseWithoutChangeRequest(tx, this.principal, this.access, project);
       await loadProjectFeature(tx, project, child);
       const removed = await tx.execute(`delete from feature_dependencies where child = ? returning parent`, [child]);
       if (removed.length > 0) emit({ type: 'feature-dependencies-removed', project, featureName: child });

@@ -113,7 +113,7 @@ interface ProjectDbRow {
   id: string; name: string; description: string | null; mode: string; default_stickiness: string; feature_limit: number | null;
   feature_naming_pattern: string | null; feature_naming_example: string | null; feature_naming_description: string | null;
   created_at: Date; updated_at: Date | null;
-  environments: Array<{ environment: string; defaultStrategy: Record<string, unknown> | null; type: string; sortOrder: number }>;
+  environments: Array<{ environment: string; defaultStrategy: Record<string, unknown> | null; changeRequestsEnabled: boolean; type: string; sortOrder: number }>;
   created_current: number; created_past: number; archived_current: number; archived_past: number;
   activity_current: number; activity_past: number; avg_days: number | null;
 }
@@ -152,7 +152,7 @@ export class HealthReportService {
       this.em.execute<ProjectDbRow[]>(
         `select p.id, p.name, p.description, p.mode, p.default_stickiness, p.feature_limit, p.feature_naming_pattern,
                 p.feature_naming_example, p.feature_naming_description, p.created_at, p.updated_at,
-                (select coalesce(json_agg(json_build_object('environment', pe.environment_name, 'defaultStrategy', pe.default_strategy,
+                (select coalesce(json_agg(json_build_object('environment', pe.environment_name, 'defaultStrategy', pe.default_strategy, 'changeRequestsEnabled', pe.change_requests_enabled,
                                                             'type', e.type, 'sortOrder', e.sort_order) order by e.sort_order, e.name), '[]')
                    from project_environments pe join environments e on e.name = pe.environment_name and e.enabled
                   where pe.project_id = p.id) as environments,
@@ -258,7 +258,7 @@ export class HealthReportService {
         health: healthRating(active, stale, potentiallyStale),
         environments: p.environments.map((l) => ({
           environment: l.environment,
-          changeRequestsEnabled: false,
+          changeRequestsEnabled: l.changeRequestsEnabled,
           defaultStrategy: l.defaultStrategy ?? null,
         })),
         features: reportFeatures,

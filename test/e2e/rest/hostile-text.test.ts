@@ -294,6 +294,7 @@ function catalog(): Record<string, Sample> {
       body: { provider: 'webhook', description: 'Hook', enabled: true, parameters: { url: 'https://hooks.sw.example/in', contentType: 'application/json', authorization: 'Bearer x', customHeaders: '{"X-Team":"flags"}', bodyTemplate: '{{event.type}}' }, events: ['feature-created'], projects: ['sw'], environments: ['development'] },
       ok: 201,
     },
+    'PUT /api/admin/projects/:projectId/environments/:environment/change-requests/config': { params: { projectId: 'sw', environment: 'development' }, body: { changeRequestsEnabled: false, requiredApprovals: 2 }, ok: 204 },
     'POST /api/admin/addons/:id/deliveries/:deliveryId/redeliver': { params: { id: fixture.addon, deliveryId: fixture.addonDelivery }, ok: 201 },
     'PUT /api/admin/addons/:id': {
       params: { id: fixture.addon }, ok: 200,

@@ -1,0 +1,43 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AccessService } from '../access/access.service';
+import type { Principal } from '../access/principal';
+import { NoAccessError } from '../errors';
+
+/**
+ * Enforcement of change requests (issue 12): while change requests are enabled for an environment of a project, a
+ * direct change to a feature in that environment (enable/disable, strategies, variants) is refused with 403
+ * NoAccessError naming SKIP_CHANGE_REQUEST, unless the caller holds that permission there. A change that is not tied
+ * to one environment (archive, dependencies, cloning into the project) is refused when any environment of the project
+ * has change requests enabled and the caller cannot skip them there.
+ *
+ * Called first in the change's transaction: the settings are read `for share`, so a configuration change (which
+ * updates the same row) waits for this change to finish, or this change sees the new setting. Admins hold every
+ * permission, SKIP_CHANGE_REQUEST included, and skip the read.
+ */
+export async function refuseWithoutChangeRequest(tx: EntityManager, principal: Principal, access: AccessService, project: string, environment?: string): Promise<void> {
+  if (principal.isAdmin) return;
+  const rows: Array<{ environment: string }> = await tx.execute(
+    `select environment_name as environment from project_environments
+      where project_id = ? and change_requests_enabled${environment === undefined ? '' : ' and environment_name = ?'}
+      order by environment_name for share`,
+    environment === undefined ? [project] : [project, environment],
+  );
+  for (const { environment: env } of rows) {
+    if (await access.allows('SKIP_CHANGE_REQUEST', { project, environment: env })) continue;
+    throw new NoAccessError('SKIP_CHANGE_REQUEST', env,
+      `Change requests are enabled for the "${env}" environment of project "${project}": make this change through a change request, or ask for the "SKIP_CHANGE_REQUEST" permission in the "${env}" environment.`);
+  }
+}
+
+/**
+ * Cloning into a project with change requests enabled in any environment is refused for everyone (as Unleash does):
+ * the copy would carry strategies into those environments without a request.
+ */
+export async function refuseCloneIntoChangeRequestProject(tx: EntityManager, project: string): Promise<void> {
+  const [row]: Array<{ environment: string }> = await tx.execute(
+    'select environment_name as environment from project_environments where project_id = ? and change_requests_enabled order by environment_name limit 1 for share', [project]);
+  if (row) {
+    throw new NoAccessError('SKIP_CHANGE_REQUEST', row.environment,
+      `Cloning is not allowed into project "${project}": it has change requests enabled (in the "${row.environment}" environment).`);
+  }
+}
