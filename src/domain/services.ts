@@ -11,6 +11,7 @@ import { SamlSettingsService } from './access/saml-settings.service';
 import { UserService } from './access/user.service';
 import type { Principal } from './access/principal';
 import { ChangeRequestConfigService } from './change-requests/change-request-config.service';
+import { ChangeRequestService } from './change-requests/change-request.service';
 import { ContextFieldService } from './context/context-field.service';
 import { EnvironmentService } from './environments/environment.service';
 import type { EventHub } from './events/event-hub';
@@ -66,6 +67,7 @@ export function createServices(em: EntityManager, principal: Principal, options:
     signupTokens: new SignupTokenService(em, principal, access, options.publicUrl ?? 'http://localhost:4242'),
     samlSettings: new SamlSettingsService(em, principal, access),
     changeRequestConfig: new ChangeRequestConfigService(em, principal, access),
+    changeRequests: new ChangeRequestService(em, principal, access),
     playground: new PlaygroundService(em, options.playgroundCombinationLimit, options.playgroundCache),
   };
 }

@@ -1,4 +1,5 @@
 import type { ChangeRequestEnvironmentConfig } from '../domain/change-requests/change-request-config.service';
+import type { ChangeRequest, ChangeRequestActor, ChangeRequestChange, ChangeRequestComment } from '../domain/change-requests/change-request.service';
 import { builder } from './builder';
 
 /** Change requests on the GraphQL door (issue 12): the same service as REST. */
@@ -39,5 +40,178 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: UpdateChangeRequestConfigInput, required: true, description: 'The project, the environment and the settings.' }) },
     resolve: (_root, { input: { project, environment, requiredApprovals, changeRequestsEnabled } }, ctx) =>
       ctx.services.changeRequestConfig.update(project, environment, { changeRequestsEnabled, ...(requiredApprovals === null || requiredApprovals === undefined ? {} : { requiredApprovals }) }),
+  }),
+}));
+
+const ActorRef = builder.objectRef<ChangeRequestActor>('ChangeRequestActor').implement({
+  description: 'Who did something in a change request.',
+  fields: (t) => ({
+    username: t.exposeString('username', { nullable: true, description: 'Username (or API token name).' }),
+    imageUrl: t.exposeString('imageUrl', { nullable: true, description: 'Avatar.' }),
+  }),
+});
+
+const ChangeRef = builder.objectRef<ChangeRequestChange>('ChangeRequestChange').implement({
+  description: 'One proposed change.',
+  fields: (t) => ({
+    id: t.exposeInt('id', { description: 'Change id (a new one after each edit).' }),
+    action: t.exposeString('action', { description: 'updateEnabled, addStrategy, updateStrategy, deleteStrategy, archiveFeature, patchVariant, reorderStrategy, addDependency, deleteDependency, updateSegment or deleteSegment.' }),
+    payload: t.field({ type: 'JSON', description: "The action's payload.", resolve: (c) => c.payload }),
+    createdBy: t.field({ type: ActorRef, description: 'Who proposed it.', resolve: (c) => c.createdBy }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When.' }),
+  }),
+});
+
+const CommentRef = builder.objectRef<ChangeRequestComment>('ChangeRequestComment').implement({
+  description: 'A comment on a change request.',
+  fields: (t) => ({
+    id: t.exposeInt('id', { description: 'Comment id.' }),
+    text: t.exposeString('text', { description: 'The text.' }),
+    createdBy: t.field({ type: ActorRef, description: 'Who wrote it.', resolve: (c) => c.createdBy }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When.' }),
+  }),
+});
+
+const FeatureChangesRef = builder.objectRef<ChangeRequest['features'][number]>('ChangeRequestFeature').implement({
+  description: "A feature's changes in a request.",
+  fields: (t) => ({
+    name: t.exposeString('name', { description: 'The feature.' }),
+    changes: t.field({ type: [ChangeRef], description: 'Its changes, oldest first.', resolve: (f) => f.changes }),
+  }),
+});
+
+const SegmentChangesRef = builder.objectRef<ChangeRequest['segments'][number]>('ChangeRequestSegment').implement({
+  description: "A segment's changes in a request.",
+  fields: (t) => ({
+    id: t.exposeInt('id', { description: 'The segment id.' }),
+    name: t.exposeString('name', { description: 'Its name.' }),
+    changes: t.field({ type: [ChangeRef], description: 'Its changes, oldest first.', resolve: (s) => s.changes }),
+  }),
+});
+
+const ReviewRef = builder.objectRef<ChangeRequest['approvals'][number]>('ChangeRequestReview').implement({
+  description: 'An approval or a rejection.',
+  fields: (t) => ({
+    username: t.string({ nullable: true, description: 'Who.', resolve: (r) => r.createdBy.username }),
+    userId: t.int({ nullable: true, description: 'Their user id.', resolve: (r) => r.createdBy.id }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When.' }),
+  }),
+});
+
+export const ChangeRequestRef = builder.objectRef<ChangeRequest>('ChangeRequest').implement({
+  description: 'Changes to one environment of a project, proposed for review (spec: Change request).',
+  fields: (t) => ({
+    id: t.exposeInt('id', { description: 'Change request id.' }),
+    title: t.exposeString('title', { description: 'Title ("Change request #<id>" until renamed).' }),
+    environment: t.exposeString('environment', { description: 'The environment it changes.' }),
+    project: t.exposeString('project', { description: 'The project.' }),
+    minApprovals: t.exposeInt('minApprovals', { description: 'Approvals it needs, by users other than its author.' }),
+    state: t.exposeString('state', { description: 'Draft, In review, Approved, Applied, Cancelled, Rejected or Scheduled.' }),
+    features: t.field({ type: [FeatureChangesRef], description: 'Changes by feature.', resolve: (r) => r.features }),
+    segments: t.field({ type: [SegmentChangesRef], description: 'Changes by segment.', resolve: (r) => r.segments }),
+    approvals: t.field({ type: [ReviewRef], description: 'Approvals.', resolve: (r) => r.approvals }),
+    rejections: t.field({ type: [ReviewRef], description: 'Rejections.', resolve: (r) => r.rejections }),
+    comments: t.field({ type: [CommentRef], description: 'Comments, oldest first.', resolve: (r) => r.comments }),
+    createdBy: t.field({ type: ActorRef, description: 'Its author.', resolve: (r) => r.createdBy }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
+  }),
+});
+
+const AddChangesInput = builder.inputType('AddChangeRequestChangesInput', {
+  description: "Changes to propose in the caller's Draft for a project environment (created when there is none).",
+  fields: (t) => ({
+    project: t.string({ required: true, description: 'The project.' }),
+    environment: t.string({ required: true, description: 'The environment.' }),
+    changes: t.field({ type: 'JSON', required: true, description: 'One change `{action, feature?, payload}` or a list of them, as the REST body.' }),
+  }),
+});
+
+const RequestRefInput = builder.inputType('ChangeRequestChangeRefInput', {
+  description: 'Names a change of a change request.',
+  fields: (t) => ({
+    project: t.string({ required: true, description: 'The project.' }),
+    id: t.int({ required: true, description: 'The change request.' }),
+    changeId: t.int({ required: true, description: 'The change.' }),
+  }),
+});
+
+const EditChangeInput = builder.inputType('EditChangeRequestChangeInput', {
+  description: 'A change to put in place of another one of the same request.',
+  fields: (t) => ({
+    project: t.string({ required: true, description: 'The project.' }),
+    id: t.int({ required: true, description: 'The change request.' }),
+    changeId: t.int({ required: true, description: 'The change to replace.' }),
+    change: t.field({ type: 'JSON', required: true, description: 'The new change `{action, feature?, payload}`, as the REST body.' }),
+  }),
+});
+
+const TitleInput = builder.inputType('SetChangeRequestTitleInput', {
+  description: 'A new title.',
+  fields: (t) => ({
+    project: t.string({ required: true, description: 'The project.' }),
+    id: t.int({ required: true, description: 'The change request.' }),
+    title: t.string({ required: true, description: 'The title (1 to 255 characters).' }),
+  }),
+});
+
+const CommentInput = builder.inputType('AddChangeRequestCommentInput', {
+  description: 'A comment.',
+  fields: (t) => ({
+    project: t.string({ required: true, description: 'The project.' }),
+    id: t.int({ required: true, description: 'The change request.' }),
+    text: t.string({ required: true, description: 'The text.' }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  changeRequest: t.field({
+    type: ChangeRequestRef,
+    description: 'One change request of a project (NotFoundError when there is none).',
+    args: { project: t.arg.string({ required: true, description: 'The project.' }), id: t.arg.int({ required: true, description: 'The change request.' }) },
+    resolve: (_root, { project, id }, ctx) => ctx.services.changeRequests.get(project, id),
+  }),
+  changeRequests: t.field({
+    type: [ChangeRequestRef],
+    description: "A project's change requests, newest first: those in `state`, or all of them.",
+    args: { project: t.arg.string({ required: true, description: 'The project.' }), state: t.arg.string({ description: 'Only requests in this state.' }) },
+    resolve: (_root, { project, state }, ctx) => ctx.services.changeRequests.list(project, state ?? undefined),
+  }),
+  pendingChangeRequests: t.field({
+    type: [ChangeRequestRef],
+    description: "A project's open change requests with changes to one feature.",
+    args: { project: t.arg.string({ required: true, description: 'The project.' }), feature: t.arg.string({ required: true, description: 'The feature.' }) },
+    resolve: (_root, { project, feature }, ctx) => ctx.services.changeRequests.pendingForFeature(project, feature),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  addChangeRequestChanges: t.field({
+    type: ChangeRequestRef,
+    description: "Proposes changes in the caller's Draft (events change-request-created when it is new, change-added for each change).",
+    args: { input: t.arg({ type: AddChangesInput, required: true, description: 'Where and what.' }) },
+    resolve: (_root, { input }, ctx) => ctx.services.changeRequests.addChanges(input.project, input.environment, input.changes),
+  }),
+  editChangeRequestChange: t.field({
+    type: ChangeRequestRef,
+    description: 'Replaces a change; the new one gets a new id (event change-edited).',
+    args: { input: t.arg({ type: EditChangeInput, required: true, description: 'The request, the change and its replacement.' }) },
+    resolve: (_root, { input }, ctx) => ctx.services.changeRequests.editChange(input.project, input.id, input.changeId, input.change),
+  }),
+  discardChangeRequestChange: t.boolean({
+    description: 'Removes a change (event change-discarded); a request left empty is discarded (change-request-discarded).',
+    args: { input: t.arg({ type: RequestRefInput, required: true, description: 'The change.' }) },
+    resolve: async (_root, { input }, ctx) => { await ctx.services.changeRequests.discardChange(input.project, input.id, input.changeId); return true; },
+  }),
+  setChangeRequestTitle: t.field({
+    type: ChangeRequestRef,
+    description: 'Renames a change request.',
+    args: { input: t.arg({ type: TitleInput, required: true, description: 'The request and its title.' }) },
+    resolve: (_root, { input }, ctx) => ctx.services.changeRequests.setTitle(input.project, input.id, { title: input.title }),
+  }),
+  addChangeRequestComment: t.field({
+    type: CommentRef,
+    description: 'Comments on a change request.',
+    args: { input: t.arg({ type: CommentInput, required: true, description: 'The request and the text.' }) },
+    resolve: (_root, { input }, ctx) => ctx.services.changeRequests.addComment(input.project, input.id, { text: input.text }),
   }),
 }));

@@ -34,6 +34,8 @@ export interface WorldIds {
   addon: number;
   /** A delivery of that addon (of its own addon-config-created event). */
   addonDelivery: string;
+  /** A Draft change request in each project (development), by the admin token. */
+  changeRequests: Map<string, number>;
   /** An identity provider's certificate for the SAML settings. */
   samlCertificate: string;
 }
@@ -65,6 +67,10 @@ export async function buildWorld(app: TestApp): Promise<WorldIds> {
     await must('POST', `/api/admin/projects/${p}/features/${p}-child/dependencies`, { feature: `${p}-parent` });
     await must('POST', `/api/admin/features/${p}-f/tags`, { type: 'simple', value: 'mx-tag' });
   }
+  const changeRequests = new Map<string, number>();
+  for (const p of PROJECTS) {
+    changeRequests.set(p, Number((await must('POST', `/api/admin/projects/${p}/environments/development/change-requests`, { action: 'updateEnabled', feature: `${p}-f`, payload: { enabled: true } })).id));
+  }
   const person = Number((await must('POST', '/api/admin/user-admin', { username: 'mx-person', rootRole: 'Viewer' })).id);
   const [{ id: group }] = await app.orm.em.fork().execute<Array<{ id: number }>>(`insert into groups (name) values ('mx-group') returning id`);
   const clientToken = Number((await must('POST', '/api/admin/api-tokens', { tokenName: 'mx-client', type: 'client' })).id);
@@ -73,7 +79,7 @@ export async function buildWorld(app: TestApp): Promise<WorldIds> {
   const { certificate: samlCertificate } = await createIdp();
   const addon = Number((await must('POST', '/api/admin/addons', { provider: 'webhook', parameters: { url: 'https://hooks.mx.example/in' }, events: ['feature-created', 'addon-config-created'] })).id);
   const addonDelivery = String((await must('GET', `/api/admin/addons/${addon}/deliveries`)).deliveries[0].id);
-  return { segment, strategies, person, group, clientToken, role, signupToken, samlCertificate, addon, addonDelivery };
+  return { segment, strategies, person, group, clientToken, role, signupToken, samlCertificate, addon, addonDelivery, changeRequests };
 }
 
 export interface Where {
@@ -182,6 +188,8 @@ export function restSamples(ids: WorldIds, { project: p, environment: e }: Where
     'POST /api/admin/addons': { params: {}, body: { provider: 'webhook', parameters: { url: 'https://hooks.mx.example/new' }, events: ['feature-created'] } },
     'PUT /api/admin/addons/:id': { params: { id: String(ids.addon) }, body: { description: 'Changed' } },
     'DELETE /api/admin/addons/:id': { params: { id: String(ids.addon) } },
+    'POST /api/admin/projects/:projectId/environments/:environment/change-requests': { params: { projectId: p, environment: e }, body: { action: 'updateEnabled', feature: f, payload: { enabled: true } } },
+    'POST /api/admin/projects/:projectId/change-requests/:id/comments': { params: { projectId: p, id: String(ids.changeRequests.get(p)) }, body: { text: 'Looks right' } },
     'PUT /api/admin/projects/:projectId/environments/:environment/change-requests/config': { params: { projectId: p, environment: e }, body: { changeRequestsEnabled: false, requiredApprovals: 2 } },
     'POST /api/admin/addons/:id/deliveries/:deliveryId/redeliver': { params: { id: String(ids.addon), deliveryId: ids.addonDelivery } },
     'PUT /api/admin/invite-link/tokens/:token': { params: { token: ids.signupToken }, body: { enabled: false } },
@@ -269,6 +277,8 @@ export function mutationSamples(ids: WorldIds, { project: p, environment: e }: W
     createAddon: { provider: 'webhook', parameters: { url: 'https://hooks.mx.example/new' }, events: ['feature-created'] },
     updateAddon: { id: ids.addon, description: 'Changed' },
     deleteAddon: { id: ids.addon },
+    addChangeRequestChanges: { project: p, environment: e, changes: { action: 'updateEnabled', feature: `${p}-f`, payload: { enabled: true } } },
+    addChangeRequestComment: { project: p, id: ids.changeRequests.get(p), text: 'Looks right' },
     updateChangeRequestConfig: { project: p, environment: e, changeRequestsEnabled: false, requiredApprovals: 2 },
     redeliverAddonDelivery: { addonId: ids.addon, deliveryId: ids.addonDelivery },
     updatePublicSignupToken: { secret: ids.signupToken, enabled: false },

@@ -12,9 +12,10 @@ import { ADMIN, NONE } from './permissions';
  * - `feature`: the project of the feature the operation addresses (`:featureName`, `feature` in an input);
  * - `environment`: the project as for `project`, and the environment the operation addresses.
  * - `self`: the caller's own account (password, personal access tokens): any user, never an API token.
+ * - `author`: the author of the change request the operation addresses (anyone else gets 403 ForbiddenError).
  * `NONE` means any authenticated admin-API principal (validations, evaluations).
  */
-export type OperationScope = 'root' | 'project' | 'feature' | 'environment' | 'self';
+export type OperationScope = 'root' | 'project' | 'feature' | 'environment' | 'self' | 'author';
 
 export interface OperationPermission {
   permission: string;
@@ -45,6 +46,14 @@ export const OPERATION_PERMISSIONS: readonly OperationPermission[] = [
   op('UPDATE_PROJECT', 'project', ['DELETE /api/admin/projects/:id/environments/:environment'], ['removeEnvironmentFromProject']),
   op('UPDATE_PROJECT', 'project', ['PUT /api/admin/projects/:projectId/settings'], ['updateProjectSettings']),
   op('UPDATE_PROJECT', 'project', ['PUT /api/admin/projects/:projectId/environments/:environment/change-requests/config'], ['updateChangeRequestConfig']),
+  // A change request's change needs the permission making it directly would need: the sample proposes switching a
+  // feature on (UPDATE_FEATURE_ENVIRONMENT); other actions are checked the same way (change-request.service.ts).
+  op('UPDATE_FEATURE_ENVIRONMENT', 'environment', ['POST /api/admin/projects/:projectId/environments/:environment/change-requests'], ['addChangeRequestChanges']),
+  op(NONE, 'author', [
+    'PUT /api/admin/projects/:projectId/change-requests/:id/changes/:changeId', 'DELETE /api/admin/projects/:projectId/change-requests/:id/changes/:changeId',
+    'PUT /api/admin/projects/:projectId/change-requests/:id/title',
+  ], ['editChangeRequestChange', 'discardChangeRequestChange', 'setChangeRequestTitle']),
+  op(NONE, 'project', ['POST /api/admin/projects/:projectId/change-requests/:id/comments'], ['addChangeRequestComment']),
   // context fields
   op(NONE, 'root', ['POST /api/admin/context/validate']),
   op('CREATE_CONTEXT_FIELD', 'root', ['POST /api/admin/context'], ['createContextField']),
@@ -140,6 +149,7 @@ export const MUTATION_PERMISSIONS: ReadonlyMap<string, OperationPermission> = ne
 
 /** The sentence the printed schema carries on each mutation. */
 export function permissionSentence(o: OperationPermission): string {
+  if (o.scope === 'author') return 'Only the author of the change request may do this, while it is Draft or In review.';
   if (o.scope === 'self') return "Needs a user (a session or a personal access token): it acts on the caller's own account.";
   if (o.permission === NONE) return 'Needs any admin-API credentials.';
   if (o.permission === ADMIN) return 'Needs the ADMIN permission.';

@@ -35,6 +35,9 @@ const switchSchema = z.object({ shouldActivateDisabledStrategies: z.boolean().op
 const batchVariantsSchema = z.object({ variants: featureVariantsSchema, environments: z.array(z.string().min(1).max(100)).min(1).max(100) }).strict();
 
 export type StrategyInput = z.input<typeof createSchema>;
+
+/** The payload shapes of direct strategy changes, which change requests validate their changes with (issue 12). */
+export const strategyPayloadSchemas = { create: createSchema, update: updateSchema, sortOrder: sortOrderSchema, switch: switchSchema } as const;
 type StrategyData = z.output<typeof updateSchema>;
 
 /** What the audit log records of a strategy (Unleash's feature-strategy-add/update/remove data). */

@@ -47,6 +47,8 @@ const dependencySchema = z.object({
   enabled: z.boolean().optional(),
   variants: z.array(z.string().min(1).max(100)).max(100).optional(),
 }).strict();
+/** The payload of a dependency, as a change request's addDependency change carries it (issue 12). */
+export const dependencyPayloadSchema = dependencySchema;
 const cloneSchema = z.object({ name: featureName, replaceGroupId: z.boolean().optional() }).passthrough();
 const lifetimeSchema = z.object({ lifetimeDays: z.number().int().min(1).max(100_000).nullable() }).strict();
 

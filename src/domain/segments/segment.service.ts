@@ -43,6 +43,9 @@ const createSchema = z.object(body).strict();
 const updateSchema = z.object(body).strict();
 const validateSchema = z.object({ name: segmentName }).strict();
 
+/** A segment's fields, as a change request's updateSegment change carries them (issue 12). */
+export const segmentPayloadSchema = updateSchema;
+
 export type CreateSegmentInput = z.input<typeof createSchema>;
 export type UpdateSegmentInput = z.input<typeof updateSchema>;
 

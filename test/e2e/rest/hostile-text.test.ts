@@ -294,6 +294,14 @@ function catalog(): Record<string, Sample> {
       body: { provider: 'webhook', description: 'Hook', enabled: true, parameters: { url: 'https://hooks.sw.example/in', contentType: 'application/json', authorization: 'Bearer x', customHeaders: '{"X-Team":"flags"}', bodyTemplate: '{{event.type}}' }, events: ['feature-created'], projects: ['sw'], environments: ['development'] },
       ok: 201,
     },
+    'POST /api/admin/projects/:projectId/environments/:environment/change-requests': {
+      params: { projectId: F, environment: 'development' }, body: { action: 'addStrategy', feature: 'sw-f', payload: strategyBody() }, ok: 200,
+    },
+    'PUT /api/admin/projects/:projectId/change-requests/:id/changes/:changeId': {
+      params: { projectId: F, id: fixture.changeRequest, changeId: fixture.change }, body: { action: 'addStrategy', feature: 'sw-f', payload: strategyBody() }, ok: 200,
+    },
+    'PUT /api/admin/projects/:projectId/change-requests/:id/title': { params: { projectId: F, id: fixture.changeRequest }, body: { title: 'Sweep' }, ok: 204 },
+    'POST /api/admin/projects/:projectId/change-requests/:id/comments': { params: { projectId: F, id: fixture.changeRequest }, body: { text: 'Sweep' }, ok: 201 },
     'PUT /api/admin/projects/:projectId/environments/:environment/change-requests/config': { params: { projectId: 'sw', environment: 'development' }, body: { changeRequestsEnabled: false, requiredApprovals: 2 }, ok: 204 },
     'POST /api/admin/addons/:id/deliveries/:deliveryId/redeliver': { params: { id: fixture.addon, deliveryId: fixture.addonDelivery }, ok: 201 },
     'PUT /api/admin/addons/:id': {
@@ -319,7 +327,7 @@ const samlSettings = () => ({
 const DEFAULT_PARAMS = (): Record<string, string> => ({
   projectId: F, featureName: 'sw-f', environment: 'development', strategyId: fixture.strategy, id: 'sw', name: 'sw-spare',
   type: 'simple', value: 'sw-tag', parent: 'sw-parent', userId: fixture.user, groupId: fixture.group, token: fixture.apiToken,
-  secret: fixture.signupToken,
+  secret: fixture.signupToken, changeId: fixture.change,
 });
 
 const url = (route: Route, params: Record<string, string>, replace?: [string, string]) => route.path.replace(/:(\w+)/g, (_m, name: string) => {
@@ -350,6 +358,9 @@ beforeAll(async () => {
   }
   await must('POST', `/api/admin/projects/${F}/archive`, { features: ['sw-archived', 'sw-archived2', 'sw-archived3'] });
   fixture.strategy = (await must('POST', `/api/admin/projects/${F}/features/sw-f/environments/development/strategies`, { name: 'default' })).id;
+  const draft = await must('POST', `/api/admin/projects/${F}/environments/development/change-requests`, { action: 'updateEnabled', feature: 'sw-f', payload: { enabled: true } });
+  fixture.changeRequest = String(draft.id);
+  fixture.change = String(draft.features[0].changes[0].id);
   // A user with a personal access token (for the caller's own routes), a group and an API token.
   fixture.user = String((await must('POST', '/api/admin/user-admin', { username: 'sw-person', password: PASSWORD, rootRole: 'Admin' })).id);
   const login = await fetch(`${app.url}/auth/simple/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'sw-person', password: PASSWORD }) });

@@ -1,0 +1,370 @@
+import { z } from 'zod';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AccessService } from '../access/access.service';
+import type { Principal } from '../access/principal';
+import { change } from '../change';
+import { ForbiddenError, NotFoundError, ValidationError } from '../errors';
+import { loadProjectFeature } from '../features/feature.lookup';
+import { dependencyPayloadSchema } from '../features/feature.service';
+import { strategyPayloadSchemas } from '../features/feature-strategy.service';
+import { featureVariantsSchema } from '../features/variants';
+import { segmentPayloadSchema } from '../segments/segment.service';
+import { parse, rowId } from '../validation';
+
+/** Who did something, as the spec shows it. */
+export interface ChangeRequestActor {
+  username: string | null;
+  imageUrl: string | null;
+}
+
+export interface ChangeRequestChange {
+  id: number;
+  action: string;
+  payload: unknown;
+  createdBy: ChangeRequestActor;
+  createdAt: string;
+}
+
+export interface ChangeRequestComment {
+  id: number;
+  text: string;
+  createdBy: ChangeRequestActor;
+  createdAt: string;
+}
+
+/** The Change request resource (spec): its changes grouped by feature and by segment. */
+export interface ChangeRequest {
+  id: number;
+  title: string;
+  environment: string;
+  minApprovals: number;
+  project: string;
+  state: ChangeRequestState;
+  features: Array<{ name: string; changes: ChangeRequestChange[] }>;
+  segments: Array<{ id: number; name: string; changes: ChangeRequestChange[] }>;
+  approvals: Array<{ createdBy: { id: number | null; username: string | null; imageUrl: string | null }; createdAt: string }>;
+  rejections: Array<{ createdBy: { id: number | null; username: string | null; imageUrl: string | null }; createdAt: string }>;
+  comments: ChangeRequestComment[];
+  createdBy: ChangeRequestActor;
+  createdAt: string;
+}
+
+export type ChangeRequestState = 'Draft' | 'In review' | 'Approved' | 'Applied' | 'Cancelled' | 'Rejected' | 'Scheduled';
+/** States in which a request is still open (listed by `…/change-requests/open`). */
+export const OPEN_STATES: readonly ChangeRequestState[] = ['Draft', 'In review', 'Approved', 'Scheduled'];
+/** States in which the author may still change what the request holds. */
+const EDITABLE_STATES: readonly ChangeRequestState[] = ['Draft', 'In review'];
+
+const featureRef = z.string().min(1).max(100);
+const segmentId = z.number().int().min(1).max(2_147_483_647);
+const empty = z.object({}).strict().optional();
+
+/** One change, validated as its action's own shape (spec endpoint 9's table). */
+export const changeSchema = z.discriminatedUnion('action', [
+  z.object({ action: z.literal('updateEnabled'), feature: featureRef, payload: z.object({ enabled: z.boolean(), shouldActivateDisabledStrategies: z.boolean().optional() }).strict() }).strict(),
+  z.object({ action: z.literal('addStrategy'), feature: featureRef, payload: strategyPayloadSchemas.create }).strict(),
+  z.object({ action: z.literal('updateStrategy'), feature: featureRef, payload: strategyPayloadSchemas.update.extend({ id: z.string().min(1).max(100) }) }).strict(),
+  z.object({ action: z.literal('deleteStrategy'), feature: featureRef, payload: z.object({ id: z.string().min(1).max(100) }).strict() }).strict(),
+  z.object({ action: z.literal('archiveFeature'), feature: featureRef, payload: empty }).strict(),
+  z.object({ action: z.literal('patchVariant'), feature: featureRef, payload: z.object({ variants: featureVariantsSchema }).strict() }).strict(),
+  z.object({ action: z.literal('reorderStrategy'), feature: featureRef, payload: strategyPayloadSchemas.sortOrder }).strict(),
+  z.object({ action: z.literal('addDependency'), feature: featureRef, payload: dependencyPayloadSchema }).strict(),
+  z.object({ action: z.literal('deleteDependency'), feature: featureRef, payload: empty }).strict(),
+  z.object({ action: z.literal('updateSegment'), payload: segmentPayloadSchema.extend({ id: segmentId }) }).strict(),
+  z.object({ action: z.literal('deleteSegment'), payload: z.object({ id: segmentId }).strict() }).strict(),
+]);
+export type ChangeInput = z.output<typeof changeSchema>;
+
+const ACTIONS = ['updateEnabled', 'addStrategy', 'updateStrategy', 'deleteStrategy', 'archiveFeature', 'patchVariant', 'reorderStrategy', 'addDependency', 'deleteDependency', 'updateSegment', 'deleteSegment'];
+
+/** An unknown or missing `action` named as such (the union alone would report it without a path). */
+function checkActions(input: unknown): void {
+  const items = Array.isArray(input) ? input : [input];
+  items.forEach((item, i) => {
+    const action = item !== null && typeof item === 'object' ? (item as { action?: unknown }).action : undefined;
+    if (typeof action !== 'string' || !ACTIONS.includes(action)) {
+      throw ValidationError.single(Array.isArray(input) ? `${i}/action` : 'action', `The \`action\` must be one of ${ACTIONS.join(', ')}.`);
+    }
+  });
+}
+
+const changeListSchema = z.array(changeSchema).min(1).max(100);
+const titleSchema = z.object({ title: z.string().trim().min(1).max(255) }).strict();
+const commentSchema = z.object({ text: z.string().trim().min(1).max(10_000) }).strict();
+
+/** The permission the change itself would need if made directly: a request may only propose what its author may do. */
+const PERMISSION: Record<ChangeInput['action'], { permission: string; environment: boolean; root?: boolean }> = {
+  updateEnabled: { permission: 'UPDATE_FEATURE_ENVIRONMENT', environment: true },
+  addStrategy: { permission: 'CREATE_FEATURE_STRATEGY', environment: true },
+  updateStrategy: { permission: 'UPDATE_FEATURE_STRATEGY', environment: true },
+  reorderStrategy: { permission: 'UPDATE_FEATURE_STRATEGY', environment: true },
+  deleteStrategy: { permission: 'DELETE_FEATURE_STRATEGY', environment: true },
+  patchVariant: { permission: 'UPDATE_FEATURE_ENVIRONMENT_VARIANTS', environment: true },
+  archiveFeature: { permission: 'DELETE_FEATURE', environment: false },
+  addDependency: { permission: 'UPDATE_FEATURE_DEPENDENCY', environment: false },
+  deleteDependency: { permission: 'UPDATE_FEATURE_DEPENDENCY', environment: false },
+  updateSegment: { permission: 'UPDATE_SEGMENT', environment: false, root: true },
+  deleteSegment: { permission: 'DELETE_SEGMENT', environment: false, root: true },
+};
+
+interface RequestRow {
+  id: number;
+  project: string;
+  environment: string;
+  title: string | null;
+  state: ChangeRequestState;
+  min_approvals: number;
+  created_by: string;
+  created_at: Date;
+}
+interface ChangeRow {
+  id: number;
+  change_request_id: number;
+  feature: string | null;
+  action: string;
+  payload: unknown;
+  created_by: string;
+  created_at: Date;
+  segment_name: string | null;
+}
+interface CommentRow {
+  id: number;
+  change_request_id: number;
+  text: string;
+  created_by: string;
+  created_at: Date;
+}
+
+const actor = (name: string): ChangeRequestActor => ({ username: name, imageUrl: null });
+const iso = (d: Date) => new Date(d).toISOString();
+const toChange = (c: ChangeRow): ChangeRequestChange => ({ id: c.id, action: c.action, payload: c.payload, createdBy: actor(c.created_by), createdAt: iso(c.created_at) });
+
+/**
+ * Change requests (issue 12): drafts and their changes, reading, comments. A change is validated as its action's
+ * shape, needs the permission making it directly would need, and must name things that exist (the feature in the
+ * project, the strategy in the environment, the segment) when it is added.
+ */
+export class ChangeRequestService {
+  constructor(private readonly em: EntityManager, private readonly principal: Principal, private readonly access: AccessService) {}
+
+  /** One request of the project; 404 for an unknown or malformed id, or one of another project. */
+  async get(project: string, id: string | number): Promise<ChangeRequest> {
+    const n = rowId(id);
+    const [request] = n === undefined ? [] : await this.read(this.em, 'where r.id = ? and r.project = ?', [n, project]);
+    if (!request) throw new NotFoundError(`Could not find change request ${String(id)} in project "${project}"`);
+    return request;
+  }
+
+  /** The project's open requests (Draft, In review, Approved, Scheduled), newest first. */
+  async open(project: string): Promise<ChangeRequest[]> {
+    return this.read(this.em, 'where r.project = ? and r.state in (?)', [project, OPEN_STATES]);
+  }
+
+  /** The project's requests in one state, or all of them, newest first. */
+  async list(project: string, state?: string): Promise<ChangeRequest[]> {
+    if (state !== undefined && !(['Draft', 'In review', 'Approved', 'Applied', 'Cancelled', 'Rejected', 'Scheduled'] as string[]).includes(state)) {
+      throw ValidationError.single('state', 'The `state` must be one of Draft, In review, Approved, Applied, Cancelled, Rejected or Scheduled.');
+    }
+    return state === undefined ? this.read(this.em, 'where r.project = ?', [project]) : this.read(this.em, 'where r.project = ? and r.state = ?', [project, state]);
+  }
+
+  /** Open requests of the project with changes to `feature`. */
+  async pendingForFeature(project: string, feature: string): Promise<ChangeRequest[]> {
+    return this.read(this.em, 'where r.project = ? and r.state in (?) and exists (select 1 from change_request_changes c where c.change_request_id = r.id and c.feature = ?)', [project, OPEN_STATES, feature]);
+  }
+
+  /**
+   * Adds one change or several to the caller's Draft for the project environment, creating the Draft when there is
+   * none (event change-request-created), with event change-added for each change. Returns the whole request.
+   */
+  async addChanges(project: string, environment: string, input: unknown): Promise<ChangeRequest> {
+    checkActions(input);
+    const changes = Array.isArray(input) ? parse(changeListSchema, input) : [parse(changeSchema, input)];
+    for (const c of changes) {
+      const rule = PERMISSION[c.action];
+      await this.access.check(rule.permission, rule.root ? {} : { project, ...(rule.environment ? { environment } : {}) });
+    }
+    const id = await change(this.em, this.principal, async (tx, emit) => {
+      const [config]: Array<{ approvals: number }> = await tx.execute(
+        'select required_approvals as approvals from project_environments where project_id = ? and environment_name = ? for share',
+        [project, environment]);
+      if (!config) {
+        const [p] = await tx.execute('select 1 from projects where id = ?', [project]);
+        if (!p) throw new NotFoundError('No project found');
+        throw new NotFoundError(`The environment "${environment}" is not enabled in project "${project}"`);
+      }
+      // A request may also be made where none is required (a voluntary second pair of eyes); it needs the approvals
+      // the environment is configured with.
+      for (const [i, c] of changes.entries()) await this.checkTargets(tx, project, environment, c, changes.length > 1 ? `${i}/` : '');
+      const created: Array<{ id: number }> = await tx.execute(
+        `insert into change_requests (project, environment, min_approvals, created_by, created_by_user_id) values (?, ?, ?, ?, ?)
+         on conflict (project, environment, created_by) where state = 'Draft' do nothing returning id`,
+        [project, environment, config.approvals, this.principal.name, this.principal.userId]);
+      const [draft]: Array<{ id: number }> = await tx.execute(
+        `select id from change_requests where project = ? and environment = ? and created_by = ? and state = 'Draft' for update`,
+        [project, environment, this.principal.name]);
+      if (created.length > 0) emit({ type: 'change-request-created', project, environment, data: { changeRequestId: draft.id } });
+      for (const c of changes) {
+        const [row]: Array<{ id: number }> = await tx.execute(
+          'insert into change_request_changes (change_request_id, feature, action, payload, created_by, created_by_user_id) values (?, ?, ?, ?::jsonb, ?, ?) returning id',
+          [draft.id, 'feature' in c ? c.feature : null, c.action, JSON.stringify(c.payload ?? {}), this.principal.name, this.principal.userId]);
+        emit({ type: 'change-added', project, environment, featureName: 'feature' in c ? c.feature : null, data: { changeRequestId: draft.id, change: { id: row.id, action: c.action, payload: c.payload ?? {} } } });
+      }
+      return draft.id;
+    });
+    return this.get(project, id);
+  }
+
+  /**
+   * Spec endpoint 9: replaces one change with the one sent (validated as its action's shape, needing the permission
+   * the change itself needs, naming things that exist). The old change is removed and the new one gets a new id.
+   * Only the author, only while Draft or In review; 404 for an unknown request or change. Event change-edited.
+   */
+  async editChange(project: string, id: string | number, changeId: string | number, input: unknown): Promise<ChangeRequest> {
+    checkActions(input);
+    if (Array.isArray(input)) throw ValidationError.single('', 'Send one change: `{action, feature, payload}`.');
+    const c = parse(changeSchema, input);
+    // The permission depends on the request's environment, which never changes: read it before the transaction (the
+    // permission check may query, and only the transaction's own connection may be used inside it).
+    const target = rowId(id);
+    const [known]: Array<{ environment: string }> = target === undefined ? [] : await this.em.execute('select environment from change_requests where id = ? and project = ?', [target, project]);
+    if (!known) throw new NotFoundError(`Could not find change request ${String(id)} in project "${project}"`);
+    const rule = PERMISSION[c.action];
+    await this.access.check(rule.permission, rule.root ? {} : { project, ...(rule.environment ? { environment: known.environment } : {}) });
+    const request = await change(this.em, this.principal, async (tx, emit) => {
+      const r = await this.lockEditable(tx, project, id);
+      const n = rowId(changeId);
+      const [old]: Array<{ id: number }> = n === undefined ? [] : await tx.execute(
+        'delete from change_request_changes where id = ? and change_request_id = ? returning id', [n, r.id]);
+      if (!old) throw new NotFoundError(`Could not find change ${String(changeId)} in change request ${r.id}`);
+      await this.checkTargets(tx, project, r.environment, c, '');
+      const [row]: Array<{ id: number }> = await tx.execute(
+        'insert into change_request_changes (change_request_id, feature, action, payload, created_by, created_by_user_id) values (?, ?, ?, ?::jsonb, ?, ?) returning id',
+        [r.id, 'feature' in c ? c.feature : null, c.action, JSON.stringify(c.payload ?? {}), this.principal.name, this.principal.userId]);
+      emit({
+        type: 'change-edited', project, environment: r.environment, featureName: 'feature' in c ? c.feature : null,
+        data: { changeRequestId: r.id, change: { id: row.id, action: c.action, payload: c.payload ?? {} } }, preData: { changeRequestId: r.id, change: { id: old.id } },
+      });
+      return r;
+    });
+    return this.get(project, request.id);
+  }
+
+  /** Removes one change (the author, while Draft or In review); a request left without changes is discarded. */
+  async discardChange(project: string, id: string | number, changeId: string | number): Promise<void> {
+    await change(this.em, this.principal, async (tx, emit) => {
+      const request = await this.lockEditable(tx, project, id);
+      const n = rowId(changeId);
+      const [removed]: Array<{ id: number; feature: string | null; action: string; payload: unknown }> = n === undefined ? [] : await tx.execute(
+        'delete from change_request_changes where id = ? and change_request_id = ? returning id, feature, action, payload', [n, request.id]);
+      if (!removed) throw new NotFoundError(`Could not find change ${String(changeId)} in change request ${request.id}`);
+      emit({ type: 'change-discarded', project, environment: request.environment, featureName: removed.feature, data: { changeRequestId: request.id, change: { id: removed.id, action: removed.action, payload: removed.payload } } });
+      const [left] = await tx.execute('select 1 from change_request_changes where change_request_id = ? limit 1', [request.id]);
+      if (!left) {
+        await tx.execute('delete from change_requests where id = ?', [request.id]);
+        emit({ type: 'change-request-discarded', project, environment: request.environment, data: { changeRequestId: request.id } });
+      }
+    });
+  }
+
+  /** The author renames the request while it is Draft or In review. */
+  async setTitle(project: string, id: string | number, input: unknown): Promise<ChangeRequest> {
+    const { title } = parse(titleSchema, input);
+    const request = await change(this.em, this.principal, async (tx) => {
+      const r = await this.lockEditable(tx, project, id);
+      await tx.execute('update change_requests set title = ? where id = ?', [title, r.id]);
+      return r;
+    });
+    return this.get(project, request.id);
+  }
+
+  /** Anyone who may read the project comments on an open or closed request. */
+  async addComment(project: string, id: string | number, input: unknown): Promise<ChangeRequestComment> {
+    const { text } = parse(commentSchema, input);
+    const row = await change(this.em, this.principal, async (tx) => {
+      const request = await this.lock(tx, project, id, 'share');
+      const [c]: CommentRow[] = await tx.execute(
+        'insert into change_request_comments (change_request_id, text, created_by, created_by_user_id) values (?, ?, ?, ?) returning id, change_request_id, text, created_by, created_at',
+        [request.id, text, this.principal.name, this.principal.userId]);
+      return c;
+    });
+    return { id: row.id, text: row.text, createdBy: actor(row.created_by), createdAt: iso(row.created_at) };
+  }
+
+  /** The request row locked (`update` or `share`); 404 when it is not a request of the project. */
+  private async lock(tx: EntityManager, project: string, id: string | number, strength: 'update' | 'share'): Promise<RequestRow> {
+    const n = rowId(id);
+    const [row]: RequestRow[] = n === undefined ? [] : await tx.execute(`select * from change_requests where id = ? and project = ? for ${strength}`, [n, project]);
+    if (!row) throw new NotFoundError(`Could not find change request ${String(id)} in project "${project}"`);
+    return row;
+  }
+
+  /** As `lock`, for a change of what the request holds: only its author, only while Draft or In review. */
+  private async lockEditable(tx: EntityManager, project: string, id: string | number): Promise<RequestRow> {
+    const row = await this.lock(tx, project, id, 'update');
+    if (row.created_by !== this.principal.name) throw new ForbiddenError(`Only the author of change request ${row.id} (${row.created_by}) may change what it holds.`);
+    if (!EDITABLE_STATES.includes(row.state)) throw new ValidationError(`Change request ${row.id} is ${row.state}: its changes can only be changed while it is Draft or In review.`);
+    return row;
+  }
+
+  /** What a change names must exist now: the feature in the project, the strategy in the environment, the segment. */
+  private async checkTargets(tx: EntityManager, project: string, environment: string, c: ChangeInput, at: string): Promise<void> {
+    if (c.action === 'updateSegment' || c.action === 'deleteSegment') {
+      const [s] = await tx.execute('select 1 from segments where id = ? for key share', [c.payload.id]);
+      if (!s) throw new NotFoundError(`Could not find segment with id ${c.payload.id}`);
+      return;
+    }
+    await loadProjectFeature(tx, project, c.feature, 'key share');
+    if (c.action === 'updateStrategy' || c.action === 'deleteStrategy') {
+      const [s] = await tx.execute('select 1 from feature_strategies where id = ? and feature_name = ? and environment = ?', [c.payload.id, c.feature, environment]);
+      if (!s) throw new NotFoundError(`Could not find strategy ${c.payload.id} of ${c.feature} in the ${environment} environment`);
+    }
+    if (c.action === 'addDependency') {
+      if (c.payload.feature === c.feature) throw ValidationError.single(`${at}payload/feature`, 'A feature cannot depend on itself.');
+      await loadProjectFeature(tx, project, c.payload.feature, 'key share');
+    }
+  }
+
+  /** Requests matching `where` (over `change_requests r`), newest first, with their changes and comments: 3 statements. */
+  private async read(em: EntityManager, where: string, params: unknown[]): Promise<ChangeRequest[]> {
+    const requests: RequestRow[] = await em.execute(`select r.* from change_requests r ${where} order by r.id desc limit 1000`, params);
+    if (requests.length === 0) return [];
+    const ids = requests.map((r) => r.id);
+    const [changes, comments] = await Promise.all([
+      em.execute(`select c.*, s.name as segment_name from change_request_changes c
+                    left join segments s on c.feature is null and s.id::text = c.payload->>'id'
+                   where c.change_request_id in (?) order by c.id`, [ids]) as Promise<ChangeRow[]>,
+      em.execute('select * from change_request_comments where change_request_id in (?) order by id', [ids]) as Promise<CommentRow[]>,
+    ]);
+    return requests.map((r) => {
+      const features = new Map<string, ChangeRequestChange[]>();
+      const segments = new Map<number, { id: number; name: string; changes: ChangeRequestChange[] }>();
+      for (const c of changes) {
+        if (c.change_request_id !== r.id) continue;
+        if (c.feature !== null) {
+          features.set(c.feature, [...(features.get(c.feature) ?? []), toChange(c)]);
+        } else {
+          const segment = Number((c.payload as { id?: number }).id);
+          const entry = segments.get(segment) ?? { id: segment, name: c.segment_name ?? String(segment), changes: [] };
+          entry.changes.push(toChange(c));
+          segments.set(segment, entry);
+        }
+      }
+      return {
+        id: r.id,
+        title: r.title ?? `Change request #${r.id}`,
+        environment: r.environment,
+        minApprovals: r.min_approvals,
+        project: r.project,
+        state: r.state,
+        features: [...features].map(([name, list]) => ({ name, changes: list })),
+        segments: [...segments.values()],
+        approvals: [],
+        rejections: [],
+        comments: comments.filter((c) => c.change_request_id === r.id).map((c) => ({ id: c.id, text: c.text, createdBy: actor(c.created_by), createdAt: iso(c.created_at) })),
+        createdBy: actor(r.created_by),
+        createdAt: iso(r.created_at),
+      };
+    });
+  }
+}
