@@ -240,6 +240,10 @@ export const UNIQUE_KEYS: ReadonlyMap<string, UniqueKey> = new Map<string, Uniqu
   ['addons_pkey', fixed('An addon with that id already exists')],
   ['addon_deliveries_pkey', fixed('A delivery with that id already exists')],
   ['addon_deliveries_seq_key', fixed('A delivery with that sequence number already exists')],
+  ['change_requests_pkey', fixed('A change request with that id already exists')],
+  ['change_requests_one_draft_idx', fixed('You already have a draft change request for this environment of the project')],
+  ['change_request_changes_pkey', fixed('A change with that id already exists')],
+  ['change_request_comments_pkey', fixed('A comment with that id already exists')],
   ['saml_message_ids_pkey', fixed('That SAML message id is already recorded')],
   ['saml_sessions_pkey', fixed('That SAML session is already recorded')],
 ]);
