@@ -90,13 +90,8 @@ const AddonRef = builder.objectRef<Addon>('Addon').implement({
         after: t.arg.string({ description: '`pageInfo.endCursor` of the previous page.' }),
       },
       complexity: paged(DELIVERY_WEIGHT, 2),
-      resolve: async (a, { first, after }, ctx) => {
-        // Validated by the service (the same rules and errors as REST), then batched across addons.
-        const page = first >= 1 && first <= 100 && (after === null || after === undefined || /^[1-9][0-9]{0,17}$/.test(after))
-          ? await deliveryLoader(ctx, first, after).load(a.id)
-          : await ctx.services.addons.deliveries(a.id, { limit: first, ...(after ? { after } : {}) });
-        return toConnection(page);
-      },
+      // Batched across addons; the service validates `first` and `after` (the same rules and errors as REST).
+      resolve: async (a, { first, after }, ctx) => toConnection(await deliveryLoader(ctx, first, after).load(a.id)),
     }),
   }),
 });

@@ -299,6 +299,10 @@ describe('reading and redelivering', () => {
       const res = await app.get(`${A}/${addon}/deliveries?${query}`);
       expect([query, res.status, res.body.name]).toEqual([query, 400, 'ValidationError']);
     }
+    for (const args of ['first: 0', 'first: 101', 'first: 2, after: "abc"']) {
+      const q = await app.post('/graphql', { query: `{ addon(id: ${addon}) { deliveries(${args}) { nodes { id } } } }` });
+      expect([args, q.body.errors?.[0]?.extensions?.name]).toEqual([args, 'ValidationError']);
+    }
     for (const id of ['not-a-uuid', '00000000-0000-4000-8000-000000000000']) {
       const res = await app.post(`${A}/${addon}/deliveries/${id}/redeliver`);
       expect([id, res.status, res.body.name]).toEqual([id, 404, 'NotFoundError']);
