@@ -33,6 +33,24 @@ const toConfig = (r: ConfigRow): ChangeRequestEnvironmentConfig => ({
 });
 
 /**
+ * An environment's change-request settings in a project, read with a row lock inside a transaction; 404 naming the
+ * project or the environment when the project has no such environment. The configuration change locks it `for
+ * update`, a new change request relies on it `for share`.
+ */
+export async function lockedProjectEnvironment(tx: EntityManager, project: string, environment: string, lock: 'update' | 'share'): Promise<ChangeRequestEnvironmentConfig> {
+  const [row]: ConfigRow[] = await tx.execute(
+    `select pe.environment_name as environment, e.type, pe.change_requests_enabled, pe.required_approvals
+       from project_environments pe join environments e on e.name = pe.environment_name
+      where pe.project_id = ? and pe.environment_name = ? for ${lock} of pe`,
+    [project, environment],
+  );
+  if (row) return toConfig(row);
+  const [p] = await tx.execute('select 1 from projects where id = ?', [project]);
+  if (!p) throw new NotFoundError('No project found');
+  throw new NotFoundError(`The environment "${environment}" is not enabled in project "${project}"`);
+}
+
+/**
  * Change requests, configuration (issue 12): per environment of a project, whether direct changes to its features
  * need a change request, and how many approvals (1 to 10) a request needs. Reading needs any admin credentials;
  * changing needs UPDATE_PROJECT in the project. Event change-request-configuration-updated.
@@ -59,18 +77,7 @@ export class ChangeRequestConfigService {
     const data = parse(updateSchema, input);
     await this.access.check('UPDATE_PROJECT', { project });
     return change(this.em, this.principal, async (tx, emit) => {
-      const [row]: ConfigRow[] = await tx.execute(
-        `select pe.environment_name as environment, e.type, pe.change_requests_enabled, pe.required_approvals
-           from project_environments pe join environments e on e.name = pe.environment_name
-          where pe.project_id = ? and pe.environment_name = ? for update of pe`,
-        [project, environment],
-      );
-      if (!row) {
-        const [p] = await tx.execute('select 1 from projects where id = ?', [project]);
-        if (!p) throw new NotFoundError('No project found');
-        throw new NotFoundError(`The environment "${environment}" is not enabled in project "${project}"`);
-      }
-      const before = toConfig(row);
+      const before = await lockedProjectEnvironment(tx, project, environment, 'update');
       const after: ChangeRequestEnvironmentConfig = { ...before, changeRequestsEnabled: data.changeRequestsEnabled, requiredApprovals: data.requiredApprovals ?? before.requiredApprovals };
       if (after.changeRequestsEnabled === before.changeRequestsEnabled && after.requiredApprovals === before.requiredApprovals) return after;
       await tx.execute('update project_environments set change_requests_enabled = ?, required_approvals = ? where project_id = ? and environment_name = ?',

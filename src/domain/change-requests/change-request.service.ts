@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AccessService } from '../access/access.service';
 import type { Principal } from '../access/principal';
 import { change } from '../change';
+import { lockedProjectEnvironment } from './change-request-config.service';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors';
 import { loadProjectFeature } from '../features/feature.lookup';
 import { dependencyPayloadSchema } from '../features/feature.service';
@@ -185,21 +186,14 @@ export class ChangeRequestService {
       await this.access.check(rule.permission, rule.root ? {} : { project, ...(rule.environment ? { environment } : {}) });
     }
     const id = await change(this.em, this.principal, async (tx, emit) => {
-      const [config]: Array<{ approvals: number }> = await tx.execute(
-        'select required_approvals as approvals from project_environments where project_id = ? and environment_name = ? for share',
-        [project, environment]);
-      if (!config) {
-        const [p] = await tx.execute('select 1 from projects where id = ?', [project]);
-        if (!p) throw new NotFoundError('No project found');
-        throw new NotFoundError(`The environment "${environment}" is not enabled in project "${project}"`);
-      }
+      const config = await lockedProjectEnvironment(tx, project, environment, 'share');
       // A request may also be made where none is required (a voluntary second pair of eyes); it needs the approvals
       // the environment is configured with.
       for (const [i, c] of changes.entries()) await this.checkTargets(tx, project, environment, c, changes.length > 1 ? `${i}/` : '');
       const created: Array<{ id: number }> = await tx.execute(
         `insert into change_requests (project, environment, min_approvals, created_by, created_by_user_id) values (?, ?, ?, ?, ?)
          on conflict (project, environment, created_by) where state = 'Draft' do nothing returning id`,
-        [project, environment, config.approvals, this.principal.name, this.principal.userId]);
+        [project, environment, config.requiredApprovals, this.principal.name, this.principal.userId]);
       const [draft]: Array<{ id: number }> = await tx.execute(
         `select id from change_requests where project = ? and environment = ? and created_by = ? and state = 'Draft' for update`,
         [project, environment, this.principal.name]);
