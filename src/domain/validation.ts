@@ -9,6 +9,9 @@ export const urlFriendlyName = (min: number, max: number) =>
     .refine((n) => n !== '.' && n !== '..', { message: 'must not be "." or ".." (it could not be used in a URL)' });
 export const description = z.string().max(1000);
 
+/** Whether text is a UUID (ids of strategies and deliveries): anything else names nothing, so callers answer 404. */
+export const isUuid = (v: string): boolean => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v);
+
 /** Largest id of a `serial` column. */
 export const MAX_ROW_ID = 2_147_483_647;
 

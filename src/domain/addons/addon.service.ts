@@ -3,9 +3,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AccessService } from '../access/access.service';
 import type { Principal } from '../access/principal';
 import { change } from '../change';
-import { EVENT_TYPE_SET } from '../events/event-types';
+import { assertEventTypes } from '../events/event-types';
 import { NotFoundError, ValidationError, type ErrorDetail } from '../errors';
-import { parse, rowId, urlFriendlyName } from '../validation';
+import { isUuid, parse, rowId, urlFriendlyName } from '../validation';
 import { eventHubOf } from '../events/event-hub';
 import { checkAddonUrl } from './address-policy';
 import type { DeliveryAttempt } from './delivery-worker';
@@ -84,8 +84,6 @@ const deliveryQuery = z.object({
 }).strict();
 
 export type DeliveryQuery = z.input<typeof deliveryQuery>;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The stored row: the addon's fields with its real parameters and `created_at`. */
 type AddonRow = Omit<Addon, 'createdAt'> & { created_at: Date };
@@ -224,8 +222,7 @@ function checkedParameters(provider: AddonProvider, sent: Record<string, string 
 }
 
 function checkedEvents(events: string[]): string[] {
-  const problems = events.flatMap((e, i) => (EVENT_TYPE_SET.has(e) ? [] : [{ path: `events/${i}`, message: `\`${e}\` is not an event type. Addons can listen to the event types the event log lists.` }]));
-  if (problems.length > 0) throw ValidationError.of(problems);
+  assertEventTypes(events, 'events', 'Addons can listen to the event types the event log lists.');
   return [...new Set(events)];
 }
 
@@ -353,7 +350,7 @@ export class AddonService {
   async redeliver(addonId: string | number, deliveryId: string): Promise<AddonDelivery> {
     await this.access.check('UPDATE_ADDON');
     const addon = await this.load(this.em, addonId);
-    if (!UUID.test(deliveryId)) throw new NotFoundError('Could not find delivery');
+    if (!isUuid(deliveryId)) throw new NotFoundError('Could not find delivery');
     const hub = eventHubOf(this.em);
     const row = await this.em.transactional(async (tx) => {
       const [created]: DeliveryRow[] = await tx.execute(

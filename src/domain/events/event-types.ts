@@ -1,3 +1,4 @@
+import { ValidationError } from '../errors';
 /** Event types, exactly the spec's list. */
 export const EVENT_TYPES = [
   'application-created', 'feature-created', 'feature-deleted', 'feature-updated', 'feature-metadata-updated', 'feature-variants-updated',
@@ -28,3 +29,9 @@ export const EVENT_TYPES = [
 
 export type EventType = (typeof EVENT_TYPES)[number];
 export const EVENT_TYPE_SET: ReadonlySet<string> = new Set(EVENT_TYPES);
+
+/** 400 ValidationError naming each entry of `types` (at `<path>/<index>`) that is not an event type. */
+export function assertEventTypes(types: readonly string[], path: string, hint: string): void {
+  const problems = types.flatMap((t, i) => (EVENT_TYPE_SET.has(t) ? [] : [{ path: `${path}/${i}`, message: `\`${t}\` is not an event type. ${hint}` }]));
+  if (problems.length > 0) throw ValidationError.of(problems);
+}

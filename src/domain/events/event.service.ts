@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ValidationError } from '../errors';
 import { parse } from '../validation';
 import type { EventHub } from './event-hub';
-import { EVENT_TYPE_SET, EVENT_TYPES } from './event-types';
+import { assertEventTypes, EVENT_TYPES } from './event-types';
 import { EventStream, type StreamFilter } from './event-stream';
 import { EVENT_COLUMNS, toAuditEvent, type AuditEvent } from './event.store';
 
@@ -57,10 +56,7 @@ export class EventService {
    */
   stream(filter: StreamFilterInput, signal?: AbortSignal): EventStream {
     const f = parse(streamFilterSchema, filter);
-    const unknown = (f.types ?? []).flatMap((type, i) => (EVENT_TYPE_SET.has(type)
-      ? []
-      : [{ path: `types/${i}`, message: `\`${type}\` is not an event type. A stream can follow the event types the event log lists.` }]));
-    if (unknown.length > 0) throw ValidationError.of(unknown);
+    assertEventTypes(f.types ?? [], 'types', 'A stream can follow the event types the event log lists.');
     if (!this.hub) throw new Error('EventService.stream needs the instance\'s event hub (ServiceOptions.eventHub)');
     const parsed: StreamFilter = { types: f.types, project: f.project, feature: f.feature };
     return new EventStream(this.hub, parsed, signal);

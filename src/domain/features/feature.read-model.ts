@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { normalizeConstraint, type Constraint } from './constraints';
 import { canonicalVariant, type FeatureVariant, type StrategyVariant } from './variants';
+import { isUuid } from '../validation';
 
 /** A feature's own properties (the row), as both doors return them. */
 export interface FeatureSummary {
@@ -241,7 +242,7 @@ export class FeatureReadModel {
 
   /** Strategies by id (missing ids are absent from the map). */
   async strategiesById(ids: readonly string[]): Promise<Map<string, FeatureStrategy & { environment: string }>> {
-    const valid = ids.filter((id) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id));
+    const valid = ids.filter(isUuid);
     if (valid.length === 0) return new Map();
     const rows: StrategyDbRow[] = await this.em.execute(
       `select fs.id, fs.feature_name, fs.environment, fs.strategy_name, fs.title, fs.parameters, fs.constraints, fs.variants, fs.sort_order, fs.disabled,
