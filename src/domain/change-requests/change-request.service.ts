@@ -139,6 +139,18 @@ interface CommentRow {
 const actor = (name: string): ChangeRequestActor => ({ username: name, imageUrl: null });
 const iso = (d: Date) => new Date(d).toISOString();
 const toChange = (c: ChangeRow): ChangeRequestChange => ({ id: c.id, action: c.action, payload: c.payload, createdBy: actor(c.created_by), createdAt: iso(c.created_at) });
+const toComment = (c: CommentRow): ChangeRequestComment => ({ id: c.id, text: c.text, createdBy: actor(c.created_by), createdAt: iso(c.created_at) });
+
+/** Rows grouped by the request they belong to (one pass, whatever the number of requests). */
+function byRequest<T extends { change_request_id: number }>(rows: T[]): Map<number, T[]> {
+  const out = new Map<number, T[]>();
+  for (const r of rows) {
+    const list = out.get(r.change_request_id);
+    if (list) list.push(r);
+    else out.set(r.change_request_id, [r]);
+  }
+  return out;
+}
 
 /**
  * Change requests (issue 12): drafts and their changes, reading, comments. A change is validated as its action's
@@ -282,7 +294,7 @@ export class ChangeRequestService {
         [request.id, text, this.principal.name, this.principal.userId]);
       return c;
     });
-    return { id: row.id, text: row.text, createdBy: actor(row.created_by), createdAt: iso(row.created_at) };
+    return toComment(row);
   }
 
   /** The request row locked (`update` or `share`); 404 when it is not a request of the project. */
@@ -330,11 +342,12 @@ export class ChangeRequestService {
                    where c.change_request_id in (?) order by c.id`, [ids]) as Promise<ChangeRow[]>,
       em.execute('select * from change_request_comments where change_request_id in (?) order by id', [ids]) as Promise<CommentRow[]>,
     ]);
+    const changesOf = byRequest(changes);
+    const commentsOf = byRequest(comments);
     return requests.map((r) => {
       const features = new Map<string, ChangeRequestChange[]>();
       const segments = new Map<number, { id: number; name: string; changes: ChangeRequestChange[] }>();
-      for (const c of changes) {
-        if (c.change_request_id !== r.id) continue;
+      for (const c of changesOf.get(r.id) ?? []) {
         if (c.feature !== null) {
           features.set(c.feature, [...(features.get(c.feature) ?? []), toChange(c)]);
         } else {
@@ -355,7 +368,7 @@ export class ChangeRequestService {
         segments: [...segments.values()],
         approvals: [],
         rejections: [],
-        comments: comments.filter((c) => c.change_request_id === r.id).map((c) => ({ id: c.id, text: c.text, createdBy: actor(c.created_by), createdAt: iso(c.created_at) })),
+        comments: (commentsOf.get(r.id) ?? []).map(toComment),
         createdBy: actor(r.created_by),
         createdAt: iso(r.created_at),
       };
