@@ -78,18 +78,19 @@ export async function change<T>(
   for (let attempt = 1; ; attempt++) {
     try {
       const hub = eventHubOf(em);
+      const wholeRows = hub?.wantsRows ?? false;
       let appended: AppendedEvents | undefined;
       const result = await em.transactional(async (tx) => {
         const events: EventInput[] = [];
         const out = await work(tx as EntityManager, (e) => events.push(e));
         await tx.flush();
-        appended = await appendEvents(tx as EntityManager, principal, events);
+        appended = await appendEvents(tx as EntityManager, principal, events, wholeRows);
         await hub?.announceInTransaction(tx as EntityManager, appended.rows, appended.deliveries);
         return out;
       }, { clear: true });
       // Committed: the live stream and the delivery worker of this instance learn of it (embedded database; on
       // PostgreSQL the notification queued above reaches every instance instead).
-      if (appended) hub?.afterCommit(appended.rows, appended.deliveries);
+      if (appended) hub?.afterCommit(appended.rows, appended.deliveries, wholeRows);
       return result;
     } catch (err) {
       if (attempt >= ATTEMPTS || !RETRYABLE.has(sqlState(err))) throw err;

@@ -11,7 +11,7 @@ const event = (type: string, more: Partial<AuditEvent> = {}): AuditEvent => ({
   id: nextId++, type, createdAt: new Date(0).toISOString(), createdBy: 'admin', createdByUserId: -1337,
   project: null, environment: null, featureName: null, data: null, preData: null, tags: [], ...more,
 });
-const publish = (hub: EventHub, ...events: AuditEvent[]) => hub.publish({ events, deliveries: 0 });
+const publish = (hub: EventHub, ...events: AuditEvent[]) => hub.publish({ events });
 
 /** Everything a stream holds now, without waiting: the items, and whether it ended. */
 async function drain(stream: EventStream): Promise<{ items: unknown[]; ended: boolean }> {

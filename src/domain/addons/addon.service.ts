@@ -364,7 +364,7 @@ export class AddonService {
       await hub?.announceInTransaction(tx as EntityManager, [], 1);
       return created;
     });
-    hub?.afterCommit([], 1);
+    hub?.afterCommit([], 1, false);
     return toDelivery(row);
   }
 

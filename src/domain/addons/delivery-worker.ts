@@ -27,6 +27,9 @@ interface ClaimedRow extends EventDbRow {
   claim: string;
 }
 
+/** The event's columns as the claim statement reads them (`e.id, e.type, …`). */
+const CLAIMED_EVENT_COLUMNS = EVENT_COLUMNS.split(', ').map((c) => `e.${c}`).join(', ');
+
 /** The wait before attempt `n + 1` after `n` failed: base × 2^(n-1), scaled by a random factor in [0.5, 1), at most an hour. */
 export function retryDelayMs(failedAttempts: number, baseMs: number, random: () => number = Math.random): number {
   const exponential = Math.min(baseMs * 2 ** Math.min(failedAttempts - 1, 30), 3_600_000);
@@ -133,7 +136,6 @@ export class DeliveryWorker {
 
   private async claim(limit: number): Promise<ClaimedRow[]> {
     const claim = randomUUID();
-    const prefixed = EVENT_COLUMNS.split(', ').map((c) => `e.${c}`).join(', ');
     return this.orm.em.fork().getConnection().execute(
       `with due as (
          select id from addon_deliveries
@@ -143,7 +145,7 @@ export class DeliveryWorker {
          update addon_deliveries d set claim = ?, next_attempt_at = now() + make_interval(secs => ?)
            from due where d.id = due.id
          returning d.id, d.addon_id, d.event_id, d.attempt_count)
-       select c.id as delivery_id, c.addon_id, c.attempt_count, a.provider, a.parameters, a.enabled, ?::uuid as claim, ${prefixed}
+       select c.id as delivery_id, c.addon_id, c.attempt_count, a.provider, a.parameters, a.enabled, ?::uuid as claim, ${CLAIMED_EVENT_COLUMNS}
          from claimed c join addons a on a.id = c.addon_id join events e on e.id = c.event_id`,
       [limit, claim, this.options.leaseMs / 1000, claim],
     ) as Promise<ClaimedRow[]>;

@@ -1,12 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { EVENT_COLUMNS, toAuditEvent, type AuditEvent, type EventDbRow } from './event.store';
 
-/**
- * What one committed transaction wrote: its audit events and how many addon deliveries they queued.
- */
+/** What one committed transaction wrote: its audit events, in order (the live streams' view of a commit). */
 export interface CommittedEvents {
   events: AuditEvent[];
-  deliveries: number;
 }
 
 export type CommitListener = (committed: CommittedEvents) => void;
@@ -109,6 +106,14 @@ export class EventHub {
     }
   }
 
+  /**
+   * Whether `change()` must read back whole event rows for this hub: only in local mode with someone listening (in
+   * notify mode the listener reads them by id; without listeners nobody needs them).
+   */
+  get wantsRows(): boolean {
+    return this.mode === 'local' && this.listeners.size > 0;
+  }
+
   get listenerCount(): number {
     return this.listeners.size;
   }
@@ -140,11 +145,13 @@ export class EventHub {
   }
 
   /** After the commit (local mode): hand the events over. */
-  afterCommit(rows: EventDbRow[], deliveries: number): void {
+  afterCommit(rows: EventDbRow[], deliveries: number, wholeRows: boolean): void {
     if (this.mode !== 'local') return;
     this.deliveriesQueued(deliveries);
-    if (this.listeners.size === 0 || rows.length === 0) return;
-    this.publish({ events: rows.map(toAuditEvent), deliveries });
+    // Rows read back whole only when someone listened as the change began (`wantsRows`): a stream that started
+    // during the transaction follows from the next commit on.
+    if (!wholeRows || this.listeners.size === 0 || rows.length === 0) return;
+    this.publish({ events: rows.map(toAuditEvent) });
   }
 
   /**
@@ -159,7 +166,7 @@ export class EventHub {
     const ids = payload.slice(colon + 1).split(',').map(Number).filter((n) => Number.isSafeInteger(n) && n > 0);
     if (ids.length === 0) return;
     const rows: EventDbRow[] = await em.getConnection().execute(`select ${EVENT_COLUMNS} from events where id = any(?::bigint[]) order by id`, [`{${ids.join(',')}}`]);
-    this.publish({ events: rows.map(toAuditEvent), deliveries });
+    this.publish({ events: rows.map(toAuditEvent) });
   }
 }
 

@@ -61,11 +61,17 @@ export function toAuditEvent(r: EventDbRow): AuditEvent {
 
 const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
 
-/** What `appendEvents` wrote: the event rows and how many addon deliveries they queued. */
+/**
+ * What `appendEvents` wrote: the event rows (whole when asked for, otherwise only `id, type, project, environment`)
+ * and how many addon deliveries they queued.
+ */
 export interface AppendedEvents {
   rows: EventDbRow[];
   deliveries: number;
 }
+
+/** What the outbox join needs of a new event, and its id for announcing it. */
+const KEY_COLUMNS = 'id, type, project, environment';
 
 /**
  * The addon outbox (issue 11): an enabled addon listens to an event when its `events` hold the event's type and, for
@@ -79,9 +85,10 @@ const ADDON_MATCH = `a.enabled and jsonb_exists(a.events, i.type)
  * Appends events inside the caller's transaction (the `em` given must be the transaction's), so an event
  * exists exactly when its change committed. A feature event without explicit tags carries the feature's
  * current tags, read in the same statement. The same statement queues a delivery for every addon that listens to
- * each event (the transactional outbox): a rolled-back change leaves neither events nor deliveries.
+ * each event (the transactional outbox): a rolled-back change leaves neither events nor deliveries. The rows come
+ * back whole only when `wholeRows` (a live stream on this instance reads them); otherwise only their keys.
  */
-export async function appendEvents(em: EntityManager, principal: Principal, events: EventInput[]): Promise<AppendedEvents> {
+export async function appendEvents(em: EntityManager, principal: Principal, events: EventInput[], wholeRows = false): Promise<AppendedEvents> {
   if (events.length === 0) return { rows: [], deliveries: 0 };
   const values: unknown[] = [];
   const rows = events.map((e) => {
@@ -96,7 +103,7 @@ export async function appendEvents(em: EntityManager, principal: Principal, even
               coalesce(v.tags, (select coalesce(jsonb_agg(jsonb_build_object('type', ft.tag_type, 'value', ft.tag_value) order by ft.tag_type, ft.tag_value), '[]'::jsonb)
                                  from feature_tags ft where ft.feature_name = v.feature_name))
          from (values ${rows.join(', ')}) as v(type, created_by, created_by_user_id, project, environment, feature_name, data, pre_data, tags)
-       returning ${EVENT_COLUMNS}),
+       returning ${wholeRows ? EVENT_COLUMNS : KEY_COLUMNS}),
      q as (insert into addon_deliveries (addon_id, event_id) select a.id, i.id from i join addons a on ${ADDON_MATCH} returning 1)
      select i.*, (select count(*)::int from q) as queued from i order by i.id`,
     values,
