@@ -10,17 +10,20 @@ import { NoAccessError } from '../errors';
  * to one environment (archive, dependencies, cloning into the project) is refused when any environment of the project
  * has change requests enabled and the caller cannot skip them there.
  *
+ * `environments`: the one or several environments the change touches; absent, every environment of the project.
+ *
  * Called first in the change's transaction: the settings are read `for share`, so a configuration change (which
  * updates the same row) waits for this change to finish, or this change sees the new setting. Admins hold every
  * permission, SKIP_CHANGE_REQUEST included, and skip the read.
  */
-export async function refuseWithoutChangeRequest(tx: EntityManager, principal: Principal, access: AccessService, project: string, environment?: string): Promise<void> {
+export async function refuseWithoutChangeRequest(tx: EntityManager, principal: Principal, access: AccessService, project: string, environments?: string | readonly string[]): Promise<void> {
   if (principal.isAdmin) return;
+  const only = environments === undefined ? undefined : typeof environments === 'string' ? [environments] : environments;
   const rows: Array<{ environment: string }> = await tx.execute(
     `select environment_name as environment from project_environments
-      where project_id = ? and change_requests_enabled${environment === undefined ? '' : ' and environment_name = ?'}
+      where project_id = ? and change_requests_enabled${only === undefined ? '' : ' and environment_name in (?)'}
       order by environment_name for share`,
-    environment === undefined ? [project] : [project, environment],
+    only === undefined ? [project] : [project, only],
   );
   for (const { environment: env } of rows) {
     if (await access.allows('SKIP_CHANGE_REQUEST', { project, environment: env })) continue;

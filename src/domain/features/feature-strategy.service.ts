@@ -242,7 +242,7 @@ export class FeatureStrategyService {
     const environments = [...new Set(data.environments)];
     for (const environment of environments) await this.access.check('UPDATE_FEATURE_ENVIRONMENT_VARIANTS', { project, environment });
     return change(this.em, this.principal, async (tx, emit) => {
-      for (const environment of environments) await refuseWithoutChangeRequest(tx, this.principal, this.access, project, environment);
+      await refuseWithoutChangeRequest(tx, this.principal, this.access, project, environments);
       await loadProjectFeature(tx, project, feature, true);
       for (const environment of environments) {
         await assertProjectEnvironment(tx, project, environment);
