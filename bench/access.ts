@@ -5,7 +5,7 @@
  * cookie; and a password login (scrypt, N = 2^15).
  * Usage: npm run bench:access [-- --pg postgresql://postgres@127.0.0.1:5432/postgres] [-- --requests 300]
  */
-import { startBenchApp, TOKEN } from './bench-app';
+import { percentile, startBenchApp, TOKEN } from './bench-app';
 import { PROJECT } from './feature-model-data';
 
 const args = process.argv.slice(2);
@@ -14,7 +14,6 @@ const pgBase = opt('--pg', process.env.DATABASE_URL ?? 'postgresql://postgres@12
 const requests = Number(opt('--requests', '300'));
 const PASSWORD = 'Bench-Access-42';
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 async function call(base: string, method: string, path: string, headers: Record<string, string>, body?: unknown) {
   const res = await fetch(base + path, {

@@ -20,6 +20,7 @@ import { listenForEvents } from '../src/domain/events/event-listener';
 import { openOrm } from '../src/db/orm';
 import { createLogger } from '../src/logger';
 import { startReceiver } from '../test/support/receiver';
+import { percentile } from './bench-app';
 
 const args = process.argv.slice(2);
 const opt = (name: string, fallback: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
@@ -29,7 +30,6 @@ const REQUESTS = Number(opt('--requests', '300'));
 const TOKEN = '*:*.bench-addons-token';
 const logger = createLogger('silent');
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 interface Instance {
   base: string;

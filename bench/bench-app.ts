@@ -45,7 +45,8 @@ export async function startBenchApp(pgBase: string): Promise<BenchApp> {
   };
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+/** The p-th percentile of an ascending list (nearest rank). */
+export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 /** Sends `requests` sequential requests after 20 warm-up ones; prints one table row with median, p99 and body size. */
 export async function measure(base: string, label: string, requests: number, request: (i: number) => { path: string; body?: unknown }): Promise<void> {

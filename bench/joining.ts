@@ -7,7 +7,7 @@
  */
 import { createIdp, samlResponse } from '../test/support/saml-idp';
 import { SAML_LOGINS_PER_MINUTE } from '../src/rest/saml.routes';
-import { startBenchApp, TOKEN } from './bench-app';
+import { percentile, startBenchApp, TOKEN } from './bench-app';
 
 const args = process.argv.slice(2);
 const opt = (name: string, fallback: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
@@ -17,7 +17,6 @@ const PASSWORD = 'Bench-Joining-42';
 const WARM_UP = 20;
 const SP = 'http://localhost:4242';
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 async function call(base: string, method: string, path: string, headers: Record<string, string>, body?: unknown, form?: Record<string, string>) {
   const type: Record<string, string> = form ? { 'content-type': 'application/x-www-form-urlencoded' } : body === undefined ? {} : { 'content-type': 'application/json' };
