@@ -50,7 +50,9 @@ export interface ChangeRequest {
   createdAt: string;
 }
 
-export type ChangeRequestState = 'Draft' | 'In review' | 'Approved' | 'Applied' | 'Cancelled' | 'Rejected' | 'Scheduled';
+/** Every state of a change request (the spec's list; the table's check constraint holds the same). */
+export const CHANGE_REQUEST_STATES = ['Draft', 'In review', 'Approved', 'Applied', 'Cancelled', 'Rejected', 'Scheduled'] as const;
+export type ChangeRequestState = (typeof CHANGE_REQUEST_STATES)[number];
 /** States in which a request is still open (listed by `…/change-requests/open`). */
 export const OPEN_STATES: readonly ChangeRequestState[] = ['Draft', 'In review', 'Approved', 'Scheduled'];
 /** States in which the author may still change what the request holds. */
@@ -76,15 +78,14 @@ export const changeSchema = z.discriminatedUnion('action', [
 ]);
 export type ChangeInput = z.output<typeof changeSchema>;
 
-const ACTIONS = ['updateEnabled', 'addStrategy', 'updateStrategy', 'deleteStrategy', 'archiveFeature', 'patchVariant', 'reorderStrategy', 'addDependency', 'deleteDependency', 'updateSegment', 'deleteSegment'];
 
 /** An unknown or missing `action` named as such (the union alone would report it without a path). */
 function checkActions(input: unknown): void {
   const items = Array.isArray(input) ? input : [input];
   items.forEach((item, i) => {
     const action = item !== null && typeof item === 'object' ? (item as { action?: unknown }).action : undefined;
-    if (typeof action !== 'string' || !ACTIONS.includes(action)) {
-      throw ValidationError.single(Array.isArray(input) ? `${i}/action` : 'action', `The \`action\` must be one of ${ACTIONS.join(', ')}.`);
+    if (typeof action !== 'string' || !Object.hasOwn(PERMISSION, action)) {
+      throw ValidationError.single(Array.isArray(input) ? `${i}/action` : 'action', `The \`action\` must be one of ${Object.keys(PERMISSION).join(', ')}.`);
     }
   });
 }
@@ -175,8 +176,8 @@ export class ChangeRequestService {
 
   /** The project's requests in one state, or all of them, newest first. */
   async list(project: string, state?: string): Promise<ChangeRequest[]> {
-    if (state !== undefined && !(['Draft', 'In review', 'Approved', 'Applied', 'Cancelled', 'Rejected', 'Scheduled'] as string[]).includes(state)) {
-      throw ValidationError.single('state', 'The `state` must be one of Draft, In review, Approved, Applied, Cancelled, Rejected or Scheduled.');
+    if (state !== undefined && !(CHANGE_REQUEST_STATES as readonly string[]).includes(state)) {
+      throw ValidationError.single('state', `The \`state\` must be one of ${CHANGE_REQUEST_STATES.join(', ')}.`);
     }
     return state === undefined ? this.read(this.em, 'where r.project = ?', [project]) : this.read(this.em, 'where r.project = ? and r.state = ?', [project, state]);
   }
