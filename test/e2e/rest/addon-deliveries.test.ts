@@ -228,6 +228,17 @@ describe('retries', () => {
     expect(JSON.stringify([d, g])).not.toContain('very-secret-token');
   });
 
+  it('an attempt that gets no answer within the timeout fails and is retried', async () => {
+    answer = (i) => (i === 0 ? 'hang' : 200);
+    const addon = await listen('webhook', { url: 'http://127.0.0.1:1/x' }, ['feature-created']);
+    await app.put(`${A}/${addon}`, { parameters: { url: receiver!.url } });
+    await newFeature();
+    const [d] = await settled(addon, 1, 15_000);
+    expect(d.status).toBe('delivered');
+    expect(d.attempts.map((a: any) => [a.statusCode, a.error])).toEqual([[null, 'no answer within 2000 ms'], [200, null]]);
+    expect(d.attempts[0].durationMs).toBeGreaterThanOrEqual(1900);
+  });
+
   it('a delivery of an addon disabled before it was sent is skipped', async () => {
     answer = () => 503;
     const addon = await listen('webhook', { url: 'http://127.0.0.1:1/x' }, ['feature-created']);
