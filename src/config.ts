@@ -29,6 +29,8 @@ export interface Config {
   publicUrl: string;
   /** Addon deliveries (ADDON_* variables, src/domain/addons/delivery-options.ts). */
   addonDelivery: DeliveryOptions;
+  /** How often each instance looks for Scheduled change requests that came due (CHANGE_REQUEST_POLL_MS). */
+  changeRequestPollMs: number;
 }
 
 export class ConfigError extends Error {
@@ -77,7 +79,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const shutdownTimeoutMs = integer('SHUTDOWN_TIMEOUT_MS', env.SHUTDOWN_TIMEOUT_MS, 10_000, 0, 600_000);
   const publicUrl = parsePublicUrl(env.PUBLIC_URL?.trim() || env.UNLEASH_URL?.trim() || `http://localhost:${port}`);
   const addonDelivery = loadDeliveryOptions(env);
-  return { port, databaseUrl, dataDir, initAdminApiTokens, initAdminPassword, logLevel, dbPoolMax, playgroundCombinationLimit, graphqlMaxCost, shutdownTimeoutMs, publicUrl, addonDelivery };
+  const changeRequestPollMs = integer('CHANGE_REQUEST_POLL_MS', env.CHANGE_REQUEST_POLL_MS, 1_000, 10, 600_000);
+  return { port, databaseUrl, dataDir, initAdminApiTokens, initAdminPassword, logLevel, dbPoolMax, playgroundCombinationLimit, graphqlMaxCost, shutdownTimeoutMs, publicUrl, addonDelivery, changeRequestPollMs };
 }
 
 function loadDeliveryOptions(env: NodeJS.ProcessEnv): DeliveryOptions {

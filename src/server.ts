@@ -9,6 +9,7 @@ import { ensureAdminUser } from './domain/access/user.service';
 import { startEmbeddedDatabase, type EmbeddedDatabase } from './db/embedded';
 import { openOrm } from './db/orm';
 import { DeliveryWorker } from './domain/addons/delivery-worker';
+import { ChangeRequestScheduler } from './domain/change-requests/change-request-scheduler';
 import { EventHub } from './domain/events/event-hub';
 import { listenForEvents, type EventListener } from './domain/events/event-listener';
 import { withStartupLock } from './db/startup-lock';
@@ -73,6 +74,8 @@ export async function startServer(config: Config, logger: Logger, embeddedStarti
   const port = (server.address() as AddressInfo).port;
   // Addon deliveries: this instance's worker shares the outbox with every other instance's.
   const worker = new DeliveryWorker(openedOrm, { ...config.addonDelivery, publicUrl: config.publicUrl }, logger, eventHub).start();
+  // Scheduled change requests: every instance looks for due ones; each is applied by one of them.
+  const scheduler = new ChangeRequestScheduler(openedOrm, { pollMs: config.changeRequestPollMs }, logger).start();
   let stopping: Promise<void> | undefined;
   return {
     server, orm: openedOrm, port, createdAdminToken: created.token, createdAdminPassword: created.password,
@@ -84,7 +87,7 @@ export async function startServer(config: Config, logger: Logger, embeddedStarti
         eventHub.close();
         // No new deliveries are claimed; those being sent finish (within ADDON_TIMEOUT_MS) while requests drain. What
         // is still queued stays in the outbox for the next start or another instance.
-        const workerStopped = worker.stop();
+        const workerStopped = Promise.all([worker.stop(), scheduler.stop()]);
         // Connections that finish their response while we wait become idle: close those as they appear.
         const sweep = setInterval(() => server.closeIdleConnections(), 50);
         const deadline = setTimeout(() => {

@@ -61,6 +61,9 @@ export async function lockedFindOne<T extends object>(tx: EntityManager, entity:
   return tx.findOne(entity, where, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
 }
 
+/** The transactions of running changes, with their `emit`: a change started on one of them joins it (see `change`). */
+const joined = new WeakMap<EntityManager, (event: EventInput) => void>();
+
 /**
  * Runs one state change and its audit events in a single transaction. The callback receives the
  * transaction's EntityManager (the only one it may use: on the embedded single-connection database any
@@ -75,6 +78,14 @@ export async function change<T>(
   principal: Principal,
   work: (tx: EntityManager, emit: (event: EventInput) => void) => Promise<T>,
 ): Promise<T> {
+  // A change made inside another one (applying a change request runs each of its changes through the services of
+  // direct edits) joins the outer transaction: its events are the outer change's, written at its commit.
+  const outer = joined.get(em);
+  if (outer) {
+    const out = await work(em, outer);
+    await em.flush();
+    return out;
+  }
   for (let attempt = 1; ; attempt++) {
     try {
       const hub = eventHubOf(em);
@@ -82,7 +93,9 @@ export async function change<T>(
       let appended: AppendedEvents | undefined;
       const result = await em.transactional(async (tx) => {
         const events: EventInput[] = [];
-        const out = await work(tx as EntityManager, (e) => events.push(e));
+        const emit = (e: EventInput) => { events.push(e); };
+        joined.set(tx as EntityManager, emit);
+        const out = await work(tx as EntityManager, emit);
         await tx.flush();
         appended = await appendEvents(tx as EntityManager, principal, events, wholeRows);
         await hub?.announceInTransaction(tx as EntityManager, appended.rows, appended.deliveries);

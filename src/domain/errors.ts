@@ -131,6 +131,15 @@ export class ForbiddenError extends DomainError {
   override readonly name = 'ForbiddenError';
 }
 
+/**
+ * The thing addressed is in a state that does not allow the operation (a change request that is not in a state the
+ * requested move starts from, or whose changes conflict with what changed since they were made): 409, the spec's
+ * "resource would conflict with current state". Trying again without changing anything gives the same answer.
+ */
+export class ConflictError extends DomainError {
+  override readonly name = 'ConflictError';
+}
+
 /** Status of each error name, used by both doors (REST status, GraphQL `extensions.code`). */
 export const STATUS_BY_NAME: Readonly<Record<string, number>> = {
   ValidationError: 400,
@@ -145,6 +154,7 @@ export const STATUS_BY_NAME: Readonly<Record<string, number>> = {
   ForbiddenError: 403,
   NotFoundError: 404,
   NameExistsError: 409,
+  ConflictError: 409,
   ContentTooLarge: 413,
   ContentTypeerror: 415,
   TooManyRequestsError: 429,
@@ -238,6 +248,7 @@ export const UNIQUE_KEYS: ReadonlyMap<string, UniqueKey> = new Map<string, Uniqu
   ['public_signup_token_users_pkey', fixed('The user already signed up with that token')],
   ['settings_pkey', fixed('That setting already exists')],
   ['addons_pkey', fixed('An addon with that id already exists')],
+  ['change_request_reviews_pkey', fixed('That reviewer has already reviewed the change request')],
   ['addon_deliveries_pkey', fixed('A delivery with that id already exists')],
   ['addon_deliveries_seq_key', fixed('A delivery with that sequence number already exists')],
   ['change_requests_pkey', fixed('A change request with that id already exists')],

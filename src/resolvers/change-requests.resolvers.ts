@@ -56,6 +56,7 @@ const ChangeRef = builder.objectRef<ChangeRequestChange>('ChangeRequestChange').
   fields: (t) => ({
     id: t.exposeInt('id', { description: 'Change id (a new one after each edit).' }),
     action: t.exposeString('action', { description: 'updateEnabled, addStrategy, updateStrategy, deleteStrategy, archiveFeature, patchVariant, reorderStrategy, addDependency, deleteDependency, updateSegment or deleteSegment.' }),
+    conflict: t.string({ nullable: true, description: 'While the request is open: what the change relies on (a strategy, the variants, a segment, a parent feature) vanished or changed since it was made. Null when there is no conflict.', resolve: (c) => c.conflict ?? null }),
     payload: t.field({ type: 'JSON', description: "The action's payload.", resolve: (c) => c.payload }),
     createdBy: t.field({ type: ActorRef, description: 'Who proposed it.', resolve: (c) => c.createdBy }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When.' }),
@@ -72,10 +73,29 @@ const CommentRef = builder.objectRef<ChangeRequestComment>('ChangeRequestComment
   }),
 });
 
+const DefaultChangeRef = builder.objectRef<NonNullable<ChangeRequest['features'][number]['defaultChange']>>('ChangeRequestDefaultChange').implement({
+  description: 'A background change applying the request makes to avoid an invalid state.',
+  fields: (t) => ({
+    action: t.exposeString('action', { description: 'addStrategy (the default strategy, when switching on without an active strategy) or updateEnabled (switched off when its last active strategy goes).' }),
+    payload: t.field({ type: 'JSON', description: 'What it writes.', resolve: (d) => d.payload }),
+  }),
+});
+
+const ScheduleRef = builder.objectRef<NonNullable<ChangeRequest['schedule']>>('ChangeRequestSchedule').implement({
+  description: 'When a Scheduled request is applied.',
+  fields: (t) => ({
+    scheduledAt: t.expose('scheduledAt', { type: 'DateTime', description: 'When it is applied.' }),
+    status: t.exposeString('status', { description: 'pending, or failed when applying it at its time failed.' }),
+    failureReason: t.exposeString('failureReason', { nullable: true, description: 'Why applying it failed.' }),
+  }),
+});
+
 const FeatureChangesRef = builder.objectRef<ChangeRequest['features'][number]>('ChangeRequestFeature').implement({
   description: "A feature's changes in a request.",
   fields: (t) => ({
     name: t.exposeString('name', { description: 'The feature.' }),
+    conflict: t.string({ nullable: true, description: 'While the request is open: the feature no longer exists, was archived or moved. Null otherwise.', resolve: (f) => f.conflict ?? null }),
+    defaultChange: t.field({ type: DefaultChangeRef, nullable: true, description: 'A background change applying the request makes to this feature, if any.', resolve: (f) => f.defaultChange ?? null }),
     changes: t.field({ type: [ChangeRef], description: 'Its changes, oldest first.', resolve: (f) => f.changes }),
   }),
 });
@@ -112,6 +132,7 @@ export const ChangeRequestRef = builder.objectRef<ChangeRequest>('ChangeRequest'
     approvals: t.field({ type: [ReviewRef], description: 'Approvals.', resolve: (r) => r.approvals }),
     rejections: t.field({ type: [ReviewRef], description: 'Rejections.', resolve: (r) => r.rejections }),
     comments: t.field({ type: [CommentRef], description: 'Comments, oldest first.', resolve: (r) => r.comments }),
+    schedule: t.field({ type: ScheduleRef, nullable: true, description: 'When the state is Scheduled: when and how.', resolve: (r) => r.schedule ?? null }),
     createdBy: t.field({ type: ActorRef, description: 'Its author.', resolve: (r) => r.createdBy }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
   }),
@@ -151,6 +172,17 @@ const TitleInput = builder.inputType('SetChangeRequestTitleInput', {
     project: t.string({ required: true, description: 'The project.' }),
     id: t.int({ required: true, description: 'The change request.' }),
     title: t.string({ required: true, description: 'The title (1 to 255 characters).' }),
+  }),
+});
+
+const StateInput = builder.inputType('SetChangeRequestStateInput', {
+  description: 'A move of a change request to another state.',
+  fields: (t) => ({
+    project: t.string({ required: true, description: 'The project.' }),
+    id: t.int({ required: true, description: 'The change request.' }),
+    state: t.string({ required: true, description: 'In review (send to review), Approved (approve), Rejected (reject), Applied (apply), Scheduled (apply at `scheduledAt`) or Cancelled.' }),
+    comment: t.string({ description: 'A comment recorded with the move.' }),
+    scheduledAt: t.string({ description: 'With Scheduled: when to apply it (ISO 8601, in the future).' }),
   }),
 });
 
@@ -207,6 +239,14 @@ builder.mutationFields((t) => ({
     description: 'Renames a change request.',
     args: { input: t.arg({ type: TitleInput, required: true, description: 'The request and its title.' }) },
     resolve: (_root, { input }, ctx) => ctx.services.changeRequests.setTitle(input.project, input.id, { title: input.title }),
+  }),
+  setChangeRequestState: t.field({
+    type: ChangeRequestRef,
+    description: 'Moves a change request: Draft → In review (its author) → Approved (after minApprovals approvals by others, APPROVE_CHANGE_REQUEST) → Applied or Scheduled (APPLY_CHANGE_REQUEST); Rejected (APPROVE_CHANGE_REQUEST) and Cancelled (its author, or APPLY_CHANGE_REQUEST). Any other move: ConflictError. Events change-request-sent-to-review, -approval-added, -approved, -rejected, -applied (with each change\'s own events), -scheduled, -cancelled.',
+    args: { input: t.arg({ type: StateInput, required: true, description: 'The request and the state asked for.' }) },
+    resolve: (_root, { input }, ctx) => ctx.services.changeRequests.setState(input.project, input.id, {
+      state: input.state, ...(input.comment == null ? {} : { comment: input.comment }), ...(input.scheduledAt == null ? {} : { scheduledAt: input.scheduledAt }),
+    }),
   }),
   addChangeRequestComment: t.field({
     type: CommentRef,

@@ -35,6 +35,9 @@ export function changeRequestsRouter(): Router {
     await services(req).changeRequests.setTitle(req.params.projectId, req.params.id, req.body);
     res.status(204).end();
   });
+  r.put('/projects/:projectId/change-requests/:id/state', async (req, res) => {
+    res.json(await services(req).changeRequests.setState(req.params.projectId, req.params.id, req.body));
+  });
   r.post('/projects/:projectId/change-requests/:id/comments', async (req, res) => {
     res.status(201).json(await services(req).changeRequests.addComment(req.params.projectId, req.params.id, req.body));
   });

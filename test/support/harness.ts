@@ -9,6 +9,7 @@ import { ensureAdminTokens } from '../../src/domain/access/api-token.service';
 import { CREDENTIAL_LOOKUP } from '../../src/domain/access/authenticator';
 import { DEFAULT_DELIVERY_OPTIONS, type DeliveryOptions } from '../../src/domain/addons/delivery-options';
 import { DeliveryWorker } from '../../src/domain/addons/delivery-worker';
+import { ChangeRequestScheduler } from '../../src/domain/change-requests/change-request-scheduler';
 import { EventHub, type StreamLimits } from '../../src/domain/events/event-hub';
 import { listenForEvents, type EventListener } from '../../src/domain/events/event-listener';
 import { openOrm } from '../../src/db/orm';
@@ -79,6 +80,8 @@ export interface TestAppOptions {
    * deliveries are queued but nobody sends them.
    */
   deliveries?: Partial<DeliveryOptions>;
+  /** Run a change-request scheduler polling every `pollMs` (without it, nothing applies Scheduled requests by itself). */
+  scheduler?: { pollMs: number };
 }
 
 /** Starts the real app (buildApp) on an ephemeral port against the suite's database, reset to fresh defaults. */
@@ -105,6 +108,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const worker = options.deliveries
     ? new DeliveryWorker(orm, { ...DEFAULT_DELIVERY_OPTIONS, allowPrivateUrls: allowPrivateAddonUrls, ...options.deliveries, publicUrl: 'http://localhost:4242' }, logger, eventHub).start()
     : undefined;
+  const scheduler = options.scheduler ? new ChangeRequestScheduler(orm, options.scheduler, logger).start() : undefined;
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
@@ -145,6 +149,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       eventHub.close(); // ends open live streams, as src/server.ts does when it stops
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await worker?.stop();
+      await scheduler?.stop();
       await listener?.stop();
       await orm.close(true);
     },

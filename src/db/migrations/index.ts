@@ -11,6 +11,7 @@ import { Migration0011Addons } from './0011-addons';
 import { Migration0012AddonDeliveries } from './0012-addon-deliveries';
 import { Migration0013ChangeRequestConfig } from './0013-change-request-config';
 import { Migration0014ChangeRequests } from './0014-change-requests';
+import { Migration0015ChangeRequestReviews } from './0015-change-request-reviews';
 
 /** Explicit, ordered migration list: no globbing, identical under tsx, jest and compiled dist/. */
 export const migrationsList = [
@@ -27,4 +28,5 @@ export const migrationsList = [
   { name: '0012-addon-deliveries', class: Migration0012AddonDeliveries },
   { name: '0013-change-request-config', class: Migration0013ChangeRequestConfig },
   { name: '0014-change-requests', class: Migration0014ChangeRequests },
+  { name: '0015-change-request-reviews', class: Migration0015ChangeRequestReviews },
 ];

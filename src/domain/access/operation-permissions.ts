@@ -13,9 +13,12 @@ import { ADMIN, NONE } from './permissions';
  * - `environment`: the project as for `project`, and the environment the operation addresses.
  * - `self`: the caller's own account (password, personal access tokens): any user, never an API token.
  * - `author`: the author of the change request the operation addresses (anyone else gets 403 ForbiddenError).
+ * - `review`: a change request's move, whose permission depends on the state asked for (see TRANSITIONS in
+ *   change-request.service.ts): its author sends it to review; APPROVE_CHANGE_REQUEST in its environment approves or
+ *   rejects (never its author); APPLY_CHANGE_REQUEST applies or schedules; its author or APPLY_CHANGE_REQUEST cancels.
  * `NONE` means any authenticated admin-API principal (validations, evaluations).
  */
-export type OperationScope = 'root' | 'project' | 'feature' | 'environment' | 'self' | 'author';
+export type OperationScope = 'root' | 'project' | 'feature' | 'environment' | 'self' | 'author' | 'review';
 
 export interface OperationPermission {
   permission: string;
@@ -54,6 +57,7 @@ export const OPERATION_PERMISSIONS: readonly OperationPermission[] = [
     'PUT /api/admin/projects/:projectId/change-requests/:id/title',
   ], ['editChangeRequestChange', 'discardChangeRequestChange', 'setChangeRequestTitle']),
   op(NONE, 'project', ['POST /api/admin/projects/:projectId/change-requests/:id/comments'], ['addChangeRequestComment']),
+  op('APPROVE_CHANGE_REQUEST', 'review', ['PUT /api/admin/projects/:projectId/change-requests/:id/state'], ['setChangeRequestState']),
   // context fields
   op(NONE, 'root', ['POST /api/admin/context/validate']),
   op('CREATE_CONTEXT_FIELD', 'root', ['POST /api/admin/context'], ['createContextField']),
@@ -150,6 +154,7 @@ export const MUTATION_PERMISSIONS: ReadonlyMap<string, OperationPermission> = ne
 /** The sentence the printed schema carries on each mutation. */
 export function permissionSentence(o: OperationPermission): string {
   if (o.scope === 'author') return 'Only the author of the change request may do this, while it is Draft or In review.';
+  if (o.scope === 'review') return "Who may depends on the state asked for: the request's author (In review, Cancelled), APPROVE_CHANGE_REQUEST in its environment and not its author (Approved, Rejected), APPLY_CHANGE_REQUEST in its environment (Applied, Scheduled, Cancelled).";
   if (o.scope === 'self') return "Needs a user (a session or a personal access token): it acts on the caller's own account.";
   if (o.permission === NONE) return 'Needs any admin-API credentials.';
   if (o.permission === ADMIN) return 'Needs the ADMIN permission.';

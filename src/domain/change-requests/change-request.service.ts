@@ -4,12 +4,14 @@ import type { AccessService } from '../access/access.service';
 import type { Principal } from '../access/principal';
 import { change } from '../change';
 import { lockedProjectEnvironment } from './change-request-config.service';
-import { ForbiddenError, NotFoundError, ValidationError } from '../errors';
+import { applyChangeRequest, defaultChanges, findConflicts, snapshotsOf, type DefaultChange, type StoredChange } from './change-request-apply';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors';
 import { loadProjectFeature } from '../features/feature.lookup';
 import { dependencyPayloadSchema } from '../features/feature.service';
 import { strategyPayloadSchemas } from '../features/feature-strategy.service';
 import { featureVariantsSchema } from '../features/variants';
 import { segmentPayloadSchema } from '../segments/segment.service';
+import type { EventType } from '../events/event-types';
 import { parse, rowId } from '../validation';
 
 /** Who did something, as the spec shows it. */
@@ -21,6 +23,8 @@ export interface ChangeRequestActor {
 export interface ChangeRequestChange {
   id: number;
   action: string;
+  /** Present only when what the change relies on vanished or changed since it was made. */
+  conflict?: string;
   payload: unknown;
   createdBy: ChangeRequestActor;
   createdAt: string;
@@ -41,12 +45,20 @@ export interface ChangeRequest {
   minApprovals: number;
   project: string;
   state: ChangeRequestState;
-  features: Array<{ name: string; changes: ChangeRequestChange[] }>;
+  features: Array<{ name: string; conflict?: string; changes: ChangeRequestChange[]; defaultChange?: DefaultChange }>;
   segments: Array<{ id: number; name: string; changes: ChangeRequestChange[] }>;
-  approvals: Array<{ createdBy: { id: number | null; username: string | null; imageUrl: string | null }; createdAt: string }>;
-  rejections: Array<{ createdBy: { id: number | null; username: string | null; imageUrl: string | null }; createdAt: string }>;
+  approvals: ChangeRequestReview[];
+  rejections: ChangeRequestReview[];
   comments: ChangeRequestComment[];
   createdBy: ChangeRequestActor;
+  createdAt: string;
+  /** Present when the state is Scheduled. */
+  schedule?: { scheduledAt: string; status: 'pending' | 'failed'; failureReason: string | null };
+}
+
+/** An approval or a rejection: who and when. */
+export interface ChangeRequestReview {
+  createdBy: { id: number | null; username: string | null; imageUrl: string | null };
   createdAt: string;
 }
 
@@ -57,6 +69,34 @@ export type ChangeRequestState = (typeof CHANGE_REQUEST_STATES)[number];
 export const OPEN_STATES: readonly ChangeRequestState[] = ['Draft', 'In review', 'Approved', 'Scheduled'];
 /** States in which the author may still change what the request holds. */
 const EDITABLE_STATES: readonly ChangeRequestState[] = ['Draft', 'In review'];
+
+/**
+ * The moves `PUT …/state` makes, by the state asked for: the states each may start from. Draft is never asked for
+ * (a request does not go back), and Applied, Cancelled and Rejected are final.
+ * - In review: the author sends a Draft to review.
+ * - Approved: a reviewer (APPROVE_CHANGE_REQUEST, not the author) approves; the request becomes Approved when it has
+ *   `minApprovals` approvals, and stays In review until then.
+ * - Rejected: a reviewer rejects a request In review or Approved (not yet applied).
+ * - Applied: APPLY_CHANGE_REQUEST applies an Approved request, or a Scheduled one at once.
+ * - Scheduled: APPLY_CHANGE_REQUEST schedules an Approved request, or moves the time of a Scheduled one (which also
+ *   retries a failed one).
+ * - Cancelled: the author, or someone who may apply it, withdraws an open request.
+ */
+export const TRANSITIONS: Readonly<Record<ChangeRequestState, readonly ChangeRequestState[]>> = {
+  Draft: [],
+  'In review': ['Draft'],
+  Approved: ['In review'],
+  Rejected: ['In review', 'Approved'],
+  Applied: ['Approved', 'Scheduled'],
+  Scheduled: ['Approved', 'Scheduled'],
+  Cancelled: ['Draft', 'In review', 'Approved', 'Scheduled'],
+};
+
+const stateSchema = z.object({
+  state: z.enum(CHANGE_REQUEST_STATES),
+  comment: z.string().trim().min(1).max(10_000).optional(),
+  scheduledAt: z.iso.datetime({ offset: true }).optional(),
+}).strict();
 
 const featureRef = z.string().min(1).max(100);
 const segmentId = z.number().int().min(1).max(2_147_483_647);
@@ -118,16 +158,22 @@ interface RequestRow {
   min_approvals: number;
   created_by: string;
   created_at: Date;
+  scheduled_at: Date | null;
+  schedule_status: 'pending' | 'failed' | null;
+  failure_reason: string | null;
 }
-interface ChangeRow {
-  id: number;
+interface ChangeRow extends StoredChange {
   change_request_id: number;
-  feature: string | null;
-  action: string;
-  payload: unknown;
   created_by: string;
   created_at: Date;
   segment_name: string | null;
+}
+interface ReviewRow {
+  change_request_id: number;
+  created_by: string;
+  created_by_user_id: number | null;
+  decision: 'approved' | 'rejected';
+  created_at: Date;
 }
 interface CommentRow {
   id: number;
@@ -137,9 +183,15 @@ interface CommentRow {
   created_at: Date;
 }
 
+/** A validated change in stored form (before it has an id). */
+const stored = (c: ChangeInput): StoredChange => ({ id: 0, feature: 'feature' in c ? c.feature : null, action: c.action, payload: (c.payload ?? {}) as Record<string, unknown>, snapshot: null });
+
 const actor = (name: string): ChangeRequestActor => ({ username: name, imageUrl: null });
 const iso = (d: Date) => new Date(d).toISOString();
-const toChange = (c: ChangeRow): ChangeRequestChange => ({ id: c.id, action: c.action, payload: c.payload, createdBy: actor(c.created_by), createdAt: iso(c.created_at) });
+const toChange = (c: ChangeRow, conflict: string | undefined): ChangeRequestChange => ({
+  id: c.id, action: c.action, ...(conflict !== undefined ? { conflict } : {}), payload: c.payload, createdBy: actor(c.created_by), createdAt: iso(c.created_at),
+});
+const toReview = (r: ReviewRow): ChangeRequestReview => ({ createdBy: { id: r.created_by_user_id, username: r.created_by, imageUrl: null }, createdAt: iso(r.created_at) });
 const toComment = (c: CommentRow): ChangeRequestComment => ({ id: c.id, text: c.text, createdBy: actor(c.created_by), createdAt: iso(c.created_at) });
 
 /** Rows grouped by the request they belong to (one pass, whatever the number of requests). */
@@ -211,10 +263,9 @@ export class ChangeRequestService {
         `select id from change_requests where project = ? and environment = ? and created_by = ? and state = 'Draft' for update`,
         [project, environment, this.principal.name]);
       if (created.length > 0) emit({ type: 'change-request-created', project, environment, data: { changeRequestId: draft.id } });
-      for (const c of changes) {
-        const [row]: Array<{ id: number }> = await tx.execute(
-          'insert into change_request_changes (change_request_id, feature, action, payload, created_by, created_by_user_id) values (?, ?, ?, ?::jsonb, ?, ?) returning id',
-          [draft.id, 'feature' in c ? c.feature : null, c.action, JSON.stringify(c.payload ?? {}), this.principal.name, this.principal.userId]);
+      const snapshots = await snapshotsOf(tx, changes.map((c) => ({ environment, change: stored(c) })));
+      for (const [i, c] of changes.entries()) {
+        const row = await this.insertChange(tx, draft.id, c, snapshots[i]);
         emit({ type: 'change-added', project, environment, featureName: 'feature' in c ? c.feature : null, data: { changeRequestId: draft.id, change: { id: row.id, action: c.action, payload: c.payload ?? {} } } });
       }
       return draft.id;
@@ -245,9 +296,9 @@ export class ChangeRequestService {
         'delete from change_request_changes where id = ? and change_request_id = ? returning id', [n, r.id]);
       if (!old) throw new NotFoundError(`Could not find change ${String(changeId)} in change request ${r.id}`);
       await this.checkTargets(tx, project, r.environment, c, '');
-      const [row]: Array<{ id: number }> = await tx.execute(
-        'insert into change_request_changes (change_request_id, feature, action, payload, created_by, created_by_user_id) values (?, ?, ?, ?::jsonb, ?, ?) returning id',
-        [r.id, 'feature' in c ? c.feature : null, c.action, JSON.stringify(c.payload ?? {}), this.principal.name, this.principal.userId]);
+      const [snapshot] = await snapshotsOf(tx, [{ environment: r.environment, change: stored(c) }]);
+      const row = await this.insertChange(tx, r.id, c, snapshot);
+      await this.withdrawApprovals(tx, r);
       emit({
         type: 'change-edited', project, environment: r.environment, featureName: 'feature' in c ? c.feature : null,
         data: { changeRequestId: r.id, change: { id: row.id, action: c.action, payload: c.payload ?? {} } }, preData: { changeRequestId: r.id, change: { id: old.id } },
@@ -265,6 +316,7 @@ export class ChangeRequestService {
       const [removed]: Array<{ id: number; feature: string | null; action: string; payload: unknown }> = n === undefined ? [] : await tx.execute(
         'delete from change_request_changes where id = ? and change_request_id = ? returning id, feature, action, payload', [n, request.id]);
       if (!removed) throw new NotFoundError(`Could not find change ${String(changeId)} in change request ${request.id}`);
+      await this.withdrawApprovals(tx, request);
       emit({ type: 'change-discarded', project, environment: request.environment, featureName: removed.feature, data: { changeRequestId: request.id, change: { id: removed.id, action: removed.action, payload: removed.payload } } });
       const [left] = await tx.execute('select 1 from change_request_changes where change_request_id = ? limit 1', [request.id]);
       if (!left) {
@@ -285,6 +337,107 @@ export class ChangeRequestService {
     return this.get(project, request.id);
   }
 
+  /**
+   * `PUT …/change-requests/:id/state {state, comment?, scheduledAt?}`: one move of the request (see TRANSITIONS), by
+   * someone allowed to make it; a comment sent with it is recorded as the caller's. A move the current state does not
+   * allow is refused with 409 ConflictError naming both states; a move by someone not allowed with 403. Returns the
+   * whole request as it is afterwards.
+   */
+  async setState(project: string, id: string | number, input: unknown): Promise<ChangeRequest> {
+    const data = parse(stateSchema, input);
+    if (data.state === 'Scheduled' && data.scheduledAt === undefined) throw ValidationError.single('scheduledAt', 'A request is scheduled for a time: send `scheduledAt` (an ISO 8601 date-time).');
+    if (data.state !== 'Scheduled' && data.scheduledAt !== undefined) throw ValidationError.single('scheduledAt', 'Only a request being scheduled (`state: "Scheduled"`) takes `scheduledAt`.');
+    const scheduledAt = data.scheduledAt === undefined ? undefined : new Date(data.scheduledAt);
+    if (scheduledAt && scheduledAt.getTime() <= Date.now()) throw ValidationError.single('scheduledAt', `The time to apply the request at must be in the future (it is now ${new Date().toISOString()}).`);
+    // Who may make the move depends on the request's environment and author, which never change: read them before the
+    // transaction (the permission check may query, and only the transaction's own connection may be used inside it).
+    const target = rowId(id);
+    const [known]: Array<{ environment: string; created_by: string }> = target === undefined ? [] : await this.em.execute(
+      'select environment, created_by from change_requests where id = ? and project = ?', [target, project]);
+    if (!known) throw new NotFoundError(`Could not find change request ${String(id)} in project "${project}"`);
+    const isAuthor = known.created_by === this.principal.name;
+    const scope = { project, environment: known.environment };
+    switch (data.state) {
+      case 'In review':
+        if (!isAuthor) throw new ForbiddenError(`Only the author of change request ${target} (${known.created_by}) may send it to review.`);
+        break;
+      case 'Approved':
+      case 'Rejected':
+        if (isAuthor) throw new ForbiddenError(`You cannot ${data.state === 'Approved' ? 'approve' : 'reject'} your own change request: another user must review it (cancel it instead to withdraw it).`);
+        await this.access.check('APPROVE_CHANGE_REQUEST', scope);
+        break;
+      case 'Applied':
+      case 'Scheduled':
+        await this.access.check('APPLY_CHANGE_REQUEST', scope);
+        break;
+      case 'Cancelled':
+        if (!isAuthor) await this.access.check('APPLY_CHANGE_REQUEST', scope);
+        break;
+      case 'Draft':
+        break;
+    }
+    await change(this.em, this.principal, async (tx, emit) => {
+      const r = await this.lock(tx, project, id, 'update');
+      if (!TRANSITIONS[data.state].includes(r.state)) {
+        const from = TRANSITIONS[data.state];
+        throw new ConflictError(`Change request ${r.id} is ${r.state}: it cannot become ${data.state}${from.length === 0 ? ' (a request never goes back to Draft)' : ` (only a request that is ${from.join(' or ')} can)`}.`);
+      }
+      const event = (type: EventType, extra: Record<string, unknown> = {}) => emit({ type, project, environment: r.environment, data: { changeRequestId: r.id, ...extra } });
+      if (data.comment !== undefined) {
+        await tx.execute('insert into change_request_comments (change_request_id, text, created_by, created_by_user_id) values (?, ?, ?, ?)',
+          [r.id, data.comment, this.principal.name, this.principal.userId]);
+      }
+      switch (data.state) {
+        case 'In review': {
+          // The approvals needed are the environment's setting when review starts (it may have changed since the draft).
+          const config = await lockedProjectEnvironment(tx, project, r.environment, 'share');
+          await tx.execute(`update change_requests set state = 'In review', min_approvals = ? where id = ?`, [config.requiredApprovals, r.id]);
+          event('change-request-sent-to-review');
+          break;
+        }
+        case 'Approved': {
+          const added = await tx.execute(
+            `insert into change_request_reviews (change_request_id, created_by, created_by_user_id, decision) values (?, ?, ?, 'approved')
+             on conflict (change_request_id, created_by) do nothing returning created_by`, [r.id, this.principal.name, this.principal.userId]);
+          if (added.length === 0) throw new ConflictError(`You have already reviewed change request ${r.id}.`);
+          event('change-request-approval-added');
+          const [{ approvals }]: Array<{ approvals: number }> = await tx.execute(
+            `select count(*)::int as approvals from change_request_reviews where change_request_id = ? and decision = 'approved'`, [r.id]);
+          if (approvals >= r.min_approvals) {
+            await tx.execute(`update change_requests set state = 'Approved' where id = ?`, [r.id]);
+            event('change-request-approved');
+          }
+          break;
+        }
+        case 'Rejected':
+          await tx.execute(
+            `insert into change_request_reviews (change_request_id, created_by, created_by_user_id, decision) values (?, ?, ?, 'rejected')
+             on conflict (change_request_id, created_by) do update set decision = 'rejected', created_at = now()`, [r.id, this.principal.name, this.principal.userId]);
+          await tx.execute(`update change_requests set state = 'Rejected' where id = ?`, [r.id]);
+          event('change-request-rejected');
+          break;
+        case 'Applied':
+          await applyChangeRequest(tx, this.principal, r);
+          await tx.execute(`update change_requests set state = 'Applied', applied_at = now(), schedule_status = null where id = ?`, [r.id]);
+          event('change-request-applied');
+          break;
+        case 'Scheduled':
+          await tx.execute(
+            `update change_requests set state = 'Scheduled', scheduled_at = ?, schedule_status = 'pending', failure_reason = null, scheduled_by = ?, scheduled_by_user_id = ? where id = ?`,
+            [scheduledAt, this.principal.name, this.principal.userId, r.id]);
+          event('change-request-scheduled', { scheduledDate: scheduledAt?.toISOString() });
+          break;
+        case 'Cancelled':
+          await tx.execute(`update change_requests set state = 'Cancelled', schedule_status = null where id = ?`, [r.id]);
+          event('change-request-cancelled');
+          break;
+        case 'Draft':
+          break;
+      }
+    });
+    return this.get(project, target as number);
+  }
+
   /** Anyone who may read the project comments on an open or closed request. */
   async addComment(project: string, id: string | number, input: unknown): Promise<ChangeRequestComment> {
     const { text } = parse(commentSchema, input);
@@ -296,6 +449,19 @@ export class ChangeRequestService {
       return c;
     });
     return toComment(row);
+  }
+
+  private async insertChange(tx: EntityManager, requestId: number, c: ChangeInput, snapshot: unknown): Promise<{ id: number }> {
+    const [row]: Array<{ id: number }> = await tx.execute(
+      `insert into change_request_changes (change_request_id, feature, action, payload, snapshot, created_by, created_by_user_id)
+       values (?, ?, ?, ?::jsonb, ?::jsonb, ?, ?) returning id`,
+      [requestId, 'feature' in c ? c.feature : null, c.action, JSON.stringify(c.payload ?? {}), snapshot === null ? null : JSON.stringify(snapshot), this.principal.name, this.principal.userId]);
+    return row;
+  }
+
+  /** What reviewers approved is no longer what the request holds: their approvals are withdrawn (four eyes see the final version). */
+  private async withdrawApprovals(tx: EntityManager, r: RequestRow): Promise<void> {
+    if (r.state === 'In review') await tx.execute(`delete from change_request_reviews where change_request_id = ? and decision = 'approved'`, [r.id]);
   }
 
   /** The request row locked (`update` or `share`); 404 when it is not a request of the project. */
@@ -310,7 +476,7 @@ export class ChangeRequestService {
   private async lockEditable(tx: EntityManager, project: string, id: string | number): Promise<RequestRow> {
     const row = await this.lock(tx, project, id, 'update');
     if (row.created_by !== this.principal.name) throw new ForbiddenError(`Only the author of change request ${row.id} (${row.created_by}) may change what it holds.`);
-    if (!EDITABLE_STATES.includes(row.state)) throw new ValidationError(`Change request ${row.id} is ${row.state}: its changes can only be changed while it is Draft or In review.`);
+    if (!EDITABLE_STATES.includes(row.state)) throw new ConflictError(`Change request ${row.id} is ${row.state}: its changes can only be changed while it is Draft or In review.`);
     return row;
   }
 
@@ -332,32 +498,50 @@ export class ChangeRequestService {
     }
   }
 
-  /** Requests matching `where` (over `change_requests r`), newest first, with their changes and comments: 3 statements. */
+  /**
+   * Requests matching `where` (over `change_requests r`), newest first, with their changes, reviews and comments (4
+   * statements), and for open requests the conflicts and background changes of their changes (up to 5 more, whatever
+   * the number of requests).
+   */
   private async read(em: EntityManager, where: string, params: unknown[]): Promise<ChangeRequest[]> {
     const requests: RequestRow[] = await em.execute(`select r.* from change_requests r ${where} order by r.id desc limit 1000`, params);
     if (requests.length === 0) return [];
     const ids = requests.map((r) => r.id);
-    const [changes, comments] = await Promise.all([
+    const [changes, comments, reviews] = await Promise.all([
       em.execute(`select c.*, s.name as segment_name from change_request_changes c
                     left join segments s on c.feature is null and s.id::text = c.payload->>'id'
                    where c.change_request_id in (?) order by c.id`, [ids]) as Promise<ChangeRow[]>,
       em.execute('select * from change_request_comments where change_request_id in (?) order by id', [ids]) as Promise<CommentRow[]>,
+      em.execute('select * from change_request_reviews where change_request_id in (?) order by created_at, created_by', [ids]) as Promise<ReviewRow[]>,
     ]);
     const changesOf = byRequest(changes);
     const commentsOf = byRequest(comments);
+    const reviewsOf = byRequest(reviews);
+    // Conflicts and background changes matter only while a request can still be applied.
+    const open = requests.filter((r) => OPEN_STATES.includes(r.state));
+    const project = requests[0].project;
+    const [conflicts, defaults] = open.length === 0
+      ? [{ features: new Map<string, string>(), changes: new Map<number, string>() }, new Map<string, DefaultChange>()]
+      : await Promise.all([
+        findConflicts(em, project, open.flatMap((r) => (changesOf.get(r.id) ?? []).map((change) => ({ environment: r.environment, change })))),
+        defaultChanges(em, project, open.map((r) => ({ id: r.id, environment: r.environment, changes: changesOf.get(r.id) ?? [] }))),
+      ]);
     return requests.map((r) => {
+      const isOpen = OPEN_STATES.includes(r.state);
       const features = new Map<string, ChangeRequestChange[]>();
       const segments = new Map<number, { id: number; name: string; changes: ChangeRequestChange[] }>();
       for (const c of changesOf.get(r.id) ?? []) {
+        const change = toChange(c, isOpen ? conflicts.changes.get(c.id) : undefined);
         if (c.feature !== null) {
-          features.set(c.feature, [...(features.get(c.feature) ?? []), toChange(c)]);
+          features.set(c.feature, [...(features.get(c.feature) ?? []), change]);
         } else {
           const segment = Number((c.payload as { id?: number }).id);
           const entry = segments.get(segment) ?? { id: segment, name: c.segment_name ?? String(segment), changes: [] };
-          entry.changes.push(toChange(c));
+          entry.changes.push(change);
           segments.set(segment, entry);
         }
       }
+      const requestReviews = reviewsOf.get(r.id) ?? [];
       return {
         id: r.id,
         title: r.title ?? `Change request #${r.id}`,
@@ -365,13 +549,20 @@ export class ChangeRequestService {
         minApprovals: r.min_approvals,
         project: r.project,
         state: r.state,
-        features: [...features].map(([name, list]) => ({ name, changes: list })),
+        features: [...features].map(([name, list]) => {
+          const conflict = isOpen ? conflicts.features.get(name) : undefined;
+          const defaultChange = isOpen ? defaults.get(`${r.id}\u0000${name}`) : undefined;
+          return { name, ...(conflict !== undefined ? { conflict } : {}), changes: list, ...(defaultChange ? { defaultChange } : {}) };
+        }),
         segments: [...segments.values()],
-        approvals: [],
-        rejections: [],
+        approvals: requestReviews.filter((v) => v.decision === 'approved').map(toReview),
+        rejections: requestReviews.filter((v) => v.decision === 'rejected').map(toReview),
         comments: (commentsOf.get(r.id) ?? []).map(toComment),
         createdBy: actor(r.created_by),
         createdAt: iso(r.created_at),
+        ...(r.state === 'Scheduled' && r.scheduled_at !== null
+          ? { schedule: { scheduledAt: iso(r.scheduled_at), status: r.schedule_status ?? 'pending', failureReason: r.failure_reason } }
+          : {}),
       };
     });
   }

@@ -78,6 +78,24 @@ const PERCENT_PARAMETERS: ReadonlyMap<string, string> = new Map([
   ['flexibleRollout', 'rollout'], ['gradualRolloutUserId', 'percentage'], ['gradualRolloutSessionId', 'percentage'], ['gradualRolloutRandom', 'percentage'],
 ]);
 
+/** The strategy added when a feature is switched on without an active one: the project's default or a 100 % gradual rollout. */
+export async function projectDefaultStrategy(tx: EntityManager, project: string, feature: string, environment: string): Promise<StrategyData & { name: string }> {
+  const rows: Array<{ default_strategy: Record<string, unknown> | null; default_stickiness: string }> = await tx.execute(
+    `select pe.default_strategy, p.default_stickiness from project_environments pe join projects p on p.id = pe.project_id
+      where pe.project_id = ? and pe.environment_name = ?`, [project, environment]);
+  const configured = rows[0]?.default_strategy;
+  if (configured && typeof configured.name === 'string') {
+    const parameters = { ...((configured.parameters as Record<string, string>) ?? {}) };
+    if (Object.hasOwn(parameters, 'groupId')) parameters.groupId = feature;
+    return {
+      name: configured.name, title: (configured.title as string | null) ?? null, disabled: false, parameters,
+      constraints: (configured.constraints as StrategyData['constraints']) ?? [], variants: (configured.variants as StrategyData['variants']) ?? [],
+      segments: (configured.segments as number[]) ?? [],
+    };
+  }
+  return { name: 'flexibleRollout', constraints: [], parameters: { rollout: '100', stickiness: rows[0]?.default_stickiness ?? 'default', groupId: feature } };
+}
+
 /** Strategies of a feature in an environment, enabling and disabling environments, and variants. */
 export class FeatureStrategyService {
   constructor(private readonly em: EntityManager, private readonly principal: Principal, private readonly access: AccessService) {}
@@ -197,7 +215,7 @@ export class FeatureStrategyService {
               emit({ type: 'feature-strategy-update', project, environment, featureName: feature, data: strategyEventData({ ...s, disabled: false }), preData: strategyEventData(s) });
             }
           } else {
-            await this.insert(tx, emit, project, feature, environment, await this.defaultStrategy(tx, project, feature, environment));
+            await this.insert(tx, emit, project, feature, environment, await projectDefaultStrategy(tx, project, feature, environment));
           }
         }
       }
@@ -375,24 +393,6 @@ export class FeatureStrategyService {
     }
     const { environment: _env, ...strategy } = found;
     return strategy;
-  }
-
-  /** The strategy added when a feature is switched on without an active one: the project's default or a 100 % gradual rollout. */
-  private async defaultStrategy(tx: EntityManager, project: string, feature: string, environment: string): Promise<StrategyData & { name: string }> {
-    const rows: Array<{ default_strategy: Record<string, unknown> | null; default_stickiness: string }> = await tx.execute(
-      `select pe.default_strategy, p.default_stickiness from project_environments pe join projects p on p.id = pe.project_id
-        where pe.project_id = ? and pe.environment_name = ?`, [project, environment]);
-    const configured = rows[0]?.default_strategy;
-    if (configured && typeof configured.name === 'string') {
-      const parameters = { ...((configured.parameters as Record<string, string>) ?? {}) };
-      if (Object.hasOwn(parameters, 'groupId')) parameters.groupId = feature;
-      return {
-        name: configured.name, title: (configured.title as string | null) ?? null, disabled: false, parameters,
-        constraints: (configured.constraints as StrategyData['constraints']) ?? [], variants: (configured.variants as StrategyData['variants']) ?? [],
-        segments: (configured.segments as number[]) ?? [],
-      };
-    }
-    return { name: 'flexibleRollout', constraints: [], parameters: { rollout: '100', stickiness: rows[0]?.default_stickiness ?? 'default', groupId: feature } };
   }
 
   private async disableWithoutActiveStrategies(tx: EntityManager, emit: (e: EventInput) => void, project: string, feature: string, environment: string): Promise<void> {

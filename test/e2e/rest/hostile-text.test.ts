@@ -301,6 +301,8 @@ function catalog(): Record<string, Sample> {
       params: { projectId: F, id: fixture.changeRequest, changeId: fixture.change }, body: { action: 'addStrategy', feature: 'sw-f', payload: strategyBody() }, ok: 200,
     },
     'PUT /api/admin/projects/:projectId/change-requests/:id/title': { params: { projectId: F, id: fixture.changeRequest }, body: { title: 'Sweep' }, ok: 204 },
+    // The author sends the Draft to review (a move that keeps its changes editable for the samples above).
+    'PUT /api/admin/projects/:projectId/change-requests/:id/state': { params: { projectId: F, id: fixture.changeRequest }, body: { state: 'In review', comment: 'Sweep' }, ok: 200 },
     'POST /api/admin/projects/:projectId/change-requests/:id/comments': { params: { projectId: F, id: fixture.changeRequest }, body: { text: 'Sweep' }, ok: 201 },
     'PUT /api/admin/projects/:projectId/environments/:environment/change-requests/config': { params: { projectId: 'sw', environment: 'development' }, body: { changeRequestsEnabled: false, requiredApprovals: 2 }, ok: 204 },
     'POST /api/admin/addons/:id/deliveries/:deliveryId/redeliver': { params: { id: fixture.addon, deliveryId: fixture.addonDelivery }, ok: 201 },

@@ -1,0 +1,125 @@
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { Logger } from '../../logger';
+import type { Principal } from '../access/principal';
+import { change } from '../change';
+import { DomainError } from '../errors';
+import { applyChangeRequest } from './change-request-apply';
+
+interface DueRow {
+  id: number;
+  scheduled_by: string;
+  scheduled_by_user_id: number | null;
+  scheduled_at: Date;
+  /** The time exactly as stored (microseconds included), to recognise this very schedule later. */
+  scheduled_at_text: string;
+}
+
+/** The name and id written on the events of a scheduled application: whoever scheduled the request. */
+const schedulerOf = (row: DueRow): Principal => ({
+  kind: row.scheduled_by_user_id === null ? 'api-token' : 'user', name: row.scheduled_by, userId: row.scheduled_by_user_id, isAdmin: false, rootRoleId: null,
+});
+
+/** Most requests one round looks at; a round that finds this many goes on with the next ones at once. */
+const BATCH = 20;
+
+/**
+ * Applies Scheduled change requests when their time comes (issue 12 part 7). Any number of instances may run one:
+ *
+ * - A round reads the due requests (pending, `scheduled_at <= now()`), then applies each in its own transaction
+ *   that first takes the request's row `for update skip locked` and checks again that it is still due and pending.
+ *   Of two instances looking at the same request, one gets the lock and applies it; the other skips it, and finds it
+ *   Applied if it looks again. So a request is applied once.
+ * - Applying is the same as `PUT …/state {state: Applied}` (every change through the services of direct edits, in
+ *   one transaction) in the name of whoever scheduled it, plus change-request-scheduled-application-success.
+ * - A request that cannot be applied (a conflict, a change the model now refuses) is rolled back whole, then marked
+ *   `failed` with the reason and change-request-scheduled-application-failure, once: that update only matches a
+ *   request still pending at the time it was found due. It stays Scheduled: scheduling it again (a new time) or
+ *   applying it at once retries it; cancelling withdraws it.
+ * - A database that cannot be reached leaves the request pending; the next round tries again.
+ */
+export class ChangeRequestScheduler {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<number> | undefined;
+  private stopped = false;
+
+  constructor(private readonly orm: MikroORM, private readonly options: { pollMs: number }, private readonly logger: Logger) {}
+
+  start(): this {
+    this.tick();
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.running;
+  }
+
+  /** Applies every request due now; resolves to how many this instance applied (tests call it directly). */
+  runDue(): Promise<number> {
+    this.running ??= this.round().finally(() => { this.running = undefined; });
+    return this.running;
+  }
+
+  private tick(): void {
+    if (this.stopped) return;
+    void this.runDue().catch((err) => this.logger.warn({ err }, 'scheduled change requests could not be read')).finally(() => {
+      if (this.stopped) return;
+      this.timer = setTimeout(() => this.tick(), this.options.pollMs);
+      this.timer.unref();
+    });
+  }
+
+  private async round(): Promise<number> {
+    let applied = 0;
+    for (;;) {
+      const em = this.orm.em.fork() as EntityManager;
+      const due: DueRow[] = await em.execute(
+        `select id, scheduled_by, scheduled_by_user_id, scheduled_at, scheduled_at::text as scheduled_at_text from change_requests
+          where state = 'Scheduled' and schedule_status = 'pending' and scheduled_at <= now() order by scheduled_at, id limit ?`, [BATCH]);
+      for (const row of due) {
+        if (this.stopped) return applied;
+        if (await this.applyOne(row)) applied += 1;
+      }
+      if (due.length < BATCH || this.stopped) return applied;
+    }
+  }
+
+  /** Applies one due request unless another instance has it; false when it was not applied here. */
+  private async applyOne(row: DueRow): Promise<boolean> {
+    const principal = schedulerOf(row);
+    try {
+      return await change(this.orm.em.fork() as EntityManager, principal, async (tx, emit) => {
+        const [r]: Array<{ id: number; project: string; environment: string }> = await tx.execute(
+          `select id, project, environment from change_requests
+            where id = ? and state = 'Scheduled' and schedule_status = 'pending' and scheduled_at <= now() for update skip locked`, [row.id]);
+        if (!r) return false;
+        await applyChangeRequest(tx, principal, r);
+        await tx.execute(`update change_requests set state = 'Applied', applied_at = now(), schedule_status = null where id = ?`, [r.id]);
+        const base = { project: r.project, environment: r.environment, data: { changeRequestId: r.id } };
+        emit({ type: 'change-request-applied', ...base });
+        emit({ type: 'change-request-scheduled-application-success', ...base, data: { changeRequestId: r.id, scheduledDate: new Date(row.scheduled_at).toISOString() } });
+        return true;
+      });
+    } catch (err) {
+      if (!(err instanceof DomainError)) throw err;
+      await this.recordFailure(row, principal, err.message);
+      return false;
+    }
+  }
+
+  private async recordFailure(row: DueRow, principal: Principal, reason: string): Promise<void> {
+    await change(this.orm.em.fork() as EntityManager, principal, async (tx, emit) => {
+      const [r]: Array<{ id: number; project: string; environment: string }> = await tx.execute(
+        `update change_requests set schedule_status = 'failed', failure_reason = ?
+          where id = ? and state = 'Scheduled' and schedule_status = 'pending' and scheduled_at = ?::timestamptz returning id, project, environment`,
+        [reason.slice(0, 2000), row.id, row.scheduled_at_text]);
+      if (!r) return;
+      emit({
+        type: 'change-request-scheduled-application-failure', project: r.project, environment: r.environment,
+        data: { changeRequestId: r.id, scheduledDate: new Date(row.scheduled_at).toISOString(), failureReason: reason },
+      });
+    });
+    this.logger.info({ changeRequest: row.id, reason }, 'a scheduled change request could not be applied');
+  }
+}
