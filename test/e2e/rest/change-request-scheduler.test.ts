@@ -1,0 +1,113 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { ChangeRequestScheduler } from '../../../src/domain/change-requests/change-request-scheduler';
+import { createLogger } from '../../../src/logger';
+import { startTestApp, type TestApp } from '../../support/harness';
+
+/**
+ * Issue 12, part 7: Scheduled change requests are applied at their time by a scheduler; one that cannot be applied
+ * records `failed` with the reason and one failure event; several instances looking at the same due request apply it
+ * once.
+ */
+const onPostgres = Boolean(process.env.FLAGDECK_TEST_DB);
+let app: TestApp;
+/** A second instance on the same database (PostgreSQL: its own connections; embedded: the same process). */
+let other: TestApp | undefined;
+const P = '/api/admin/projects/crsch';
+const F = `${P}/features`;
+const CR = `${P}/environments/production/change-requests`;
+const prod = (feature: string) => `${F}/${feature}/environments/production`;
+
+let n = 0;
+/** A new feature with one strategy, and an Approved request (proposed by the admin token, approved by `rev`). */
+async function approvedRequest(change: (feature: string, strategy: string) => unknown): Promise<{ id: number; feature: string; strategy: string }> {
+  const feature = `crsch-${++n}`;
+  await app.post(F, { name: feature });
+  const strategy = (await app.post(`${prod(feature)}/strategies`, { name: 'flexibleRollout', parameters: { rollout: '10', stickiness: 'default', groupId: feature } })).body.id;
+  const draft = await app.post(CR, change(feature, strategy));
+  expect(draft.status).toBe(200);
+  await app.put(`${P}/change-requests/${draft.body.id}/state`, { state: 'In review' });
+  expect((await app.put(`${P}/change-requests/${draft.body.id}/state`, { state: 'Approved' }, { token: reviewer })).body.state).toBe('Approved');
+  return { id: draft.body.id, feature, strategy };
+}
+const enable = (feature: string) => ({ action: 'updateEnabled', feature, payload: { enabled: true } });
+const read = async (id: number) => (await app.get(`${P}/change-requests/${id}`)).body;
+async function until<T>(probe: () => Promise<T>, done: (v: T) => boolean, ms = 15_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await probe();
+    if (done(v) || Date.now() > end) return v;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+let reviewer: string;
+
+beforeAll(async () => {
+  app = await startTestApp({ scheduler: { pollMs: 100 } });
+  if (onPostgres) other = await startTestApp({ reset: false, scheduler: { pollMs: 100 } });
+  await app.post('/api/admin/projects', { id: 'crsch', name: 'Scheduler' });
+  await app.post(`${P}/environments`, { environment: 'production' });
+  await app.put(`${P}/environments/production/change-requests/config`, { changeRequestsEnabled: true, requiredApprovals: 1 });
+  // A second admin token reviews: the first one proposes, and nobody approves their own request.
+  reviewer = (await app.post('/api/admin/api-tokens', { tokenName: 'crsch-reviewer', type: 'admin' })).body.secret;
+});
+afterAll(async () => {
+  await other?.close();
+  await app.close();
+});
+
+describe('the scheduler', () => {
+  it('applies a Scheduled request at its time, in the name of who scheduled it, with the success event', async () => {
+    const { id, feature } = await approvedRequest(enable);
+    const at = new Date(Date.now() + 1_500).toISOString();
+    const scheduled = await app.put(`${P}/change-requests/${id}/state`, { state: 'Scheduled', scheduledAt: at }, { token: reviewer });
+    expect(scheduled.body.schedule).toEqual({ scheduledAt: at, status: 'pending', failureReason: null });
+    await new Promise((r) => setTimeout(r, 400));
+    expect((await read(id)).state).toBe('Scheduled');
+    const done = await until(() => read(id), (r) => r.state === 'Applied');
+    expect(done.state).toBe('Applied');
+    const [applied] = (await app.events('change-request-applied')).filter((e) => e.data.changeRequestId === id);
+    expect(Date.parse(applied.createdAt)).toBeGreaterThanOrEqual(Date.parse(at));
+    expect(applied.createdBy).toBe('crsch-reviewer');
+    expect((await app.events('change-request-scheduled-application-success')).filter((e) => e.data.changeRequestId === id).map((e) => e.data))
+      .toEqual([{ changeRequestId: id, scheduledDate: at }]);
+    expect((await app.get(`${F}/${feature}`)).body.environments.find((e: any) => e.name === 'production').enabled).toBe(true);
+  });
+
+  it('a request that cannot be applied at its time is marked failed with the reason and one failure event; nothing is written', async () => {
+    const { id, feature, strategy } = await approvedRequest((f, s) => ({ action: 'updateStrategy', feature: f, payload: { id: s, name: 'flexibleRollout', parameters: { rollout: '50', stickiness: 'default', groupId: f } } }));
+    const at = new Date(Date.now() + 800).toISOString();
+    await app.put(`${P}/change-requests/${id}/state`, { state: 'Scheduled', scheduledAt: at }, { token: reviewer });
+    // Meanwhile the strategy is changed directly (an admin skips change requests): the request now conflicts.
+    await app.put(`${prod(feature)}/strategies/${strategy}`, { name: 'flexibleRollout', parameters: { rollout: '30', stickiness: 'default', groupId: feature } });
+    const failed = await until(() => read(id), (r) => r.schedule?.status === 'failed');
+    expect(failed.state).toBe('Scheduled');
+    expect(failed.schedule).toEqual({ scheduledAt: at, status: 'failed', failureReason: expect.stringContaining(`The strategy ${strategy} was changed`) });
+    await new Promise((r) => setTimeout(r, 300)); // later rounds (and the other instance) do not try again
+    const failures = (await app.events('change-request-scheduled-application-failure')).filter((e) => e.data.changeRequestId === id);
+    expect(failures.map((e) => [e.createdBy, e.data.failureReason])).toEqual([['crsch-reviewer', failed.schedule.failureReason]]);
+    expect((await app.get(`${prod(feature)}/strategies/${strategy}`)).body.parameters.rollout).toBe('30');
+    expect((await app.events('change-request-applied')).filter((e) => e.data.changeRequestId === id)).toEqual([]);
+    // Scheduling it again makes it pending; cancelling withdraws it.
+    const again = await app.put(`${P}/change-requests/${id}/state`, { state: 'Scheduled', scheduledAt: new Date(Date.now() + 3_600_000).toISOString() }, { token: reviewer });
+    expect(again.body.schedule).toMatchObject({ status: 'pending', failureReason: null });
+    expect((await app.put(`${P}/change-requests/${id}/state`, { state: 'Cancelled' })).body.state).toBe('Cancelled');
+  });
+
+  it('several instances finding the same due requests at the same moment apply each once', async () => {
+    const requests = [];
+    for (let i = 0; i < 5; i++) requests.push(await approvedRequest(enable));
+    for (const r of requests) await app.put(`${P}/change-requests/${r.id}/state`, { state: 'Scheduled', scheduledAt: new Date(Date.now() + 3_600_000).toISOString() }, { token: reviewer });
+    // Due at once for everybody: the running schedulers of both instances and two more started here.
+    const extra = [app, other ?? app].map((instance) => new ChangeRequestScheduler(instance.orm, { pollMs: 60_000 }, createLogger('silent')));
+    await app.orm.em.fork().execute(`update change_requests set scheduled_at = now() - interval '1 second' where id in (?)`, [requests.map((r) => r.id)]);
+    await Promise.all(extra.map((s) => s.runDue()));
+    await until(async () => Promise.all(requests.map((r) => read(r.id))), (all) => all.every((r) => r.state === 'Applied'));
+    for (const r of requests) {
+      expect((await read(r.id)).state).toBe('Applied');
+      expect((await app.events('change-request-applied')).filter((e) => e.data.changeRequestId === r.id)).toHaveLength(1);
+      expect((await app.events('change-request-scheduled-application-success')).filter((e) => e.data.changeRequestId === r.id)).toHaveLength(1);
+      expect((await app.events('feature-environment-enabled')).filter((e) => e.featureName === r.feature)).toHaveLength(1);
+    }
+    await Promise.all(extra.map((s) => s.stop()));
+  });
+});
