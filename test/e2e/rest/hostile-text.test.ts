@@ -302,6 +302,9 @@ function catalog(): Record<string, Sample> {
     },
     'PUT /api/admin/projects/:projectId/change-requests/:id/title': { params: { projectId: F, id: fixture.changeRequest }, body: { title: 'Sweep' }, ok: 204 },
     'POST /api/admin/projects/:projectId/change-requests/:id/comments': { params: { projectId: F, id: fixture.changeRequest }, body: { text: 'Sweep' }, ok: 201 },
+    'POST /api/admin/projects/:projectId/change-requests/:id/preview': {
+      params: { projectId: F, id: fixture.changeRequest }, body: { contexts: [{ appName: 'app', userId: 'u1', properties: { tenant: 'acme' } }] }, ok: 200,
+    },
     'PUT /api/admin/projects/:projectId/environments/:environment/change-requests/config': { params: { projectId: 'sw', environment: 'development' }, body: { changeRequestsEnabled: false, requiredApprovals: 2 }, ok: 204 },
     'POST /api/admin/addons/:id/deliveries/:deliveryId/redeliver': { params: { id: fixture.addon, deliveryId: fixture.addonDelivery }, ok: 201 },
     'PUT /api/admin/addons/:id': {
