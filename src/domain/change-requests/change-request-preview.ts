@@ -65,6 +65,7 @@ export interface PreviewApplied {
   affected: Map<string, Set<PreviewReason>>;
   /** Features the request archives. */
   archived: Set<string>;
+  /** In change id order. */
   warnings: PreviewWarning[];
 }
 
@@ -417,5 +418,6 @@ export function applyChanges(world: PreviewWorld, changes: readonly PreviewChang
   for (const list of [world.features, features]) {
     for (const f of list) if (f.dependencies.some((d) => changed.has(d.feature))) mark(f.name, 'parent');
   }
-  return { features, segments: preview.segmentList(), affected, archived: preview.archived, warnings: preview.warnings };
+  const warnings = [...preview.warnings].sort((a, b) => a.changeId - b.changeId);
+  return { features, segments: preview.segmentList(), affected, archived: preview.archived, warnings };
 }
