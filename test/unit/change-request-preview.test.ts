@@ -17,7 +17,8 @@ const world = (features: PlaygroundFeatureInput[], more: Partial<PreviewWorld> =
   creationRank: new Map(features.flatMap((f) => f.strategies.map((s) => s.id)).map((id, i) => [id, i])), ...more,
 });
 let nextId = 1;
-const change = (c: Omit<PreviewChange, 'id'>): PreviewChange => ({ ...c, id: nextId++ } as PreviewChange);
+/** A change as the service hands it over (validated by changeSchema there; written loosely here). */
+const change = (c: { action: PreviewChange['action']; feature?: string; payload?: unknown }): PreviewChange => ({ ...c, id: nextId++ } as PreviewChange);
 
 describe('applyChanges', () => {
   it('never changes its input', () => {
