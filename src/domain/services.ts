@@ -12,6 +12,7 @@ import { UserService } from './access/user.service';
 import type { Principal } from './access/principal';
 import { ChangeRequestConfigService } from './change-requests/change-request-config.service';
 import { ChangeRequestService } from './change-requests/change-request.service';
+import { ChangeRequestPreviewService } from './change-requests/change-request-preview.service';
 import { ContextFieldService } from './context/context-field.service';
 import { EnvironmentService } from './environments/environment.service';
 import type { EventHub } from './events/event-hub';
@@ -69,6 +70,7 @@ export function createServices(em: EntityManager, principal: Principal, options:
     changeRequestConfig: new ChangeRequestConfigService(em, principal, access),
     changeRequests: new ChangeRequestService(em, principal, access),
     playground: new PlaygroundService(em, options.playgroundCombinationLimit, options.playgroundCache),
+    changeRequestPreview: new ChangeRequestPreviewService(em, new ChangeRequestService(em, principal, access), options.playgroundCombinationLimit),
   };
 }
 

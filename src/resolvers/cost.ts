@@ -32,6 +32,10 @@ export const WEIGHTS = {
   playground: 1_000,
   /** Evaluates up to PLAYGROUND_COMBINATION_LIMIT combinations (shared by every alias of one request). */
   advancedPlayground: 5_000,
+  /** A change request preview: loads an environment's features, applies the request in memory, compiles what it affects... */
+  changeRequestPreview: 1_000,
+  /** ...and evaluates each context twice per affected feature (up to PLAYGROUND_COMBINATION_LIMIT results per request). */
+  changeRequestPreviewContext: 5,
   /** Four aggregate queries over a project's features and events. */
   healthReport: 200,
   /**

@@ -52,7 +52,7 @@ export const FeatureVariantRef = builder.objectRef<FeatureVariant>('FeatureVaria
   }),
 });
 
-const FeatureStrategyRef = builder.objectRef<FeatureStrategy>('FeatureStrategy').implement({
+export const FeatureStrategyRef = builder.objectRef<FeatureStrategy>('FeatureStrategy').implement({
   description: 'An activation strategy of a feature in one environment.',
   fields: (t) => ({
     id: t.exposeString('id', { description: 'Strategy id (uuid).' }),
@@ -95,7 +95,7 @@ const FeatureEnvironmentRef = builder.objectRef<FeatureEnvironmentState>('Featur
   }),
 });
 
-const FeatureDependencyRef = builder.objectRef<FeatureDependency>('FeatureDependency').implement({
+export const FeatureDependencyRef = builder.objectRef<FeatureDependency>('FeatureDependency').implement({
   description: 'A parent feature this feature depends on.',
   fields: (t) => ({
     feature: t.exposeString('feature', { description: 'Parent feature name.' }),

@@ -17,6 +17,7 @@ import './signup-tokens.resolvers';
 import './saml.resolvers';
 import './addons.resolvers';
 import './change-requests.resolvers';
+import './change-request-preview.resolvers';
 
 let built: GraphQLSchema | undefined;
 

@@ -121,7 +121,7 @@ const AdvancedPlaygroundFeatureRef = builder.objectRef<AdvancedPlaygroundFeature
   }),
 });
 
-const PlaygroundContextInput = builder.inputType('PlaygroundContextInput', {
+export const PlaygroundContextInput = builder.inputType('PlaygroundContextInput', {
   description: 'The client context (spec: Client context).',
   fields: (t) => ({
     appName: t.string({ required: true, description: 'Application name (non-empty).' }),

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { addonsRouter } from './addons.routes';
 import { changeRequestsRouter } from './change-requests.routes';
+import { changeRequestPreviewRouter } from './change-request-preview.routes';
 import { contextRouter } from './context.routes';
 import { environmentsRouter } from './environments.routes';
 import { eventsRouter } from './events.routes';
@@ -20,6 +21,6 @@ import { usersRouter } from './users.routes';
 /** Every `/api/admin` route. Routes parse, call one service method and shape the JSON; nothing else. */
 export function adminRouter(): Router {
   const r = Router();
-  r.use(environmentsRouter(), projectsRouter(), projectSettingsRouter(), contextRouter(), tagsRouter(), segmentsRouter(), eventsRouter(), strategiesRouter(), featuresRouter(), playgroundRouter(), usersRouter(), rolesRouter(), groupsRouter(), signupTokensRouter(), samlSettingsRouter(), addonsRouter(), changeRequestsRouter());
+  r.use(environmentsRouter(), projectsRouter(), projectSettingsRouter(), contextRouter(), tagsRouter(), segmentsRouter(), eventsRouter(), strategiesRouter(), featuresRouter(), playgroundRouter(), usersRouter(), rolesRouter(), groupsRouter(), signupTokensRouter(), samlSettingsRouter(), addonsRouter(), changeRequestsRouter(), changeRequestPreviewRouter());
   return r;
 }

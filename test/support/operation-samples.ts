@@ -190,6 +190,7 @@ export function restSamples(ids: WorldIds, { project: p, environment: e }: Where
     'DELETE /api/admin/addons/:id': { params: { id: String(ids.addon) } },
     'POST /api/admin/projects/:projectId/environments/:environment/change-requests': { params: { projectId: p, environment: e }, body: { action: 'updateEnabled', feature: f, payload: { enabled: true } } },
     'POST /api/admin/projects/:projectId/change-requests/:id/comments': { params: { projectId: p, id: String(ids.changeRequests.get(p)) }, body: { text: 'Looks right' } },
+    'POST /api/admin/projects/:projectId/change-requests/:id/preview': { params: { projectId: p, id: String(ids.changeRequests.get(p)) }, body: { contexts: [{ appName: 'app', userId: 'u1' }] } },
     'PUT /api/admin/projects/:projectId/environments/:environment/change-requests/config': { params: { projectId: p, environment: e }, body: { changeRequestsEnabled: false, requiredApprovals: 2 } },
     'POST /api/admin/addons/:id/deliveries/:deliveryId/redeliver': { params: { id: String(ids.addon), deliveryId: ids.addonDelivery } },
     'PUT /api/admin/invite-link/tokens/:token': { params: { token: ids.signupToken }, body: { enabled: false } },

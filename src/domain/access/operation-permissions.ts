@@ -58,6 +58,8 @@ export const OPERATION_PERMISSIONS: readonly OperationPermission[] = [
   ], ['editChangeRequestChange', 'discardChangeRequestChange', 'setChangeRequestTitle']),
   op(NONE, 'project', ['POST /api/admin/projects/:projectId/change-requests/:id/comments'], ['addChangeRequestComment']),
   op('APPROVE_CHANGE_REQUEST', 'review', ['PUT /api/admin/projects/:projectId/change-requests/:id/state'], ['setChangeRequestState']),
+  // Preview before approving (issue 12 part 9): an evaluation, readable like the playground.
+  op(NONE, 'project', ['POST /api/admin/projects/:projectId/change-requests/:id/preview']),
   // context fields
   op(NONE, 'root', ['POST /api/admin/context/validate']),
   op('CREATE_CONTEXT_FIELD', 'root', ['POST /api/admin/context'], ['createContextField']),

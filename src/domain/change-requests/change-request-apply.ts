@@ -164,7 +164,8 @@ export async function findConflicts(em: EntityManager, project: string, items: r
 /**
  * The order changes are applied in: every change but switching on or off and archiving in the order they were made;
  * then switching on or off (so a strategy added by the same request counts, and no default strategy is added next to
- * it); archiving last (a feature archived first could not take the request's other changes).
+ * it); archiving last (a feature archived first could not take the request's other changes), all archived features
+ * together (a parent may go with the children that depend on it).
  */
 const PHASE: ReadonlyMap<string, number> = new Map([['updateEnabled', 1], ['archiveFeature', 2]]);
 export function applyOrder<T extends StoredChange>(changes: readonly T[]): T[] {
@@ -197,6 +198,7 @@ export async function applyChangeRequest(tx: EntityManager, principal: Principal
   const featureService = new FeatureService(tx, principal, access);
   const segments = new SegmentService(tx, principal, access);
   const { project, environment } = request;
+  const archived: StoredChange[] = [];
   for (const c of applyOrder(changes)) {
     const feature = c.feature ?? '';
     const p = c.payload;
@@ -222,7 +224,8 @@ export async function applyChangeRequest(tx: EntityManager, principal: Principal
           await strategies.setEnvironmentVariants(project, feature, environment, p.variants);
           break;
         case 'archiveFeature':
-          await featureService.archive(project, feature);
+          // All of them together, last: a parent may be archived with the children that depend on it.
+          archived.push(c);
           break;
         case 'addDependency':
           await featureService.addDependency(project, feature, p);
@@ -245,6 +248,14 @@ export async function applyChangeRequest(tx: EntityManager, principal: Principal
       if (err instanceof DomainError) {
         err.message = `Change ${c.id} (${c.action}${c.feature !== null ? ` of ${c.feature}` : ''}) could not be applied: ${err.message}`;
       }
+      throw err;
+    }
+  }
+  if (archived.length > 0) {
+    try {
+      await featureService.archiveMany(project, { features: archived.map((c) => c.feature ?? '') });
+    } catch (err) {
+      if (err instanceof DomainError) err.message = `Change${archived.length > 1 ? 's' : ''} ${archived.map((c) => c.id).join(', ')} (archiveFeature) could not be applied: ${err.message}`;
       throw err;
     }
   }

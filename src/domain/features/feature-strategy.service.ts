@@ -74,7 +74,7 @@ async function writeSegments(tx: EntityManager, id: string, segments: number[], 
 }
 
 /** The percentage parameter of the built-in rollout strategies, by strategy name (a user may name a strategy `constructor`). */
-const PERCENT_PARAMETERS: ReadonlyMap<string, string> = new Map([
+export const PERCENT_PARAMETERS: ReadonlyMap<string, string> = new Map([
   ['flexibleRollout', 'rollout'], ['gradualRolloutUserId', 'percentage'], ['gradualRolloutSessionId', 'percentage'], ['gradualRolloutRandom', 'percentage'],
 ]);
 

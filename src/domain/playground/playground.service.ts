@@ -26,7 +26,7 @@ const isDate = (v: string) => DATE_TIME.test(v) && !Number.isNaN(Date.parse(v));
  * The spec's Client context: `appName` required; known fields typed; any other property accepted. Property names are
  * the user's (`__proto__` included): zod's output drops a `__proto__` key, so evaluation reads the context as sent.
  */
-const contextSchema = z.object({
+export const contextSchema = z.object({
   appName: z.string().min(1),
   currentTime: z.string().refine(isDate, { message: 'must match format "date-time"' }).optional(),
   environment: z.string().optional(),

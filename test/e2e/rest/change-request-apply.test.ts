@@ -240,3 +240,15 @@ describe('background changes (defaultChange)', () => {
     expect((await strategiesOf('cra-d3')).map((s) => [s.name, s.disabled])).toEqual([['default', false]]);
   });
 });
+
+describe('archiving', () => {
+  it('a parent and the child depending on it are archived together, whatever the order of the changes', async () => {
+    await app.post(F, { name: 'cra-parent' });
+    await app.post(F, { name: 'cra-child' });
+    await app.post(`${F}/cra-child/dependencies`, { feature: 'cra-parent' });
+    const id = await approved([{ action: 'archiveFeature', feature: 'cra-parent' }, { action: 'archiveFeature', feature: 'cra-child' }]);
+    expect((await apply(id)).status).toBe(200);
+    expect((await app.get(`${F}/cra-parent`)).status).toBe(404);
+    expect((await app.get(`${F}/cra-child`)).status).toBe(404);
+  });
+});

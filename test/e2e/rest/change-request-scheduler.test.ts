@@ -94,7 +94,7 @@ describe('the scheduler', () => {
   });
 
   it('several instances finding the same due requests at the same moment apply each once', async () => {
-    const requests = [];
+    const requests: Array<{ id: number; feature: string; strategy: string }> = [];
     for (let i = 0; i < 5; i++) requests.push(await approvedRequest(enable));
     for (const r of requests) await app.put(`${P}/change-requests/${r.id}/state`, { state: 'Scheduled', scheduledAt: new Date(Date.now() + 3_600_000).toISOString() }, { token: reviewer });
     // Due at once for everybody: the running schedulers of both instances and two more started here.

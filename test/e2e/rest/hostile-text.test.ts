@@ -304,6 +304,9 @@ function catalog(): Record<string, Sample> {
     // The author sends the Draft to review (a move that keeps its changes editable for the samples above).
     'PUT /api/admin/projects/:projectId/change-requests/:id/state': { params: { projectId: F, id: fixture.changeRequest }, body: { state: 'In review', comment: 'Sweep' }, ok: 200 },
     'POST /api/admin/projects/:projectId/change-requests/:id/comments': { params: { projectId: F, id: fixture.changeRequest }, body: { text: 'Sweep' }, ok: 201 },
+    'POST /api/admin/projects/:projectId/change-requests/:id/preview': {
+      params: { projectId: F, id: fixture.changeRequest }, body: { contexts: [{ appName: 'app', userId: 'u1', properties: { tenant: 'acme' } }] }, ok: 200,
+    },
     'PUT /api/admin/projects/:projectId/environments/:environment/change-requests/config': { params: { projectId: 'sw', environment: 'development' }, body: { changeRequestsEnabled: false, requiredApprovals: 2 }, ok: 204 },
     'POST /api/admin/addons/:id/deliveries/:deliveryId/redeliver': { params: { id: fixture.addon, deliveryId: fixture.addonDelivery }, ok: 201 },
     'PUT /api/admin/addons/:id': {
