@@ -4,7 +4,7 @@ import type { Principal } from '../access/principal';
 import { ConflictError, DomainError } from '../errors';
 import { lockFeatures } from '../features/feature.lookup';
 import { FeatureReadModel, type FeatureStrategy } from '../features/feature.read-model';
-import { FeatureStrategyService, projectDefaultStrategy } from '../features/feature-strategy.service';
+import { defaultStrategyFrom, defaultStrategySettings, FeatureStrategyService } from '../features/feature-strategy.service';
 import { FeatureService } from '../features/feature.service';
 import type { FeatureVariant } from '../features/variants';
 import { SegmentService } from '../segments/segment.service';
@@ -292,6 +292,7 @@ export async function defaultChanges(
        left join feature_environments fe on fe.feature_name = k.feature and fe.environment = k.environment`,
     [JSON.stringify([...pairs.values()])]);
   const current = new Map(rows.map((r) => [variantKey(r.feature, r.environment), r]));
+  let settings: Awaited<ReturnType<typeof defaultStrategySettings>> | undefined;
   for (const r of requests) {
     const byFeature = new Map<string, StoredChange[]>();
     for (const c of applyOrder(r.changes)) {
@@ -331,7 +332,8 @@ export async function defaultChanges(
         }
       }
       if (addsDefault) {
-        out.set(`${r.id}\u0000${feature}`, { action: 'addStrategy', payload: { ...(await projectDefaultStrategy(em, project, feature, r.environment)) } });
+        settings ??= await defaultStrategySettings(em, project, [...new Set(requests.map((q) => q.environment))]);
+        out.set(`${r.id}\u0000${feature}`, { action: 'addStrategy', payload: { ...defaultStrategyFrom(settings.get(r.environment), feature) } });
       } else if (switchedOff && !switchedExplicitly) {
         out.set(`${r.id}\u0000${feature}`, { action: 'updateEnabled', payload: { enabled: false } });
       }

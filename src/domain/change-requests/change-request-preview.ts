@@ -15,7 +15,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { normalizeConstraint, type Constraint } from '../features/constraints';
-import { PERCENT_PARAMETERS } from '../features/feature-strategy.service';
+import { defaultStrategyFrom, PERCENT_PARAMETERS } from '../features/feature-strategy.service';
 import { toFeatureVariants, toStrategyVariants, type StrategyVariant } from '../features/variants';
 import { DomainError, ValidationError } from '../errors';
 import { sameJson } from '../validation';
@@ -315,19 +315,9 @@ class Preview {
     }
   }
 
-  /** FeatureStrategyService.defaultStrategy: the project environment's default, or a 100 % gradual rollout. */
+  /** The strategy switching on adds (FeatureStrategyService.setEnabled): the project environment's default, or a 100 % gradual rollout. */
   private defaultStrategy(feature: string): StrategyFields {
-    const configured = this.world.defaultStrategy;
-    if (configured && typeof configured.name === 'string') {
-      const parameters = { ...((configured.parameters as Record<string, string>) ?? {}) };
-      if (Object.hasOwn(parameters, 'groupId')) parameters.groupId = feature;
-      return {
-        name: configured.name, title: (configured.title as string | null) ?? null, disabled: false, parameters,
-        constraints: (configured.constraints as Constraint[]) ?? [], variants: (configured.variants as StrategyVariant[]) ?? [],
-        segments: (configured.segments as number[]) ?? [],
-      };
-    }
-    return { name: 'flexibleRollout', constraints: [], parameters: { rollout: '100', stickiness: this.world.defaultStickiness, groupId: feature } };
+    return defaultStrategyFrom({ default_strategy: this.world.defaultStrategy, default_stickiness: this.world.defaultStickiness }, feature);
   }
 
   /**

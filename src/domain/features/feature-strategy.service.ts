@@ -78,12 +78,27 @@ export const PERCENT_PARAMETERS: ReadonlyMap<string, string> = new Map([
   ['flexibleRollout', 'rollout'], ['gradualRolloutUserId', 'percentage'], ['gradualRolloutSessionId', 'percentage'], ['gradualRolloutRandom', 'percentage'],
 ]);
 
-/** The strategy added when a feature is switched on without an active one: the project's default or a 100 % gradual rollout. */
-export async function projectDefaultStrategy(tx: EntityManager, project: string, feature: string, environment: string): Promise<StrategyData & { name: string }> {
-  const rows: Array<{ default_strategy: Record<string, unknown> | null; default_stickiness: string }> = await tx.execute(
-    `select pe.default_strategy, p.default_stickiness from project_environments pe join projects p on p.id = pe.project_id
-      where pe.project_id = ? and pe.environment_name = ?`, [project, environment]);
-  const configured = rows[0]?.default_strategy;
+/** A project environment's default-strategy setting and its project's default stickiness, as stored. */
+export interface DefaultStrategySetting {
+  default_strategy: Record<string, unknown> | null;
+  default_stickiness: string;
+}
+
+/** Reads the default-strategy settings of a project's environments, by environment name. */
+export async function defaultStrategySettings(em: EntityManager, project: string, environments: readonly string[]): Promise<Map<string, DefaultStrategySetting>> {
+  if (environments.length === 0) return new Map();
+  const rows: Array<DefaultStrategySetting & { environment: string }> = await em.execute(
+    `select pe.environment_name as environment, pe.default_strategy, p.default_stickiness from project_environments pe join projects p on p.id = pe.project_id
+      where pe.project_id = ? and pe.environment_name in (?)`, [project, [...environments]]);
+  return new Map(rows.map((r) => [r.environment, r]));
+}
+
+/**
+ * The strategy added when a feature is switched on without an active one: the project environment's default (its
+ * `groupId` made the feature's name), or a 100 % gradual rollout with the project's default stickiness.
+ */
+export function defaultStrategyFrom(setting: DefaultStrategySetting | undefined, feature: string): StrategyData & { name: string } {
+  const configured = setting?.default_strategy;
   if (configured && typeof configured.name === 'string') {
     const parameters = { ...((configured.parameters as Record<string, string>) ?? {}) };
     if (Object.hasOwn(parameters, 'groupId')) parameters.groupId = feature;
@@ -93,7 +108,7 @@ export async function projectDefaultStrategy(tx: EntityManager, project: string,
       segments: (configured.segments as number[]) ?? [],
     };
   }
-  return { name: 'flexibleRollout', constraints: [], parameters: { rollout: '100', stickiness: rows[0]?.default_stickiness ?? 'default', groupId: feature } };
+  return { name: 'flexibleRollout', constraints: [], parameters: { rollout: '100', stickiness: setting?.default_stickiness ?? 'default', groupId: feature } };
 }
 
 /** Strategies of a feature in an environment, enabling and disabling environments, and variants. */
@@ -215,7 +230,7 @@ export class FeatureStrategyService {
               emit({ type: 'feature-strategy-update', project, environment, featureName: feature, data: strategyEventData({ ...s, disabled: false }), preData: strategyEventData(s) });
             }
           } else {
-            await this.insert(tx, emit, project, feature, environment, await projectDefaultStrategy(tx, project, feature, environment));
+            await this.insert(tx, emit, project, feature, environment, defaultStrategyFrom((await defaultStrategySettings(tx, project, [environment])).get(environment), feature));
           }
         }
       }
