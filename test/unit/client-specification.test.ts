@@ -13,6 +13,7 @@ import { dirname, join } from 'node:path';
 import type { Constraint } from '../../src/domain/features/constraints';
 import type { FeatureVariant, StrategyVariant } from '../../src/domain/features/variants';
 import { compile, evaluate, evaluateFeatureFast } from '../../src/domain/playground/engine';
+import { seededRandom } from '../../src/domain/playground/hashing';
 import type {
   EvaluationOptions, PlaygroundContext, PlaygroundFeatureInput, PlaygroundSegmentInput, PlaygroundVariant,
 } from '../../src/domain/playground/types';
@@ -103,17 +104,6 @@ function unsupported(state: SpecState, name: string, seen = new Set<string>()): 
   return null;
 }
 
-/** A small deterministic PRNG (mulberry32), so random stickiness and gradualRolloutRandom are reproducible. */
-function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const DISABLED: PlaygroundVariant = { name: 'disabled', enabled: false };
 const index: string[] = JSON.parse(readFileSync(join(SPEC_DIR, 'index.json'), 'utf8'));

@@ -10,6 +10,7 @@ import type { PlaygroundContext, PlaygroundFeatureEvaluation, PlaygroundFeatureI
 import { parse } from '../validation';
 import { applyChanges, type PreviewChange, type PreviewReason, type PreviewWarning, type PreviewWorld } from './change-request-preview';
 import { changeSchema, type ChangeRequest, type ChangeRequestService } from './change-request.service';
+import { seededRandom } from '../playground/hashing';
 
 /** Most contexts one preview evaluates. */
 export const MAX_PREVIEW_CONTEXTS = 1000;
@@ -58,17 +59,6 @@ export interface ChangeRequestPreview {
   warnings: PreviewWarning[];
 }
 
-/** mulberry32: the gradualRolloutRandom and random-stickiness draws of one context, the same before and after. */
-function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const configuration = (f: PlaygroundFeatureInput | undefined): PreviewConfiguration | null => (f === undefined ? null : {
   enabled: f.enabled,

@@ -15,7 +15,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { normalizeConstraint, type Constraint } from '../features/constraints';
-import { defaultStrategyFrom, PERCENT_PARAMETERS } from '../features/feature-strategy.service';
+import { defaultStrategyFrom, mergeStrategyUpdate, PERCENT_PARAMETERS } from '../features/feature-strategy.service';
 import { toFeatureVariants, toStrategyVariants, type StrategyVariant } from '../features/variants';
 import { DomainError, ValidationError } from '../errors';
 import { sameJson } from '../validation';
@@ -208,16 +208,7 @@ class Preview {
         const data = c.payload;
         this.sameFeatureAndEnvironment(data, c.feature);
         // FeatureStrategyService.modify: absent properties are kept, `disabled: null` is false.
-        const next = this.validate(f, {
-          name: data.name ?? current.name,
-          title: data.title !== undefined ? data.title : current.title ?? null,
-          disabled: data.disabled ?? (data.disabled === null ? false : current.disabled),
-          sortOrder: data.sortOrder ?? current.sortOrder,
-          parameters: data.parameters ?? current.parameters,
-          constraints: data.constraints ?? current.constraints,
-          variants: data.variants ?? current.variants,
-          segments: data.segments ?? current.segments,
-        }, current.id);
+        const next = this.validate(f, mergeStrategyUpdate<StrategyFields['parameters'], StrategyFields['constraints'], StrategyFields['variants'], StrategyFields['segments']>(current, data), current.id);
         if (sameJson(strategyData(current), strategyData(next))) return;
         f.strategies[i] = next;
         this.switchOffWithoutActive(f);

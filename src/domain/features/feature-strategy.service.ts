@@ -78,6 +78,35 @@ export const PERCENT_PARAMETERS: ReadonlyMap<string, string> = new Map([
   ['flexibleRollout', 'rollout'], ['gradualRolloutUserId', 'percentage'], ['gradualRolloutSessionId', 'percentage'], ['gradualRolloutRandom', 'percentage'],
 ]);
 
+/** The fields a strategy update merges (stored and sent values may differ in shape: only presence matters here). */
+interface MergeableStrategy<P, C, V, S> {
+  name?: string;
+  title?: string | null;
+  disabled?: boolean | null;
+  sortOrder?: number;
+  parameters?: P;
+  constraints?: C;
+  variants?: V;
+  segments?: S;
+}
+
+/**
+ * A strategy update (`PUT`, a change request's updateStrategy): each property sent replaces the stored one, an absent
+ * one is kept, and `disabled: null` means enabled. The apply and the preview of change requests use the same rule.
+ */
+export function mergeStrategyUpdate<P, C, V, S>(current: MergeableStrategy<P, C, V, S> & { name: string }, data: MergeableStrategy<P, C, V, S>) {
+  return {
+    name: data.name ?? current.name,
+    title: data.title !== undefined ? data.title : current.title ?? null,
+    disabled: data.disabled ?? (data.disabled === null ? false : current.disabled ?? false),
+    sortOrder: data.sortOrder ?? current.sortOrder,
+    parameters: data.parameters ?? current.parameters,
+    constraints: data.constraints ?? current.constraints,
+    variants: data.variants ?? current.variants,
+    segments: data.segments ?? current.segments,
+  };
+}
+
 /** A project environment's default-strategy setting and its project's default stickiness, as stored. */
 export interface DefaultStrategySetting {
   default_strategy: Record<string, unknown> | null;
@@ -330,16 +359,7 @@ export class FeatureStrategyService {
       const data = next(current);
       if (data.id !== undefined && data.id !== id) throw ValidationError.single('id', 'The `id` property must equal the strategy id in the path.');
       assertSameFeatureAndEnvironment(data, feature, environment);
-      const merged: StrategyData & { name: string } = {
-        name: data.name ?? current.name,
-        title: data.title !== undefined ? data.title : current.title,
-        disabled: data.disabled ?? (data.disabled === null ? false : current.disabled),
-        sortOrder: data.sortOrder ?? current.sortOrder,
-        parameters: data.parameters ?? current.parameters,
-        constraints: data.constraints ?? current.constraints,
-        variants: data.variants ?? current.variants,
-        segments: data.segments ?? current.segments,
-      };
+      const merged: StrategyData & { name: string } = mergeStrategyUpdate(current, data);
       const strategy = await this.validate(tx, project, feature, merged, id);
       if (sameJson(strategyEventData(current), strategyEventData(strategy))) return current;
       await tx.execute(

@@ -19,3 +19,18 @@ export function normalizedValue(id: string, groupId: string, normalizer = 100, s
 export function bucket(prefix: string, id: string, normalizer: number, seed: number): number {
   return (x86.hash32(prefix + id, seed) % normalizer) + 1;
 }
+
+/**
+ * A small deterministic random source (mulberry32): the same seed draws the same numbers, so random stickiness and
+ * gradualRolloutRandom can be evaluated twice with the same draws (a change request's preview, before and after).
+ */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
