@@ -252,3 +252,34 @@ describe('archiving', () => {
     expect((await app.get(`${F}/cra-child`)).status).toBe(404);
   });
 });
+
+describe('reading open requests', () => {
+  it('costs the same statements for one request as for eleven (conflicts and background changes read in batches)', async () => {
+    await app.post('/api/admin/projects', { id: 'crq', name: 'Reads' });
+    await app.post('/api/admin/projects/crq/environments', { environment: 'production' });
+    const propose = async (i: number) => {
+      const feature = `crq-${i}`;
+      await app.post('/api/admin/projects/crq/features', { name: feature });
+      const strategy = (await app.post(`/api/admin/projects/crq/features/${feature}/environments/production/strategies`, { name: 'default', disabled: true })).body.id;
+      const draft = await app.post('/api/admin/projects/crq/environments/production/change-requests', [
+        { action: 'updateEnabled', feature, payload: { enabled: true } },
+        { action: 'updateStrategy', feature, payload: { id: strategy, name: 'default', title: 'x' } },
+        { action: 'patchVariant', feature, payload: { variants: [] } },
+      ]);
+      expect(draft.status).toBe(200);
+      // Sent to review, so the next proposal opens a new Draft.
+      await app.put(`/api/admin/projects/crq/change-requests/${draft.body.id}/state`, { state: 'In review' });
+    };
+    const statements = async () => {
+      app.resetQueryCount();
+      const res = await app.get('/api/admin/projects/crq/change-requests/open');
+      return { n: res.body.length, queries: app.queries.length, defaults: res.body.filter((r: any) => r.features[0].defaultChange).length };
+    };
+    await propose(0);
+    const one = await statements();
+    for (let i = 1; i <= 10; i++) await propose(i);
+    const eleven = await statements();
+    expect([one.n, eleven.n, one.defaults, eleven.defaults]).toEqual([1, 11, 1, 11]);
+    expect(eleven.queries).toBe(one.queries);
+  });
+});
