@@ -57,6 +57,14 @@ const strategyShape = (s: FeatureStrategy) => ({
   name: s.name, title: s.title, disabled: s.disabled, parameters: s.parameters, constraints: s.constraints, variants: s.variants, segments: s.segments,
 });
 
+/** Runs the reads at once, or one after the other inside a transaction (whose one connection cannot run two). */
+async function inTurn<T extends readonly unknown[]>(em: EntityManager, reads: { [K in keyof T]: () => Promise<T[K]> }): Promise<T> {
+  if (!em.isInTransaction()) return Promise.all(reads.map((r) => r())) as unknown as Promise<T>;
+  const out: unknown[] = [];
+  for (const read of reads) out.push(await read());
+  return out as unknown as T;
+}
+
 async function readTargets(em: EntityManager, items: readonly ChangeInEnvironment[]): Promise<Targets> {
   const features = new Set<string>();
   const strategyIds = new Set<string>();
@@ -70,14 +78,16 @@ async function readTargets(em: EntityManager, items: readonly ChangeInEnvironmen
     if (c.action === 'patchVariant' && c.feature !== null) variantPairs.set(variantKey(c.feature, environment), [c.feature, environment]);
     if (isSegmentChange(c)) segmentIds.add(segmentId(c));
   }
-  const [featureRows, strategies, variantRows, segmentRows] = await Promise.all([
-    features.size === 0 ? [] : em.execute('select name, project, archived_at is not null as archived from features where name in (?)', [[...features]]) as Promise<Array<{ name: string; project: string; archived: boolean }>>,
-    new FeatureReadModel(em).strategiesById([...strategyIds]),
-    variantPairs.size === 0 ? [] : em.execute(
+  // Inside a transaction the statements share its one connection: run them one after the other (the driver refuses
+  // to queue them itself); outside, each may take its own connection.
+  const [featureRows, strategies, variantRows, segmentRows] = await inTurn(em, [
+    async () => features.size === 0 ? [] : em.execute('select name, project, archived_at is not null as archived from features where name in (?)', [[...features]]) as Promise<Array<{ name: string; project: string; archived: boolean }>>,
+    async () => new FeatureReadModel(em).strategiesById([...strategyIds]),
+    async () => variantPairs.size === 0 ? [] : em.execute(
       `select fe.feature_name, fe.environment, fe.variants from feature_environments fe
         join jsonb_to_recordset(?::jsonb) as k(feature text, environment text) on k.feature = fe.feature_name and k.environment = fe.environment`,
       [JSON.stringify([...variantPairs.values()].map(([feature, environment]) => ({ feature, environment })))]) as Promise<Array<{ feature_name: string; environment: string; variants: FeatureVariant[] | null }>>,
-    segmentIds.size === 0 ? [] : em.execute('select id, name, description, project, constraints from segments where id in (?)', [[...segmentIds]]) as Promise<Array<{ id: number; name: string; description: string | null; project: string | null; constraints: unknown }>>,
+    async () => segmentIds.size === 0 ? [] : em.execute('select id, name, description, project, constraints from segments where id in (?)', [[...segmentIds]]) as Promise<Array<{ id: number; name: string; description: string | null; project: string | null; constraints: unknown }>>,
   ]);
   return {
     features: new Map(featureRows.map((f) => [f.name, { project: f.project, archived: f.archived }])),
