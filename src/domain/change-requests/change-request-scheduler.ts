@@ -77,34 +77,39 @@ export class ChangeRequestScheduler {
       const due: DueRow[] = await em.execute(
         `select id, scheduled_by, scheduled_by_user_id, scheduled_at, scheduled_at::text as scheduled_at_text from change_requests
           where state = 'Scheduled' and schedule_status = 'pending' and scheduled_at <= now() order by scheduled_at, id limit ?`, [BATCH]);
+      let skipped = 0;
       for (const row of due) {
         if (this.stopped) return applied;
-        if (await this.applyOne(row)) applied += 1;
+        const outcome = await this.applyOne(row);
+        if (outcome === 'applied') applied += 1;
+        if (outcome === 'skipped') skipped += 1;
       }
-      if (due.length < BATCH || this.stopped) return applied;
+      // Requests another instance is applying stay due until it commits: leave them to the next poll rather than
+      // reading them again at once.
+      if (due.length < BATCH || skipped > 0 || this.stopped) return applied;
     }
   }
 
-  /** Applies one due request unless another instance has it; false when it was not applied here. */
-  private async applyOne(row: DueRow): Promise<boolean> {
+  /** Applies one due request unless another instance has it (`skipped`); `failed` when it could not be applied. */
+  private async applyOne(row: DueRow): Promise<'applied' | 'skipped' | 'failed'> {
     const principal = schedulerOf(row);
     try {
-      return await change(this.orm.em.fork() as EntityManager, principal, async (tx, emit) => {
+      return await change(this.orm.em.fork() as EntityManager, principal, async (tx, emit): Promise<'applied' | 'skipped'> => {
         const [r]: Array<{ id: number; project: string; environment: string }> = await tx.execute(
           `select id, project, environment from change_requests
             where id = ? and state = 'Scheduled' and schedule_status = 'pending' and scheduled_at <= now() for update skip locked`, [row.id]);
-        if (!r) return false;
+        if (!r) return 'skipped';
         await applyChangeRequest(tx, principal, r);
         await tx.execute(`update change_requests set state = 'Applied', applied_at = now(), schedule_status = null where id = ?`, [r.id]);
         const base = { project: r.project, environment: r.environment, data: { changeRequestId: r.id } };
         emit({ type: 'change-request-applied', ...base });
         emit({ type: 'change-request-scheduled-application-success', ...base, data: { changeRequestId: r.id, scheduledDate: new Date(row.scheduled_at).toISOString() } });
-        return true;
+        return 'applied';
       });
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
       await this.recordFailure(row, principal, err.message);
-      return false;
+      return 'failed';
     }
   }
 
