@@ -111,3 +111,34 @@ describe('the scheduler', () => {
     await Promise.all(extra.map((s) => s.stop()));
   });
 });
+
+describe('requests another instance is applying', () => {
+  (onPostgres ? it : it.skip)('are left to the next poll: a round over a full batch of them ends at once instead of reading them again', async () => {
+    const requests: number[] = [];
+    for (let i = 0; i < 20; i++) requests.push((await approvedRequest(enable)).id);
+    const at = Date.now() + 4_000;
+    for (const id of requests) await app.put(`${P}/change-requests/${id}/state`, { state: 'Scheduled', scheduledAt: new Date(at).toISOString() }, { token: reviewer });
+    // "Another instance" holds all twenty (as while applying them) from before they come due until after.
+    const { Client } = await import('pg');
+    const holder = new Client({ connectionString: process.env.DATABASE_URL });
+    await holder.connect();
+    await holder.query('begin');
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const locked = await holder.query('select id from change_requests where id = any($1::int[]) and state = $2 for update', [requests, 'Scheduled']);
+      expect(locked.rowCount).toBe(20);
+      await new Promise((r) => setTimeout(r, Math.max(0, at - Date.now()) + 300));
+      const scheduler = new ChangeRequestScheduler(app.orm, { pollMs: 60_000 }, createLogger('silent'));
+      const outcome = await Promise.race([scheduler.runDue(), new Promise((r) => { timer = setTimeout(() => r('still reading'), 3_000); })]);
+      expect(outcome).toBe(0);
+      await scheduler.stop();
+    } finally {
+      clearTimeout(timer);
+      await holder.query('commit');
+      await holder.end();
+    }
+    // Released, they are applied by the running schedulers, once each.
+    await until(async () => Promise.all(requests.map((id) => read(id))), (all) => all.every((r) => r.state === 'Applied'));
+    for (const id of requests) expect((await app.events('change-request-applied')).filter((e) => e.data.changeRequestId === id)).toHaveLength(1);
+  });
+});
