@@ -51,6 +51,16 @@ export class NoAccessError extends DomainError {
   }
 }
 
+/** Several permissions missing at once (an import needs a set of them): the message and `permissions` name them all. */
+export class MissingPermissionsError extends NoAccessError {
+  constructor(readonly missing: readonly string[], environment: string | undefined, message: string) {
+    super(missing[0], environment, message);
+  }
+  override extra() {
+    return { permissions: [...this.missing] };
+  }
+}
+
 export class NotFoundError extends DomainError {
   override readonly name = 'NotFoundError';
 }

@@ -34,6 +34,8 @@ const fields = {
   sortOrder: sortOrder.optional(),
 };
 const createSchema = z.object({ name: urlFriendlyName(1, 100), ...fields }).strict();
+/** A new context field as created directly; an import creates the fields it brings with the same rules (issue 13). */
+export const contextFieldCreateSchema = createSchema;
 const updateSchema = z.object({ name: z.string().optional(), ...fields }).strict();
 const validateSchema = z.object({ name: urlFriendlyName(1, 100) }).strict();
 

@@ -70,6 +70,8 @@ export interface AppendedEvents {
   deliveries: number;
 }
 
+const EVENTS_PER_STATEMENT = 5_000;
+
 /** What the outbox join needs of a new event, and its id for announcing it. */
 const KEY_COLUMNS = 'id, type, project, environment';
 
@@ -90,6 +92,17 @@ const ADDON_MATCH = `a.enabled and jsonb_exists(a.events, i.type)
  */
 export async function appendEvents(em: EntityManager, principal: Principal, events: EventInput[], wholeRows = false): Promise<AppendedEvents> {
   if (events.length === 0) return { rows: [], deliveries: 0 };
+  // One statement binds 9 parameters per event and PostgreSQL takes at most 65,535: a large change (an import of
+  // thousands of strategies) is written in batches, in order, inside the same transaction.
+  if (events.length > EVENTS_PER_STATEMENT) {
+    const out: AppendedEvents = { rows: [], deliveries: 0 };
+    for (let i = 0; i < events.length; i += EVENTS_PER_STATEMENT) {
+      const part = await appendEvents(em, principal, events.slice(i, i + EVENTS_PER_STATEMENT), wholeRows);
+      out.rows.push(...part.rows);
+      out.deliveries += part.deliveries;
+    }
+    return out;
+  }
   const values: unknown[] = [];
   const rows = events.map((e) => {
     values.push(e.type, principal.name, principal.userId, e.project ?? null, e.environment ?? null, e.featureName ?? null,

@@ -59,17 +59,29 @@ const isNumeric = (v: string) => v.trim() !== '' && Number.isFinite(Number(v));
  * accepts only those. `path` prefixes each detail (for example `constraints` or `segments/0/constraints`).
  */
 export async function checkConstraints(em: EntityManager, input: z.output<typeof constraintsSchema>, path: string): Promise<Constraint[]> {
-  const constraints = input.map(normalizeConstraint);
-  if (constraints.length === 0) return constraints;
-  const names = [...new Set(constraints.map((c) => c.contextName))];
+  if (input.length === 0) return [];
+  const names = [...new Set(input.map((c) => c.contextName))];
   const rows: Array<{ name: string; legal_values: Array<{ value: string }> }> = await em.execute(
     `select name, legal_values from context_fields where name in (?)`, [names]);
   const legal = new Map(rows.map((r) => [r.name, new Set((r.legal_values ?? []).map((v) => v.value))]));
+  const checked = constraintProblems(legal, input, path);
+  if (checked.unknownField !== undefined) throw new NotFoundError(`Could not find Context field with name ${checked.unknownField}`);
+  if (checked.details.length > 0) throw ValidationError.of(checked.details);
+  return checked.constraints;
+}
+
+/**
+ * The save-time rules of `checkConstraints` without the database: `legal` holds the legal values of every context
+ * field there is, by name (an empty set: any value). Returns the constraints in stored form, the first field that
+ * does not exist, and every broken rule, so a batch (an import) can check thousands of strategies with one read.
+ */
+export function constraintProblems(legal: ReadonlyMap<string, ReadonlySet<string>>, input: z.output<typeof constraintsSchema>, path: string): { constraints: Constraint[]; unknownField?: string; details: ErrorDetail[] } {
+  const constraints = input.map(normalizeConstraint);
   const details: ErrorDetail[] = [];
-  constraints.forEach((c, i) => {
+  for (const [i, c] of constraints.entries()) {
     const at = `${path}/${i}`;
     const allowed = legal.get(c.contextName);
-    if (!allowed) throw new NotFoundError(`Could not find Context field with name ${c.contextName}`);
+    if (!allowed) return { constraints, unknownField: c.contextName, details };
     const single = c.value;
     if (NUM_OPERATORS.has(c.operator)) {
       if (single === undefined || !isNumeric(single)) details.push({ path: `${at}/value`, message: `"value" must be a number. You sent ${JSON.stringify(single ?? null)}.` });
@@ -88,7 +100,6 @@ export async function checkConstraints(em: EntityManager, input: z.output<typeof
         details.push({ path: `${at}/${LIST_OPERATORS.has(c.operator) ? 'values' : 'value'}`, message: `input values are not specified as a legal value on this context field: ${outside.map((v) => JSON.stringify(v)).join(', ')}` });
       }
     }
-  });
-  if (details.length > 0) throw ValidationError.of(details);
-  return constraints;
+  }
+  return { constraints, details };
 }

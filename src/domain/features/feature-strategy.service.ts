@@ -41,7 +41,7 @@ export const strategyPayloadSchemas = { create: createSchema, update: updateSche
 type StrategyData = z.output<typeof updateSchema>;
 
 /** What the audit log records of a strategy (Unleash's feature-strategy-add/update/remove data). */
-const strategyEventData = (s: FeatureStrategy) => ({
+export const strategyEventData = (s: FeatureStrategy) => ({
   id: s.id, name: s.name, title: s.title, disabled: s.disabled, constraints: s.constraints, parameters: s.parameters,
   variants: s.variants, sortOrder: s.sortOrder, segments: s.segments,
 });
@@ -77,6 +77,15 @@ async function writeSegments(tx: EntityManager, id: string, segments: number[], 
 export const PERCENT_PARAMETERS: ReadonlyMap<string, string> = new Map([
   ['flexibleRollout', 'rollout'], ['gradualRolloutUserId', 'percentage'], ['gradualRolloutSessionId', 'percentage'], ['gradualRolloutRandom', 'percentage'],
 ]);
+
+/** The rules on a strategy's parameters (the rollout percentage of the built-in rollouts is a number from 0 to 100). */
+export function parameterProblems(strategy: string, parameters: Record<string, string>, path: string): ErrorDetail[] {
+  const percentKey = PERCENT_PARAMETERS.get(strategy);
+  if (!percentKey || !Object.hasOwn(parameters, percentKey)) return [];
+  const n = Number(parameters[percentKey]);
+  if (parameters[percentKey].trim() !== '' && Number.isFinite(n) && n >= 0 && n <= 100) return [];
+  return [{ path: `${path}/${percentKey}`, message: `The \`${percentKey}\` parameter must be a number from 0 to 100. You sent ${JSON.stringify(parameters[percentKey])}.` }];
+}
 
 /** The fields a strategy update merges (stored and sent values may differ in shape: only presence matters here). */
 interface MergeableStrategy<P, C, V, S> {
@@ -392,14 +401,7 @@ export class FeatureStrategyService {
     const definition = await tx.execute(`select name from strategies where name = ? for key share`, [data.name]);
     if (definition.length === 0) throw ValidationError.single('name', `Could not find strategy type with name ${data.name}`);
     const parameters = { ...(data.parameters ?? {}) };
-    const details: ErrorDetail[] = [];
-    const percentKey = PERCENT_PARAMETERS.get(data.name);
-    if (percentKey && Object.hasOwn(parameters, percentKey)) {
-      const n = Number(parameters[percentKey]);
-      if (parameters[percentKey].trim() === '' || !Number.isFinite(n) || n < 0 || n > 100) {
-        details.push({ path: `parameters/${percentKey}`, message: `The \`${percentKey}\` parameter must be a number from 0 to 100. You sent ${JSON.stringify(parameters[percentKey])}.` });
-      }
-    }
+    const details: ErrorDetail[] = parameterProblems(data.name, parameters, 'parameters');
     const segments = [...new Set(data.segments ?? [])].sort((a, b) => a - b);
     if (segments.length > 0) {
       const found: Array<{ id: number; project: string | null }> = await tx.execute(`select id, project from segments where id in (?) order by id for share`, [segments]);
