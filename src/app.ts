@@ -35,6 +35,8 @@ export interface AppDeps {
   eventHub?: EventHub;
   /** ADDON_ALLOW_PRIVATE_URLS: addon URLs may point at loopback and private addresses (tests). */
   allowPrivateAddonUrls?: boolean;
+  /** Body limit of `/api/admin/features-batch/*` (IMPORT_BODY_LIMIT; 500 kB as Unleash). */
+  importBodyLimit?: string;
 }
 
 /** Errors of the door answer in the shape of the door: GraphQL's `{errors}` on /graphql, the REST body elsewhere. */
@@ -46,7 +48,7 @@ const refuse = (req: Request, res: Response, err: DomainError) => (req.baseUrl =
  * read, so an anonymous caller cannot make the server parse anything; everything the door refuses, it refuses before
  * routing, so no route or service sees it.
  */
-export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinationLimit, graphqlMaxCost, credentialTtlMs, publicUrl = 'http://localhost:4242', eventHub = new EventHub('local'), allowPrivateAddonUrls = false }: AppDeps) {
+export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinationLimit, graphqlMaxCost, credentialTtlMs, publicUrl = 'http://localhost:4242', eventHub = new EventHub('local'), allowPrivateAddonUrls = false, importBodyLimit = '500kb' }: AppDeps) {
   attachEventHub(orm.em, eventHub);
   const app = express();
   app.disable('x-powered-by');
@@ -81,9 +83,13 @@ export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinati
     next();
   };
   const body = jsonBody(bodyLimit);
+  // The batch import, its validation and the export take larger bodies (Unleash: 500 kB), every other path the default.
+  const importBody = jsonBody(importBodyLimit);
+  const bodyFor = (req: Request) => (req.path.startsWith('/admin/features-batch/') ? importBody : body);
+  const apiBody = body.map((_, i) => (req: Request, res: Response, next: NextFunction) => bodyFor(req)[i](req, res, next));
 
   const api = express.Router();
-  api.use(authenticate, urlGuard(), requireJson, ...body);
+  api.use(authenticate, urlGuard(), requireJson, ...apiBody);
   api.use('/admin', adminRouter());
   api.use(notFound);
   app.use('/api', api);

@@ -31,6 +31,8 @@ export interface Config {
   addonDelivery: DeliveryOptions;
   /** How often each instance looks for Scheduled change requests that came due (CHANGE_REQUEST_POLL_MS). */
   changeRequestPollMs: number;
+  /** Body limit of the batch import, its validation and the batch export (IMPORT_BODY_LIMIT; 500 kB as Unleash). */
+  importBodyLimit: string;
 }
 
 export class ConfigError extends Error {
@@ -80,7 +82,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const publicUrl = parsePublicUrl(env.PUBLIC_URL?.trim() || env.UNLEASH_URL?.trim() || `http://localhost:${port}`);
   const addonDelivery = loadDeliveryOptions(env);
   const changeRequestPollMs = integer('CHANGE_REQUEST_POLL_MS', env.CHANGE_REQUEST_POLL_MS, 1_000, 10, 600_000);
-  return { port, databaseUrl, dataDir, initAdminApiTokens, initAdminPassword, logLevel, dbPoolMax, playgroundCombinationLimit, graphqlMaxCost, shutdownTimeoutMs, publicUrl, addonDelivery, changeRequestPollMs };
+  const importBodyLimit = byteSize('IMPORT_BODY_LIMIT', env.IMPORT_BODY_LIMIT, '500kb', 1024, 100 * 1024 * 1024);
+  return { port, databaseUrl, dataDir, initAdminApiTokens, initAdminPassword, logLevel, dbPoolMax, playgroundCombinationLimit, graphqlMaxCost, shutdownTimeoutMs, publicUrl, addonDelivery, changeRequestPollMs, importBodyLimit };
+}
+
+const UNITS: ReadonlyMap<string, number> = new Map([['', 1], ['b', 1], ['kb', 1024], ['mb', 1024 * 1024]]);
+
+/** A size as bytes (`524288`) or with a unit (`500kb`, `2mb`), between `min` and `max` bytes; returned as `<n>b` or as given. */
+function byteSize(name: string, raw: string | undefined, fallback: string, min: number, max: number): string {
+  const text = raw?.trim().toLowerCase();
+  if (!text) return fallback;
+  const m = /^(\d{1,12})\s*(b|kb|mb)?$/.exec(text);
+  if (!m) throw new ConfigError(`${name} must be a size such as 500kb, 2mb or a number of bytes, got "${raw}"`);
+  const bytes = Number(m[1]) * (UNITS.get(m[2] ?? '') as number);
+  if (bytes < min || bytes > max) throw new ConfigError(`${name} must be between 1kb and 100mb, got "${raw}"`);
+  return `${m[1]}${m[2] ?? 'b'}`;
 }
 
 function loadDeliveryOptions(env: NodeJS.ProcessEnv): DeliveryOptions {

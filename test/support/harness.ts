@@ -82,6 +82,8 @@ export interface TestAppOptions {
   deliveries?: Partial<DeliveryOptions>;
   /** Run a change-request scheduler polling every `pollMs` (without it, nothing applies Scheduled requests by itself). */
   scheduler?: { pollMs: number };
+  /** Body limit of the batch import paths (IMPORT_BODY_LIMIT; default 500kb). */
+  importBodyLimit?: string;
 }
 
 /** Starts the real app (buildApp) on an ephemeral port against the suite's database, reset to fresh defaults. */
@@ -104,7 +106,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     await listener.ready;
   }
   const allowPrivateAddonUrls = options.allowPrivateAddonUrls ?? true;
-  const app = buildApp({ orm, logger, credentialTtlMs: options.credentialTtlMs, eventHub, allowPrivateAddonUrls });
+  const app = buildApp({ orm, logger, credentialTtlMs: options.credentialTtlMs, eventHub, allowPrivateAddonUrls, importBodyLimit: options.importBodyLimit });
   const worker = options.deliveries
     ? new DeliveryWorker(orm, { ...DEFAULT_DELIVERY_OPTIONS, allowPrivateUrls: allowPrivateAddonUrls, ...options.deliveries, publicUrl: 'http://localhost:4242' }, logger, eventHub).start()
     : undefined;
