@@ -21,6 +21,7 @@ import { FeatureStrategyService } from './features/feature-strategy.service';
 import { FeatureService } from './features/feature.service';
 import { PlaygroundService } from './playground/playground.service';
 import { SnapshotCache } from './playground/snapshot-cache';
+import { ImportExportService } from './import-export/import-export.service';
 import { HealthReportService } from './projects/health-report.service';
 import { ProjectService } from './projects/project.service';
 import { SegmentService } from './segments/segment.service';
@@ -69,6 +70,7 @@ export function createServices(em: EntityManager, principal: Principal, options:
     samlSettings: new SamlSettingsService(em, principal, access),
     changeRequestConfig: new ChangeRequestConfigService(em, principal, access),
     changeRequests: new ChangeRequestService(em, principal, access),
+    importExport: new ImportExportService(em, principal, access),
     playground: new PlaygroundService(em, options.playgroundCombinationLimit, options.playgroundCache),
     changeRequestPreview: new ChangeRequestPreviewService(em, new ChangeRequestService(em, principal, access), options.playgroundCombinationLimit),
   };

@@ -36,6 +36,12 @@ export const WEIGHTS = {
   changeRequestPreview: 1_000,
   /** ...and evaluates each context twice per affected feature (up to PLAYGROUND_COMBINATION_LIMIT results per request). */
   changeRequestPreviewContext: 5,
+  /** Reads an import's features and everything they use (a dozen statements) and checks every item of the payload. */
+  importValidation: 1_000,
+  /** ...and writes it, set by set, in one transaction. */
+  importFeatures: 5_000,
+  /** Reads the chosen features' configuration in one environment (eight statements) and writes its audit event. */
+  exportFeatures: 500,
   /** Four aggregate queries over a project's features and events. */
   healthReport: 200,
   /**

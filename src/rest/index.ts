@@ -7,6 +7,7 @@ import { environmentsRouter } from './environments.routes';
 import { eventsRouter } from './events.routes';
 import { featuresRouter } from './features.routes';
 import { groupsRouter } from './groups.routes';
+import { importExportRouter } from './import-export.routes';
 import { playgroundRouter } from './playground.routes';
 import { projectSettingsRouter } from './project-settings.routes';
 import { projectsRouter } from './projects.routes';
@@ -21,6 +22,6 @@ import { usersRouter } from './users.routes';
 /** Every `/api/admin` route. Routes parse, call one service method and shape the JSON; nothing else. */
 export function adminRouter(): Router {
   const r = Router();
-  r.use(environmentsRouter(), projectsRouter(), projectSettingsRouter(), contextRouter(), tagsRouter(), segmentsRouter(), eventsRouter(), strategiesRouter(), featuresRouter(), playgroundRouter(), usersRouter(), rolesRouter(), groupsRouter(), signupTokensRouter(), samlSettingsRouter(), addonsRouter(), changeRequestsRouter(), changeRequestPreviewRouter());
+  r.use(environmentsRouter(), projectsRouter(), projectSettingsRouter(), contextRouter(), tagsRouter(), segmentsRouter(), eventsRouter(), strategiesRouter(), featuresRouter(), playgroundRouter(), usersRouter(), rolesRouter(), groupsRouter(), signupTokensRouter(), samlSettingsRouter(), addonsRouter(), changeRequestsRouter(), changeRequestPreviewRouter(), importExportRouter());
   return r;
 }

@@ -94,6 +94,14 @@ export interface RestSample {
 
 const constraint = { contextName: 'userId', operator: 'IN', values: ['a', 'b'] };
 
+/**
+ * An import that changes the parent feature's description only (it has no strategies, and the payload leaves its
+ * environments, tags and dependencies alone): it needs UPDATE_FEATURE and nothing else.
+ */
+const importSample = (p: string, e: string) => ({
+  project: p, environment: e, data: { features: [{ name: `${p}-parent`, description: 'Imported' }], featureStrategies: [], tagTypes: [] },
+});
+
 /** One valid request per state-changing route, keyed by `METHOD path` as Express declares it. */
 export function restSamples(ids: WorldIds, { project: p, environment: e }: Where): Record<string, RestSample> {
   const f = `${p}-f`;
@@ -143,6 +151,9 @@ export function restSamples(ids: WorldIds, { project: p, environment: e }: Where
     'POST /api/admin/projects/:projectId/revive': { params: { projectId: p }, body: { features: [`${p}-archived`] } },
     'POST /api/admin/projects/:projectId/delete': { params: { projectId: p }, body: { features: [`${p}-archived2`] } },
     'POST /api/admin/features/validate': { params: {}, body: { name: 'mx-free-f', projectId: p } },
+    'POST /api/admin/features-batch/validate': { params: {}, body: importSample(p, e) },
+    'POST /api/admin/features-batch/export': { params: {}, body: { features: [f], environment: e } },
+    'POST /api/admin/features-batch/import': { params: {}, body: importSample(p, e) },
     'POST /api/admin/features/:featureName/stale/on': { params: { featureName: f } },
     'POST /api/admin/features/:featureName/stale/off': { params: { featureName: f } },
     'PUT /api/admin/feature-types/:id/lifetimes': { params: { id: 'release' }, body: { lifetimeDays: 41 } },
@@ -207,6 +218,7 @@ export function mutationSamples(ids: WorldIds, { project: p, environment: e }: W
   const strategyId = ids.strategies.get(`${p}/${e}`)!;
   return {
     createEnvironment: { name: 'mx-env', type: 'test' },
+    importFeatures: importSample(p, e),
     updateEnvironment: { name: 'mx-spare', type: 'quality' },
     deleteEnvironment: { name: 'mx-spare' },
     enableEnvironment: { name: 'mx-toggle' },

@@ -94,6 +94,10 @@ export const OPERATION_PERMISSIONS: readonly OperationPermission[] = [
   op('UPDATE_FEATURE', 'project', ['POST /api/admin/projects/:projectId/revive'], ['reviveFeatures']),
   op('DELETE_FEATURE', 'project', ['POST /api/admin/projects/:projectId/delete'], ['deleteFeatures']),
   op(NONE, 'root', ['POST /api/admin/features/validate']),
+  // batch import and export (issue 13): validation and export read (export writes only its audit event); an import
+  // needs UPDATE_FEATURE in the project, plus whatever else it would change (import-plan.ts names each).
+  op(NONE, 'root', ['POST /api/admin/features-batch/validate', 'POST /api/admin/features-batch/export']),
+  op('UPDATE_FEATURE', 'project', ['POST /api/admin/features-batch/import'], ['importFeatures']),
   op('UPDATE_FEATURE', 'feature', ['POST /api/admin/features/:featureName/stale/on', 'POST /api/admin/features/:featureName/stale/off']),
   op(ADMIN, 'root', ['PUT /api/admin/feature-types/:id/lifetimes'], ['updateFeatureType']),
   op('UPDATE_FEATURE', 'feature', ['POST /api/admin/features/:featureName/tags'], ['tagFeature']),

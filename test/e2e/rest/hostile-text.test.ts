@@ -24,9 +24,11 @@ const fixture: Record<string, string> = {};
 
 // ---- what is sent -------------------------------------------------------------------------------------------------
 
-type Hostile = 'surrogate' | 'nul' | 'utf8' | 'encoded-surrogate' | 'nesting-100k' | 'nesting-20k' | 'oversize';
+type Hostile = 'surrogate' | 'nul' | 'utf8' | 'encoded-surrogate' | 'nesting-100k' | 'nesting-300k' | 'nesting-20k' | 'oversize';
 const TEXT_VALUES: Hostile[] = ['surrogate', 'nul', 'utf8', 'encoded-surrogate'];
 const ALL_VALUES: Hostile[] = [...TEXT_VALUES, 'nesting-100k', 'nesting-20k'];
+/** The batch import paths take 500 kB: their too-large nesting is 300,000 levels (600 kB). */
+const LARGE_BODY_VALUES: Hostile[] = [...TEXT_VALUES, 'nesting-300k', 'nesting-20k'];
 /** A form body does not nest; instead a value over the form limit (413). */
 const FORM_VALUES: Hostile[] = [...TEXT_VALUES, 'oversize'];
 
@@ -43,6 +45,7 @@ function hostileBytes(body: unknown, value: Hostile): Buffer {
     case 'utf8': return spliceBytes(json, [0xff]);
     case 'encoded-surrogate': return spliceBytes(json, [0xed, 0xa0, 0x80]);
     case 'nesting-100k': return Buffer.from(json.replace(`"${MARK}"`, nesting(100_000)));
+    case 'nesting-300k': return Buffer.from(json.replace(`"${MARK}"`, nesting(300_000)));
     case 'nesting-20k': return Buffer.from(json.replace(`"${MARK}"`, nesting(20_000)));
     case 'oversize': throw new Error('oversize is a form value');
   }
@@ -57,7 +60,7 @@ function hostileFormBytes(body: unknown, value?: Hostile): Buffer {
   const text = Object.entries(body as Record<string, string>).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
   if (value === undefined) return Buffer.from(text);
   const [before, after] = text.split(MARK);
-  const middle: Record<Exclude<Hostile, 'nesting-100k' | 'nesting-20k'>, Buffer> = {
+  const middle: Record<Exclude<Hostile, 'nesting-100k' | 'nesting-300k' | 'nesting-20k'>, Buffer> = {
     surrogate: Buffer.from([0x61, 0xed, 0xa0, 0x80, 0x62]),
     nul: Buffer.from('a%00b'),
     utf8: Buffer.from('a%FFb'),
@@ -108,7 +111,7 @@ function withMark(body: unknown, position: Position): unknown {
 
 /** What the answer must be for a hostile value at a position. */
 function expected(position: Position, value: Hostile): { status: number; name: string; path?: string } {
-  if (value === 'nesting-100k' || value === 'oversize') return { status: 413, name: 'ContentTooLarge' };
+  if (value === 'nesting-100k' || value === 'nesting-300k' || value === 'oversize') return { status: 413, name: 'ContentTooLarge' };
   const path = position.kind === 'key' ? position.segments.slice(0, -1).join('/') : position.segments.join('/');
   // Nesting is reported at the property that holds it: the chain of first elements below it is not listed.
   if (value === 'nesting-20k') return { status: 400, name: 'ValidationError', path: path.replace(/(^|\/)0(\/0)*$/, '') };
@@ -194,10 +197,30 @@ interface Sample {
    * to): each field name and value is swept with FORM_VALUES, percent-encoded or raw, through the form door.
    */
   form?: boolean;
+  /** The route takes bodies up to 500 kB (the batch import paths): swept with LARGE_BODY_VALUES. */
+  large?: boolean;
 }
 const FORM = 'application/x-www-form-urlencoded';
 
 const F = 'default';
+
+/** An import payload using every part of the format (issue 13), all new to the sweep's world. */
+const importBody = () => ({
+  project: F, environment: 'development',
+  data: {
+    features: [{ name: 'sw-imp', type: 'release', description: 'Imported', impressionData: false }, { name: 'sw-imp-parent' }],
+    featureStrategies: [{
+      name: 'flexibleRollout', featureName: 'sw-imp', title: 'Imported', parameters: { rollout: '50', stickiness: 'default', groupId: 'sw-imp' },
+      constraints: [{ contextName: 'sw-imp-field', operator: 'IN', values: ['a'] }], variants: [{ name: 'v', weightType: 'variable', stickiness: 'default' }], segments: [77],
+    }],
+    featureEnvironments: [{ featureName: 'sw-imp', environment: 'development', enabled: true, variants: [{ name: 'e', weightType: 'variable', stickiness: 'default' }] }],
+    contextFields: [{ name: 'sw-imp-field', description: 'Imported field', legalValues: [{ value: 'a', description: 'A' }] }],
+    featureTags: [{ featureName: 'sw-imp', tagType: 'sw-imp-type', tagValue: 'sw-imp-tag' }],
+    segments: [{ id: 77, name: 'sw-seg' }],
+    tagTypes: [{ name: 'sw-imp-type', description: 'Imported type', icon: 'i' }],
+    dependencies: [{ feature: 'sw-imp', dependencies: [{ feature: 'sw-imp-parent', enabled: true, variants: ['v'] }] }],
+  },
+});
 const PASSWORD = 'Sweep-Passw0rd!';
 const constraint = { contextName: 'userId', operator: 'IN', values: ['a', 'b'], caseInsensitive: false, inverted: false };
 const strategyVariant = { name: 'sv', weight: 1000, weightType: 'variable', stickiness: 'default', payload: { type: 'string', value: 'p' } };
@@ -244,6 +267,9 @@ function catalog(): Record<string, Sample> {
     'POST /api/admin/projects/:projectId/revive': { params: { projectId: F }, body: { features: ['sw-archived'] }, ok: 200 },
     'POST /api/admin/projects/:projectId/delete': { params: { projectId: F }, body: { features: ['sw-archived2'] }, ok: 200 },
     'POST /api/admin/features/validate': { body: { name: 'sw-free-f', projectId: F }, ok: 200 },
+    'POST /api/admin/features-batch/validate': { body: importBody(), ok: 200, large: true },
+    'POST /api/admin/features-batch/import': { body: importBody(), ok: 200, large: true },
+    'POST /api/admin/features-batch/export': { body: { features: ['sw-f'], environment: 'development', downloadFile: true }, ok: 200, large: true },
     'POST /api/admin/features/:featureName/stale/on': { params: { featureName: 'sw-f' }, ok: 200 },
     'POST /api/admin/features/:featureName/stale/off': { params: { featureName: 'sw-f' }, ok: 200 },
     'PUT /api/admin/feature-types/:id/lifetimes': { params: { id: 'release' }, body: { lifetimeDays: 40 }, ok: 200 },
@@ -416,7 +442,7 @@ describe('hostile text in every POST/PUT/PATCH body', () => {
     for (const route of routes.filter((r) => samples[`${r.method} ${r.path}`])) {
       const sample = samples[`${route.method} ${route.path}`];
       const path = url(route, sample.params ?? {});
-      const values = (position: Position) => (position.kind === 'key' ? TEXT_VALUES : sample.form ? FORM_VALUES : ALL_VALUES);
+      const values = (position: Position) => (position.kind === 'key' ? TEXT_VALUES : sample.form ? FORM_VALUES : sample.large ? LARGE_BODY_VALUES : ALL_VALUES);
       const cases = positions(sample.body).flatMap((position) => values(position).map((value) => ({ position, value })));
       tally.endpoints += 1;
       tally.positions += positions(sample.body).length;
