@@ -22,6 +22,7 @@ import { FeatureService } from './features/feature.service';
 import { PlaygroundService } from './playground/playground.service';
 import { SnapshotCache } from './playground/snapshot-cache';
 import { HealthReportService } from './projects/health-report.service';
+import { StateExportService } from './import-export/state-export.service';
 import { ProjectService } from './projects/project.service';
 import { SegmentService } from './segments/segment.service';
 import { StrategyDefinitionService } from './strategies/strategy-definition.service';
@@ -67,6 +68,7 @@ export function createServices(em: EntityManager, principal: Principal, options:
     groups: new GroupService(em, principal, access),
     signupTokens: new SignupTokenService(em, principal, access, options.publicUrl ?? 'http://localhost:4242'),
     samlSettings: new SamlSettingsService(em, principal, access),
+    stateExport: new StateExportService(em, principal, access),
     changeRequestConfig: new ChangeRequestConfigService(em, principal, access),
     changeRequests: new ChangeRequestService(em, principal, access),
     playground: new PlaygroundService(em, options.playgroundCombinationLimit, options.playgroundCache),

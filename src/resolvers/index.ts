@@ -18,6 +18,7 @@ import './saml.resolvers';
 import './addons.resolvers';
 import './change-requests.resolvers';
 import './change-request-preview.resolvers';
+import './state-export.resolvers';
 
 let built: GraphQLSchema | undefined;
 
