@@ -13,7 +13,8 @@ function exportFileName(now: Date): string {
 /**
  * Spec endpoint 16, the legacy state export (ADMIN). The section flags go to the service as sent; `format=yaml`
  * answers `text/yaml` (any other format JSON), and `download` (read like the flags, default false) adds a
- * Content-Disposition that saves it as a file.
+ * Content-Disposition that saves it as a file. YAML is written by `yaml` (eemeli/yaml): maintained, dependency-free,
+ * YAML 1.2 (so timestamps and `yes`/`no` stay strings when read back), and already in the tree through codegen.
  */
 export function stateExportRouter(): Router {
   const r = Router();
