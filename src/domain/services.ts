@@ -23,6 +23,7 @@ import { PlaygroundService } from './playground/playground.service';
 import { SnapshotCache } from './playground/snapshot-cache';
 import { ImportExportService } from './import-export/import-export.service';
 import { HealthReportService } from './projects/health-report.service';
+import { StateExportService } from './import-export/state-export.service';
 import { ProjectService } from './projects/project.service';
 import { SegmentService } from './segments/segment.service';
 import { StrategyDefinitionService } from './strategies/strategy-definition.service';
@@ -68,6 +69,7 @@ export function createServices(em: EntityManager, principal: Principal, options:
     groups: new GroupService(em, principal, access),
     signupTokens: new SignupTokenService(em, principal, access, options.publicUrl ?? 'http://localhost:4242'),
     samlSettings: new SamlSettingsService(em, principal, access),
+    stateExport: new StateExportService(em, principal, access),
     changeRequestConfig: new ChangeRequestConfigService(em, principal, access),
     changeRequests: new ChangeRequestService(em, principal, access),
     importExport: new ImportExportService(em, principal, access),

@@ -19,6 +19,7 @@ import './addons.resolvers';
 import './change-requests.resolvers';
 import './change-request-preview.resolvers';
 import './import-export.resolvers';
+import './state-export.resolvers';
 
 let built: GraphQLSchema | undefined;
 
