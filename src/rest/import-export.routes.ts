@@ -1,8 +1,6 @@
 import { Router } from 'express';
 import { services } from './context';
-
-/** `YYYY-MM-dd_HH-mm-ss` in UTC: the time part of an export's file name. */
-export const fileStamp = (d: Date) => d.toISOString().slice(0, 19).replace('T', '_').replace(/:/g, '-');
+import { asDownload } from './download';
 
 /** Batch export, import validation and import (spec endpoint 15; bodies up to IMPORT_BODY_LIMIT, see app.ts). */
 export function importExportRouter(): Router {
@@ -15,7 +13,7 @@ export function importExportRouter(): Router {
   });
   r.post('/features-batch/export', async (req, res) => {
     const result = await services(req).importExport.export(req.body);
-    if ((req.body as { downloadFile?: unknown }).downloadFile === true) res.setHeader('Content-Disposition', `attachment; filename="export-${fileStamp(new Date())}.json"`);
+    if ((req.body as { downloadFile?: unknown }).downloadFile === true) asDownload(res, 'json');
     res.json(result);
   });
   return r;

@@ -3,12 +3,7 @@ import { stringify } from 'yaml';
 import { ValidationError } from '../domain/errors';
 import { exportFlag, STATE_EXPORT_FLAGS, type StateExportOptions } from '../domain/import-export/state-export.service';
 import { services } from './context';
-
-/** `export-YYYY-MM-dd_HH-mm-ss` in UTC, the name Unleash gives a downloaded export. */
-function exportFileName(now: Date): string {
-  const two = (n: number) => String(n).padStart(2, '0');
-  return `export-${now.getUTCFullYear()}-${two(now.getUTCMonth() + 1)}-${two(now.getUTCDate())}_${two(now.getUTCHours())}-${two(now.getUTCMinutes())}-${two(now.getUTCSeconds())}`;
-}
+import { asDownload } from './download';
 
 /**
  * Spec endpoint 16, the legacy state export (ADMIN). The section flags go to the service as sent; `format=yaml`
@@ -26,7 +21,7 @@ export function stateExportRouter(): Router {
     if (format !== undefined && typeof format !== 'string') throw ValidationError.single('format', 'The `format` query parameter must be given once: yaml or json.');
     const download = exportFlag(req.query.download, false, 'download');
     const yaml = format === 'yaml';
-    if (download) res.setHeader('Content-Disposition', `attachment; filename="${exportFileName(new Date())}.${yaml ? 'yml' : 'json'}"`);
+    if (download) asDownload(res, yaml ? 'yml' : 'json');
     if (!yaml) {
       res.json(state);
       return;
