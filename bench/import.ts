@@ -1,7 +1,8 @@
 /**
  * Batch import (issue 13) at size: 1000 features with 4000 strategies (4 per feature: 2–3 constraints and 2 variants
  * each), environment variants on half of them and a tag on every tenth, exported from the feature-model data set
- * (bench/feature-model-data.ts) and imported into an empty project through the real app over HTTP, in one transaction.
+ * (bench/feature-model-data.ts), the source features deleted (names are unique per instance), and imported into an
+ * empty project through the real app over HTTP, in one transaction.
  * Prints the time of: the export, validation, the first import (everything created), the same import again (nothing
  * changes), and an import where every strategy changed (4000 removed, 4000 added); with the payload size and the
  * events each import wrote.
@@ -68,6 +69,8 @@ async function main(): Promise<void> {
     const doubled = data.featureStrategies.map((s: any) => ({ ...s, id: undefined, sortOrder: s.sortOrder + 10, parameters: { ...s.parameters, groupId: `${s.featureName}-2` } }));
     data.featureStrategies = [...data.featureStrategies, ...doubled];
     const payload = { project: 'imported', environment: 'production', data };
+    // Feature names are unique on an instance: the source features go, as when the payload is taken to another instance.
+    await orm.em.fork().execute(`delete from features where project = ?`, [PROJECT]);
     const size = JSON.stringify(payload).length;
     console.log(`# ${db.describe}; ${data.features.length} features, ${data.featureStrategies.length} strategies, ${data.featureEnvironments.filter((e: any) => e.variants.length).length} with environment variants, ${data.featureTags.length} tags; payload ${(size / 1e6).toFixed(2)} MB`);
     console.log('| step | ms | events written |');
