@@ -435,6 +435,23 @@ describe('import refusals and atomicity', () => {
   });
 });
 
+describe('concurrency', () => {
+  it('the same import sent five times at once: each feature and strategy is created once, with one event each', async () => {
+    const data = {
+      features: [{ name: 'cc-a' }, { name: 'cc-b' }], tagTypes: [],
+      featureStrategies: [{ name: 'default', featureName: 'cc-a' }, { name: 'default', featureName: 'cc-b' }],
+      featureTags: [{ featureName: 'cc-a', tagType: 'simple', tagValue: 'cc-tag' }],
+    };
+    const answers = await Promise.all(Array.from({ length: 5 }, () => app.post('/api/admin/features-batch/import', { project: 'dst', environment: 'development', data })));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(answers.map((a) => a.body.changes[0].action).sort()).toEqual(['create', 'unchanged', 'unchanged', 'unchanged', 'unchanged']);
+    expect(await sql(`select feature_name, count(*)::int as n from feature_strategies where feature_name in ('cc-a', 'cc-b') group by 1 order by 1`)).toEqual([{ feature_name: 'cc-a', n: 1 }, { feature_name: 'cc-b', n: 1 }]);
+    const events = (await app.events()).filter((e: any) => e.featureName === 'cc-a' || e.featureName === 'cc-b').map((e: any) => e.type).sort();
+    expect(events).toEqual(['feature-created', 'feature-created', 'feature-strategy-add', 'feature-strategy-add', 'feature-tagged']);
+    expect((await app.events('features-imported')).length).toBeGreaterThanOrEqual(5);
+  });
+});
+
 describe('change requests (issue 12)', () => {
   it('an import that changes an environment with change requests enabled is refused unless the caller may skip them', async () => {
     await must('PUT', '/api/admin/projects/dst/environments/production/change-requests/config', { changeRequestsEnabled: true, requiredApprovals: 1 });
@@ -449,6 +466,20 @@ describe('change requests (issue 12)', () => {
     expect(metadata.status).toBe(200);
     // An admin holds SKIP_CHANGE_REQUEST.
     expect((await app.post('/api/admin/features-batch/import', strategies)).status).toBe(200);
+  });
+});
+
+describe('every path: 401 without a token, 415 for another content type, 400 for a malformed body', () => {
+  it.each(['validate', 'import', 'export'])('/api/admin/features-batch/%s', async (path) => {
+    const url = `/api/admin/features-batch/${path}`;
+    const anonymous = await app.post(url, { project: 'dst', environment: 'development' }, { token: null });
+    expect([anonymous.status, anonymous.body.name]).toEqual([401, 'AuthenticationRequired']);
+    const text = await app.request('POST', url, undefined, { raw: 'x', headers: { 'content-type': 'text/plain' } });
+    expect([text.status, text.body.name]).toEqual([415, 'ContentTypeerror']);
+    const malformed = await app.request('POST', url, undefined, { raw: '{"project":', headers: { 'content-type': 'application/json' } });
+    expect([malformed.status, malformed.body.name]).toEqual([400, 'ValidationError']);
+    const wrongShape = await app.post(url, { project: 'dst', environment: 'development', unexpected: true });
+    expect([wrongShape.status, wrongShape.body.name]).toEqual([400, 'ValidationError']);
   });
 });
 
@@ -468,5 +499,18 @@ describe('body limit', () => {
     expect(res.status).toBe(413);
     expect(res.body.name).toBe('ContentTooLarge');
     expect(res.body.message).toContain('500 kB');
+    const importTooBig = await app.post('/api/admin/features-batch/import', tooBig);
+    expect([importTooBig.status, importTooBig.body.name]).toEqual([413, 'ContentTooLarge']);
+  });
+
+  it('IMPORT_BODY_LIMIT configures it (the last test: the app is started again with it)', async () => {
+    // The embedded database takes one connection: the app is replaced, not doubled.
+    await app.close();
+    app = await startTestApp({ importBodyLimit: '2kb', reset: false });
+    const body = (size: number) => ({ project: 'dst', environment: 'development', data: { features: [{ name: 'limit-a', description: 'x'.repeat(size) }], featureStrategies: [], tagTypes: [] } });
+    const res = await app.post('/api/admin/features-batch/validate', body(3000));
+    expect([res.status, res.body.name]).toEqual([413, 'ContentTooLarge']);
+    expect(res.body.message).toContain('2 kB');
+    expect((await app.post('/api/admin/features-batch/validate', body(1000))).status).toBe(200);
   });
 });
