@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from 'pg';
 import { buildApp } from '../src/app';
+import { startEmbeddedDatabase } from '../src/db/embedded';
 import { ensureAdminTokens } from '../src/domain/access/api-token.service';
 import { openOrm } from '../src/db/orm';
 import { createLogger } from '../src/logger';
@@ -73,4 +74,22 @@ export function tableHeader(requests: number): void {
   console.log(`node ${process.version}; ${requests} sequential requests per endpoint after 20 warm-up requests`);
   console.log('| endpoint                                             | median     | p99        | body      |');
   console.log('|------------------------------------------------------|------------|------------|-----------|');
+}
+
+/**
+ * An empty database for a bench: a throwaway database on the PostgreSQL server at `pgBase` (dropped by `close`), or,
+ * without one, the embedded database in memory.
+ */
+export async function benchDatabase(pgBase: string | undefined, name: string): Promise<{ url: string; describe: string; close: () => Promise<void> }> {
+  if (pgBase) {
+    const dbName = `flagdeck_bench_${name}_${process.pid}`;
+    const admin = new Client({ connectionString: pgBase });
+    await admin.connect();
+    await admin.query(`create database ${dbName}`);
+    const u = new URL(pgBase);
+    u.pathname = `/${dbName}`;
+    return { url: u.toString(), describe: `PostgreSQL at ${u.host}`, close: async () => { await admin.query(`drop database if exists ${dbName} with (force)`); await admin.end(); } };
+  }
+  const embedded = await startEmbeddedDatabase();
+  return { url: embedded.url, describe: 'embedded PGlite (in memory)', close: () => embedded.stop() };
 }

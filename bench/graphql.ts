@@ -13,9 +13,9 @@ import { parse, validate } from 'graphql';
 import { Client } from 'pg';
 import { buildApp } from '../src/app';
 import { ensureAdminTokens } from '../src/domain/access/api-token.service';
-import { startEmbeddedDatabase } from '../src/db/embedded';
 import { openOrm } from '../src/db/orm';
 import { createLogger } from '../src/logger';
+import { benchDatabase } from './bench-app';
 import { buildSchema } from '../src/resolvers';
 import { costRule, DEFAULT_MAX_COST } from '../src/resolvers/limits';
 import { featureName, PROJECT, seedFeatureModel } from './feature-model-data';
@@ -38,22 +38,9 @@ const SHAPES: Array<{ label: string; query: string }> = [
   { label: 'project features(first: 600) with strategies', query: `{ project(id: "${PROJECT}") { features(first: 600) { nodes { name environments { name enabled strategies { name parameters constraints { contextName operator values } variants { name } } } } } } }` },
 ];
 
-async function prepare(): Promise<{ url: string; describe: string; close: () => Promise<void> }> {
-  if (pgBase) {
-    const dbName = `flagdeck_bench_gql_${process.pid}`;
-    const admin = new Client({ connectionString: pgBase });
-    await admin.connect();
-    await admin.query(`create database ${dbName}`);
-    const u = new URL(pgBase);
-    u.pathname = `/${dbName}`;
-    return { url: u.toString(), describe: `PostgreSQL at ${u.host}`, close: async () => { await admin.query(`drop database if exists ${dbName} with (force)`); await admin.end(); } };
-  }
-  const embedded = await startEmbeddedDatabase();
-  return { url: embedded.url, describe: 'embedded PGlite (in memory)', close: () => embedded.stop() };
-}
 
 async function main(): Promise<void> {
-  const db = await prepare();
+  const db = await benchDatabase(pgBase, 'gql');
   // Migrate first (the ORM), then seed over a separate connection while the ORM holds none.
   const migrate = await openOrm({ url: db.url, poolMax: 1 });
   await migrate.close(true);

@@ -15,31 +15,18 @@ import type { AddressInfo } from 'node:net';
 import { Client } from 'pg';
 import { buildApp } from '../src/app';
 import { ensureAdminTokens } from '../src/domain/access/api-token.service';
-import { startEmbeddedDatabase } from '../src/db/embedded';
 import { openOrm } from '../src/db/orm';
 import { createLogger } from '../src/logger';
+import { benchDatabase } from './bench-app';
 import { PROJECT, seedFeatureModel } from './feature-model-data';
 
 const TOKEN = '*:*.bench-import-token';
 const arg = (name: string) => { const i = process.argv.indexOf(name); return i > 0 ? process.argv[i + 1] : undefined; };
 const pgBase = arg('--pg');
 
-async function prepare(): Promise<{ url: string; describe: string; close: () => Promise<void> }> {
-  if (pgBase) {
-    const dbName = `flagdeck_bench_import_${process.pid}`;
-    const admin = new Client({ connectionString: pgBase });
-    await admin.connect();
-    await admin.query(`create database ${dbName}`);
-    const u = new URL(pgBase);
-    u.pathname = `/${dbName}`;
-    return { url: u.toString(), describe: `PostgreSQL at ${u.host}`, close: async () => { await admin.query(`drop database if exists ${dbName} with (force)`); await admin.end(); } };
-  }
-  const embedded = await startEmbeddedDatabase();
-  return { url: embedded.url, describe: 'embedded PGlite (in memory)', close: () => embedded.stop() };
-}
 
 async function main(): Promise<void> {
-  const db = await prepare();
+  const db = await benchDatabase(pgBase, 'import');
   const migrate = await openOrm({ url: db.url, poolMax: 1 });
   await migrate.close(true);
   const seed = new Client({ connectionString: db.url });

@@ -1,4 +1,5 @@
 import { IsolationLevel } from '@mikro-orm/core';
+import type { Segment } from '../segments/segment.service';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AccessService } from '../access/access.service';
 import { ADMIN } from '../access/permissions';
@@ -122,18 +123,8 @@ export interface StateExportFeatureEnvironment {
   variants: FeatureVariant[];
 }
 
-export interface StateExportSegment {
-  id: number;
-  name: string;
-  description: string | null;
-  /** The project whose strategies alone may use it; null for a global segment. */
-  project: string | null;
-  constraints: Constraint[];
-  createdBy: string | null;
-  createdAt: string;
-  usedInProjects: number;
-  usedInFeatures: number;
-}
+/** A segment in the export: as both doors return it. */
+export type StateExportSegment = Segment;
 
 export interface StateExportFeatureStrategySegment {
   featureStrategyId: string;
