@@ -2,7 +2,8 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { refuseNonAdminToken } from './domain/access/api-token.service';
 import { Authenticator, SESSION_COOKIE } from './domain/access/authenticator';
-import { AuthenticationRequired, ContentTypeerror, type DomainError } from './domain/errors';
+import { ADMIN } from './domain/access/permissions';
+import { AuthenticationRequired, ContentTypeerror, NoAccessError, type DomainError } from './domain/errors';
 import { attachEventHub, EventHub } from './domain/events/event-hub';
 import { SnapshotCache } from './domain/playground/snapshot-cache';
 import { createServices } from './domain/services';
@@ -14,6 +15,10 @@ import { authRouter, readCookie } from './rest/auth.routes';
 import { inviteRouter } from './rest/invite.routes';
 import { samlRouter } from './rest/saml.routes';
 import { hasBody, jsonBody, urlGuard } from './request-guard';
+import { clientFeaturesRouter } from './rest/sdk/client-features.routes';
+import { clientMetricsRouters } from './rest/sdk/client-metrics.routes';
+import { frontendCors, frontendRouter } from './rest/sdk/frontend.routes';
+import type { SdkDeps } from './rest/sdk/sdk-deps';
 
 export interface AppDeps {
   orm: MikroORM;
@@ -37,7 +42,15 @@ export interface AppDeps {
   allowPrivateAddonUrls?: boolean;
   /** Body limit of `/api/admin/features-batch/*` (IMPORT_BODY_LIMIT; 500 kB as Unleash). */
   importBodyLimit?: string;
+  /** CORS_ORIGINS: origins browsers may call the frontend API from. */
+  corsOrigins?: readonly string[];
+  /** CLIENT_METRICS_FLUSH_MS and CLIENT_METRICS_RETENTION_HOURS. */
+  metricsFlushMs?: number;
+  metricsRetentionHours?: number;
 }
+
+/** The app, and what must be finished before its database closes (buffered SDK metrics are written). */
+export type App = ReturnType<typeof express> & { close(): Promise<void> };
 
 /** Errors of the door answer in the shape of the door: GraphQL's `{errors}` on /graphql, the REST body elsewhere. */
 const refuse = (req: Request, res: Response, err: DomainError) => (req.baseUrl === '/graphql' ? sendGraphQLError(res, err) : sendError(res, err));
@@ -48,7 +61,7 @@ const refuse = (req: Request, res: Response, err: DomainError) => (req.baseUrl =
  * read, so an anonymous caller cannot make the server parse anything; everything the door refuses, it refuses before
  * routing, so no route or service sees it.
  */
-export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinationLimit, graphqlMaxCost, credentialTtlMs, publicUrl = 'http://localhost:4242', eventHub = new EventHub('local'), allowPrivateAddonUrls = false, importBodyLimit = '500kb' }: AppDeps) {
+export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinationLimit, graphqlMaxCost, credentialTtlMs, publicUrl = 'http://localhost:4242', eventHub = new EventHub('local'), allowPrivateAddonUrls = false, importBodyLimit = '500kb', corsOrigins = [], metricsFlushMs = 5_000, metricsRetentionHours = 48 }: AppDeps): App {
   attachEventHub(orm.em, eventHub);
   const app = express();
   app.disable('x-powered-by');
@@ -88,6 +101,31 @@ export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinati
   const bodyFor = (req: Request) => (req.path.startsWith('/admin/features-batch/') ? importBody : body);
   const apiBody = body.map((_, i) => (req: Request, res: Response, next: NextFunction) => bodyFor(req)[i](req, res, next));
 
+  // The SDK doors (issue 14): backend SDKs on /api/client with client tokens, browser and mobile SDKs on /api/frontend
+  // with frontend tokens; admin tokens open both. Any other credential is a 403 there (a frontend token on the client
+  // API, a client token on the frontend API), and SDK tokens stay refused on the admin API.
+  const sdk: SdkDeps = { orm, logger, eventHub, playgroundCache, corsOrigins, metricsFlushMs, metricsRetentionHours };
+  const sdkDoor = (accepted: ReadonlyArray<'client' | 'frontend' | 'admin'>, door: string) => async (req: Request, res: Response, next: NextFunction) => {
+    const principal = await credentials.fromHeader(req.headers.authorization);
+    if (!principal) return refuse(req, res, new AuthenticationRequired());
+    if (principal.kind !== 'api-token' || !accepted.includes(principal.tokenType ?? 'admin')) {
+      return refuse(req, res, new NoAccessError(ADMIN, undefined, `The ${door} takes ${accepted.filter((t) => t !== 'admin').join(' or ')} tokens (and admin tokens); this credential cannot use it.`));
+    }
+    (req as Request & { scope?: unknown }).scope = { principal, services: createServices(orm.em.fork(), principal, { playgroundCombinationLimit, playgroundCache, onCredentialsRevoked, publicUrl, eventHub, allowPrivateAddonUrls }) };
+    next();
+  };
+  const metrics = clientMetricsRouters(sdk);
+  const clientApi = express.Router();
+  clientApi.use(sdkDoor(['client', 'admin'], 'client API'), urlGuard(), requireJson, ...body);
+  clientApi.use(clientFeaturesRouter(sdk), metrics.client);
+  clientApi.use(notFound);
+  app.use('/api/client', clientApi);
+  const frontendApi = express.Router();
+  frontendApi.use(frontendCors(sdk), sdkDoor(['frontend', 'admin'], 'frontend API'), urlGuard(), requireJson, ...body);
+  frontendApi.use(frontendRouter(sdk), metrics.frontend);
+  frontendApi.use(notFound);
+  app.use('/api/frontend', frontendApi);
+
   const api = express.Router();
   api.use(authenticate, urlGuard(), requireJson, ...apiBody);
   api.use('/admin', adminRouter());
@@ -123,5 +161,5 @@ export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinati
 
   app.use(notFound);
   app.use(errorHandler(logger));
-  return app;
+  return Object.assign(app, { close: () => metrics.close() });
 }

@@ -33,6 +33,12 @@ export interface Config {
   changeRequestPollMs: number;
   /** Body limit of the batch import, its validation and the batch export (IMPORT_BODY_LIMIT; 500 kB as Unleash). */
   importBodyLimit: string;
+  /** Origins browsers may call the frontend API from (CORS_ORIGINS, comma-separated; `*` any; none by default). */
+  corsOrigins: string[];
+  /** How often buffered SDK metrics are written to the database (CLIENT_METRICS_FLUSH_MS). */
+  metricsFlushMs: number;
+  /** How long hourly SDK metrics are kept (CLIENT_METRICS_RETENTION_HOURS). */
+  metricsRetentionHours: number;
 }
 
 export class ConfigError extends Error {
@@ -83,7 +89,32 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const addonDelivery = loadDeliveryOptions(env);
   const changeRequestPollMs = integer('CHANGE_REQUEST_POLL_MS', env.CHANGE_REQUEST_POLL_MS, 1_000, 10, 600_000);
   const importBodyLimit = byteSize('IMPORT_BODY_LIMIT', env.IMPORT_BODY_LIMIT, '500kb', 1024, 100 * 1024 * 1024);
-  return { port, databaseUrl, dataDir, initAdminApiTokens, initAdminPassword, logLevel, dbPoolMax, playgroundCombinationLimit, graphqlMaxCost, shutdownTimeoutMs, publicUrl, addonDelivery, changeRequestPollMs, importBodyLimit };
+  const corsOrigins = parseOrigins(env.CORS_ORIGINS);
+  const metricsFlushMs = integer('CLIENT_METRICS_FLUSH_MS', env.CLIENT_METRICS_FLUSH_MS, 5_000, 10, 600_000);
+  const metricsRetentionHours = integer('CLIENT_METRICS_RETENTION_HOURS', env.CLIENT_METRICS_RETENTION_HOURS, 48, 1, 24 * 366);
+  return {
+    port, databaseUrl, dataDir, initAdminApiTokens, initAdminPassword, logLevel, dbPoolMax, playgroundCombinationLimit, graphqlMaxCost, shutdownTimeoutMs,
+    publicUrl, addonDelivery, changeRequestPollMs, importBodyLimit, corsOrigins, metricsFlushMs, metricsRetentionHours,
+  };
+}
+
+/** `https://a.example, http://localhost:3000` → the origins, each `scheme://host[:port]` without a path; `*` alone allows any. */
+function parseOrigins(raw: string | undefined): string[] {
+  const origins = (raw ?? '').split(',').map((o) => o.trim()).filter(Boolean);
+  for (const o of origins) {
+    if (o === '*') continue;
+    let url: URL;
+    try {
+      url = new URL(o);
+    } catch {
+      throw new ConfigError(`CORS_ORIGINS entries must be origins such as https://app.example.com, got "${o}"`);
+    }
+    if (!['http:', 'https:'].includes(url.protocol) || url.origin !== o.replace(/\/$/, '')) {
+      throw new ConfigError(`CORS_ORIGINS entries must be origins such as https://app.example.com (no path), got "${o}"`);
+    }
+  }
+  if (origins.includes('*') && origins.length > 1) throw new ConfigError('CORS_ORIGINS: `*` allows every origin and names no other');
+  return origins.map((o) => o.replace(/\/$/, ''));
 }
 
 const UNITS: ReadonlyMap<string, number> = new Map([['', 1], ['b', 1], ['kb', 1024], ['mb', 1024 * 1024]]);

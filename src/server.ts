@@ -65,7 +65,8 @@ export async function startServer(config: Config, logger: Logger, embeddedStarti
     listener = listenForEvents(openedOrm, databaseUrl, eventHub, logger);
     await listener.ready;
   }
-  const app = buildApp({ orm: openedOrm, logger, playgroundCombinationLimit: config.playgroundCombinationLimit, graphqlMaxCost: config.graphqlMaxCost, publicUrl: config.publicUrl, eventHub, allowPrivateAddonUrls: config.addonDelivery.allowPrivateUrls, importBodyLimit: config.importBodyLimit });
+  const app = buildApp({ orm: openedOrm, logger, playgroundCombinationLimit: config.playgroundCombinationLimit, graphqlMaxCost: config.graphqlMaxCost, publicUrl: config.publicUrl, eventHub, allowPrivateAddonUrls: config.addonDelivery.allowPrivateUrls, importBodyLimit: config.importBodyLimit,
+    corsOrigins: config.corsOrigins, metricsFlushMs: config.metricsFlushMs, metricsRetentionHours: config.metricsRetentionHours });
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(config.port, () => resolve(s));
     s.once('error', reject);
@@ -99,6 +100,8 @@ export async function startServer(config: Config, logger: Logger, embeddedStarti
         clearInterval(sweep);
         clearTimeout(deadline);
         await workerStopped;
+        // Buffered SDK metrics are written before the database closes.
+        await app.close();
         await listener?.stop();
         await openedOrm.close(true);
         await embedded?.stop();

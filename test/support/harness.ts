@@ -84,6 +84,11 @@ export interface TestAppOptions {
   scheduler?: { pollMs: number };
   /** Body limit of the batch import paths (IMPORT_BODY_LIMIT; default 500kb). */
   importBodyLimit?: string;
+  /** CORS_ORIGINS of the frontend API (default none). */
+  corsOrigins?: string[];
+  /** CLIENT_METRICS_FLUSH_MS (default 5000) and CLIENT_METRICS_RETENTION_HOURS (default 48). */
+  metricsFlushMs?: number;
+  metricsRetentionHours?: number;
 }
 
 /** Starts the real app (buildApp) on an ephemeral port against the suite's database, reset to fresh defaults. */
@@ -106,7 +111,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     await listener.ready;
   }
   const allowPrivateAddonUrls = options.allowPrivateAddonUrls ?? true;
-  const app = buildApp({ orm, logger, credentialTtlMs: options.credentialTtlMs, eventHub, allowPrivateAddonUrls, importBodyLimit: options.importBodyLimit });
+  const app = buildApp({ orm, logger, credentialTtlMs: options.credentialTtlMs, eventHub, allowPrivateAddonUrls, importBodyLimit: options.importBodyLimit,
+    corsOrigins: options.corsOrigins, metricsFlushMs: options.metricsFlushMs, metricsRetentionHours: options.metricsRetentionHours });
   const worker = options.deliveries
     ? new DeliveryWorker(orm, { ...DEFAULT_DELIVERY_OPTIONS, allowPrivateUrls: allowPrivateAddonUrls, ...options.deliveries, publicUrl: 'http://localhost:4242' }, logger, eventHub).start()
     : undefined;
@@ -152,6 +158,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await worker?.stop();
       await scheduler?.stop();
+      await app.close(); // buffered SDK metrics are written, as src/server.ts does
       await listener?.stop();
       await orm.close(true);
     },

@@ -8,12 +8,12 @@ describe('loadConfig', () => {
       port: 4242, databaseUrl: undefined, dataDir: path.resolve('./data'), initAdminApiTokens: [], logLevel: 'info', dbPoolMax: 10,
       playgroundCombinationLimit: 15000, graphqlMaxCost: 100000, shutdownTimeoutMs: 10000, publicUrl: 'http://localhost:4242',
       addonDelivery: { allowPrivateUrls: false, timeoutMs: 10000, maxAttempts: 5, retryBaseMs: 5000, pollMs: 1000, leaseMs: 30000, concurrency: 8 },
-      changeRequestPollMs: 1000, importBodyLimit: '500kb',
+      changeRequestPollMs: 1000, importBodyLimit: '500kb', corsOrigins: [], metricsFlushMs: 5000, metricsRetentionHours: 48,
     });
   });
   it('reads every variable', () => {
-    const c = loadConfig({ PORT: '8080', DATABASE_URL: 'postgresql://u@h:5432/db', DATA_DIR: '/tmp/x', INIT_ADMIN_API_TOKENS: '*:*.abcdefgh, *:*.ijklmnop', LOG_LEVEL: 'warn', DB_POOL_MAX: '4', PLAYGROUND_COMBINATION_LIMIT: '500', SHUTDOWN_TIMEOUT_MS: '2500', GRAPHQL_MAX_COST: '5000', PUBLIC_URL: 'https://flags.example.com/unleash/', CHANGE_REQUEST_POLL_MS: '250', IMPORT_BODY_LIMIT: '2MB' });
-    expect(c).toEqual({ port: 8080, databaseUrl: 'postgresql://u@h:5432/db', dataDir: '/tmp/x', initAdminApiTokens: ['*:*.abcdefgh', '*:*.ijklmnop'], logLevel: 'warn', dbPoolMax: 4, playgroundCombinationLimit: 500, graphqlMaxCost: 5000, shutdownTimeoutMs: 2500, publicUrl: 'https://flags.example.com/unleash', addonDelivery: expect.any(Object), changeRequestPollMs: 250, importBodyLimit: '2mb' });
+    const c = loadConfig({ PORT: '8080', DATABASE_URL: 'postgresql://u@h:5432/db', DATA_DIR: '/tmp/x', INIT_ADMIN_API_TOKENS: '*:*.abcdefgh, *:*.ijklmnop', LOG_LEVEL: 'warn', DB_POOL_MAX: '4', PLAYGROUND_COMBINATION_LIMIT: '500', SHUTDOWN_TIMEOUT_MS: '2500', GRAPHQL_MAX_COST: '5000', PUBLIC_URL: 'https://flags.example.com/unleash/', CHANGE_REQUEST_POLL_MS: '250', IMPORT_BODY_LIMIT: '2MB', CORS_ORIGINS: 'https://app.example.com, http://localhost:3000/', CLIENT_METRICS_FLUSH_MS: '1000', CLIENT_METRICS_RETENTION_HOURS: '72' });
+    expect(c).toEqual({ port: 8080, databaseUrl: 'postgresql://u@h:5432/db', dataDir: '/tmp/x', initAdminApiTokens: ['*:*.abcdefgh', '*:*.ijklmnop'], logLevel: 'warn', dbPoolMax: 4, playgroundCombinationLimit: 500, graphqlMaxCost: 5000, shutdownTimeoutMs: 2500, publicUrl: 'https://flags.example.com/unleash', addonDelivery: expect.any(Object), changeRequestPollMs: 250, importBodyLimit: '2mb', corsOrigins: ['https://app.example.com', 'http://localhost:3000'], metricsFlushMs: 1000, metricsRetentionHours: 72 });
   });
   it('reads the ADDON_* variables (the lease defaults to the timeout plus 20 s)', () => {
     expect(loadConfig({ ADDON_ALLOW_PRIVATE_URLS: 'true', ADDON_TIMEOUT_MS: '2000', ADDON_MAX_ATTEMPTS: '7', ADDON_RETRY_BASE_MS: '100', ADDON_POLL_MS: '250', ADDON_CONCURRENCY: '3' }).addonDelivery)
@@ -37,6 +37,11 @@ describe('loadConfig', () => {
     [{ SHUTDOWN_TIMEOUT_MS: '1s' }, 'SHUTDOWN_TIMEOUT_MS'],
     [{ GRAPHQL_MAX_COST: '0' }, 'GRAPHQL_MAX_COST'],
     [{ IMPORT_BODY_LIMIT: '500 gb' }, 'IMPORT_BODY_LIMIT'],
+    [{ CORS_ORIGINS: 'app.example.com' }, 'CORS_ORIGINS'],
+    [{ CORS_ORIGINS: 'https://app.example.com/path' }, 'CORS_ORIGINS'],
+    [{ CORS_ORIGINS: '*, https://a.example' }, 'CORS_ORIGINS'],
+    [{ CLIENT_METRICS_FLUSH_MS: '0' }, 'CLIENT_METRICS_FLUSH_MS'],
+    [{ CLIENT_METRICS_RETENTION_HOURS: '0' }, 'CLIENT_METRICS_RETENTION_HOURS'],
     [{ IMPORT_BODY_LIMIT: '10b' }, 'IMPORT_BODY_LIMIT'],
     [{ IMPORT_BODY_LIMIT: '101mb' }, 'IMPORT_BODY_LIMIT'],
     [{ SHUTDOWN_TIMEOUT_MS: '600001' }, 'SHUTDOWN_TIMEOUT_MS'],

@@ -57,11 +57,12 @@ export class Authenticator {
   }
 
   private async apiToken(digest: string): Promise<Principal | null> {
-    const [row]: Array<{ secret_hash: string; token_name: string; type: string }> = await this.em.fork().execute(
-      `${CREDENTIAL_LOOKUP} select secret_hash, token_name, type from api_tokens where secret_hash = ? and (expires_at is null or expires_at > now())`, [digest]);
+    const [row]: Array<{ secret_hash: string; token_name: string; type: string; projects: string[] | null; environment: string }> = await this.em.fork().execute(
+      `${CREDENTIAL_LOOKUP} select secret_hash, token_name, type, projects, environment from api_tokens where secret_hash = ? and (expires_at is null or expires_at > now())`, [digest]);
     if (!row || !sameDigest(row.secret_hash, digest)) return null;
     const tokenType = row.type === 'admin' ? 'admin' : row.type === 'frontend' ? 'frontend' : 'client';
-    return { kind: 'api-token', name: row.token_name, userId: SYSTEM_USER_ID, isAdmin: tokenType === 'admin', rootRoleId: null, tokenType };
+    const tokenProjects = row.projects && row.projects.length ? row.projects : ['*'];
+    return { kind: 'api-token', name: row.token_name, userId: SYSTEM_USER_ID, isAdmin: tokenType === 'admin', rootRoleId: null, tokenType, tokenProjects, tokenEnvironment: row.environment };
   }
 
   private async personalToken(digest: string): Promise<Principal | null> {

@@ -11,6 +11,9 @@ export interface Principal {
   rootRoleId: number | null;
   /** API tokens: their type. Client and frontend tokens are refused on the admin API (403). */
   tokenType?: 'admin' | 'client' | 'frontend';
+  /** API tokens: the projects it reads (`['*']`: every project) and its environment (`*` for admin tokens). */
+  tokenProjects?: string[];
+  tokenEnvironment?: string;
   /** Users logged in with a session: the digest of its id (to keep this session when the password changes). */
   sessionHash?: string;
 }

@@ -1,0 +1,32 @@
+import type { Request } from 'express';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Principal } from '../../domain/access/principal';
+import type { EventHub } from '../../domain/events/event-hub';
+import type { SnapshotCache } from '../../domain/playground/snapshot-cache';
+import type { Logger } from '../../logger';
+
+/**
+ * What the SDK-facing doors (issue 14: `/api/client` for backend SDKs, `/api/frontend` for browser and mobile SDKs)
+ * share with the app: one instance of each, built once by buildApp. Each router factory keeps its own per-app state
+ * (the client-features cache, the metrics buffer) in its closure.
+ */
+export interface SdkDeps {
+  orm: MikroORM;
+  logger: Logger;
+  eventHub: EventHub;
+  /** Compiled evaluation snapshots, shared with the playground. */
+  playgroundCache: SnapshotCache;
+  /** Origins allowed to call `/api/frontend` from a browser (CORS_ORIGINS; empty: none). */
+  corsOrigins: readonly string[];
+  /** How often buffered client metrics are written (CLIENT_METRICS_FLUSH_MS). */
+  metricsFlushMs: number;
+  /** How long hourly client metrics are kept (CLIENT_METRICS_RETENTION_HOURS). */
+  metricsRetentionHours: number;
+}
+
+/** The API token (client, frontend or admin) of an SDK request, set by the SDK door before any SDK route runs. */
+export function sdkPrincipal(req: Request): Principal {
+  const scope = (req as Request & { scope?: { principal?: Principal } }).scope;
+  if (!scope?.principal) throw new Error('SDK principal missing: route mounted outside the SDK door');
+  return scope.principal;
+}
