@@ -160,6 +160,7 @@ export interface CompiledFeature {
   active: CompiledStrategy[];
   variants: CompiledVariants | null;
   dependencies: CompiledDependency[];
+  impressionData: boolean;
   /** Fast-path decisions that carry no variant, frozen. */
   off: FeatureDecision;
   onWithoutVariant: FeatureDecision;
@@ -364,6 +365,7 @@ export function compile(features: readonly PlaygroundFeatureInput[], segments: r
       active: strategies.filter((s) => !s.disabled && s.kind !== K_UNKNOWN),
       variants,
       dependencies: [],
+      impressionData: f.impressionData === true,
       off: frozen({ name: f.name, isEnabled: false, variant: DISABLED_VARIANT }),
       onWithoutVariant: frozen({ name: f.name, isEnabled: true, variant: DISABLED_VARIANT }),
     };

@@ -25,7 +25,7 @@ export class PlaygroundReadModel {
     const projectParams = all ? [] : [projects as string[]];
     const envs = environments as string[];
     const [features, envRows, strategyRows, dependencyRows, segments] = await Promise.all([
-      this.em.execute(`select f.name, f.project from features f where f.archived_at is null${projectFilter} order by f.created_at, f.name`, projectParams) as Promise<Array<{ name: string; project: string }>>,
+      this.em.execute(`select f.name, f.project, f.impression_data from features f where f.archived_at is null${projectFilter} order by f.created_at, f.name`, projectParams) as Promise<Array<{ name: string; project: string; impression_data: boolean }>>,
       this.em.execute(
         `select fe.feature_name, fe.environment, fe.enabled, fe.variants from feature_environments fe join features f on f.name = fe.feature_name
           where f.archived_at is null and fe.environment in (?)${projectFilter}`, [envs, ...projectParams]) as Promise<Array<{ feature_name: string; environment: string; enabled: boolean; variants: FeatureVariant[] | null }>>,
@@ -53,7 +53,7 @@ export class PlaygroundReadModel {
     for (const environment of new Set(environments)) {
       const index = new Map<string, PlaygroundFeatureInput>();
       const list = features.map((f) => {
-        const feature: PlaygroundFeatureInput = { name: f.name, project: f.project, enabled: false, strategies: [], variants: [], dependencies: dependencies.get(f.name) ?? [] };
+        const feature: PlaygroundFeatureInput = { name: f.name, project: f.project, enabled: false, strategies: [], variants: [], dependencies: dependencies.get(f.name) ?? [], impressionData: f.impression_data };
         index.set(f.name, feature);
         return feature;
       });

@@ -21,7 +21,7 @@ function averageJsonLength(values: unknown[]): number {
 
 /** RFC 3339 date-time (the time zone optional, as Unleash's schema accepts), and a time JavaScript can read. */
 const DATE_TIME = /^\d{4}-\d\d-\d\d[Tt ]\d\d:\d\d:\d\d(?:\.\d+)?(?:[Zz]|[+-]\d\d(?::?\d\d)?)?$/;
-const isDate = (v: string) => DATE_TIME.test(v) && !Number.isNaN(Date.parse(v));
+export const isDate = (v: string) => DATE_TIME.test(v) && !Number.isNaN(Date.parse(v));
 /**
  * The spec's Client context: `appName` required; known fields typed; any other property accepted. Property names are
  * the user's (`__proto__` included): zod's output drops a `__proto__` key, so evaluation reads the context as sent.

@@ -36,6 +36,8 @@ export interface PlaygroundFeatureInput {
   /** The feature-environment variants (group id = feature name). */
   variants: FeatureVariant[];
   dependencies: PlaygroundDependencyInput[];
+  /** Whether SDKs emit impression events for it (the frontend API reports it per flag). */
+  impressionData?: boolean;
 }
 
 export interface PlaygroundSegmentInput {
