@@ -1,0 +1,45 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Principal } from '../access/principal';
+import { evaluateFast, type CompiledSnapshot, type FeatureDecision } from '../playground/engine';
+import type { SnapshotCache } from '../playground/snapshot-cache';
+import type { FrontendContext } from './frontend-context';
+
+/** What one frontend API request evaluated: the snapshot, and each of its features' decision in snapshot order. */
+export interface FrontendEvaluation {
+  snapshot: CompiledSnapshot;
+  decisions: FeatureDecision[];
+}
+
+/**
+ * The frontend API's evaluation (issue 14 part 2): the features of the token's projects in the token's environment,
+ * evaluated server-side by the playground's engine against one context, from the compiled snapshot the playground
+ * caches (a request costs the one `model_version` query while nothing changed). Reads only; no event.
+ */
+export class FrontendApiService {
+  constructor(private readonly em: EntityManager, private readonly cache: SnapshotCache) {}
+
+  /**
+   * `requestAddress` is the caller's address, the context's `remoteAddress` when it names none (as Unleash does).
+   * Like Unleash v5.8, a context without a `sessionId` gets a random one, so stickiness on the session (the
+   * default stickiness of rollouts and variants when there is no `userId`) is random for such a request.
+   */
+  async evaluate(principal: Principal, context: FrontendContext, requestAddress: string | undefined): Promise<FrontendEvaluation> {
+    const { environment, projects } = tokenScope(principal, context);
+    if (context.remoteAddress === undefined && requestAddress) context.remoteAddress = requestAddress;
+    if (context.sessionId === undefined) context.sessionId = String(Math.random());
+    const snapshot = (await this.cache.get(this.em, [environment], projects)).get(environment)!;
+    return { snapshot, decisions: evaluateFast(snapshot, context) };
+  }
+}
+
+/**
+ * The environment and projects a token reads. A frontend token names one environment and its projects (`*`: all).
+ * An admin token is for every environment: it reads the one the context names in `environment`, else `default`
+ * (Unleash's choice for admin tokens on this API; no such environment exists on a fresh database, so name one).
+ */
+export function tokenScope(principal: Principal, context: FrontendContext): { environment: string; projects: readonly string[] | '*' } {
+  const tokenEnvironment = principal.tokenEnvironment;
+  const environment = tokenEnvironment && tokenEnvironment !== '*' ? tokenEnvironment : (context.environment ?? 'default');
+  const tokenProjects = principal.tokenProjects ?? ['*'];
+  return { environment, projects: tokenProjects.includes('*') ? '*' : tokenProjects };
+}
