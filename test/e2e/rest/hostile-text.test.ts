@@ -342,6 +342,7 @@ function catalog(): Record<string, Sample> {
     'POST /api/admin/invite-link/tokens': { body: { name: 'sw-link', expiresAt: '2099-01-01T00:00:00Z', role: 'Editor' }, ok: 201 },
     'PUT /api/admin/invite-link/tokens/:token': { params: { token: fixture.signupToken }, body: { expiresAt: '2099-01-01T00:00:00Z', enabled: true }, ok: 200 },
     'POST /invite/:secret/signup': { params: { secret: fixture.signupToken }, body: { name: 'Joiner', email: 'joiner@sw.example', username: 'sw-joiner', password: PASSWORD }, ok: 201 },
+    'POST /api/frontend': { body: { context: { appName: 'app', userId: 'u1', region: 'eu', properties: { tenant: 'acme' } } }, ok: 200 },
     'POST /api/admin/playground/advanced': { body: { environments: ['development'], projects: [F], context: { appName: 'app', userId: 'u1,u2', properties: { tenant: 'acme' } } }, ok: 200 },
     'POST /api/admin/auth/saml/settings': { body: samlSettings(), ok: 200 },
     'POST /auth/saml/callback': { form: true, body: { SAMLResponse: fixture.samlResponse, RelayState: '/projects/default' }, ok: 302 },
