@@ -27,6 +27,11 @@ describe('contextFromQuery', () => {
     });
   });
 
+  it('properties parsed into an object (a nesting query parser) are read the same', () => {
+    expect(plain(contextFromQuery({ userId: '1', properties: { region: 'eu' } }))).toEqual({ userId: '1', properties: { region: 'eu' } });
+    expect(failure(() => contextFromQuery({ properties: { region: { deeper: 'x' } } }))).toBe('properties[region]');
+  });
+
   it('empty values are absent, as Unleash drops them', () => {
     expect(plain(contextFromQuery({ userId: '', 'properties[region]': '' }))).toEqual({ properties: {} });
   });
