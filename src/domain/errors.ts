@@ -267,6 +267,10 @@ export const UNIQUE_KEYS: ReadonlyMap<string, UniqueKey> = new Map<string, Uniqu
   ['change_request_comments_pkey', fixed('A comment with that id already exists')],
   ['saml_message_ids_pkey', fixed('That SAML message id is already recorded')],
   ['saml_sessions_pkey', fixed('That SAML session is already recorded')],
+  ['client_applications_pkey', { columns: ['app_name'], message: (v) => `An application with the name ${v.get('app_name')} already exists`, fallback: 'An application with that name already exists' }],
+  ['client_instances_pkey', fixed('That instance of the application is already registered in the environment')],
+  ['client_metrics_hourly_pkey', fixed('Metrics of that feature, application, environment and hour are already recorded')],
+  ['client_metrics_hourly_variants_pkey', fixed('That variant count of the hour is already recorded')],
 ]);
 
 /** Longest key value repeated in a message (names are at most 100 characters; anything longer is cut). */

@@ -12,6 +12,7 @@ import { Migration0012AddonDeliveries } from './0012-addon-deliveries';
 import { Migration0013ChangeRequestConfig } from './0013-change-request-config';
 import { Migration0014ChangeRequests } from './0014-change-requests';
 import { Migration0015ChangeRequestReviews } from './0015-change-request-reviews';
+import { Migration0016ClientMetrics } from './0016-client-metrics';
 
 /** Explicit, ordered migration list: no globbing, identical under tsx, jest and compiled dist/. */
 export const migrationsList = [
@@ -29,4 +30,5 @@ export const migrationsList = [
   { name: '0013-change-request-config', class: Migration0013ChangeRequestConfig },
   { name: '0014-change-requests', class: Migration0014ChangeRequests },
   { name: '0015-change-request-reviews', class: Migration0015ChangeRequestReviews },
+  { name: '0016-client-metrics', class: Migration0016ClientMetrics },
 ];
