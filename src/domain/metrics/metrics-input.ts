@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import type { Principal } from '../access/principal';
+import { parse } from '../validation';
+
+/**
+ * The bodies SDKs send to `…/client/register` and `…/client/metrics` (issue 14), as the official SDKs send them. The
+ * SDKs add fields of their own (connectionId, platformName, specVersion, impactMetrics, …): those are accepted and
+ * left out, as Unleash does (Joi `stripUnknown`). Whatever is read is bounded, so a client cannot make one report
+ * count more than MAX_COUNT or store text of unbounded length.
+ */
+
+/** Largest yes, no or variant count one report may carry for one feature (a 32-bit count per bucket). */
+export const MAX_COUNT = 2_147_483_647;
+/** Longest application name, instance id, SDK version or variant name kept. */
+export const MAX_NAME = 255;
+
+const count = z.number().int().min(0).max(MAX_COUNT);
+/** A date-time as the SDKs send it: an ISO 8601 / RFC 3339 string (Go sends nanoseconds) or epoch milliseconds. */
+const dateTime = z.union([z.string().max(64), z.number()])
+  .refine((v) => Number.isFinite(new Date(v).getTime()), { message: 'must be a date-time (an ISO 8601 string such as 2026-11-22T10:00:00.000Z)' })
+  .transform((v) => new Date(v));
+const appName = z.string().min(1).max(MAX_NAME);
+/** Unleash: an empty or null instance id is `default`. */
+const instanceId = z.string().max(MAX_NAME).nullish().transform((v) => (v ? v : 'default'));
+const environment = z.string().max(100).nullish();
+
+const toggle = z.object({
+  yes: count.default(0),
+  no: count.default(0),
+  variants: z.record(z.string().max(MAX_NAME), count).nullish(),
+});
+
+const metricsSchema = z.object({
+  appName,
+  instanceId,
+  environment,
+  bucket: z.object({
+    start: dateTime,
+    stop: dateTime,
+    toggles: z.record(z.string(), toggle).default({}),
+  }),
+});
+
+const registerSchema = z.object({
+  appName,
+  instanceId,
+  environment,
+  sdkVersion: z.string().max(MAX_NAME).nullish(),
+  // Unleash keeps the strings and drops anything else in the list.
+  strategies: z.array(z.unknown()).max(1000).transform((list) => list.filter((s): s is string => typeof s === 'string' && s.length <= MAX_NAME)),
+  started: dateTime,
+  interval: z.number().min(0).max(MAX_COUNT),
+});
+
+export type MetricsReport = z.output<typeof metricsSchema>;
+export type Registration = z.output<typeof registerSchema>;
+
+/** A metrics report, or a ValidationError naming the property (`bucket/toggles/<name>/yes`, `bucket/start`, …). */
+export const parseMetricsReport = (body: unknown): MetricsReport => parse(metricsSchema, body);
+/** A registration, or a ValidationError naming the property. */
+export const parseRegistration = (body: unknown): Registration => parse(registerSchema, body);
+
+/**
+ * The environment a report counts in, as Unleash decides it: a client or frontend token's own environment; for a token
+ * of every environment (admin tokens, `*`), the one the body names, else `default`.
+ */
+export function reportEnvironment(principal: Principal, bodyEnvironment: string | null | undefined): string {
+  const own = principal.tokenEnvironment;
+  if (own && own !== '*') return own;
+  return bodyEnvironment || 'default';
+}
