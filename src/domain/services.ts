@@ -23,6 +23,7 @@ import { PlaygroundService } from './playground/playground.service';
 import { SnapshotCache } from './playground/snapshot-cache';
 import { ImportExportService } from './import-export/import-export.service';
 import { HealthReportService } from './projects/health-report.service';
+import { ClientMetricsService } from './metrics/client-metrics.service';
 import { StateExportService } from './import-export/state-export.service';
 import { ProjectService } from './projects/project.service';
 import { SegmentService } from './segments/segment.service';
@@ -74,6 +75,7 @@ export function createServices(em: EntityManager, principal: Principal, options:
     changeRequests: new ChangeRequestService(em, principal, access),
     importExport: new ImportExportService(em, principal, access),
     playground: new PlaygroundService(em, options.playgroundCombinationLimit, options.playgroundCache),
+    clientMetrics: new ClientMetricsService(em, principal, access),
     changeRequestPreview: new ChangeRequestPreviewService(em, new ChangeRequestService(em, principal, access), options.playgroundCombinationLimit),
   };
 }

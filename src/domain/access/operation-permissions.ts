@@ -149,6 +149,8 @@ export const OPERATION_PERMISSIONS: readonly OperationPermission[] = [
   op('CREATE_ADDON', 'root', ['POST /api/admin/addons'], ['createAddon']),
   op('UPDATE_ADDON', 'root', ['PUT /api/admin/addons/:id', 'POST /api/admin/addons/:id/deliveries/:deliveryId/redeliver'], ['updateAddon', 'redeliverAddonDelivery']),
   op('DELETE_ADDON', 'root', ['DELETE /api/admin/addons/:id'], ['deleteAddon']),
+  // applications of the SDKs (issue 14; Unleash: UPDATE_APPLICATION)
+  op('UPDATE_APPLICATION', 'root', ['POST /api/admin/metrics/applications/:appName', 'DELETE /api/admin/metrics/applications/:appName'], ['updateApplication', 'deleteApplication']),
   // SAML settings (spec endpoint 11; Unleash: the admin area)
   op(ADMIN, 'root', ['POST /api/admin/auth/saml/settings'], ['updateSamlSettings']),
 ];

@@ -1,10 +1,34 @@
-import { Router } from 'express';
-import type { SdkDeps } from './sdk-deps';
+import { Router, type Request, type Response } from 'express';
+import { MetricsIntake } from '../../domain/metrics/metrics-intake';
+import { parseMetricsReport } from '../../domain/metrics/metrics-input';
+import { services } from '../context';
+import { sdkPrincipal, type SdkDeps } from './sdk-deps';
 
 /**
  * Register and metrics intake of both SDK doors (`/api/client/register|metrics`, `/api/frontend/client/register|metrics`;
  * issue 14 parts 1 and 2). `close()` writes what is still buffered (called at shutdown).
+ *
+ * Metrics are validated and added to this app's in-memory buffer (MetricsIntake), which is written every
+ * `metricsFlushMs` and at close: answering a report never waits on the database. A registration is written at once
+ * (one per SDK start). The environment is the token's (a client or frontend token's own; for admin tokens the body's,
+ * else `default`). The client API answers 202 as Unleash does; the frontend API 200, as Unleash v5.8 does there.
  */
-export function clientMetricsRouters(_deps: SdkDeps): { client: Router; frontend: Router; close(): Promise<void> } {
-  return { client: Router(), frontend: Router(), close: async () => {} };
+export function clientMetricsRouters(deps: SdkDeps): { client: Router; frontend: Router; close(): Promise<void> } {
+  const intake = new MetricsIntake(deps.orm, deps.logger, { flushMs: deps.metricsFlushMs, retentionHours: deps.metricsRetentionHours });
+  const clientIp = (req: Request) => req.ip ?? req.socket.remoteAddress ?? '';
+
+  // The client door is mounted on /api/client (`/register`), the frontend door on /api/frontend (`/client/register`).
+  const routes = (prefix: string, status: number) => {
+    const r = Router();
+    r.post(`${prefix}/register`, async (req: Request, res: Response) => {
+      await services(req).clientMetrics.register(req.body, clientIp(req));
+      res.status(status).end();
+    });
+    r.post(`${prefix}/metrics`, (req: Request, res: Response) => {
+      intake.record(sdkPrincipal(req), parseMetricsReport(req.body), clientIp(req));
+      res.status(status).end();
+    });
+    return r;
+  };
+  return { client: routes('', 202), frontend: routes('/client', 200), close: () => intake.close() };
 }
