@@ -49,6 +49,8 @@ export const WEIGHTS = {
    * and its selection resolved once per event, charged once for the stream.
    */
   eventStream: 1_000,
+  /** Hourly SDK counts of a page of features over up to 48 hours (one statement for all of them): per feature. */
+  featureMetrics: 5,
   /** Hashes a password with scrypt (32 MiB, about 100 ms of CPU): ten per request at the default budget. */
   passwordHash: 10_000,
 } as const;

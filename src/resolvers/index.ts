@@ -20,6 +20,7 @@ import './change-requests.resolvers';
 import './change-request-preview.resolvers';
 import './import-export.resolvers';
 import './state-export.resolvers';
+import './metrics.resolvers';
 
 let built: GraphQLSchema | undefined;
 
