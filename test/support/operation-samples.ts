@@ -79,6 +79,7 @@ export async function buildWorld(app: TestApp): Promise<WorldIds> {
   const { certificate: samlCertificate } = await createIdp();
   const addon = Number((await must('POST', '/api/admin/addons', { provider: 'webhook', parameters: { url: 'https://hooks.mx.example/in' }, events: ['feature-created', 'addon-config-created'] })).id);
   const addonDelivery = String((await must('GET', `/api/admin/addons/${addon}/deliveries`)).deliveries[0].id);
+  await must('POST', '/api/client/register', { appName: 'mx-app', instanceId: 'mx-1', strategies: ['default'], started: new Date().toISOString(), interval: 10_000 });
   return { segment, strategies, person, group, clientToken, role, signupToken, samlCertificate, addon, addonDelivery, changeRequests };
 }
 
@@ -208,6 +209,8 @@ export function restSamples(ids: WorldIds, { project: p, environment: e }: Where
     'POST /api/admin/playground': { params: {}, body: { environment: e, projects: [p], context: { appName: 'app' } } },
     'POST /api/admin/playground/advanced': { params: {}, body: { environments: [e], projects: [p], context: { appName: 'app' } } },
     'POST /api/admin/auth/saml/settings': { params: {}, body: { entityId: 'https://idp.mx.test/saml', signOnUrl: 'https://idp.mx.test/sso', certificate: ids.samlCertificate } },
+    'POST /api/admin/metrics/applications/:appName': { params: { appName: 'mx-app' }, body: { description: 'Changed' } },
+    'DELETE /api/admin/metrics/applications/:appName': { params: { appName: 'mx-app' } },
   };
 }
 
@@ -296,5 +299,7 @@ export function mutationSamples(ids: WorldIds, { project: p, environment: e }: W
     redeliverAddonDelivery: { addonId: ids.addon, deliveryId: ids.addonDelivery },
     updatePublicSignupToken: { secret: ids.signupToken, enabled: false },
     updateSamlSettings: { entityId: 'https://idp.mx.test/saml', signOnUrl: 'https://idp.mx.test/sso', certificate: ids.samlCertificate },
+    updateApplication: { appName: 'mx-app', description: 'Changed' },
+    deleteApplication: { appName: 'mx-app' },
   };
 }

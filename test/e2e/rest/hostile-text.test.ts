@@ -346,8 +346,24 @@ function catalog(): Record<string, Sample> {
     'POST /api/admin/playground/advanced': { body: { environments: ['development'], projects: [F], context: { appName: 'app', userId: 'u1,u2', properties: { tenant: 'acme' } } }, ok: 200 },
     'POST /api/admin/auth/saml/settings': { body: samlSettings(), ok: 200 },
     'POST /auth/saml/callback': { form: true, body: { SAMLResponse: fixture.samlResponse, RelayState: '/projects/default' }, ok: 302 },
+    // SDK doors (issue 14): the admin token opens them. Metrics reports count nothing (yes and no 0) and name the
+    // instance registered just before, so their later flush changes no hashed column (only `seen_at`).
+    'POST /api/client/register': { body: sdkRegistration(), ok: 202 },
+    'POST /api/client/metrics': { body: sdkMetrics(), ok: 202 },
+    'POST /api/frontend/client/register': { body: sdkRegistration(), ok: 200 },
+    'POST /api/frontend/client/metrics': { body: sdkMetrics(), ok: 200 },
+    'POST /api/admin/metrics/applications/:appName': { params: { appName: 'sw-app2' }, body: { description: 'App', url: 'https://sw.example/app', color: 'red', icon: 'i', strategies: ['default'] }, ok: 202 },
   };
 }
+
+const sdkRegistration = () => ({
+  appName: 'sw-app', instanceId: 'sw-inst', environment: 'development', sdkVersion: 'unleash-client-node:6.12.1',
+  strategies: ['default', 'flexibleRollout'], started: '2026-01-01T00:00:00.000Z', interval: 60000,
+});
+const sdkMetrics = () => ({
+  appName: 'sw-app', instanceId: 'sw-inst', environment: 'development',
+  bucket: { start: '2026-01-01T00:00:00.000Z', stop: '2026-01-01T00:01:00.000Z', toggles: { 'sw-f': { yes: 0, no: 0, variants: { v: 0 } } } },
+});
 
 /** SAML settings that let the fixture's identity provider sign users of sw.example in (the sample leaves them so). */
 const samlSettings = () => ({
@@ -359,7 +375,7 @@ const samlSettings = () => ({
 const DEFAULT_PARAMS = (): Record<string, string> => ({
   projectId: F, featureName: 'sw-f', environment: 'development', strategyId: fixture.strategy, id: 'sw', name: 'sw-spare',
   type: 'simple', value: 'sw-tag', parent: 'sw-parent', userId: fixture.user, groupId: fixture.group, token: fixture.apiToken,
-  secret: fixture.signupToken, changeId: fixture.change,
+  secret: fixture.signupToken, changeId: fixture.change, appName: 'sw-app',
 });
 
 const url = (route: Route, params: Record<string, string>, replace?: [string, string]) => route.path.replace(/:(\w+)/g, (_m, name: string) => {
