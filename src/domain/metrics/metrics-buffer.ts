@@ -1,8 +1,8 @@
 import type { MetricsReport } from './metrics-input';
 
 /**
- * Metrics reports summed in memory until the next flush (issue 14: intake never waits on the database). Three maps,
- * each keyed by what one row of the database is keyed by, so a flush writes every key once whatever the number of
+ * Metrics reports summed in memory until the next flush (issue 14: intake never waits on the database). Three sets of
+ * keys, each what one row of the database is keyed by, so a flush writes every key once whatever the number of
  * reports behind it:
  * - counts per feature, application, environment and hour (yes, no, variants);
  * - the latest report time per feature and environment (the feature environment's `lastSeenAt`);
@@ -62,9 +62,21 @@ export interface ReportSource {
   reporter: string;
 }
 
+/** The counts of one application, environment and hour, by feature. */
+interface CountGroup {
+  app: string;
+  environment: string;
+  hour: number;
+  rows: Map<string, CountRow>;
+}
+
 export class MetricsBuffer {
-  private counts = new Map<string, CountRow>();
-  private seen = new Map<string, SeenRow>();
+  // Nested by what one report shares (application, environment, hour), then by feature: a report costs one lookup of
+  // its group and one lookup per toggle by the toggle's name, without building a key string per toggle.
+  private counts = new Map<string, CountGroup>();
+  private countKeys = 0;
+  private seen = new Map<string, Map<string, SeenRow>>();
+  private seenKeys = 0;
   private instances = new Map<string, InstanceRow>();
   /** Toggle reports refused because the buffer was full, since the last `takeDropped()`. */
   private dropped = 0;
@@ -73,7 +85,20 @@ export class MetricsBuffer {
 
   /** Keys held (the largest of the three maps). */
   get size(): number {
-    return Math.max(this.counts.size, this.seen.size, this.instances.size);
+    return Math.max(this.countKeys, this.seenKeys, this.instances.size);
+  }
+
+  private group(app: string, environment: string, hour: number): CountGroup {
+    const key = app + SEP + environment + SEP + hour;
+    let group = this.counts.get(key);
+    if (!group) this.counts.set(key, (group = { app, environment, hour, rows: new Map() }));
+    return group;
+  }
+
+  private seenIn(environment: string): Map<string, SeenRow> {
+    let seen = this.seen.get(environment);
+    if (!seen) this.seen.set(environment, (seen = new Map()));
+    return seen;
   }
 
   /**
@@ -86,29 +111,37 @@ export class MetricsBuffer {
     const { environment } = source;
     const start = Math.min(report.bucket.start.getTime(), now);
     const hour = Math.floor(start / HOUR_MS) * HOUR_MS;
-    const counted = hour >= oldestHour;
-    for (const [feature, toggle] of Object.entries(report.bucket.toggles)) {
-      if (feature.length > MAX_FEATURE_NAME || (toggle.yes === 0 && toggle.no === 0)) continue;
-      const seenKey = feature + SEP + environment;
-      const seen = this.seen.get(seenKey);
+    const group = hour >= oldestHour ? this.group(app, environment, hour) : undefined;
+    const seenHere = this.seenIn(environment);
+    const toggles = report.bucket.toggles;
+    for (const feature of Object.keys(toggles)) {
+      const toggle = toggles[feature];
+      const yes = toggle.yes ?? 0;
+      const no = toggle.no ?? 0;
+      if (feature.length > MAX_FEATURE_NAME || (yes === 0 && no === 0)) continue;
+      const seen = seenHere.get(feature);
       if (seen) seen.at = Math.max(seen.at, now);
-      else if (this.seen.size < this.maxKeys) this.seen.set(seenKey, { feature, environment, at: now });
-      else this.dropped += 1;
-      if (!counted) continue;
-      const key = seenKey + SEP + app + SEP + hour;
-      let row = this.counts.get(key);
+      else if (this.seenKeys < this.maxKeys) {
+        seenHere.set(feature, { feature, environment, at: now });
+        this.seenKeys += 1;
+      } else this.dropped += 1;
+      if (!group) continue;
+      let row = group.rows.get(feature);
       if (!row) {
-        if (this.counts.size >= this.maxKeys) {
+        if (this.countKeys >= this.maxKeys) {
           this.dropped += 1;
           continue;
         }
         row = { feature, app, environment, hour, yes: 0, no: 0, variants: undefined };
-        this.counts.set(key, row);
+        group.rows.set(feature, row);
+        this.countKeys += 1;
       }
-      row.yes += toggle.yes;
-      row.no += toggle.no;
-      if (toggle.variants) {
-        for (const [variant, n] of Object.entries(toggle.variants)) {
+      row.yes += yes;
+      row.no += no;
+      const variants = toggle.variants;
+      if (variants) {
+        for (const variant of Object.keys(variants)) {
+          const n = variants[variant];
           if (n === 0) continue;
           row.variants ??= new Map();
           row.variants.set(variant, (row.variants.get(variant) ?? 0) + n);
@@ -134,9 +167,15 @@ export class MetricsBuffer {
 
   /** Everything held, for a flush; the buffer starts empty again. */
   take(): MetricsBatch {
-    const batch = { counts: [...this.counts.values()], seen: [...this.seen.values()], instances: [...this.instances.values()] };
+    const counts: CountRow[] = [];
+    for (const group of this.counts.values()) for (const row of group.rows.values()) counts.push(row);
+    const seen: SeenRow[] = [];
+    for (const byFeature of this.seen.values()) for (const row of byFeature.values()) seen.push(row);
+    const batch = { counts, seen, instances: [...this.instances.values()] };
     this.counts = new Map();
+    this.countKeys = 0;
     this.seen = new Map();
+    this.seenKeys = 0;
     this.instances = new Map();
     return batch;
   }
@@ -144,10 +183,11 @@ export class MetricsBuffer {
   /** Puts back a batch whose write failed, added to what arrived meanwhile (nothing is lost; the cap does not apply). */
   restore(batch: MetricsBatch): void {
     for (const c of batch.counts) {
-      const key = c.feature + SEP + c.environment + SEP + c.app + SEP + c.hour;
-      const row = this.counts.get(key);
+      const group = this.group(c.app, c.environment, c.hour);
+      const row = group.rows.get(c.feature);
       if (!row) {
-        this.counts.set(key, c);
+        group.rows.set(c.feature, c);
+        this.countKeys += 1;
         continue;
       }
       row.yes += c.yes;
@@ -158,10 +198,13 @@ export class MetricsBuffer {
       }
     }
     for (const s of batch.seen) {
-      const key = s.feature + SEP + s.environment;
-      const held = this.seen.get(key);
+      const seenHere = this.seenIn(s.environment);
+      const held = seenHere.get(s.feature);
       if (held) held.at = Math.max(held.at, s.at);
-      else this.seen.set(key, s);
+      else {
+        seenHere.set(s.feature, s);
+        this.seenKeys += 1;
+      }
     }
     for (const i of batch.instances) {
       const key = i.app + SEP + i.environment + SEP + i.instanceId;

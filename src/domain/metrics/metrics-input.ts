@@ -30,7 +30,8 @@ const toggle = z.object({
   variants: z.record(z.string().max(MAX_NAME), count).nullish(),
 });
 
-const metricsSchema = z.object({
+/** The rules of a metrics report, which also word every refusal (exported for the unit test of `readReport`). */
+export const metricsSchema = z.object({
   appName,
   instanceId,
   environment,
@@ -52,11 +53,64 @@ const registerSchema = z.object({
   interval: z.number().min(0).max(MAX_COUNT),
 });
 
-export type MetricsReport = z.output<typeof metricsSchema>;
+/** One feature's counts in a report (absent counts are 0). */
+export interface ToggleCounts {
+  yes?: number;
+  no?: number;
+  variants?: Record<string, number> | null;
+}
+
+/** A validated metrics report. */
+export interface MetricsReport {
+  appName: string;
+  instanceId: string;
+  environment?: string | null;
+  bucket: { start: Date; stop: Date; toggles: Record<string, ToggleCounts> };
+}
 export type Registration = z.output<typeof registerSchema>;
 
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isCount = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= MAX_COUNT;
+const optionalText = (v: unknown, max: number) => v === undefined || v === null || (typeof v === 'string' && v.length <= max);
+function readDate(v: unknown): Date | undefined {
+  if (!((typeof v === 'string' && v.length <= 64) || typeof v === 'number')) return undefined;
+  const d = new Date(v);
+  return Number.isFinite(d.getTime()) ? d : undefined;
+}
+
+/**
+ * The hot path of metrics intake (a report every few seconds from every SDK): the same rules as `metricsSchema`,
+ * checked in place without building a copy of the toggles. Anything it does not accept goes to the schema, which
+ * accepts it after all or names the property at fault, so the answers are the schema's either way. Bodies come
+ * through the HTTP door, which has already refused text PostgreSQL cannot store (src/request-guard.ts).
+ */
+export function readReport(body: unknown): MetricsReport | undefined {
+  if (!isObject(body)) return undefined;
+  const { appName, instanceId, environment, bucket } = body;
+  if (typeof appName !== 'string' || appName.length < 1 || appName.length > MAX_NAME) return undefined;
+  if (!optionalText(instanceId, MAX_NAME) || !optionalText(environment, 100) || !isObject(bucket)) return undefined;
+  const start = readDate(bucket.start);
+  const stop = readDate(bucket.stop);
+  const toggles = bucket.toggles === undefined ? {} : bucket.toggles;
+  if (!start || !stop || !isObject(toggles)) return undefined;
+  for (const name in toggles) {
+    if (!Object.prototype.hasOwnProperty.call(toggles, name)) continue;
+    const t = toggles[name];
+    if (!isObject(t) || (t.yes !== undefined && !isCount(t.yes)) || (t.no !== undefined && !isCount(t.no))) return undefined;
+    const variants = t.variants;
+    if (variants !== undefined && variants !== null) {
+      if (!isObject(variants)) return undefined;
+      for (const v in variants) if (v.length > MAX_NAME || !isCount(variants[v])) return undefined;
+    }
+  }
+  return {
+    appName, instanceId: typeof instanceId === 'string' && instanceId ? instanceId : 'default', environment: environment as string | null | undefined,
+    bucket: { start, stop, toggles: toggles as Record<string, ToggleCounts> },
+  };
+}
+
 /** A metrics report, or a ValidationError naming the property (`bucket/toggles/<name>/yes`, `bucket/start`, …). */
-export const parseMetricsReport = (body: unknown): MetricsReport => parse(metricsSchema, body);
+export const parseMetricsReport = (body: unknown): MetricsReport => readReport(body) ?? parse(metricsSchema, body);
 /** A registration, or a ValidationError naming the property. */
 export const parseRegistration = (body: unknown): Registration => parse(registerSchema, body);
 
