@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EntityManager, Knex } from '@mikro-orm/postgresql';
 import { systemPrincipal } from '../access/principal';
 import { change } from '../change';
 import type { MetricsBatch } from './metrics-buffer';
@@ -18,6 +18,17 @@ import { APPLICATION_COLUMNS, applicationCreatedData, type ApplicationRow } from
  * Returns the number of applications it created (each with its `application-created` event, written in the same
  * transaction: the unique key decides which instance created an application, so the event is written once).
  */
+/**
+ * A statement with its values sent as bind parameters of the transaction's connection. MikroORM's `execute` writes
+ * values into the SQL text (escaping each one); a flush's lists are one jsonb value of up to a few MB, which would be
+ * escaped character by character on the event loop.
+ */
+async function bound<T = unknown>(tx: EntityManager, sql: string, values: unknown[]): Promise<T[]> {
+  const trx = tx.getTransactionContext<Knex.Transaction>();
+  if (!trx) return tx.execute(sql, values);
+  return ((await trx.raw(sql, values as Knex.RawBinding[])) as { rows: T[] }).rows;
+}
+
 export async function writeMetrics(em: EntityManager, batch: MetricsBatch, retentionHours: number): Promise<{ applicationsCreated: number }> {
   const iso = (ms: number) => new Date(ms).toISOString();
   const counts = batch.counts.map((c) => ({ f: c.feature, a: c.app, e: c.environment, h: iso(c.hour), y: c.yes, n: c.no }));
@@ -28,22 +39,22 @@ export async function writeMetrics(em: EntityManager, batch: MetricsBatch, reten
 
   return change(em, systemPrincipal, async (tx, emit) => {
     if (features.length > 0) {
-      await tx.execute(`select 1 from features where name in (select value from jsonb_array_elements_text(?::jsonb)) order by name for no key update`, [JSON.stringify(features)]);
+      await bound(tx, `select 1 from features where name in (select value from jsonb_array_elements_text(?::jsonb)) order by name for no key update`, [JSON.stringify(features)]);
     }
     if (seen.length > 0) {
-      await tx.execute(
+      await bound(tx,
         `update features f set last_seen_at = s.t
            from (select r.f, max(r.t) as t from jsonb_to_recordset(?::jsonb) as r(f text, e text, t timestamptz) group by r.f) s
           where f.name = s.f and (f.last_seen_at is null or f.last_seen_at < s.t)`,
         [JSON.stringify(seen)]);
-      await tx.execute(
+      await bound(tx,
         `update feature_environments fe set last_seen_at = r.t
            from jsonb_to_recordset(?::jsonb) as r(f text, e text, t timestamptz)
           where fe.feature_name = r.f and fe.environment = r.e and (fe.last_seen_at is null or fe.last_seen_at < r.t)`,
         [JSON.stringify(seen)]);
     }
     if (counts.length > 0) {
-      await tx.execute(
+      await bound(tx,
         `insert into client_metrics_hourly (feature_name, app_name, environment, hour, yes, no)
          select r.f, r.a, r.e, r.h, r.y, r.n from jsonb_to_recordset(?::jsonb) as r(f text, a text, e text, h timestamptz, y bigint, n bigint)
           where exists (select 1 from features where name = r.f)
@@ -53,7 +64,7 @@ export async function writeMetrics(em: EntityManager, batch: MetricsBatch, reten
         [JSON.stringify(counts)]);
     }
     if (variants.length > 0) {
-      await tx.execute(
+      await bound(tx,
         `insert into client_metrics_hourly_variants (feature_name, app_name, environment, hour, variant, count)
          select r.f, r.a, r.e, r.h, r.v, r.c from jsonb_to_recordset(?::jsonb) as r(f text, a text, e text, h timestamptz, v text, c bigint)
           where exists (select 1 from client_metrics_hourly m where m.feature_name = r.f and m.app_name = r.a and m.environment = r.e and m.hour = r.h)
@@ -66,7 +77,7 @@ export async function writeMetrics(em: EntityManager, batch: MetricsBatch, reten
     if (instances.length > 0) {
       const json = JSON.stringify(instances);
       // An application first seen through its metrics (its SDK did not register, or registered elsewhere first).
-      const created: ApplicationRow[] = await tx.execute(
+      const created: ApplicationRow[] = await bound(tx,
         `insert into client_applications (app_name, created_by, seen_at)
          select distinct on (r.a) r.a, r.by, r.t from jsonb_to_recordset(?::jsonb) as r(a text, by text, t timestamptz)
           order by r.a, r.t desc
@@ -75,12 +86,12 @@ export async function writeMetrics(em: EntityManager, batch: MetricsBatch, reten
         [json]);
       for (const row of created) emit({ type: 'application-created', data: applicationCreatedData(row) });
       applicationsCreated = created.length;
-      await tx.execute(
+      await bound(tx,
         `update client_applications ca set seen_at = s.t
            from (select r.a, max(r.t) as t from jsonb_to_recordset(?::jsonb) as r(a text, t timestamptz) group by r.a) s
           where ca.app_name = s.a and (ca.seen_at is null or ca.seen_at < s.t)`,
         [json]);
-      await tx.execute(
+      await bound(tx,
         `insert into client_instances (app_name, environment, instance_id, client_ip, projects, seen_at)
          select r.a, r.e, r.i, r.ip, r.p, r.t from jsonb_to_recordset(?::jsonb) as r(a text, e text, i text, ip text, p jsonb, t timestamptz)
           where exists (select 1 from client_applications where app_name = r.a)
