@@ -2,7 +2,8 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from 'pg';
-import { buildApp } from '../src/app';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { buildApp, type AppDeps } from '../src/app';
 import { startEmbeddedDatabase } from '../src/db/embedded';
 import { ensureAdminTokens } from '../src/domain/access/api-token.service';
 import { openOrm } from '../src/db/orm';
@@ -14,17 +15,25 @@ export const TOKEN = '*:*.bench-feature-model-token';
 export interface BenchApp {
   base: string;
   describe: string;
+  /** The app's database (for a bench to read what it wrote). */
+  orm: MikroORM;
   close(): Promise<void>;
 }
 
-export async function startBenchApp(pgBase: string): Promise<BenchApp> {
+/** What a bench may set on the app (`app`, over the defaults) and a hook seeing every SQL statement the app runs. */
+export interface BenchAppOptions {
+  app?: Partial<Omit<AppDeps, 'orm' | 'logger'>>;
+  onQuery?: (sql: string) => void;
+}
+
+export async function startBenchApp(pgBase: string, options: BenchAppOptions = {}): Promise<BenchApp> {
   const dbName = `flagdeck_bench_${process.pid}_${Date.now()}`;
   const admin = new Client({ connectionString: pgBase });
   await admin.connect();
   await admin.query(`create database ${dbName}`);
   const url = new URL(pgBase);
   url.pathname = `/${dbName}`;
-  const orm = await openOrm({ url: url.toString(), poolMax: 10 });
+  const orm = await openOrm({ url: url.toString(), poolMax: 10, onQuery: options.onQuery });
   const db = new Client({ connectionString: url.toString() });
   await db.connect();
   const t0 = Date.now();
@@ -32,13 +41,15 @@ export async function startBenchApp(pgBase: string): Promise<BenchApp> {
   const [{ count: eventCount }] = (await db.query('select count(*)::int as count from events')).rows;
   await db.end();
   await ensureAdminTokens(orm.em, [TOKEN]);
-  const app = buildApp({ orm, logger: createLogger('silent') });
+  const app = buildApp({ ...options.app, orm, logger: createLogger('silent') });
   const server = await new Promise<Server>((resolve) => { const s = app.listen(0, '127.0.0.1', () => resolve(s)); });
   return {
     base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     describe: `seeded 1 project, 2 environments, 20 context fields, ${FEATURES} features (4 strategies each), ${eventCount} events in ${Date.now() - t0} ms; PostgreSQL at ${url.host}`,
+    orm,
     async close() {
       await new Promise((r) => server.close(r));
+      await app.close(); // buffered SDK metrics are written, as src/server.ts does
       await orm.close(true);
       await admin.query(`drop database if exists ${dbName} with (force)`);
       await admin.end();
