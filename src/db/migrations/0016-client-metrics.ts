@@ -12,10 +12,11 @@ import { Migration } from '@mikro-orm/migrations';
  *   in `client_metrics_hourly_variants`. Counts of a deleted feature go with it. The `hour` index serves pruning and
  *   the "last N hours" reads; `(app_name, hour)` the toggles an application was seen using.
  *
- * The model-version triggers of `features` and `feature_environments` (0004) are narrowed to every column but
- * `last_seen_at`: recording that an SDK used a flag changes nothing an evaluation depends on, so it must not
- * invalidate the compiled snapshots and the client API's ETag every few seconds. A column added to either table later
- * must be added to these lists (test/e2e/rest/client-metrics.test.ts checks that every column but last_seen_at is).
+ * The model-version triggers of `features` and `feature_environments` (0004) are narrowed to the columns SDKs and the
+ * playground see, leaving out `last_seen_at` (and who created a feature): recording that an SDK used a flag changes
+ * nothing an evaluation depends on, so it must not invalidate the compiled snapshots and the client API's ETag every
+ * few seconds. The client API's migration (0017) narrows them the same way; a column added to either table later must
+ * be added to these lists (test/e2e/rest/client-metrics.test.ts checks that every other column is).
  */
 export class Migration0016ClientMetrics extends Migration {
   override async up(): Promise<void> {
@@ -69,7 +70,7 @@ export class Migration0016ClientMetrics extends Migration {
 )`);
     this.addSql(`drop trigger features_model_version on features`);
     this.addSql(`create trigger features_model_version
-  after insert or delete or update of name, project, type, description, stale, impression_data, created_at, archived_at, created_by_user_id
+  after insert or delete or update of name, project, type, description, stale, impression_data, created_at, archived_at
   on features for each statement execute function model_version_bump()`);
     this.addSql(`drop trigger feature_environments_model_version on feature_environments`);
     this.addSql(`create trigger feature_environments_model_version
