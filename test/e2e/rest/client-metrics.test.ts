@@ -336,9 +336,9 @@ describe('the admin views and their GraphQL twins', () => {
     const view = rest.find((a: any) => a.appName === 'cm-view');
     expect(view).toMatchObject({ appName: 'cm-view', strategies: ['default', 'flexibleRollout'], createdBy: 'cm-client-development', description: null });
     expect(view.usage).toEqual([{ project: 'default', environments: ['development', 'production'] }]);
-    const gql = await app.gql(GqlCmApplications);
-    expect(gql.body.errors).toBeUndefined();
-    const apps = gql.body.data!.applications;
+    const answer = await app.gql(GqlCmApplications);
+    expect(answer.body.errors).toBeUndefined();
+    const apps = answer.body.data!.applications;
     expect(apps.map(({ instances: _i, seenToggles: _s, ...a }) => a)).toEqual(rest);
     const g = apps.find((a) => a.appName === 'cm-view')!;
     const details = (await app.get('/api/admin/metrics/applications/cm-view')).body;
@@ -356,8 +356,8 @@ describe('the admin views and their GraphQL twins', () => {
   it('404 NotFoundError for an unknown application, on both doors', async () => {
     const res = await app.get('/api/admin/metrics/applications/cm-nobody');
     expect([res.status, res.body.name]).toEqual([404, 'NotFoundError']);
-    const gql = await app.gql(GqlCmApplication, { appName: 'cm-nobody' });
-    expect(gql.body.errors?.[0].extensions.name).toBe('NotFoundError');
+    const answer = await app.gql(GqlCmApplication, { appName: 'cm-nobody' });
+    expect(answer.body.errors?.[0].extensions.name).toBe('NotFoundError');
   });
 
   it('GET /api/admin/client-metrics/features/:name: the last hour per environment and the applications seen; GraphQL `featureUsage` the same', async () => {
@@ -369,9 +369,9 @@ describe('the admin views and their GraphQL twins', () => {
     expect(dev).toMatchObject({ yes, no });
     expect(res.body.lastHourUsage.find((u: any) => u.environment === 'production')).toMatchObject({ yes: 1, no: 0 });
     expect(res.body.seenApplications).toEqual(expect.arrayContaining(['cm-buffered', 'cm-view']));
-    const gql = await app.gql(GqlCmFeatureUsage, { feature: 'cm-a' });
+    const answer = await app.gql(GqlCmFeatureUsage, { feature: 'cm-a' });
     const { version: _v, maturity: _m, ...usage } = res.body;
-    expect(gql.body.data!.featureUsage).toEqual(usage);
+    expect(answer.body.data!.featureUsage).toEqual(usage);
     const unknown = await app.get('/api/admin/client-metrics/features/cm-nothing');
     expect(unknown.body).toEqual({ version: 1, maturity: 'stable', featureName: 'cm-nothing', lastHourUsage: [], seenApplications: [] });
   });
@@ -391,10 +391,10 @@ describe('the admin views and their GraphQL twins', () => {
     expect((await app.get('/api/admin/client-metrics/features/cm-a/raw?hoursBack=1')).body.data.every((d: any) => d.timestamp === day[day.length - 1].timestamp)).toBe(true);
 
     app.resetQueryCount();
-    const gql = await app.gql(GqlCmFeatureMetrics, { hours: 48 });
-    expect(gql.body.errors).toBeUndefined();
+    const answer = await app.gql(GqlCmFeatureMetrics, { hours: 48 });
+    expect(answer.body.errors).toBeUndefined();
     expect(app.queries.filter((q) => q.includes('from client_metrics_hourly m'))).toHaveLength(1);
-    const nodes = gql.body.data!.features.nodes;
+    const nodes = answer.body.data!.features.nodes;
     expect(nodes.find((n) => n.name === 'cm-a')!.metrics).toEqual(raw.data);
     expect(nodes.find((n) => n.name === 'cm-sdk')!.metrics).toEqual([]);
     const bad = await app.gql(GqlCmFeatureMetrics, { hours: 49 });
