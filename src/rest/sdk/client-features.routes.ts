@@ -1,7 +1,155 @@
-import { Router } from 'express';
-import type { SdkDeps } from './sdk-deps';
+import { Router, type Request, type Response } from 'express';
+import semverGte from 'semver/functions/gte';
+import semverValid from 'semver/functions/valid';
+import type { Principal } from '../../domain/access/principal';
+import {
+  answerKey, ClientAnswerCache, DEFAULT_ANSWER_CACHE_LIMITS, readModelVersion, VersionReader,
+  type AnswerCacheLimits, type ClientAnswerKey, type SegmentMode,
+} from '../../domain/client-features/client-answer-cache';
+import type { ClientFeatureScope } from '../../domain/client-features/client-features.read-model';
+import { NotFoundError, TooManyRequestsError, ValidationError } from '../../domain/errors';
+import { sendError } from '../errors';
+import { ClientStreams, DEFAULT_STREAM_OPTIONS, type ClientStreamOptions } from './client-streaming';
+import { sdkPrincipal, type SdkDeps } from './sdk-deps';
 
-/** `/api/client/features` and `/api/client/streaming` (issue 14 parts 1 and 4). */
-export function clientFeaturesRouter(_deps: SdkDeps): Router {
-  return Router();
+/** The first client specification with segments sent once and referenced by id (Unleash's threshold). */
+const SEGMENTS_SPEC = '4.2.0';
+/** The environment Unleash reads for an admin token that names none. */
+const DEFAULT_ENVIRONMENT = 'default';
+const MAX_VALUES = 100;
+const MAX_LENGTH = 200;
+
+export interface ClientFeaturesOptions {
+  cache?: AnswerCacheLimits;
+  streaming?: Partial<ClientStreamOptions>;
+}
+
+/** A query parameter's values (`?tag=a&tag=b`), each non-empty, at most MAX_VALUES of MAX_LENGTH characters. */
+function many(req: Request, name: string): string[] {
+  const raw = req.query[name];
+  if (raw === undefined) return [];
+  const values = Array.isArray(raw) ? raw : [raw];
+  if (values.length > MAX_VALUES) throw ValidationError.single(name, `\`${name}\` may be given at most ${MAX_VALUES} times.`);
+  for (const v of values) {
+    if (typeof v !== 'string' || v.length === 0 || v.length > MAX_LENGTH) {
+      throw ValidationError.single(name, `Each \`${name}\` must be text of 1 to ${MAX_LENGTH} characters.`);
+    }
+  }
+  return values as string[];
+}
+
+/** A query parameter given at most once (empty counts as absent). */
+function one(req: Request, name: string): string | undefined {
+  const raw = req.query[name];
+  if (raw === undefined || raw === '') return undefined;
+  if (typeof raw !== 'string') throw ValidationError.single(name, `\`${name}\` may be given only once.`);
+  if (raw.length > MAX_LENGTH) throw ValidationError.single(name, `\`${name}\` must be at most ${MAX_LENGTH} characters.`);
+  return raw;
+}
+
+const sortedUnique = (values: Iterable<string>) => [...new Set(values)].sort();
+
+/**
+ * What a request may see, as Unleash v5.8 resolves it, with one difference: the query narrows the token's scope
+ * instead of replacing it.
+ * - Environment: a client token's own; an admin token (`*`) reads `?environment=`, by default `default`.
+ * - Projects: the token's (`*`: all); `?project=` (repeatable) narrows them to those named that the token has.
+ * - `?namePrefix=` and `?tag=type:value` (repeatable; any of the tags) narrow further.
+ * - Segments: sent once and referenced by id when `Unleash-Client-Spec` is a version ≥ 4.2.0, otherwise inlined into
+ *   each strategy's constraints.
+ */
+export function resolveClientQuery(req: Request, principal: Principal): ClientAnswerKey {
+  const tokenEnvironment = principal.tokenEnvironment ?? '*';
+  const requestedEnvironment = one(req, 'environment');
+  const environment = tokenEnvironment === '*' ? requestedEnvironment ?? DEFAULT_ENVIRONMENT : tokenEnvironment;
+  const tokenProjects = principal.tokenProjects ?? ['*'];
+  const requested = many(req, 'project');
+  let projects: string[] | '*';
+  if (tokenProjects.includes('*')) projects = requested.length > 0 ? sortedUnique(requested) : '*';
+  else projects = sortedUnique(requested.length > 0 ? requested.filter((p) => tokenProjects.includes(p)) : tokenProjects);
+  const tags = many(req, 'tag').map((tag) => {
+    const colon = tag.indexOf(':');
+    if (colon <= 0 || colon === tag.length - 1) throw ValidationError.single('tag', `A tag is \`type:value\`; "${tag}" is not.`);
+    return [tag.slice(0, colon), tag.slice(colon + 1)] as const;
+  });
+  const uniqueTags = new Map(tags.map((t) => [JSON.stringify(t), t]));
+  const scope: ClientFeatureScope = {
+    environment,
+    projects,
+    namePrefix: one(req, 'namePrefix'),
+    tags: [...uniqueTags.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, t]) => t),
+  };
+  return { scope, mode: segmentMode(req.headers['unleash-client-spec']) };
+}
+
+function segmentMode(header: string | string[] | undefined): SegmentMode {
+  const version = typeof header === 'string' ? semverValid(header.trim()) : null;
+  return version && semverGte(version, SEGMENTS_SPEC) ? 'separate' : 'inline';
+}
+
+/** Whether `If-None-Match` (a list of entity tags, weak or strong, or `*`) names `etag`. */
+function matches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  if (ifNoneMatch.trim() === '*') return true;
+  return ifNoneMatch.split(',').some((t) => {
+    const tag = t.trim();
+    return (tag.startsWith('W/') ? tag.slice(2) : tag) === etag;
+  });
+}
+
+function reply(req: Request, res: Response, { body, etag }: { body: Buffer; etag: string }): void {
+  res.setHeader('ETag', etag);
+  if (matches(req.headers['if-none-match'], etag)) {
+    res.status(304).end();
+    return;
+  }
+  res.status(200);
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', body.length);
+  res.end(body);
+}
+
+/**
+ * `GET /api/client/features`, `GET /api/client/features/:name` and `GET /api/client/streaming` (issue 14 parts 1
+ * and 4): what backend SDKs read, as Unleash v5.8 answers them, from a per-app cache of serialized answers.
+ *
+ * A request costs one `model_version` read (shared by the requests of one event-loop turn) while nothing changed: the
+ * cached bytes go out as they are, or a 304 when `If-None-Match` names their ETag. A change moves the counter (its
+ * triggers cover every write path), so the next request rebuilds that scope's answer; the ETag is a digest of the
+ * bytes, so an answer the change did not touch keeps its ETag.
+ */
+export function clientFeaturesRouter(deps: SdkDeps, options: ClientFeaturesOptions = {}): Router {
+  const em = () => deps.orm.em.fork();
+  const versions = new VersionReader(() => readModelVersion(deps.orm.em));
+  const cache = new ClientAnswerCache(em, options.cache ?? DEFAULT_ANSWER_CACHE_LIMITS);
+  const streams = new ClientStreams(deps, cache, versions, { ...DEFAULT_STREAM_OPTIONS, ...options.streaming });
+  const r = Router();
+
+  r.get('/features', async (req, res) => {
+    const key = resolveClientQuery(req, sdkPrincipal(req));
+    const answer = await cache.get(key, await versions.current());
+    reply(req, res, answer);
+  });
+
+  r.get('/features/:name', async (req, res) => {
+    const key = resolveClientQuery(req, sdkPrincipal(req));
+    const name = req.params.name as string;
+    const answer = await cache.get(key, await versions.current());
+    const feature = answer.feature(name);
+    if (!feature) throw new NotFoundError(`Could not find feature toggle ${name}`);
+    reply(req, res, feature);
+  });
+
+  r.get('/streaming', async (req, res) => {
+    const key = resolveClientQuery(req, sdkPrincipal(req));
+    try {
+      await streams.connect(req, res, key, answerKey(key));
+    } catch (err) {
+      if (!(err instanceof TooManyRequestsError)) throw err;
+      res.setHeader('Retry-After', String(err.retryAfterSeconds));
+      sendError(res, err);
+    }
+  });
+
+  return r;
 }

@@ -1,0 +1,212 @@
+import { createHash } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { loadClientFeatures, type ClientFeature, type ClientFeatureScope, type ClientFeatureSnapshot, type ClientSegment, type ClientStrategy } from './client-features.read-model';
+
+/**
+ * The serialized client-API answer of one scope at one `model_version`: the bytes of `GET /api/client/features`, its
+ * ETag (a digest of those bytes, so an answer that a change elsewhere left as it was keeps its ETag and SDKs keep
+ * getting 304), and the single features for `GET /api/client/features/:name`.
+ */
+export interface ClientAnswer {
+  version: string;
+  body: Buffer;
+  etag: string;
+  feature(name: string): { body: Buffer; etag: string } | undefined;
+}
+
+/** How strategies refer to segments: by id with the segments sent once (`Unleash-Client-Spec` ≥ 4.2.0), or inlined. */
+export type SegmentMode = 'separate' | 'inline';
+
+/** `query` of the answer: what the SDK asked for, as resolved against its token (Unleash echoes it the same way). */
+export interface ClientQueryEcho {
+  tag?: Array<[string, string]>;
+  project?: string[];
+  namePrefix?: string;
+  environment: string;
+  inlineSegmentConstraints: boolean;
+}
+
+export interface ClientAnswerKey {
+  scope: ClientFeatureScope;
+  mode: SegmentMode;
+}
+
+/** The cache key of a scope and segment mode: equal for equal (normalised) scopes. */
+export function answerKey({ scope, mode }: ClientAnswerKey): string {
+  return JSON.stringify([scope.environment, scope.projects, scope.namePrefix ?? '', scope.tags, mode]);
+}
+
+export function queryEcho({ scope, mode }: ClientAnswerKey): ClientQueryEcho {
+  const out: Partial<ClientQueryEcho> = {};
+  if (scope.tags.length > 0) out.tag = scope.tags.map(([t, v]) => [t, v]);
+  if (scope.projects !== '*') out.project = [...scope.projects];
+  if (scope.namePrefix) out.namePrefix = scope.namePrefix;
+  out.environment = scope.environment;
+  out.inlineSegmentConstraints = mode === 'inline';
+  return out as ClientQueryEcho;
+}
+
+const digest = (bytes: Buffer | string) => `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"`;
+
+/** Strategies with segment constraints appended to their own (for SDKs that do not know segments). */
+function inlineSegments(strategy: ClientStrategy, segments: ReadonlyMap<number, ClientSegment>): ClientStrategy {
+  if (!strategy.segments) return strategy;
+  const { segments: ids, ...rest } = strategy;
+  const constraints = [...rest.constraints];
+  for (const id of ids) constraints.push(...(segments.get(id)?.constraints ?? []));
+  return { ...rest, constraints };
+}
+
+/** Serializes a snapshot as the answer for `key`; each feature is serialized once and reused by the single-feature route. */
+export function serializeAnswer(snapshot: ClientFeatureSnapshot, key: ClientAnswerKey): ClientAnswer {
+  const segments = new Map(snapshot.segments.map((s) => [s.id, s]));
+  const featureJson = new Map<string, string>();
+  const parts: string[] = [];
+  for (const feature of snapshot.features) {
+    const shaped: ClientFeature = key.mode === 'inline' ? { ...feature, strategies: feature.strategies.map((s) => inlineSegments(s, segments)) } : feature;
+    const json = JSON.stringify(shaped);
+    featureJson.set(feature.name, json);
+    parts.push(json);
+  }
+  const tail = key.mode === 'separate' ? `,"segments":${JSON.stringify(snapshot.segments)}` : '';
+  const body = Buffer.from(`{"version":2,"features":[${parts.join(',')}],"query":${JSON.stringify(queryEcho(key))}${tail}}`);
+  const single = new Map<string, { body: Buffer; etag: string }>();
+  return {
+    version: snapshot.version,
+    body,
+    etag: digest(body),
+    feature(name) {
+      let hit = single.get(name);
+      if (!hit) {
+        const json = featureJson.get(name);
+        if (json === undefined) return undefined;
+        const bytes = Buffer.from(json);
+        hit = { body: bytes, etag: digest(bytes) };
+        single.set(name, hit);
+      }
+      return hit;
+    },
+  };
+}
+
+/**
+ * Reads `model_version` with at most one read in flight: requests that ask while one is under way share the next read,
+ * issued as soon as that one ends. Each request thus gets a value read after it asked, so it sees every change committed
+ * before it asked (joining the read already under way could miss one), and under load the counter costs one statement
+ * per database round trip, however many requests arrive meanwhile.
+ */
+export class VersionReader {
+  private inFlight = false;
+  private next: { promise: Promise<string>; resolve: (v: string) => void; reject: (e: unknown) => void } | undefined;
+
+  constructor(private readonly read: () => Promise<string>) {}
+
+  current(): Promise<string> {
+    if (this.next) return this.next.promise;
+    let resolve!: (v: string) => void;
+    let reject!: (e: unknown) => void;
+    const promise = new Promise<string>((res, rej) => { resolve = res; reject = rej; });
+    this.next = { promise, resolve, reject };
+    if (!this.inFlight) this.launch();
+    return promise;
+  }
+
+  private launch(): void {
+    const batch = this.next!;
+    this.next = undefined;
+    this.inFlight = true;
+    this.read().then(batch.resolve, batch.reject).finally(() => {
+      this.inFlight = false;
+      if (this.next) this.launch();
+    });
+  }
+}
+
+export const readModelVersion = async (em: EntityManager): Promise<string> => {
+  const [{ version }] = await em.getConnection().execute<Array<{ version: string }>>(
+    `select coalesce((select version from model_version where id = 1), 0)::text as version`);
+  return version;
+};
+
+export interface AnswerCacheLimits {
+  /** Most answers kept (one per scope and segment mode). */
+  maxEntries: number;
+  /** Most bytes of answers kept (each counted about three times its body: the bytes, the features' text). */
+  maxBytes: number;
+}
+
+export const DEFAULT_ANSWER_CACHE_LIMITS: AnswerCacheLimits = { maxEntries: 256, maxBytes: 128 * 1024 * 1024 };
+
+interface Entry {
+  answer: ClientAnswer;
+  cost: number;
+}
+
+/**
+ * Client-API answers per scope, least recently used first out, each valid while `model_version` has not moved. One app
+ * instance keeps one; instances do not share answers but all compare against the same counter, so none serves stale
+ * data. Concurrent requests for an answer being built wait for that build instead of starting their own.
+ */
+export class ClientAnswerCache {
+  private readonly entries = new Map<string, Entry>();
+  private readonly building = new Map<string, Promise<ClientAnswer>>();
+  private bytes = 0;
+  /** Answers built (a test and bench figure: how often the cache missed). */
+  builds = 0;
+
+  constructor(private readonly em: () => EntityManager, private readonly limits: AnswerCacheLimits = DEFAULT_ANSWER_CACHE_LIMITS) {}
+
+  /** The answer for `key` at `version` (read before this call) or newer. */
+  async get(key: ClientAnswerKey, version: string, cacheKey = answerKey(key)): Promise<ClientAnswer> {
+    const entry = this.entries.get(cacheKey);
+    if (entry && entry.answer.version === version) {
+      this.entries.delete(cacheKey);
+      this.entries.set(cacheKey, entry);
+      return entry.answer;
+    }
+    const pending = this.building.get(cacheKey);
+    if (pending) {
+      const answer = await pending;
+      if (BigInt(answer.version) >= BigInt(version)) return answer;
+    }
+    return this.build(key, cacheKey, entry?.answer);
+  }
+
+  private build(key: ClientAnswerKey, cacheKey: string, previous: ClientAnswer | undefined): Promise<ClientAnswer> {
+    const running = (async () => {
+      this.builds += 1;
+      const snapshot = await loadClientFeatures(this.em(), key.scope);
+      let answer = serializeAnswer(snapshot, key);
+      // The same bytes as before (a change elsewhere): keep the old object, whose single features are already built.
+      if (previous && previous.etag === answer.etag) answer = { ...previous, version: answer.version, feature: previous.feature };
+      this.store(cacheKey, answer);
+      return answer;
+    })();
+    this.building.set(cacheKey, running);
+    const done = () => { if (this.building.get(cacheKey) === running) this.building.delete(cacheKey); };
+    running.then(done, done);
+    return running;
+  }
+
+  private store(cacheKey: string, answer: ClientAnswer): void {
+    const old = this.entries.get(cacheKey);
+    if (old) {
+      // A build that finished after a newer one keeps the newer answer.
+      if (BigInt(old.answer.version) > BigInt(answer.version)) return;
+      this.bytes -= old.cost;
+      this.entries.delete(cacheKey);
+    }
+    const cost = answer.body.length * 3;
+    this.entries.set(cacheKey, { answer, cost });
+    this.bytes += cost;
+    while (this.entries.size > this.limits.maxEntries || (this.bytes > this.limits.maxBytes && this.entries.size > 1)) {
+      const [oldest, evicted] = this.entries.entries().next().value as [string, Entry];
+      this.entries.delete(oldest);
+      this.bytes -= evicted.cost;
+    }
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}

@@ -1,0 +1,193 @@
+import { IsolationLevel } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { normalizeConstraint, type Constraint } from '../features/constraints';
+import { canonicalVariant, type FeatureVariant, type StrategyVariant } from '../features/variants';
+
+/**
+ * What one client-API answer covers: the environment, the projects (already narrowed to the token's), and the query's
+ * name prefix and tags. Every part is normalised (sorted, deduplicated) by whoever builds it, so equal scopes have
+ * equal keys.
+ */
+export interface ClientFeatureScope {
+  environment: string;
+  /** `*`: every project; `[]`: none. */
+  projects: readonly string[] | '*';
+  namePrefix?: string;
+  /** `[type, value]` pairs; a feature passes when it carries any of them. Empty: no tag filter. */
+  tags: ReadonlyArray<readonly [string, string]>;
+}
+
+/** A strategy as backend SDKs receive it (`segments` holds ids; left out when the strategy has none). */
+export interface ClientStrategy {
+  id: string;
+  name: string;
+  title: string | null;
+  constraints: Constraint[];
+  parameters: Record<string, string>;
+  variants: StrategyVariant[];
+  segments?: number[];
+  sortOrder: number;
+  disabled: false;
+}
+
+export interface ClientDependency {
+  feature: string;
+  enabled: boolean;
+  variants?: string[];
+}
+
+/** A feature as backend SDKs receive it (`GET /api/client/features`, Unleash v5.8). */
+export interface ClientFeature {
+  name: string;
+  type: string;
+  description: string | null;
+  enabled: boolean;
+  stale: boolean;
+  impressionData: boolean;
+  project: string;
+  strategies: ClientStrategy[];
+  variants: FeatureVariant[];
+  dependencies?: ClientDependency[];
+}
+
+export interface ClientSegment {
+  id: number;
+  name: string;
+  constraints: Constraint[];
+}
+
+/** The features of a scope read in one snapshot, with the `model_version` that snapshot belongs to. */
+export interface ClientFeatureSnapshot {
+  version: string;
+  /** By name; strategies reference segments by id. */
+  features: ClientFeature[];
+  /** The segments the features' strategies use, by id. */
+  segments: ClientSegment[];
+}
+
+/**
+ * Reads what backend SDKs see of a scope in six statements, whatever the number of features, inside one REPEATABLE
+ * READ, READ ONLY transaction: the version and the rows come from the same snapshot, so an answer cached under that
+ * version is exactly that version's data (a change committed meanwhile moves the version and is read next time).
+ *
+ * As Unleash v5.8 answers SDKs: archived features are left out; a feature with no row for the environment is present,
+ * off, with no strategies; disabled strategies are left out, and a feature whose strategies are all disabled is off
+ * (as Unleash does since 5.0: an SDK would otherwise read an empty strategy list as "on for everyone").
+ */
+export async function loadClientFeatures(em: EntityManager, scope: ClientFeatureScope): Promise<ClientFeatureSnapshot> {
+  return em.fork().transactional(async (tx) => {
+    const [{ version }] = await tx.execute<Array<{ version: string }>>(
+      `select coalesce((select version from model_version where id = 1), 0)::text as version`);
+    if (scope.projects !== '*' && scope.projects.length === 0) return { version, features: [], segments: [] };
+    const filter = featureFilter(scope);
+    const env = scope.environment;
+    const features = await tx.execute<FeatureRow[]>(
+      `select f.name, f.project, f.type, f.description, f.stale, f.impression_data from features f where ${filter.sql} order by f.name`, filter.params);
+    if (features.length === 0) return { version, features: [], segments: [] };
+    const envRows = await tx.execute<EnvRow[]>(
+      `select fe.feature_name, fe.enabled, fe.variants from feature_environments fe join features f on f.name = fe.feature_name
+        where fe.environment = ? and ${filter.sql}`, [env, ...filter.params]);
+    const strategyRows = await tx.execute<StrategyRow[]>(
+      `select fs.id, fs.feature_name, fs.strategy_name, fs.title, fs.parameters, fs.constraints, fs.variants, fs.sort_order, fs.disabled,
+              coalesce((select array_agg(fss.segment_id order by fss.segment_id) from feature_strategy_segments fss where fss.feature_strategy_id = fs.id), '{}') as segments
+         from feature_strategies fs join features f on f.name = fs.feature_name
+        where fs.environment = ? and ${filter.sql}
+        order by fs.sort_order, fs.created_at, fs.id`, [env, ...filter.params]);
+    const dependencyRows = await tx.execute<DependencyRow[]>(
+      `select d.parent, d.child, d.enabled, d.variants from feature_dependencies d join features f on f.name = d.child
+        where ${filter.sql} order by d.parent`, filter.params);
+    const used = new Set<number>();
+    for (const s of strategyRows) if (!s.disabled) for (const id of s.segments ?? []) used.add(Number(id));
+    const segmentRows = used.size === 0 ? [] : await tx.execute<SegmentRow[]>(
+      `select id, name, constraints from segments where id in (?) order by id`, [[...used]]);
+    return { version, features: assemble(features, envRows, strategyRows, dependencyRows), segments: segmentRows.map(toSegment) };
+  }, { isolationLevel: IsolationLevel.REPEATABLE_READ, readOnly: true, clear: true });
+}
+
+/** The `where` clause on `features f` for a scope, and its parameters. */
+function featureFilter(scope: ClientFeatureScope): { sql: string; params: unknown[] } {
+  const parts = ['f.archived_at is null'];
+  const params: unknown[] = [];
+  if (scope.projects !== '*') {
+    parts.push('f.project in (?)');
+    params.push([...scope.projects]);
+  }
+  if (scope.namePrefix) {
+    parts.push('starts_with(f.name, ?)');
+    params.push(scope.namePrefix);
+  }
+  if (scope.tags.length > 0) {
+    parts.push(`exists (select 1 from feature_tags t where t.feature_name = f.name and (${scope.tags.map(() => '(t.tag_type = ? and t.tag_value = ?)').join(' or ')}))`);
+    for (const [type, value] of scope.tags) params.push(type, value);
+  }
+  return { sql: parts.join(' and '), params };
+}
+
+function assemble(features: FeatureRow[], envRows: EnvRow[], strategyRows: StrategyRow[], dependencyRows: DependencyRow[]): ClientFeature[] {
+  const byName = new Map<string, ClientFeature>();
+  const hasDisabled = new Set<string>();
+  const out = features.map((f) => {
+    const feature: ClientFeature = {
+      name: f.name,
+      type: f.type,
+      description: f.description,
+      enabled: false,
+      stale: f.stale,
+      impressionData: f.impression_data,
+      project: f.project,
+      strategies: [],
+      variants: [],
+    };
+    byName.set(f.name, feature);
+    return feature;
+  });
+  for (const r of envRows) {
+    const feature = byName.get(r.feature_name);
+    if (!feature) continue;
+    feature.enabled = r.enabled;
+    feature.variants = (r.variants ?? []).map(canonicalVariant);
+  }
+  for (const r of strategyRows) {
+    const feature = byName.get(r.feature_name);
+    if (!feature) continue;
+    if (r.disabled) {
+      hasDisabled.add(r.feature_name);
+      continue;
+    }
+    const strategy: ClientStrategy = {
+      id: r.id,
+      name: r.strategy_name,
+      title: r.title,
+      constraints: (r.constraints ?? []).map(normalizeConstraint),
+      parameters: r.parameters ?? {},
+      variants: (r.variants ?? []).map(canonicalVariant),
+      sortOrder: r.sort_order,
+      disabled: false,
+    };
+    if (r.segments && r.segments.length > 0) strategy.segments = r.segments.map(Number);
+    feature.strategies.push(strategy);
+  }
+  for (const name of hasDisabled) {
+    const feature = byName.get(name)!;
+    if (feature.strategies.length === 0) feature.enabled = false;
+  }
+  for (const d of dependencyRows) {
+    const feature = byName.get(d.child);
+    if (!feature) continue;
+    const dependency: ClientDependency = { feature: d.parent, enabled: d.enabled };
+    if (d.enabled && d.variants && d.variants.length > 0) dependency.variants = d.variants;
+    (feature.dependencies ??= []).push(dependency);
+  }
+  return out;
+}
+
+const toSegment = (r: SegmentRow): ClientSegment => ({ id: Number(r.id), name: r.name, constraints: (r.constraints ?? []).map(normalizeConstraint) });
+
+interface FeatureRow { name: string; project: string; type: string; description: string | null; stale: boolean; impression_data: boolean }
+interface EnvRow { feature_name: string; enabled: boolean; variants: FeatureVariant[] | null }
+interface StrategyRow {
+  id: string; feature_name: string; strategy_name: string; title: string | null; parameters: Record<string, string> | null;
+  constraints: Constraint[] | null; variants: StrategyVariant[] | null; sort_order: number; disabled: boolean; segments: Array<number | string> | null;
+}
+interface DependencyRow { parent: string; child: string; enabled: boolean; variants: string[] | null }
+interface SegmentRow { id: number | string; name: string; constraints: Constraint[] | null }
