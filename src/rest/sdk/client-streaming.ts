@@ -75,8 +75,12 @@ export class ClientStreams {
     res.status(200);
     res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
     res.setHeader('Cache-Control', 'no-cache, no-transform');
-    res.setHeader('Connection', 'keep-alive');
     res.setHeader('X-Accel-Buffering', 'no');
+    if (req.method === 'HEAD') {
+      res.end();
+      return;
+    }
+    res.setHeader('Connection', 'keep-alive');
     res.flushHeaders();
     req.socket.setNoDelay(true);
     req.socket.setTimeout(0);

@@ -1,5 +1,14 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
 import { InMemStorageProvider, Unleash, UnleashEvents, type Context } from 'unleash-client';
+import type { Principal } from '../../../src/domain/access/principal';
+import { EventHub } from '../../../src/domain/events/event-hub';
+import { SnapshotCache } from '../../../src/domain/playground/snapshot-cache';
+import { createLogger } from '../../../src/logger';
+import { errorHandler } from '../../../src/rest/errors';
+import { clientFeaturesRouter } from '../../../src/rest/sdk/client-features.routes';
 import { seededRandom } from '../../../src/domain/playground/hashing';
 import { startTestApp, type Reply, type TestApp } from '../../support/harness';
 
@@ -217,9 +226,9 @@ describe('the official Node SDK', () => {
 });
 
 /** A server-sent-events reader over fetch: the stream's events, one at a time. */
-async function openStream(headers: Record<string, string> = {}, streamToken = token) {
+async function openStream(headers: Record<string, string> = {}, streamToken = token, base = `${app.url}/api/client`) {
   const controller = new AbortController();
-  const res = await fetch(`${app.url}/api/client/streaming`, { headers: { authorization: streamToken, 'unleash-client-spec': '5.2.0', ...headers }, signal: controller.signal });
+  const res = await fetch(`${base}/streaming`, { headers: { authorization: streamToken, 'unleash-client-spec': '5.2.0', ...headers }, signal: controller.signal });
   const reader = res.body!.getReader();
   const decoder = new TextDecoder();
   let buffer = '';
@@ -304,6 +313,53 @@ describe('GET /api/client/streaming read with a plain SSE client', () => {
   it('a bad filter is a 400 before the stream opens', async () => {
     const res = await app.get('/api/client/streaming?tag=nocolon', { token });
     expect([res.status, res.body.name, res.body.details[0].path]).toEqual([400, 'ValidationError', 'tag']);
+  });
+
+  it('limits: streams beyond the instance\'s maximum get a 429 with Retry-After; idle streams get keep-alive comments; the poll alone finds changes; HEAD opens nothing', async () => {
+    // The router alone, with small limits, behind a door that sets a client token's principal; its own hub, which no
+    // change is announced to, so only the poll of model_version can find the change below.
+    const hub = new EventHub('local');
+    const principal: Principal = { kind: 'api-token', name: 'limits', userId: null, isAdmin: false, rootRoleId: null, tokenType: 'client', tokenProjects: ['default'], tokenEnvironment: 'development' };
+    const mini = express();
+    mini.use('/api/client', (req, _res, next) => { (req as any).scope = { principal }; next(); },
+      clientFeaturesRouter({ orm: app.orm, logger: createLogger('silent'), eventHub: hub, playgroundCache: new SnapshotCache(), corsOrigins: [], metricsFlushMs: 5000, metricsRetentionHours: 48 },
+        { streaming: { maxStreams: 1, keepAliveMs: 100, pollMs: 200 } }));
+    mini.use(errorHandler(createLogger('silent')));
+    const server: Server = await new Promise((resolve) => { const s = mini.listen(0, '127.0.0.1', () => resolve(s)); });
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/client`;
+    try {
+      const first = await openStream({}, token, base);
+      expect(typeof (await first.next())).toBe('object');
+      const refused = await fetch(`${base}/streaming`);
+      expect([refused.status, refused.headers.get('retry-after'), ((await refused.json()) as any).name]).toEqual([429, '30', 'TooManyRequestsError']);
+      expect(await first.next(350)).toBe('timeout');
+      expect(first.comments.length).toBeGreaterThanOrEqual(2);
+      const started = Date.now();
+      await app.orm.em.fork().execute(`update features set description = 'seen by the poll' where name = 'sdk-gradual'`);
+      const updated = await first.next(2000);
+      if (typeof updated === 'string') throw new Error(updated);
+      expect(JSON.parse(updated.data!).features.find((f: any) => f.name === 'sdk-gradual').description).toBe('seen by the poll');
+      expect(Date.now() - started).toBeLessThan(1000);
+      first.close();
+      // The slot is given back when the client goes.
+      await until('the slot to be free', async () => {
+        const again = await openStream({}, token, base);
+        const ok2 = again.res.status === 200;
+        again.close();
+        return ok2;
+      });
+      let head: Response | undefined;
+      await until('HEAD to find a free slot', async () => (head = await fetch(`${base}/streaming`, { method: 'HEAD' })).status !== 429);
+      expect([head!.status, head!.headers.get('content-type')]).toEqual([200, 'text/event-stream; charset=utf-8']);
+      // HEAD took no slot.
+      const last = await openStream({}, token, base);
+      expect(last.res.status).toBe(200);
+      last.close();
+    } finally {
+      hub.close();
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
   });
 
   const onPostgres = Boolean(process.env.FLAGDECK_TEST_DB);
