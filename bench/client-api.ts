@@ -9,6 +9,9 @@
  * Usage: npm run bench:client-api [-- --pg postgresql://postgres@127.0.0.1:5432/postgres] [-- --seconds 5]
  */
 import { Worker } from 'node:worker_threads';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { serializeAnswer } from '../src/domain/client-features/client-answer-cache';
+import { loadClientFeatures } from '../src/domain/client-features/client-features.read-model';
 import { startBenchApp, percentile, TOKEN } from './bench-app';
 import { ENVIRONMENTS, PROJECT } from './feature-model-data';
 

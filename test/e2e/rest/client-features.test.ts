@@ -24,7 +24,7 @@ const names = (body: any): string[] => body.features.map((f: any) => f.name);
 const sql = (text: string, params: unknown[] = []) => app.orm.em.fork().execute(text, params);
 
 beforeAll(async () => {
-  app = await startTestApp({ logger: (await import('../../../src/logger')).createLogger('error') });
+  app = await startTestApp();
   await ok(app.post('/api/admin/projects', { id: 'other', name: 'Other' }), 201);
   await ok(app.post('/api/admin/context', { name: 'region', legalValues: [{ value: 'eu' }, { value: 'us' }] }), 201);
   await ok(app.post('/api/admin/tag-types', { name: 'team', description: 'Team' }), 201);
@@ -137,7 +137,7 @@ describe('segments, by the Unleash-Client-Spec header', () => {
       const body = await ok(client(tokens.dev, '', { 'unleash-client-spec': spec }));
       expect([spec, body.segments?.length, body.features.find((f: any) => f.name === 'cf-full').strategies[0].segments]).toEqual([spec, 1, [segmentId]]);
     }
-    for (const headers of [{}, { 'unleash-client-spec': '4.1.9' }, { 'unleash-client-spec': 'not-a-version' }, { 'unleash-client-spec': '3.0.0' }]) {
+    for (const headers of [{} as Record<string, string>, { 'unleash-client-spec': '4.1.9' }, { 'unleash-client-spec': 'not-a-version' }, { 'unleash-client-spec': '3.0.0' }]) {
       const body = await ok(client(tokens.dev, '', headers));
       expect(Object.keys(body)).toEqual(['version', 'features', 'query']);
       expect(body.query.inlineSegmentConstraints).toBe(true);
