@@ -12,6 +12,9 @@ export interface ClientStreamOptions {
   maxStreams: number;
 }
 
+/** Writing to a response that ended or whose socket is gone would raise an error nobody handles. */
+const writable = (res: Response) => !res.writableEnded && !res.destroyed;
+
 export const DEFAULT_STREAM_OPTIONS: ClientStreamOptions = { pollMs: 500, keepAliveMs: 15_000, maxStreams: 1000 };
 
 interface Stream {
@@ -61,10 +64,14 @@ export class ClientStreams {
     return this.streams.size;
   }
 
-  async connect(req: Request, res: Response, key: ClientAnswerKey, cacheKey: string): Promise<void> {
+  private refuseOverLimit(): void {
     if (this.streams.size >= this.options.maxStreams) {
       throw new TooManyRequestsError(`This instance already serves ${this.options.maxStreams} client streams, its limit. Poll GET /api/client/features instead, or try again later.`, 30);
     }
+  }
+
+  async connect(req: Request, res: Response, key: ClientAnswerKey, cacheKey: string): Promise<void> {
+    this.refuseOverLimit();
     if (this.deps.eventHub.closed) {
       // The service is stopping. 204 tells an EventSource not to reconnect here.
       res.status(204).end();
@@ -72,6 +79,11 @@ export class ClientStreams {
     }
     const answer = await this.cache.get(key, await this.versions.current(), cacheKey);
     if (res.destroyed || req.socket.destroyed) return; // gone while the answer was read
+    if (this.deps.eventHub.closed) {
+      res.status(204).end();
+      return;
+    }
+    this.refuseOverLimit(); // others may have opened meanwhile
     res.status(200);
     res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
     res.setHeader('Cache-Control', 'no-cache, no-transform');
@@ -101,7 +113,7 @@ export class ClientStreams {
     if (this.streams.size > 1) return;
     this.poll = setInterval(() => this.check(), this.options.pollMs);
     this.keepAlive = setInterval(() => {
-      for (const s of this.streams) if (!s.blocked) s.res.write(': keep-alive\n\n');
+      for (const s of this.streams) if (!s.blocked && writable(s.res)) s.res.write(': keep-alive\n\n');
     }, this.options.keepAliveMs);
     this.unsubscribe = this.deps.eventHub.subscribe(() => this.check(), () => this.endAll());
   }
@@ -117,13 +129,14 @@ export class ClientStreams {
   private endAll(): void {
     for (const s of [...this.streams]) {
       this.remove(s);
-      s.res.end();
+      if (writable(s.res)) s.res.end();
     }
   }
 
   private write(stream: Stream, event: string, answer: ClientAnswer): void {
     stream.etag = answer.etag;
     stream.version = answer.version;
+    if (!writable(stream.res)) return; // closing: its 'close' removes it
     // The cached bytes go out as they are: the JSON has no line breaks, so it is one `data` line.
     stream.res.write(`event: ${event}\nid: ${answer.etag}\ndata: `);
     stream.res.write(answer.body);
