@@ -1,0 +1,67 @@
+import { describe, expect, it } from '@jest/globals';
+import { serializeAnswer, VersionReader } from '../../src/domain/client-features/client-answer-cache';
+import type { ClientFeatureSnapshot } from '../../src/domain/client-features/client-features.read-model';
+
+describe('VersionReader', () => {
+  it('gives each caller a value read after it asked: callers during a read share the next one, never the one under way', async () => {
+    let value = 0;
+    const started: number[] = [];
+    const finish: Array<() => void> = [];
+    const reader = new VersionReader(() => {
+      started.push(value);
+      return new Promise<string>((resolve) => { const seen = value; finish.push(() => resolve(String(seen))); });
+    });
+    const first = reader.current(); // read 1 starts at once, sees 0
+    value = 1; // a commit lands while read 1 is under way
+    const second = reader.current(); // must not get read 1's value
+    const third = reader.current(); // shares read 2 with `second`
+    expect(started).toEqual([0]);
+    finish[0]();
+    expect(await first).toBe('0');
+    await new Promise((r) => setImmediate(r));
+    expect(started).toEqual([0, 1]);
+    finish[1]();
+    expect([await second, await third]).toEqual(['1', '1']);
+    expect(started).toHaveLength(2);
+  });
+
+  it('a failed read fails its callers only; the next caller reads again', async () => {
+    let fail = true;
+    const reader = new VersionReader(async () => { if (fail) throw new Error('down'); return '7'; });
+    await expect(reader.current()).rejects.toThrow('down');
+    fail = false;
+    expect(await reader.current()).toBe('7');
+  });
+});
+
+describe('serializeAnswer', () => {
+  const snapshot: ClientFeatureSnapshot = {
+    version: '3',
+    features: [{
+      name: 'f', type: 'release', description: null, enabled: true, stale: false, impressionData: false, project: 'p', variants: [],
+      strategies: [{ id: 's1', name: 'default', title: null, constraints: [{ contextName: 'userId', operator: 'IN', values: ['1'], caseInsensitive: false, inverted: false }], parameters: {}, variants: [], segments: [2], sortOrder: 0, disabled: false }],
+    }],
+    segments: [{ id: 2, name: 'seg', constraints: [{ contextName: 'region', operator: 'IN', values: ['eu'], caseInsensitive: false, inverted: false }] }],
+  };
+  const scope = { environment: 'development', projects: ['p'], tags: [] };
+
+  it('separate: segments once, referenced by id; inline: their constraints after the strategy\'s own, no segments', () => {
+    const separate = JSON.parse(serializeAnswer(snapshot, { scope, mode: 'separate' }).body.toString());
+    expect(separate.segments).toEqual(snapshot.segments);
+    expect(separate.features[0].strategies[0].segments).toEqual([2]);
+    const inline = JSON.parse(serializeAnswer(snapshot, { scope, mode: 'inline' }).body.toString());
+    expect(Object.keys(inline)).toEqual(['version', 'features', 'query']);
+    expect(inline.features[0].strategies[0].segments).toBeUndefined();
+    expect(inline.features[0].strategies[0].constraints.map((c: any) => c.contextName)).toEqual(['userId', 'region']);
+    expect(inline.query).toEqual({ project: ['p'], environment: 'development', inlineSegmentConstraints: true });
+  });
+
+  it('the ETag is a digest of the bytes: the same content at another version has the same ETag; single features have their own', () => {
+    const a = serializeAnswer(snapshot, { scope, mode: 'separate' });
+    const b = serializeAnswer({ ...snapshot, version: '9' }, { scope, mode: 'separate' });
+    expect(a.etag).toBe(b.etag);
+    expect(a.feature('f')!.etag).not.toBe(a.etag);
+    expect(JSON.parse(a.feature('f')!.body.toString())).toEqual(JSON.parse(a.body.toString()).features[0]);
+    expect(a.feature('missing')).toBeUndefined();
+  });
+});
