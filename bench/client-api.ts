@@ -1,7 +1,7 @@
 /**
  * The client API under load (issue 14): requests per second, p50 and p99 of `GET /api/client/features` on the
- * 1000-feature data set (bench/feature-model-data.ts) with a client token, as a full answer and as a 304, with 1 and 8
- * connections, through the real app over HTTP against PostgreSQL. Also, in process, what building one answer from the
+ * 1000-feature data set (bench/feature-model-data.ts) with a client token, as a full answer (plain, and gzipped as the
+ * Node SDK asks for it) and as a 304, with 1 and 8 connections, through the real app over HTTP against PostgreSQL. Also, in process, what building one answer from the
  * database costs (what a server that serializes per request pays on every poll).
  *
  * Each scenario is a function of the bench context; add one (say, the metrics intake) by writing another and listing it
@@ -110,10 +110,14 @@ const SPEC = { 'unleash-client-spec': '5.2.0' };
 export const fullAnswer = (connections: number) => (ctx: BenchContext) => load(ctx.base, 'GET /api/client/features (full answer)', connections, seconds * 1000,
   [{ method: 'GET', path: '/api/client/features', headers: { authorization: ctx.clientToken, ...SPEC }, expect: 200 }]);
 
+/** As the Node SDK asks (its HTTP client sends `Accept-Encoding: gzip,deflate`): the bytes compressed once per version. */
+export const fullAnswerGzip = (connections: number) => (ctx: BenchContext) => load(ctx.base, 'GET /api/client/features (full, gzip)', connections, seconds * 1000,
+  [{ method: 'GET', path: '/api/client/features', headers: { authorization: ctx.clientToken, ...SPEC, 'accept-encoding': 'gzip, deflate' }, expect: 200 }]);
+
 export const notModified = (connections: number) => (ctx: BenchContext) => load(ctx.base, 'GET /api/client/features (304)', connections, seconds * 1000,
   [{ method: 'GET', path: '/api/client/features', headers: { authorization: ctx.clientToken, ...SPEC, 'if-none-match': ctx.etag }, expect: 304 }]);
 
-export const SCENARIOS: Array<(ctx: BenchContext) => Promise<Figures>> = [fullAnswer(1), fullAnswer(8), notModified(1), notModified(8)];
+export const SCENARIOS: Array<(ctx: BenchContext) => Promise<Figures>> = [fullAnswer(1), fullAnswer(8), fullAnswerGzip(1), fullAnswerGzip(8), notModified(1), notModified(8)];
 
 function row(f: Figures): string {
   return `| ${f.label.padEnd(40)} | ${String(f.connections).padStart(5)} | ${f.perSecond.toFixed(0).padStart(8)} | ${f.p50.toFixed(2).padStart(7)} ms | ${f.p99.toFixed(2).padStart(7)} ms | ${(f.bytes / 1024).toFixed(0).padStart(6)} kB |`;

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { gzip } from 'node:zlib';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { loadClientFeatures, type ClientFeature, type ClientFeatureScope, type ClientFeatureSnapshot, type ClientSegment, type ClientStrategy } from './client-features.read-model';
 
@@ -7,11 +8,28 @@ import { loadClientFeatures, type ClientFeature, type ClientFeatureScope, type C
  * ETag (a digest of those bytes, so an answer that a change elsewhere left as it was keeps its ETag and SDKs keep
  * getting 304), and the single features for `GET /api/client/features/:name`.
  */
-export interface ClientAnswer {
+export interface ClientAnswer extends Representation {
   version: string;
+  feature(name: string): Representation | undefined;
+}
+
+/** Bytes with their ETag, and the same bytes gzipped (made on first use, then kept: compressed once per version). */
+export interface Representation {
   body: Buffer;
   etag: string;
-  feature(name: string): { body: Buffer; etag: string } | undefined;
+  gzipped(): Promise<Buffer>;
+}
+
+function representation(body: Buffer): Representation {
+  let gz: Promise<Buffer> | undefined;
+  return {
+    body,
+    etag: digest(body),
+    gzipped() {
+      gz ??= new Promise<Buffer>((resolve, reject) => gzip(body, (err, out) => (err ? reject(err) : resolve(out))));
+      return gz;
+    },
+  };
 }
 
 /** How strategies refer to segments: by id with the segments sent once (`Unleash-Client-Spec` ≥ 4.2.0), or inlined. */
@@ -70,18 +88,16 @@ export function serializeAnswer(snapshot: ClientFeatureSnapshot, key: ClientAnsw
   }
   const tail = key.mode === 'separate' ? `,"segments":${JSON.stringify(snapshot.segments)}` : '';
   const body = Buffer.from(`{"version":2,"features":[${parts.join(',')}],"query":${JSON.stringify(queryEcho(key))}${tail}}`);
-  const single = new Map<string, { body: Buffer; etag: string }>();
+  const single = new Map<string, Representation>();
   return {
     version: snapshot.version,
-    body,
-    etag: digest(body),
+    ...representation(body),
     feature(name) {
       let hit = single.get(name);
       if (!hit) {
         const json = featureJson.get(name);
         if (json === undefined) return undefined;
-        const bytes = Buffer.from(json);
-        hit = { body: bytes, etag: digest(bytes) };
+        hit = representation(Buffer.from(json));
         single.set(name, hit);
       }
       return hit;
@@ -177,8 +193,8 @@ export class ClientAnswerCache {
       this.builds += 1;
       const snapshot = await loadClientFeatures(this.em(), key.scope);
       let answer = serializeAnswer(snapshot, key);
-      // The same bytes as before (a change elsewhere): keep the old object, whose single features are already built.
-      if (previous && previous.etag === answer.etag) answer = { ...previous, version: answer.version, feature: previous.feature };
+      // The same bytes as before (a change elsewhere): keep the old object's parts (its gzip and single features).
+      if (previous && previous.etag === answer.etag) answer = { ...previous, version: answer.version };
       this.store(cacheKey, answer);
       return answer;
     })();

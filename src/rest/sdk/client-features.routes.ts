@@ -4,7 +4,7 @@ import semverValid from 'semver/functions/valid';
 import type { Principal } from '../../domain/access/principal';
 import {
   answerKey, ClientAnswerCache, DEFAULT_ANSWER_CACHE_LIMITS, readModelVersion, VersionReader,
-  type AnswerCacheLimits, type ClientAnswerKey, type SegmentMode,
+  type AnswerCacheLimits, type ClientAnswerKey, type Representation, type SegmentMode,
 } from '../../domain/client-features/client-answer-cache';
 import type { ClientFeatureScope } from '../../domain/client-features/client-features.read-model';
 import { NotFoundError, TooManyRequestsError, ValidationError } from '../../domain/errors';
@@ -87,24 +87,40 @@ function segmentMode(header: string | string[] | undefined): SegmentMode {
   return version && semverGte(version, SEGMENTS_SPEC) ? 'separate' : 'inline';
 }
 
-/** Whether `If-None-Match` (a list of entity tags, weak or strong, or `*`) names `etag`. */
+/** The ETag of the gzipped bytes: a representation of its own (RFC 9110 §8.8.3), so it is told apart. */
+const gzipTag = (etag: string) => `${etag.slice(0, -1)}-gzip"`;
+
+/** Whether `If-None-Match` (a list of entity tags, weak or strong, or `*`) names these bytes, in either encoding. */
 function matches(ifNoneMatch: string | undefined, etag: string): boolean {
   if (!ifNoneMatch) return false;
   if (ifNoneMatch.trim() === '*') return true;
+  const gz = gzipTag(etag);
   return ifNoneMatch.split(',').some((t) => {
     const tag = t.trim();
-    return (tag.startsWith('W/') ? tag.slice(2) : tag) === etag;
+    const strong = tag.startsWith('W/') ? tag.slice(2) : tag;
+    return strong === etag || strong === gz;
   });
 }
 
-function reply(req: Request, res: Response, { body, etag }: { body: Buffer; etag: string }): void {
-  res.setHeader('ETag', etag);
-  if (matches(req.headers['if-none-match'], etag)) {
+/** Answers above this size go out gzipped to clients that accept it (the Node SDK does); smaller ones are not worth it. */
+const GZIP_FROM_BYTES = 1024;
+
+/**
+ * The cached bytes, or a 304 when `If-None-Match` names them. Compressed once per version (not per request, as a
+ * compression middleware would), so a poll of a large answer costs neither serialization nor compression.
+ */
+async function reply(req: Request, res: Response, answer: Representation): Promise<void> {
+  const compress = answer.body.length >= GZIP_FROM_BYTES && req.acceptsEncodings('gzip', 'identity') === 'gzip';
+  if (answer.body.length >= GZIP_FROM_BYTES) res.setHeader('Vary', 'Accept-Encoding');
+  res.setHeader('ETag', compress ? gzipTag(answer.etag) : answer.etag);
+  if (matches(req.headers['if-none-match'], answer.etag)) {
     res.status(304).end();
     return;
   }
+  const body = compress ? await answer.gzipped() : answer.body;
   res.status(200);
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  if (compress) res.setHeader('Content-Encoding', 'gzip');
   res.setHeader('Content-Length', body.length);
   res.end(body);
 }
@@ -128,7 +144,7 @@ export function clientFeaturesRouter(deps: SdkDeps, options: ClientFeaturesOptio
   r.get('/features', async (req, res) => {
     const key = resolveClientQuery(req, sdkPrincipal(req));
     const answer = await cache.get(key, await versions.current());
-    reply(req, res, answer);
+    await reply(req, res, answer);
   });
 
   r.get('/features/:name', async (req, res) => {
@@ -137,7 +153,7 @@ export function clientFeaturesRouter(deps: SdkDeps, options: ClientFeaturesOptio
     const answer = await cache.get(key, await versions.current());
     const feature = answer.feature(name);
     if (!feature) throw new NotFoundError(`Could not find feature toggle ${name}`);
-    reply(req, res, feature);
+    await reply(req, res, feature);
   });
 
   r.get('/streaming', async (req, res) => {

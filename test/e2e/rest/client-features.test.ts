@@ -201,7 +201,7 @@ describe('ETag and 304', () => {
   it('every answer has an ETag; a matching If-None-Match (strong, weak, in a list, or *) is a 304 without a body', async () => {
     const first = await client(tokens.dev);
     const etag = first.headers.get('etag')!;
-    expect(etag).toMatch(/^"[\w-]+"$/);
+    expect(etag).toMatch(/^"[\w-]{27}-gzip"$/); // fetch accepts gzip
     for (const inm of [etag, `W/${etag}`, `"zzz", ${etag}`, '*']) {
       const res = await client(tokens.dev, '', { ...SPEC, 'if-none-match': inm });
       expect([inm, res.status, res.body, res.headers.get('etag')]).toEqual([inm, 304, '', etag]);
@@ -215,6 +215,23 @@ describe('ETag and 304', () => {
     const one = await app.get('/api/client/features/cf-full', { token: tokens.dev, headers: SPEC });
     const again = await app.get('/api/client/features/cf-full', { token: tokens.dev, headers: { ...SPEC, 'if-none-match': one.headers.get('etag')! } });
     expect([one.status, again.status, again.headers.get('etag')]).toEqual([200, 304, one.headers.get('etag')]);
+  });
+
+  it('large answers go out gzipped (compressed once) to clients that accept it, with an ETag of their own; either ETag gets a 304', async () => {
+    const raw = (headers: Record<string, string>) => fetch(`${app.url}/api/client/features`, { headers: { authorization: tokens.dev, ...SPEC, ...headers } });
+    const plain = await raw({ 'accept-encoding': 'identity' });
+    const zipped = await raw({ 'accept-encoding': 'gzip, deflate' });
+    expect([plain.headers.get('content-encoding'), zipped.headers.get('content-encoding'), zipped.headers.get('vary')]).toEqual([null, 'gzip', 'Accept-Encoding']);
+    const etag = plain.headers.get('etag')!;
+    expect(zipped.headers.get('etag')).toBe(`${etag.slice(0, -1)}-gzip"`);
+    expect(await zipped.json()).toEqual(await plain.json()); // fetch inflates it
+    for (const [accept, inm] of [['gzip', etag], ['identity', zipped.headers.get('etag')!]]) {
+      const res = await raw({ 'accept-encoding': accept, 'if-none-match': inm });
+      expect([accept, res.status]).toEqual([accept, 304]);
+    }
+    // A small answer (one feature) is sent as it is.
+    const one = await fetch(`${app.url}/api/client/features/cf-mixed`, { headers: { authorization: tokens.dev, 'accept-encoding': 'gzip' } });
+    expect([one.status, one.headers.get('content-encoding')]).toEqual([200, null]);
   });
 
   it('while nothing changes, an answer or a 304 costs one statement (the model version), and the same bytes go out', async () => {

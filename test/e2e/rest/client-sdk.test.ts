@@ -273,7 +273,7 @@ describe('GET /api/client/streaming read with a plain SSE client', () => {
       const connected = await stream.next();
       if (typeof connected === 'string') throw new Error(connected);
       expect(connected.event).toBe('unleash-connected');
-      const polled = await app.get('/api/client/features', { token, headers: { 'unleash-client-spec': '5.2.0' } });
+      const polled = await app.get('/api/client/features', { token, headers: { 'unleash-client-spec': '5.2.0', 'accept-encoding': 'identity' } });
       expect(JSON.parse(connected.data!)).toEqual(polled.body);
       expect(connected.id).toBe(polled.headers.get('etag'));
 
