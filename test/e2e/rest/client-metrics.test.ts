@@ -426,7 +426,8 @@ describe('the admin views and their GraphQL twins', () => {
 });
 
 describe('the official Node SDK (unleash-client)', () => {
-  it('registers, and its metrics reach the views: lastSeenAt, the application, the feature\'s counts', async () => {
+  it('reads the flag from the client API, registers, and its metrics reach the views: lastSeenAt, the application, the feature\'s counts', async () => {
+    expect((await app.post('/api/admin/projects/default/features/cm-sdk/environments/development/on')).status).toBe(200);
     const sdk = new Unleash({
       url: `${app.url}/api`, appName: 'cm-node-sdk', instanceId: 'cm-node-1', customHeaders: { Authorization: tokens.clientDev },
       metricsInterval: 200, refreshInterval: 60_000, skipInstanceCountWarning: true,
@@ -435,9 +436,11 @@ describe('the official Node SDK (unleash-client)', () => {
     sdk.on('warn', () => {});
     try {
       const registered = new Promise((resolve) => sdk.once('registered', resolve));
+      const synchronized = new Promise((resolve) => sdk.once('synchronized', resolve));
       const sent = new Promise((resolve) => sdk.once('sent', resolve));
       await registered;
-      for (let i = 0; i < 5; i++) sdk.isEnabled('cm-sdk');
+      await synchronized;
+      for (let i = 0; i < 5; i++) expect(sdk.isEnabled('cm-sdk')).toBe(true);
       sdk.getVariant('cm-sdk');
       await sent;
     } finally {
@@ -445,7 +448,7 @@ describe('the official Node SDK (unleash-client)', () => {
     }
     const counted = await until(async () => (await hourly('cm-sdk')).find((r) => r.app_name === 'cm-node-sdk'), 'the SDK\'s counts');
     expect(counted.environment).toBe('development');
-    expect(counted.yes + counted.no).toBe(6);
+    expect([counted.yes, counted.no]).toEqual([6, 0]);
     expect((await lastSeen('cm-sdk')).development).not.toBeNull();
     const details = (await app.get('/api/admin/metrics/applications/cm-node-sdk')).body;
     expect(details.instances).toEqual([expect.objectContaining({ instanceId: 'cm-node-1', environment: 'development', sdkVersion: expect.stringMatching(/^unleash-[a-z-]+:6\.12\.1$/), interval: 200 })]);
