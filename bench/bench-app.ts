@@ -104,3 +104,13 @@ export async function benchDatabase(pgBase: string | undefined, name: string): P
   const embedded = await startEmbeddedDatabase();
   return { url: embedded.url, describe: 'embedded PGlite (in memory)', close: () => embedded.stop() };
 }
+
+/** Creates an API token through the admin API (as the admin bench token) and returns its secret. */
+export async function createApiToken(base: string, tokenName: string, type: 'client' | 'frontend' | 'admin', environment: string, projects: string[]): Promise<string> {
+  const res = await fetch(`${base}/api/admin/api-tokens`, {
+    method: 'POST', headers: { authorization: TOKEN, 'content-type': 'application/json' },
+    body: JSON.stringify({ tokenName, type, environment, projects }),
+  });
+  if (res.status !== 201) throw new Error(`token: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { secret: string }).secret;
+}

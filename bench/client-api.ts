@@ -12,7 +12,7 @@ import { Worker } from 'node:worker_threads';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { serializeAnswer } from '../src/domain/client-features/client-answer-cache';
 import { loadClientFeatures } from '../src/domain/client-features/client-features.read-model';
-import { startBenchApp, percentile, TOKEN } from './bench-app';
+import { startBenchApp, percentile, TOKEN, createApiToken } from './bench-app';
 import { ENVIRONMENTS, PROJECT } from './feature-model-data';
 
 const args = process.argv.slice(2);
@@ -140,12 +140,7 @@ async function main() {
   const app = await startBenchApp(pgBase);
   try {
     console.log(app.describe);
-    const created = await fetch(`${app.base}/api/admin/api-tokens`, {
-      method: 'POST', headers: { authorization: TOKEN, 'content-type': 'application/json' },
-      body: JSON.stringify({ tokenName: 'bench-client', type: 'client', environment: ENVIRONMENTS[1], projects: [PROJECT] }),
-    });
-    if (created.status !== 201) throw new Error(`token: ${created.status} ${await created.text()}`);
-    const clientToken = ((await created.json()) as { secret: string }).secret;
+    const clientToken = await createApiToken(app.base, 'bench-client', 'client', ENVIRONMENTS[1], [PROJECT]);
     const first = await fetch(`${app.base}/api/client/features`, { headers: { authorization: clientToken, ...SPEC } });
     const etag = first.headers.get('etag')!;
     const features = ((await first.json()) as { features: unknown[] }).features.length;

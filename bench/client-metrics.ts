@@ -10,7 +10,7 @@
  * Usage: npm run bench:client-metrics [-- --pg postgresql://postgres@127.0.0.1:5432/postgres] [-- --seconds 3] [-- --flush-ms 1000]
  */
 import { Worker } from 'node:worker_threads';
-import { percentile, startBenchApp, TOKEN } from './bench-app';
+import { percentile, startBenchApp, TOKEN, createApiToken } from './bench-app';
 import { featureName, FEATURES, PROJECT } from './feature-model-data';
 
 const args = process.argv.slice(2);
@@ -103,11 +103,7 @@ async function main() {
   const expected = { yes: 0, no: 0 };
   try {
     console.log(app.describe);
-    const created = await fetch(`${app.base}/api/admin/api-tokens`, {
-      method: 'POST', headers: { authorization: TOKEN, 'content-type': 'application/json' },
-      body: JSON.stringify({ tokenName: 'bench-client', type: 'client', environment: 'production', projects: [PROJECT] }),
-    });
-    const clientToken = ((await created.json()) as { secret: string }).secret;
+    const clientToken = await createApiToken(app.base, 'bench-client', 'client', 'production', [PROJECT]);
     const bodies = Array.from({ length: BODIES }, (_, i) => body(i));
     console.log(`node ${process.version}; ${seconds} s per row after 0.5 s of warm-up; ${TOGGLES_PER_BUCKET} features per bucket (${(Buffer.byteLength(bodies[0].text) / 1024).toFixed(1)} kB body); CLIENT_METRICS_FLUSH_MS=${flushMs}`);
     console.log('| request                                   | conns |   req/s | median     | p99        | SQL statements during the row | flushes |');

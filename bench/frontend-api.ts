@@ -5,7 +5,7 @@
  * Usage: npm run bench:frontend [-- --pg postgresql://postgres@127.0.0.1:5432/postgres] [-- --seconds 3]
  */
 import { Agent, request } from 'node:http';
-import { percentile, startBenchApp, TOKEN } from './bench-app';
+import { percentile, startBenchApp, TOKEN, createApiToken } from './bench-app';
 import { PROJECT } from './feature-model-data';
 
 const args = process.argv.slice(2);
@@ -64,11 +64,7 @@ async function main() {
   const app = await startBenchApp(pgBase);
   try {
     console.log(app.describe);
-    const created = await fetch(`${app.base}/api/admin/api-tokens`, {
-      method: 'POST', headers: { authorization: TOKEN, 'content-type': 'application/json' },
-      body: JSON.stringify({ tokenName: 'bench-frontend', type: 'frontend', environment: 'production', projects: [PROJECT] }),
-    });
-    frontendToken = ((await created.json()) as { secret: string }).secret;
+    frontendToken = await createApiToken(app.base, 'bench-frontend', 'frontend', 'production', [PROJECT]);
     // Each of the 20 context fields gets a value that passes some of the data set's constraints (IN, STR_STARTS_WITH,
     // NUM_GT, SEMVER_GT), so a context enables a realistic share of the flags.
     const POOL = ['v1', 'v3', 'v5', 'pre0', 'pre1', 'pre2', '75', '99', '1.9.0', '2.0.0'];
