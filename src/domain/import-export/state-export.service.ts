@@ -1,5 +1,5 @@
 import { IsolationLevel } from '@mikro-orm/core';
-import type { Segment } from '../segments/segment.service';
+import { toSegment, type Segment } from '../segments/segment.service';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AccessService } from '../access/access.service';
 import { ADMIN } from '../access/permissions';
@@ -365,17 +365,7 @@ export class StateExportService {
 
   private async segments(tx: EntityManager): Promise<StateExportSegment[]> {
     const rows: SegmentRow[] = await tx.execute(`${SEGMENT_SELECT} order by s.id`);
-    return rows.map((r) => ({
-      id: r.id,
-      name: r.name,
-      description: r.description ?? null,
-      project: r.project ?? null,
-      constraints: (r.constraints ?? []).map(normalizeConstraint),
-      createdBy: r.created_by ?? null,
-      createdAt: iso(r.created_at),
-      usedInProjects: r.used_in_projects,
-      usedInFeatures: r.used_in_features,
-    }));
+    return rows.map(toSegment);
   }
 
   /** The segment links of the strategies of non-archived features (those `featureStrategies` lists), whatever the flags. */

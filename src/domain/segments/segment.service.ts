@@ -49,7 +49,8 @@ export const segmentPayloadSchema = updateSchema;
 export type CreateSegmentInput = z.input<typeof createSchema>;
 export type UpdateSegmentInput = z.input<typeof updateSchema>;
 
-const toSegment = (r: SegmentRow): Segment => ({
+/** A segment row as both doors (and the state export) return it. */
+export const toSegment = (r: SegmentRow): Segment => ({
   id: r.id,
   name: r.name,
   description: r.description ?? null,
