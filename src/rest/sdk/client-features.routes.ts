@@ -1,7 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import semverGte from 'semver/functions/gte';
 import semverValid from 'semver/functions/valid';
-import type { Principal } from '../../domain/access/principal';
+import { tokenReadScope, type Principal } from '../../domain/access/principal';
 import {
   answerKey, ClientAnswerCache, DEFAULT_ANSWER_CACHE_LIMITS, readModelVersion, VersionReader,
   type AnswerCacheLimits, type ClientAnswerKey, type Representation, type SegmentMode,
@@ -10,12 +10,11 @@ import type { ClientFeatureScope } from '../../domain/client-features/client-fea
 import { NotFoundError, TooManyRequestsError, ValidationError } from '../../domain/errors';
 import { sendError } from '../errors';
 import { ClientStreams, DEFAULT_STREAM_OPTIONS, type ClientStreamOptions } from './client-streaming';
+import { ifNoneMatchNames } from './etag';
 import { sdkPrincipal, type SdkDeps } from './sdk-deps';
 
 /** The first client specification with segments sent once and referenced by id (Unleash's threshold). */
 const SEGMENTS_SPEC = '4.2.0';
-/** The environment Unleash reads for an admin token that names none. */
-const DEFAULT_ENVIRONMENT = 'default';
 const MAX_VALUES = 100;
 const MAX_LENGTH = 200;
 
@@ -59,13 +58,10 @@ const sortedUnique = (values: Iterable<string>) => [...new Set(values)].sort();
  *   each strategy's constraints.
  */
 export function resolveClientQuery(req: Request, principal: Principal): ClientAnswerKey {
-  const tokenEnvironment = principal.tokenEnvironment ?? '*';
-  const requestedEnvironment = one(req, 'environment');
-  const environment = tokenEnvironment === '*' ? requestedEnvironment ?? DEFAULT_ENVIRONMENT : tokenEnvironment;
-  const tokenProjects = principal.tokenProjects ?? ['*'];
+  const { environment, projects: tokenProjects } = tokenReadScope(principal, one(req, 'environment'));
   const requested = many(req, 'project');
   let projects: string[] | '*';
-  if (tokenProjects.includes('*')) projects = requested.length > 0 ? sortedUnique(requested) : '*';
+  if (tokenProjects === '*') projects = requested.length > 0 ? sortedUnique(requested) : '*';
   else projects = sortedUnique(requested.length > 0 ? requested.filter((p) => tokenProjects.includes(p)) : tokenProjects);
   const tags = many(req, 'tag').map((tag) => {
     const colon = tag.indexOf(':');
@@ -90,18 +86,6 @@ function segmentMode(header: string | string[] | undefined): SegmentMode {
 /** The ETag of the gzipped bytes: a representation of its own (RFC 9110 §8.8.3), so it is told apart. */
 const gzipTag = (etag: string) => `${etag.slice(0, -1)}-gzip"`;
 
-/** Whether `If-None-Match` (a list of entity tags, weak or strong, or `*`) names these bytes, in either encoding. */
-function matches(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  if (ifNoneMatch.trim() === '*') return true;
-  const gz = gzipTag(etag);
-  return ifNoneMatch.split(',').some((t) => {
-    const tag = t.trim();
-    const strong = tag.startsWith('W/') ? tag.slice(2) : tag;
-    return strong === etag || strong === gz;
-  });
-}
-
 /** Answers above this size go out gzipped to clients that accept it (the Node SDK does); smaller ones are not worth it. */
 const GZIP_FROM_BYTES = 1024;
 
@@ -113,7 +97,7 @@ async function reply(req: Request, res: Response, answer: Representation): Promi
   const compress = answer.body.length >= GZIP_FROM_BYTES && req.acceptsEncodings('gzip', 'identity') === 'gzip';
   if (answer.body.length >= GZIP_FROM_BYTES) res.setHeader('Vary', 'Accept-Encoding');
   res.setHeader('ETag', compress ? gzipTag(answer.etag) : answer.etag);
-  if (matches(req.headers['if-none-match'], answer.etag)) {
+  if (ifNoneMatchNames(req.headers['if-none-match'], answer.etag, gzipTag(answer.etag))) {
     res.status(304).end();
     return;
   }

@@ -3,6 +3,7 @@ import { Router, type Request, type RequestHandler, type Response } from 'expres
 import { FrontendApiService } from '../../domain/frontend/frontend-api.service';
 import { contextFromBody, contextFromQuery, type FrontendContext } from '../../domain/frontend/frontend-context';
 import type { CompiledSnapshot, FeatureDecision } from '../../domain/playground/engine';
+import { ifNoneMatchNames } from './etag';
 import { sdkPrincipal, type SdkDeps } from './sdk-deps';
 
 /**
@@ -29,16 +30,6 @@ function renderToggles({ snapshot, decisions }: { snapshot: CompiledSnapshot; de
   return `{"toggles":[${parts.join(',')}]}`;
 }
 
-/** Whether an If-None-Match header names this entity tag (weak comparison, `*` matches anything). */
-function matches(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  for (const candidate of ifNoneMatch.split(',')) {
-    const tag = candidate.trim();
-    if (tag === '*' || tag === etag || (tag.startsWith('W/') && tag.slice(2) === etag)) return true;
-  }
-  return false;
-}
-
 /**
  * `GET /api/frontend` (context in the query string) and `POST /api/frontend` (`{context}` in the body): the flags
  * enabled for that context in the token's environment and projects, `{toggles: [...]}`. The answer carries an ETag
@@ -53,7 +44,7 @@ export function frontendRouter(deps: SdkDeps): Router {
     res.setHeader('ETag', etag);
     if (req.method === 'GET' || req.method === 'HEAD') {
       res.setHeader('Cache-Control', 'private, max-age=2');
-      if (matches(req.headers['if-none-match'], etag)) {
+      if (ifNoneMatchNames(req.headers['if-none-match'], etag)) {
         res.status(304).end();
         return;
       }
