@@ -21,3 +21,15 @@ export interface Principal {
 export const SYSTEM_USER_ID = -1337;
 
 export const systemPrincipal: Principal = { kind: 'system', name: 'unleash_system_user', userId: SYSTEM_USER_ID, isAdmin: true, rootRoleId: null };
+
+/**
+ * What an API token reads on the SDK doors (issue 14): a client or frontend token its own environment and projects
+ * (`*`: all); an admin token, for every environment, the one the request names, else `default` (Unleash's choice; a
+ * fresh database has no such environment, so an admin caller names one).
+ */
+export function tokenReadScope(principal: Principal, requestedEnvironment: string | undefined): { environment: string; projects: readonly string[] | '*' } {
+  const tokenEnvironment = principal.tokenEnvironment;
+  const environment = tokenEnvironment && tokenEnvironment !== '*' ? tokenEnvironment : (requestedEnvironment ?? 'default');
+  const tokenProjects = principal.tokenProjects ?? ['*'];
+  return { environment, projects: tokenProjects.includes('*') ? '*' : tokenProjects };
+}

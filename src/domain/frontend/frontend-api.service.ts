@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Principal } from '../access/principal';
+import { tokenReadScope, type Principal } from '../access/principal';
 import { evaluateFast, type CompiledSnapshot, type FeatureDecision } from '../playground/engine';
 import type { SnapshotCache } from '../playground/snapshot-cache';
 import type { FrontendContext } from './frontend-context';
@@ -32,14 +32,5 @@ export class FrontendApiService {
   }
 }
 
-/**
- * The environment and projects a token reads. A frontend token names one environment and its projects (`*`: all).
- * An admin token is for every environment: it reads the one the context names in `environment`, else `default`
- * (Unleash's choice for admin tokens on this API; no such environment exists on a fresh database, so name one).
- */
-export function tokenScope(principal: Principal, context: FrontendContext): { environment: string; projects: readonly string[] | '*' } {
-  const tokenEnvironment = principal.tokenEnvironment;
-  const environment = tokenEnvironment && tokenEnvironment !== '*' ? tokenEnvironment : (context.environment ?? 'default');
-  const tokenProjects = principal.tokenProjects ?? ['*'];
-  return { environment, projects: tokenProjects.includes('*') ? '*' : tokenProjects };
-}
+/** The environment and projects a token reads, the context naming the environment for an admin token. */
+export const tokenScope = (principal: Principal, context: FrontendContext) => tokenReadScope(principal, context.environment);
