@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Principal } from '../access/principal';
+import { tokenReadScope, type Principal } from '../access/principal';
 import { parse } from '../validation';
 
 /**
@@ -119,7 +119,5 @@ export const parseRegistration = (body: unknown): Registration => parse(register
  * of every environment (admin tokens, `*`), the one the body names, else `default`.
  */
 export function reportEnvironment(principal: Principal, bodyEnvironment: string | null | undefined): string {
-  const own = principal.tokenEnvironment;
-  if (own && own !== '*') return own;
-  return bodyEnvironment || 'default';
+  return tokenReadScope(principal, bodyEnvironment || undefined).environment;
 }
