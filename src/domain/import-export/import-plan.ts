@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { lockClause, type RowLock } from '../change';
 import { DomainError, type ErrorDetail } from '../errors';
-import { constraintProblems, type Constraint } from '../features/constraints';
+import { constraintProblems } from '../features/constraints';
 import { FeatureReadModel, strategyKey, type FeatureDependency, type FeatureStrategy, type FeatureSummary, type Tag } from '../features/feature.read-model';
 import { parameterProblems } from '../features/feature-strategy.service';
 import { toFeatureVariants, toStrategyVariants, type FeatureVariant, type StrategyVariant } from '../features/variants';
@@ -16,16 +16,7 @@ export interface ImportItem {
 }
 
 /** A strategy as an import would store it (its id is given when it is written). */
-export interface PlannedStrategy {
-  name: string;
-  title: string | null;
-  disabled: boolean;
-  sortOrder: number;
-  parameters: Record<string, string>;
-  constraints: Constraint[];
-  variants: StrategyVariant[];
-  segments: number[];
-}
+export type PlannedStrategy = Omit<FeatureStrategy, 'id' | 'featureName'>;
 
 export interface FieldDifference {
   field: 'type' | 'description' | 'impressionData' | 'stale';
