@@ -39,7 +39,7 @@ describe('serializeAnswer', () => {
     version: '3',
     features: [{
       name: 'f', type: 'release', description: null, enabled: true, stale: false, impressionData: false, project: 'p', variants: [],
-      strategies: [{ id: 's1', name: 'default', title: null, constraints: [{ contextName: 'userId', operator: 'IN', values: ['1'], caseInsensitive: false, inverted: false }], parameters: {}, variants: [], segments: [2], sortOrder: 0, disabled: false }],
+      strategies: [{ name: 'default', constraints: [{ contextName: 'userId', operator: 'IN', values: ['1'], caseInsensitive: false, inverted: false }], parameters: {}, variants: [], segments: [2] }],
     }],
     segments: [{ id: 2, name: 'seg', constraints: [{ contextName: 'region', operator: 'IN', values: ['eu'], caseInsensitive: false, inverted: false }] }],
   };

@@ -17,17 +17,17 @@ export interface ClientFeatureScope {
   tags: ReadonlyArray<readonly [string, string]>;
 }
 
-/** A strategy as backend SDKs receive it (`segments` holds ids; left out when the strategy has none). */
+/**
+ * A strategy as backend SDKs receive it from Unleash v5.8: no id (old Go SDKs break on it), title, sort order (the list
+ * is already in that order) or `disabled` (disabled strategies are left out); `segments` holds ids and is left out when
+ * the strategy has none.
+ */
 export interface ClientStrategy {
-  id: string;
   name: string;
-  title: string | null;
   constraints: Constraint[];
   parameters: Record<string, string>;
   variants: StrategyVariant[];
   segments?: number[];
-  sortOrder: number;
-  disabled: false;
 }
 
 export interface ClientDependency {
@@ -88,7 +88,7 @@ export async function loadClientFeatures(em: EntityManager, scope: ClientFeature
       `select fe.feature_name, fe.enabled, fe.variants from feature_environments fe join features f on f.name = fe.feature_name
         where fe.environment = ? and ${filter.sql}`, [env, ...filter.params]);
     const strategyRows = await tx.execute<StrategyRow[]>(
-      `select fs.id, fs.feature_name, fs.strategy_name, fs.title, fs.parameters, fs.constraints, fs.variants, fs.sort_order, fs.disabled,
+      `select fs.feature_name, fs.strategy_name, fs.parameters, fs.constraints, fs.variants, fs.disabled,
               coalesce((select array_agg(fss.segment_id order by fss.segment_id) from feature_strategy_segments fss where fss.feature_strategy_id = fs.id), '{}') as segments
          from feature_strategies fs join features f on f.name = fs.feature_name
         where fs.environment = ? and ${filter.sql}
@@ -155,14 +155,10 @@ function assemble(features: FeatureRow[], envRows: EnvRow[], strategyRows: Strat
       continue;
     }
     const strategy: ClientStrategy = {
-      id: r.id,
       name: r.strategy_name,
-      title: r.title,
       constraints: (r.constraints ?? []).map(normalizeConstraint),
       parameters: r.parameters ?? {},
       variants: (r.variants ?? []).map(canonicalVariant),
-      sortOrder: r.sort_order,
-      disabled: false,
     };
     if (r.segments && r.segments.length > 0) strategy.segments = r.segments.map(Number);
     feature.strategies.push(strategy);
@@ -186,8 +182,8 @@ const toSegment = (r: SegmentRow): ClientSegment => ({ id: Number(r.id), name: r
 interface FeatureRow { name: string; project: string; type: string; description: string | null; stale: boolean; impression_data: boolean }
 interface EnvRow { feature_name: string; enabled: boolean; variants: FeatureVariant[] | null }
 interface StrategyRow {
-  id: string; feature_name: string; strategy_name: string; title: string | null; parameters: Record<string, string> | null;
-  constraints: Constraint[] | null; variants: StrategyVariant[] | null; sort_order: number; disabled: boolean; segments: Array<number | string> | null;
+  feature_name: string; strategy_name: string; parameters: Record<string, string> | null;
+  constraints: Constraint[] | null; variants: StrategyVariant[] | null; disabled: boolean; segments: Array<number | string> | null;
 }
 interface DependencyRow { parent: string; child: string; enabled: boolean; variants: string[] | null }
 interface SegmentRow { id: number | string; name: string; constraints: Constraint[] | null }
