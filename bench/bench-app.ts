@@ -6,6 +6,8 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { buildApp, type AppDeps } from '../src/app';
 import { startEmbeddedDatabase } from '../src/db/embedded';
 import { ensureAdminTokens } from '../src/domain/access/api-token.service';
+import { EventHub } from '../src/domain/events/event-hub';
+import { listenForEvents } from '../src/domain/events/event-listener';
 import { openOrm } from '../src/db/orm';
 import { createLogger } from '../src/logger';
 import { FEATURES, seedFeatureModel } from './feature-model-data';
@@ -41,7 +43,12 @@ export async function startBenchApp(pgBase: string, options: BenchAppOptions = {
   const [{ count: eventCount }] = (await db.query('select count(*)::int as count from events')).rows;
   await db.end();
   await ensureAdminTokens(orm.em, [TOKEN]);
-  const app = buildApp({ ...options.app, orm, logger: createLogger('silent') });
+  // As src/server.ts runs on PostgreSQL: commits announced by NOTIFY, one listener connection per instance.
+  const logger = createLogger('silent');
+  const eventHub = options.app?.eventHub ?? new EventHub('notify');
+  const listener = eventHub.mode === 'notify' ? listenForEvents(orm, url.toString(), eventHub, logger) : undefined;
+  await listener?.ready;
+  const app = buildApp({ ...options.app, eventHub, orm, logger });
   const server = await new Promise<Server>((resolve) => { const s = app.listen(0, '127.0.0.1', () => resolve(s)); });
   return {
     base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
@@ -50,6 +57,8 @@ export async function startBenchApp(pgBase: string, options: BenchAppOptions = {
     async close() {
       await new Promise((r) => server.close(r));
       await app.close(); // buffered SDK metrics are written, as src/server.ts does
+      eventHub.close();
+      await listener?.stop();
       await orm.close(true);
       await admin.query(`drop database if exists ${dbName} with (force)`);
       await admin.end();

@@ -1,9 +1,9 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { refuseNonAdminToken } from './domain/access/api-token.service';
 import { Authenticator, SESSION_COOKIE } from './domain/access/authenticator';
-import { ADMIN } from './domain/access/permissions';
-import { AuthenticationRequired, ContentTypeerror, NoAccessError, type DomainError } from './domain/errors';
+import { AuthenticationRequired, ContentTypeerror, type DomainError } from './domain/errors';
 import { attachEventHub, EventHub } from './domain/events/event-hub';
 import { SnapshotCache } from './domain/playground/snapshot-cache';
 import { createServices } from './domain/services';
@@ -15,10 +15,13 @@ import { authRouter, readCookie } from './rest/auth.routes';
 import { inviteRouter } from './rest/invite.routes';
 import { samlRouter } from './rest/saml.routes';
 import { hasBody, jsonBody, urlGuard } from './request-guard';
-import { clientFeaturesRouter } from './rest/sdk/client-features.routes';
+import { ClientFeaturesDoor } from './rest/sdk/client-features.routes';
+import { CLIENT_DOOR, clientPollFastPath, FRONTEND_DOOR } from './rest/sdk/client-poll';
 import { clientMetricsRouters } from './rest/sdk/client-metrics.routes';
 import { frontendCors, frontendRouter } from './rest/sdk/frontend.routes';
-import type { SdkDeps } from './rest/sdk/sdk-deps';
+import { sdkRefusal, type SdkDeps, type SdkDoorRule } from './rest/sdk/sdk-deps';
+
+type Handle = (req: IncomingMessage, res: ServerResponse, callback?: (err?: unknown) => void) => void;
 
 export interface AppDeps {
   orm: MikroORM;
@@ -105,25 +108,25 @@ export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinati
   // with frontend tokens; admin tokens open both. Any other credential is a 403 there (a frontend token on the client
   // API, a client token on the frontend API), and SDK tokens stay refused on the admin API.
   const sdk: SdkDeps = { orm, logger, eventHub, playgroundCache, corsOrigins, metricsFlushMs, metricsRetentionHours };
-  const sdkDoor = (accepted: ReadonlyArray<'client' | 'frontend' | 'admin'>, door: string) => async (req: Request, res: Response, next: NextFunction) => {
+  const sdkDoor = (door: SdkDoorRule) => async (req: Request, res: Response, next: NextFunction) => {
     const principal = await credentials.fromHeader(req.headers.authorization);
     if (!principal) return refuse(req, res, new AuthenticationRequired());
-    if (principal.kind !== 'api-token' || !accepted.includes(principal.tokenType ?? 'admin')) {
-      return refuse(req, res, new NoAccessError(ADMIN, undefined, `The ${door} takes ${accepted.filter((t) => t !== 'admin').join(' or ')} tokens (and admin tokens); this credential cannot use it.`));
-    }
+    const refused = sdkRefusal(principal, door);
+    if (refused) return refuse(req, res, refused);
     // Built on first use: metrics intake, the hottest SDK path, never needs them (an EntityManager fork and the services cost ~25 µs).
     let built: ReturnType<typeof createServices> | undefined;
     (req as Request & { scope?: unknown }).scope = { principal, get services() { return (built ??= createServices(orm.em.fork(), principal, { playgroundCombinationLimit, playgroundCache, onCredentialsRevoked, publicUrl, eventHub, allowPrivateAddonUrls })); } };
     next();
   };
   const metrics = clientMetricsRouters(sdk);
+  const clientFeatures = new ClientFeaturesDoor(sdk);
   const clientApi = express.Router();
-  clientApi.use(sdkDoor(['client', 'admin'], 'client API'), urlGuard(), requireJson, ...body);
-  clientApi.use(clientFeaturesRouter(sdk), metrics.client);
+  clientApi.use(sdkDoor(CLIENT_DOOR), urlGuard(), requireJson, ...body);
+  clientApi.use(clientFeatures.router(), metrics.client);
   clientApi.use(notFound);
   app.use('/api/client', clientApi);
   const frontendApi = express.Router();
-  frontendApi.use(frontendCors(sdk), sdkDoor(['frontend', 'admin'], 'frontend API'), urlGuard(), requireJson, ...body);
+  frontendApi.use(frontendCors(sdk), sdkDoor(FRONTEND_DOOR), urlGuard(), requireJson, ...body);
   frontendApi.use(frontendRouter(sdk), metrics.frontend);
   frontendApi.use(notFound);
   app.use('/api/frontend', frontendApi);
@@ -163,5 +166,13 @@ export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinati
 
   app.use(notFound);
   app.use(errorHandler(logger));
+
+  // The SDKs' poll is answered before Express when it can be (src/rest/sdk/client-poll.ts); Express takes the rest.
+  // Express's app function calls `app.handle` for each request, so this is where a request enters.
+  const poll = clientPollFastPath(credentials, clientFeatures);
+  const expressHandle = (app as unknown as { handle: Handle }).handle.bind(app);
+  (app as unknown as { handle: Handle }).handle = (req, res, callback) => {
+    if (!poll(req, res, () => expressHandle(req, res, callback))) expressHandle(req, res, callback);
+  };
   return Object.assign(app, { close: () => metrics.close() });
 }

@@ -1,5 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { MIMEType } from 'node:util';
+import type { IncomingMessage } from 'node:http';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { ContentTypeerror, ValidationError, type ErrorDetail } from './domain/errors';
 import { depthPath, MAX_INPUT_DEPTH, TEXT_PROBLEMS } from './domain/validation';
@@ -282,7 +283,7 @@ export function urlGuard(options: UrlCheckOptions = {}): RequestHandler {
 const UTF8 = new Set(['utf-8', 'utf8']);
 
 /** Whether the request has a body (a length other than 0, or a chunked body). */
-export const hasBody = (req: Request) =>
+export const hasBody = (req: IncomingMessage) =>
   req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
 
 /**

@@ -104,6 +104,8 @@ export async function change<T>(
       // Committed: the live stream and the delivery worker of this instance learn of it (embedded database; on
       // PostgreSQL the notification queued above reaches every instance instead).
       if (appended) hub?.afterCommit(appended.rows, appended.deliveries, wholeRows);
+      // This instance's own answers see the change from the next request on, without waiting for the notification.
+      hub?.modelVersion.moved();
       return result;
     } catch (err) {
       if (attempt >= ATTEMPTS || !RETRYABLE.has(sqlState(err))) throw err;

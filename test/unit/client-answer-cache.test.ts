@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { serializeAnswer, VersionReader } from '../../src/domain/client-features/client-answer-cache';
 import type { ClientFeatureSnapshot } from '../../src/domain/client-features/client-features.read-model';
+import { ModelVersionSignal } from '../../src/domain/events/event-hub';
 
 describe('VersionReader', () => {
   it('gives each caller a value read after it asked: callers during a read share the next one, never the one under way', async () => {
@@ -23,6 +24,65 @@ describe('VersionReader', () => {
     finish[1]();
     expect([await second, await third]).toEqual(['1', '1']);
     expect(started).toHaveLength(2);
+  });
+
+  describe('with a watched signal', () => {
+    /** A reader over a counter that a test moves, counting the reads; reads resolve when the test says. */
+    function watchedReader(maxAgeMs = 60_000) {
+      const state = { value: 1, reads: 0 };
+      const pending: Array<() => void> = [];
+      const signal = new ModelVersionSignal();
+      const reader = new VersionReader(() => {
+        state.reads += 1;
+        const seen = state.value;
+        return new Promise<string>((resolve) => pending.push(() => resolve(String(seen))));
+      }, signal, maxAgeMs);
+      const settle = async <T>(p: Promise<T>) => { while (pending.length) pending.shift()!(); return p; };
+      return { state, signal, reader, settle };
+    }
+
+    it('not watched: every caller gets a read of its own (as without a signal)', async () => {
+      const { state, reader, settle } = watchedReader();
+      await settle(reader.current());
+      await settle(reader.current());
+      expect(state.reads).toBe(2);
+    });
+
+    it('watched: a value read while watching is given without reading until the signal moves', async () => {
+      const { state, signal, reader, settle } = watchedReader();
+      signal.setWatching(true);
+      expect(await settle(reader.current())).toBe('1');
+      state.value = 2; // a commit whose notification has not arrived: not seen yet (the bounded window)
+      expect([await reader.current(), await reader.current(), state.reads]).toEqual(['1', '1', 1]);
+      signal.moved(); // the notification (or this instance's own commit)
+      expect([await settle(reader.current()), state.reads]).toEqual(['2', 2]);
+      expect([await reader.current(), state.reads]).toEqual(['2', 2]);
+    });
+
+    it('a move heard while a read is under way: that read answers its callers but is not trusted afterwards', async () => {
+      const { state, signal, reader, settle } = watchedReader();
+      signal.setWatching(true);
+      const underway = reader.current(); // issued, sees value 1
+      state.value = 2;
+      signal.moved(); // the commit of value 2 is announced before the read returns
+      expect(await settle(underway)).toBe('1');
+      expect([await settle(reader.current()), state.reads]).toEqual(['2', 2]);
+    });
+
+    it('watching ending (connection lost) or starting again distrusts what was read; a trusted value ages out', async () => {
+      const { state, signal, reader, settle } = watchedReader(40);
+      signal.setWatching(true);
+      await settle(reader.current());
+      signal.setWatching(false);
+      state.value = 5;
+      expect([await settle(reader.current()), await settle(reader.current()), state.reads]).toEqual(['5', '5', 3]);
+      signal.setWatching(true);
+      await settle(reader.current());
+      expect([await reader.current(), state.reads]).toEqual(['5', 4]);
+      state.value = 6; // its notification is lost: served at most maxAgeMs more
+      await new Promise((r) => setTimeout(r, 50));
+      expect([await settle(reader.current()), state.reads]).toEqual(['6', 5]);
+    });
   });
 
   it('a failed read fails its callers only; the next caller reads again', async () => {

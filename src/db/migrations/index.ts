@@ -14,6 +14,7 @@ import { Migration0014ChangeRequests } from './0014-change-requests';
 import { Migration0015ChangeRequestReviews } from './0015-change-request-reviews';
 import { Migration0016ClientMetrics } from './0016-client-metrics';
 import { Migration0017ClientFeaturesVersion } from './0017-client-features-version';
+import { Migration0018ModelVersionNotify } from './0018-model-version-notify';
 
 /** Explicit, ordered migration list: no globbing, identical under tsx, jest and compiled dist/. */
 export const migrationsList = [
@@ -33,4 +34,5 @@ export const migrationsList = [
   { name: '0015-change-request-reviews', class: Migration0015ChangeRequestReviews },
   { name: '0016-client-metrics', class: Migration0016ClientMetrics },
   { name: '0017-client-features-version', class: Migration0017ClientFeaturesVersion },
+  { name: '0018-model-version-notify', class: Migration0018ModelVersionNotify },
 ];

@@ -20,6 +20,38 @@ export const DEFAULT_STREAM_LIMITS: StreamLimits = { maxStreams: 1000, maxBacklo
 
 /** The channel committed transactions announce their events on (PostgreSQL mode). */
 export const EVENT_CHANNEL = 'flagdeck_events';
+/** The channel every transaction that moved `model_version` announces itself on, once (migration 0018). */
+export const MODEL_VERSION_CHANNEL = 'flagdeck_model_version';
+
+/**
+ * What this instance hears of `model_version` moving. `watching` is true while it hears of every move: on PostgreSQL,
+ * while the listener's connection is up and LISTENs on MODEL_VERSION_CHANNEL. `generation` counts what it heard: each
+ * move, and each start or end of watching. A read of the counter made while watching stays the current value until
+ * the generation moves (see VersionReader).
+ */
+export class ModelVersionSignal {
+  private on = false;
+  private gen = 0;
+
+  get watching(): boolean {
+    return this.on;
+  }
+
+  get generation(): number {
+    return this.gen;
+  }
+
+  /** The counter may have moved (a notification, or a commit of this instance). */
+  moved(): void {
+    this.gen += 1;
+  }
+
+  /** Watching starts (LISTEN in place) or ends (connection lost, service stopping); what was read before is not trusted. */
+  setWatching(on: boolean): void {
+    this.on = on;
+    this.gen += 1;
+  }
+}
 
 /**
  * Most event ids one notification carries: a payload must stay under PostgreSQL's 8000 bytes, and an id is at most
@@ -47,6 +79,8 @@ export class EventHub {
   private readonly deliveryListeners = new Set<(deliveries: number) => void>();
   private readonly closers = new Map<CommitListener, () => void>();
   private isClosed = false;
+  /** Moves of `model_version` as this instance hears of them (watched in notify mode while the listener is up). */
+  readonly modelVersion = new ModelVersionSignal();
 
   constructor(readonly mode: 'local' | 'notify', readonly streamLimits: StreamLimits = DEFAULT_STREAM_LIMITS) {}
 

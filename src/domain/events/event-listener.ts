@@ -1,7 +1,7 @@
 import { Client } from 'pg';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from '../../logger';
-import { EVENT_CHANNEL, type EventHub } from './event-hub';
+import { EVENT_CHANNEL, MODEL_VERSION_CHANNEL, type EventHub } from './event-hub';
 
 export interface EventListener {
   /** Resolves once LISTEN is in place (the first connection). */
@@ -13,6 +13,9 @@ export interface EventListener {
  * PostgreSQL mode of the event hub: one dedicated connection per instance LISTENs on the event channel and hands
  * every committed transaction's events to the hub. A lost connection is opened again after a second; what was
  * announced meanwhile is not replayed to the live stream (the delivery worker does not depend on it: it also polls).
+ *
+ * The same connection LISTENs on the model-version channel: the hub's `modelVersion` signal is watched from the moment
+ * both LISTENs are in place until the connection is lost or the listener stops, and moves on each notification.
  */
 export function listenForEvents(orm: MikroORM, url: string, hub: EventHub, logger: Logger): EventListener {
   let client: Client | undefined;
@@ -26,21 +29,35 @@ export function listenForEvents(orm: MikroORM, url: string, hub: EventHub, logge
   const connect = async () => {
     const c = new Client({ connectionString: url, application_name: 'flagdeck-events' });
     c.on('notification', (n) => {
+      if (n.channel === MODEL_VERSION_CHANNEL) {
+        hub.modelVersion.moved();
+        return;
+      }
       if (n.channel !== EVENT_CHANNEL || !n.payload) return;
       const payload = n.payload;
       chain = chain.then(() => hub.received(orm.em.fork(), payload)).catch((err) => logger.warn({ err }, 'could not read announced events'));
     });
+    const lost = () => {
+      void c.end().catch(() => {});
+      if (client === c) {
+        client = undefined;
+        hub.modelVersion.setWatching(false);
+      }
+      schedule();
+    };
     c.on('error', (err) => {
       logger.warn({ err }, 'event listener connection lost; reconnecting');
-      void c.end().catch(() => {});
-      if (client === c) client = undefined;
-      schedule();
+      lost();
     });
+    // Closed without an error (the server ended the session): the same, unless this listener is stopping.
+    c.on('end', () => { if (client === c) lost(); });
     try {
       await c.connect();
       await c.query(`listen ${EVENT_CHANNEL}`);
+      await c.query(`listen ${MODEL_VERSION_CHANNEL}`);
       if (stopped) { await c.end(); return; }
       client = c;
+      hub.modelVersion.setWatching(true);
       readyResolve();
     } catch (err) {
       logger.warn({ err }, 'event listener could not connect; retrying');
@@ -61,6 +78,7 @@ export function listenForEvents(orm: MikroORM, url: string, hub: EventHub, logge
       if (retry) clearTimeout(retry);
       const c = client;
       client = undefined;
+      hub.modelVersion.setWatching(false);
       await c?.end().catch(() => {});
       await chain;
     },

@@ -1,10 +1,13 @@
-import { Router, type Request, type Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parse as parseQueryString } from 'node:querystring';
+import accepts from 'accepts';
+import { Router, type Request } from 'express';
 import semverGte from 'semver/functions/gte';
 import semverValid from 'semver/functions/valid';
 import { tokenReadScope, type Principal } from '../../domain/access/principal';
 import {
   answerKey, ClientAnswerCache, DEFAULT_ANSWER_CACHE_LIMITS, readModelVersion, VersionReader,
-  type AnswerCacheLimits, type ClientAnswerKey, type Representation, type SegmentMode,
+  type AnswerCacheLimits, type ClientAnswer, type ClientAnswerKey, type Representation, type SegmentMode,
 } from '../../domain/client-features/client-answer-cache';
 import type { ClientFeatureScope } from '../../domain/client-features/client-features.read-model';
 import { NotFoundError, TooManyRequestsError, ValidationError } from '../../domain/errors';
@@ -23,9 +26,12 @@ export interface ClientFeaturesOptions {
   streaming?: Partial<ClientStreamOptions>;
 }
 
+/** A parsed query string, as Express's default ("simple", node:querystring) parser gives it. */
+type Query = Record<string, unknown>;
+
 /** A query parameter's values (`?tag=a&tag=b`), each non-empty, at most MAX_VALUES of MAX_LENGTH characters. */
-function many(req: Request, name: string): string[] {
-  const raw = req.query[name];
+function many(query: Query, name: string): string[] {
+  const raw = query[name];
   if (raw === undefined) return [];
   const values = Array.isArray(raw) ? raw : [raw];
   if (values.length > MAX_VALUES) throw ValidationError.single(name, `\`${name}\` may be given at most ${MAX_VALUES} times.`);
@@ -38,8 +44,8 @@ function many(req: Request, name: string): string[] {
 }
 
 /** A query parameter given at most once (empty counts as absent). */
-function one(req: Request, name: string): string | undefined {
-  const raw = req.query[name];
+function one(query: Query, name: string): string | undefined {
+  const raw = query[name];
   if (raw === undefined || raw === '') return undefined;
   if (typeof raw !== 'string') throw ValidationError.single(name, `\`${name}\` may be given only once.`);
   if (raw.length > MAX_LENGTH) throw ValidationError.single(name, `\`${name}\` must be at most ${MAX_LENGTH} characters.`);
@@ -57,13 +63,13 @@ const sortedUnique = (values: Iterable<string>) => [...new Set(values)].sort();
  * - Segments: sent once and referenced by id when `Unleash-Client-Spec` is a version ≥ 4.2.0, otherwise inlined into
  *   each strategy's constraints.
  */
-export function resolveClientQuery(req: Request, principal: Principal): ClientAnswerKey {
-  const { environment, projects: tokenProjects } = tokenReadScope(principal, one(req, 'environment'));
-  const requested = many(req, 'project');
+export function resolveClientQuery(query: Query, specHeader: string | string[] | undefined, principal: Principal): ClientAnswerKey {
+  const { environment, projects: tokenProjects } = tokenReadScope(principal, one(query, 'environment'));
+  const requested = many(query, 'project');
   let projects: string[] | '*';
   if (tokenProjects === '*') projects = requested.length > 0 ? sortedUnique(requested) : '*';
   else projects = sortedUnique(requested.length > 0 ? requested.filter((p) => tokenProjects.includes(p)) : tokenProjects);
-  const tags = many(req, 'tag').map((tag) => {
+  const tags = many(query, 'tag').map((tag) => {
     const colon = tag.indexOf(':');
     if (colon <= 0 || colon === tag.length - 1) throw ValidationError.single('tag', `A tag is \`type:value\`; "${tag}" is not.`);
     return [tag.slice(0, colon), tag.slice(colon + 1)] as const;
@@ -72,11 +78,13 @@ export function resolveClientQuery(req: Request, principal: Principal): ClientAn
   const scope: ClientFeatureScope = {
     environment,
     projects,
-    namePrefix: one(req, 'namePrefix'),
+    namePrefix: one(query, 'namePrefix'),
     tags: [...uniqueTags.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, t]) => t),
   };
-  return { scope, mode: segmentMode(req.headers['unleash-client-spec']) };
+  return { scope, mode: segmentMode(specHeader) };
 }
+
+const clientQuery = (req: Request, principal: Principal) => resolveClientQuery(req.query, req.headers['unleash-client-spec'], principal);
 
 function segmentMode(header: string | string[] | undefined): SegmentMode {
   const version = typeof header === 'string' ? semverValid(header.trim()) : null;
@@ -93,16 +101,17 @@ const GZIP_FROM_BYTES = 1024;
  * The cached bytes, or a 304 when `If-None-Match` names them. Compressed once per version (not per request, as a
  * compression middleware would), so a poll of a large answer costs neither serialization nor compression.
  */
-async function reply(req: Request, res: Response, answer: Representation): Promise<void> {
-  const compress = answer.body.length >= GZIP_FROM_BYTES && req.acceptsEncodings('gzip', 'identity') === 'gzip';
+async function reply(req: IncomingMessage, res: ServerResponse, answer: Representation): Promise<void> {
+  const compress = answer.body.length >= GZIP_FROM_BYTES && accepts(req).encoding('gzip', 'identity') === 'gzip';
   if (answer.body.length >= GZIP_FROM_BYTES) res.setHeader('Vary', 'Accept-Encoding');
   res.setHeader('ETag', compress ? gzipTag(answer.etag) : answer.etag);
   if (ifNoneMatchNames(req.headers['if-none-match'], answer.etag, gzipTag(answer.etag))) {
-    res.status(304).end();
+    res.statusCode = 304;
+    res.end();
     return;
   }
   const body = compress ? await answer.gzipped() : answer.body;
-  res.status(200);
+  res.statusCode = 200;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   if (compress) res.setHeader('Content-Encoding', 'gzip');
   res.setHeader('Content-Length', body.length);
@@ -113,43 +122,66 @@ async function reply(req: Request, res: Response, answer: Representation): Promi
  * `GET /api/client/features`, `GET /api/client/features/:name` and `GET /api/client/streaming` (issue 14 parts 1
  * and 4): what backend SDKs read, as Unleash v5.8 answers them, from a per-app cache of serialized answers.
  *
- * A request costs one `model_version` read (shared by the requests of one event-loop turn) while nothing changed: the
- * cached bytes go out as they are, or a 304 when `If-None-Match` names their ETag. A change moves the counter (its
+ * A request costs one `model_version` read (shared by the requests of one database round trip) while nothing changed:
+ * the cached bytes go out as they are, or a 304 when `If-None-Match` names their ETag. A change moves the counter (its
  * triggers cover every write path), so the next request rebuilds that scope's answer; the ETag is a digest of the
  * bytes, so an answer the change did not touch keeps its ETag.
+ *
+ * One door per app: its router serves every client-API read through Express, and `poll` serves the SDKs' poll (the
+ * hottest path of the service) from the same cache, without Express (see src/rest/sdk/client-poll.ts).
  */
-export function clientFeaturesRouter(deps: SdkDeps, options: ClientFeaturesOptions = {}): Router {
-  const em = () => deps.orm.em.fork();
-  const versions = new VersionReader(() => readModelVersion(deps.orm.em));
-  const cache = new ClientAnswerCache(em, options.cache ?? DEFAULT_ANSWER_CACHE_LIMITS);
-  const streams = new ClientStreams(deps, cache, versions, { ...DEFAULT_STREAM_OPTIONS, ...options.streaming });
-  const r = Router();
+export class ClientFeaturesDoor {
+  private readonly versions: VersionReader;
+  private readonly cache: ClientAnswerCache;
+  private readonly streams: ClientStreams;
 
-  r.get('/features', async (req, res) => {
-    const key = resolveClientQuery(req, sdkPrincipal(req));
-    const answer = await cache.get(key, await versions.current());
-    await reply(req, res, answer);
-  });
+  constructor(deps: SdkDeps, options: ClientFeaturesOptions = {}) {
+    this.versions = new VersionReader(() => readModelVersion(deps.orm.em), deps.eventHub.modelVersion);
+    this.cache = new ClientAnswerCache(() => deps.orm.em.fork(), options.cache ?? DEFAULT_ANSWER_CACHE_LIMITS);
+    this.streams = new ClientStreams(deps, this.cache, this.versions, { ...DEFAULT_STREAM_OPTIONS, ...options.streaming });
+  }
 
-  r.get('/features/:name', async (req, res) => {
-    const key = resolveClientQuery(req, sdkPrincipal(req));
-    const name = req.params.name as string;
-    const answer = await cache.get(key, await versions.current());
-    const feature = answer.feature(name);
-    if (!feature) throw new NotFoundError(`Could not find feature toggle ${name}`);
-    await reply(req, res, feature);
-  });
+  /** The answer of `key` as of now: every change committed before this call is in it. */
+  async answer(key: ClientAnswerKey): Promise<ClientAnswer> {
+    return this.cache.get(key, await this.versions.current());
+  }
 
-  r.get('/streaming', async (req, res) => {
-    const key = resolveClientQuery(req, sdkPrincipal(req));
-    try {
-      await streams.connect(req, res, key, answerKey(key));
-    } catch (err) {
-      if (!(err instanceof TooManyRequestsError)) throw err;
-      res.setHeader('Retry-After', String(err.retryAfterSeconds));
-      sendError(res, err);
-    }
-  });
+  /** `GET /api/client/features`: the answer of `key`, or a 304. */
+  async poll(req: IncomingMessage, res: ServerResponse, key: ClientAnswerKey): Promise<void> {
+    await reply(req, res, await this.answer(key));
+  }
 
-  return r;
+  router(): Router {
+    const r = Router();
+    r.get('/features', async (req, res) => {
+      await this.poll(req, res, clientQuery(req, sdkPrincipal(req)));
+    });
+
+    r.get('/features/:name', async (req, res) => {
+      const name = req.params.name as string;
+      const feature = (await this.answer(clientQuery(req, sdkPrincipal(req)))).feature(name);
+      if (!feature) throw new NotFoundError(`Could not find feature toggle ${name}`);
+      await reply(req, res, feature);
+    });
+
+    r.get('/streaming', async (req, res) => {
+      const key = clientQuery(req, sdkPrincipal(req));
+      try {
+        await this.streams.connect(req, res, key, answerKey(key));
+      } catch (err) {
+        if (!(err instanceof TooManyRequestsError)) throw err;
+        res.setHeader('Retry-After', String(err.retryAfterSeconds));
+        sendError(res, err);
+      }
+    });
+    return r;
+  }
 }
+
+/** The client API's read routes with a door of their own (a test mounts them behind a door of its own). */
+export function clientFeaturesRouter(deps: SdkDeps, options: ClientFeaturesOptions = {}): Router {
+  return new ClientFeaturesDoor(deps, options).router();
+}
+
+/** A query string parsed as Express parses it by default, for requests served without Express. */
+export const parseQuery = (search: string): Query => parseQueryString(search);

@@ -1,6 +1,8 @@
 import type { Request } from 'express';
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { ADMIN } from '../../domain/access/permissions';
 import type { Principal } from '../../domain/access/principal';
+import { NoAccessError } from '../../domain/errors';
 import type { EventHub } from '../../domain/events/event-hub';
 import type { SnapshotCache } from '../../domain/playground/snapshot-cache';
 import type { Logger } from '../../logger';
@@ -29,4 +31,19 @@ export function sdkPrincipal(req: Request): Principal {
   const scope = (req as Request & { scope?: { principal?: Principal } }).scope;
   if (!scope?.principal) throw new Error('SDK principal missing: route mounted outside the SDK door');
   return scope.principal;
+}
+
+/** The credentials an SDK door accepts (admin tokens open both doors), and its name in refusals. */
+export interface SdkDoorRule {
+  accepted: ReadonlyArray<'client' | 'frontend' | 'admin'>;
+  name: string;
+}
+
+/**
+ * Why `principal` may not use an SDK door (a 403), or undefined when it may: only API tokens of the door's types. A
+ * frontend token on the client API, a client token on the frontend API and any user credential are refused.
+ */
+export function sdkRefusal(principal: Principal, door: SdkDoorRule): NoAccessError | undefined {
+  if (principal.kind === 'api-token' && door.accepted.includes(principal.tokenType ?? 'admin')) return undefined;
+  return new NoAccessError(ADMIN, undefined, `The ${door.name} takes ${door.accepted.filter((t) => t !== 'admin').join(' or ')} tokens (and admin tokens); this credential cannot use it.`);
 }

@@ -218,6 +218,30 @@ describe('ETag and 304', () => {
     expect([one.status, again.status, again.headers.get('etag')]).toEqual([200, 304, one.headers.get('etag')]);
   });
 
+  it('the poll served before Express and the Express route answer the same: status, headers and bytes, 200 and 304, plain and gzip', async () => {
+    // `/api/client/features` is taken by the fast path (src/rest/sdk/client-poll.ts); `/api/client/features/` (a
+    // trailing slash, which Express routes to the same handler) is not.
+    const raw = async (path: string, headers: Record<string, string>) => {
+      const res = await fetch(`${app.url}${path}`, { headers: { authorization: tokens.dev, ...SPEC, ...headers }, decompress: false } as RequestInit);
+      const kept = ['etag', 'content-type', 'content-encoding', 'content-length', 'vary'].map((h) => [h, res.headers.get(h)]);
+      return { status: res.status, headers: kept, bytes: Buffer.from(await res.arrayBuffer()).toString('base64') };
+    };
+    for (const query of ['', '?namePrefix=cf-f', '?tag=team:web&project=default']) {
+      const etag = (await client(tokens.dev, query, { ...SPEC, 'accept-encoding': 'identity' })).headers.get('etag')!;
+      for (const headers of [{ 'accept-encoding': 'identity' }, { 'accept-encoding': 'gzip' }, { 'accept-encoding': 'identity', 'if-none-match': etag }, { 'accept-encoding': 'gzip', 'if-none-match': etag }] as Array<Record<string, string>>) {
+        const fast = await raw(`/api/client/features${query}`, headers);
+        expect([headers, query, fast.status]).toEqual([headers, query, headers['if-none-match'] ? 304 : 200]);
+        expect(await raw(`/api/client/features/${query}`, headers)).toEqual(fast);
+      }
+    }
+    // Errors are Express's on both spellings (the fast path hands them over).
+    for (const path of ['/api/client/features?tag=nocolon', '/api/client/features/?tag=nocolon']) expect((await app.get(path, { token: tokens.dev })).status).toBe(400);
+    const frontend = (await ok(app.post('/api/admin/api-tokens', { tokenName: 'cf-frontend', type: 'frontend', environment: 'development', projects: ['default'] }), 201) as any).secret;
+    for (const path of ['/api/client/features', '/api/client/features/']) {
+      expect([path, (await app.get(path, { token: frontend })).status, (await app.get(path, { token: 'nope' })).status]).toEqual([path, 403, 401]);
+    }
+  });
+
   it('large answers go out gzipped (compressed once) to clients that accept it, with an ETag of their own; either ETag gets a 304', async () => {
     const raw = (headers: Record<string, string>) => fetch(`${app.url}/api/client/features`, { headers: { authorization: tokens.dev, ...SPEC, ...headers } });
     const plain = await raw({ 'accept-encoding': 'identity' });
