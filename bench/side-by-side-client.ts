@@ -14,6 +14,8 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildApp } from '../src/app';
 import { ensureAdminTokens } from '../src/domain/access/api-token.service';
+import { EventHub } from '../src/domain/events/event-hub';
+import { listenForEvents } from '../src/domain/events/event-listener';
 import { openOrm } from '../src/db/orm';
 import { createLogger } from '../src/logger';
 import { benchDatabase } from './bench-app';
@@ -78,7 +80,12 @@ async function main(): Promise<void> {
   const orm = await openOrm({ url: db.url, poolMax: 10 });
   await ensureAdminTokens(orm.em, [FLAGDECK_TOKEN]);
   await orm.em.fork().execute(`insert into project_environments (project_id, environment_name) values ('default', 'production') on conflict do nothing`);
-  const app = buildApp({ orm, logger: createLogger('silent') });
+  // As src/server.ts runs on PostgreSQL: commits announced by NOTIFY, one listener connection.
+  const logger = createLogger('silent');
+  const eventHub = new EventHub('notify');
+  const listener = listenForEvents(orm, db.url, eventHub, logger);
+  await listener.ready;
+  const app = buildApp({ orm, logger, eventHub });
   const server = await new Promise<Server>((resolve) => { const s = app.listen(0, '127.0.0.1', () => resolve(s)); });
   const targets: Target[] = [
     { label: 'Unleash', base: unleashBase, adminToken: unleashToken },
@@ -118,6 +125,8 @@ async function main(): Promise<void> {
   } finally {
     await new Promise((r) => server.close(r));
     await app.close();
+    eventHub.close();
+    await listener.stop();
     await orm.close(true);
     await db.close();
   }

@@ -99,9 +99,9 @@ describe('serializeAnswer', () => {
     version: '3',
     features: [{
       name: 'f', type: 'release', description: null, enabled: true, stale: false, impressionData: false, project: 'p', variants: [],
-      strategies: [{ name: 'default', constraints: [{ contextName: 'userId', operator: 'IN', values: ['1'], caseInsensitive: false, inverted: false }], parameters: {}, variants: [], segments: [2] }],
+      strategies: [{ name: 'default', constraints: [{ contextName: 'userId', operator: 'IN', values: ['1'] }], parameters: {}, variants: [], segments: [2] }],
     }],
-    segments: [{ id: 2, name: 'seg', constraints: [{ contextName: 'region', operator: 'IN', values: ['eu'], caseInsensitive: false, inverted: false }] }],
+    segments: [{ id: 2, name: 'seg', constraints: [{ contextName: 'region', operator: 'IN', values: ['eu'] }] }],
   };
   const scope = { environment: 'development', projects: ['p'], tags: [] };
 

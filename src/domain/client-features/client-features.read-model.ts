@@ -22,9 +22,11 @@ export interface ClientFeatureScope {
  * is already in that order) or `disabled` (disabled strategies are left out); `segments` holds ids and is left out when
  * the strategy has none.
  */
+export type ClientConstraint = Omit<Constraint, 'caseInsensitive' | 'inverted'> & { caseInsensitive?: true; inverted?: true };
+
 export interface ClientStrategy {
   name: string;
-  constraints: Constraint[];
+  constraints: ClientConstraint[];
   parameters: Record<string, string>;
   variants: StrategyVariant[];
   segments?: number[];
@@ -53,7 +55,7 @@ export interface ClientFeature {
 export interface ClientSegment {
   id: number;
   name: string;
-  constraints: Constraint[];
+  constraints: ClientConstraint[];
 }
 
 /** The features of a scope read in one snapshot, with the `model_version` that snapshot belongs to. */
@@ -156,7 +158,7 @@ function assemble(features: FeatureRow[], envRows: EnvRow[], strategyRows: Strat
     }
     const strategy: ClientStrategy = {
       name: r.strategy_name,
-      constraints: (r.constraints ?? []).map(normalizeConstraint),
+      constraints: (r.constraints ?? []).map(clientConstraint),
       parameters: r.parameters ?? {},
       variants: (r.variants ?? []).map(canonicalVariant),
     };
@@ -177,7 +179,19 @@ function assemble(features: FeatureRow[], envRows: EnvRow[], strategyRows: Strat
   return out;
 }
 
-const toSegment = (r: SegmentRow): ClientSegment => ({ id: Number(r.id), name: r.name, constraints: (r.constraints ?? []).map(normalizeConstraint) });
+/**
+ * A constraint as SDKs receive it: `caseInsensitive` and `inverted` only when true (SDKs read an absent flag as false,
+ * and Unleash sends them only when they were given), so a large answer is not mostly repeated `false`s.
+ */
+export function clientConstraint(stored: Constraint): ClientConstraint {
+  const { caseInsensitive, inverted, ...rest } = normalizeConstraint(stored);
+  const out: ClientConstraint = rest;
+  if (caseInsensitive) out.caseInsensitive = true;
+  if (inverted) out.inverted = true;
+  return out;
+}
+
+const toSegment = (r: SegmentRow): ClientSegment => ({ id: Number(r.id), name: r.name, constraints: (r.constraints ?? []).map(clientConstraint) });
 
 interface FeatureRow { name: string; project: string; type: string; description: string | null; stale: boolean; impression_data: boolean }
 interface EnvRow { feature_name: string; enabled: boolean; variants: FeatureVariant[] | null }

@@ -79,7 +79,7 @@ describe('the answer', () => {
     expect(body.version).toBe(2);
     expect(names(body)).toEqual(['cf-child', 'cf-full', 'cf-mixed', 'cf-off', 'cf-prod', 'cf-tagged']);
     expect(body.query).toEqual({ project: ['default'], environment: 'development', inlineSegmentConstraints: false });
-    expect(body.segments).toEqual([{ id: segmentId, name: 'europe', constraints: [{ contextName: 'region', operator: 'IN', values: ['eu'], caseInsensitive: false, inverted: false }] }]);
+    expect(body.segments).toEqual([{ id: segmentId, name: 'europe', constraints: [{ contextName: 'region', operator: 'IN', values: ['eu'] }] }]);
   });
 
   it('shows each feature as SDKs read it: environment state, strategies with segment ids, variants, dependencies', async () => {
@@ -90,7 +90,7 @@ describe('the answer', () => {
       name: 'cf-full', type: 'release', description: 'Full feature', enabled: true, stale: false, impressionData: true, project: 'default',
       strategies: [{
         name: 'flexibleRollout',
-        constraints: [{ contextName: 'userId', operator: 'NOT_IN', values: ['7'], caseInsensitive: false, inverted: false }],
+        constraints: [{ contextName: 'userId', operator: 'NOT_IN', values: ['7'] }],
         parameters: { rollout: '50', stickiness: 'userId', groupId: 'cf-full' },
         variants: [{ name: 'blue', weight: 1000, weightType: 'variable', stickiness: 'userId', payload: { type: 'string', value: 'b' } }],
         segments: [segmentId],
@@ -145,8 +145,8 @@ describe('segments, by the Unleash-Client-Spec header', () => {
       const strategy = body.features.find((f: any) => f.name === 'cf-full').strategies[0];
       expect(strategy.segments).toBeUndefined();
       expect(strategy.constraints).toEqual([
-        { contextName: 'userId', operator: 'NOT_IN', values: ['7'], caseInsensitive: false, inverted: false },
-        { contextName: 'region', operator: 'IN', values: ['eu'], caseInsensitive: false, inverted: false },
+        { contextName: 'userId', operator: 'NOT_IN', values: ['7'] },
+        { contextName: 'region', operator: 'IN', values: ['eu'] },
       ]);
     }
   });
@@ -354,7 +354,13 @@ describe('the cache follows every write path at once', () => {
 
   it('a write that bypasses the services (plain SQL) is seen too; writing only lastSeenAt (SDK metrics) is not a change', async () => {
     await changes(() => sql(`update feature_strategies set constraints = '[{"contextName":"userId","operator":"IN","values":["9"]}]'::jsonb where feature_name = 'cf-mixed' and strategy_name = 'default'`));
-    expect((await feature('cf-mixed')).strategies[0].constraints).toEqual([{ contextName: 'userId', operator: 'IN', values: ['9'], caseInsensitive: false, inverted: false }]);
+    expect((await feature('cf-mixed')).strategies[0].constraints).toEqual([{ contextName: 'userId', operator: 'IN', values: ['9'] }]);
+    // `caseInsensitive` and `inverted` are sent when true only (SDKs read them as false when absent).
+    await changes(() => sql(`update feature_strategies set constraints = '[{"contextName":"userId","operator":"IN","values":["9"],"inverted":true,"caseInsensitive":false},{"contextName":"appName","operator":"STR_CONTAINS","values":["A"],"caseInsensitive":true,"inverted":false}]'::jsonb where feature_name = 'cf-mixed' and strategy_name = 'default'`));
+    expect((await feature('cf-mixed')).strategies[0].constraints).toEqual([
+      { contextName: 'userId', operator: 'IN', values: ['9'], inverted: true },
+      { contextName: 'appName', operator: 'STR_CONTAINS', values: ['A'], caseInsensitive: true },
+    ]);
     // Not visible (the strategy is disabled): the same answer, the same ETag.
     const before = await client(tokens.dev);
     await sql(`update feature_strategies set parameters = '{"userIds":"9"}'::jsonb where feature_name = 'cf-mixed' and strategy_name = 'userWithId'`);
