@@ -44,7 +44,7 @@ export async function startBenchApp(pgBase: string, options: BenchAppOptions = {
   await db.end();
   await ensureAdminTokens(orm.em, [TOKEN]);
   // As src/server.ts runs on PostgreSQL: commits announced by NOTIFY, one listener connection per instance.
-  const logger = createLogger('silent');
+  const logger = createLogger((process.env.BENCH_LOG as 'warn' | undefined) ?? 'silent'); // BENCH_LOG=warn shows the app's warnings
   const eventHub = options.app?.eventHub ?? new EventHub('notify');
   const listener = eventHub.mode === 'notify' ? listenForEvents(orm, url.toString(), eventHub, logger) : undefined;
   await listener?.ready;

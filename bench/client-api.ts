@@ -136,6 +136,36 @@ async function rebuildCost(orm: MikroORM): Promise<string> {
   return `building one answer from the database (read + serialize, no cache): p50 ${percentile(times, 50).toFixed(1)} ms, p99 ${percentile(times, 99).toFixed(1)} ms (≈ ${(1000 / percentile(times, 50)).toFixed(0)} answers/s on one core)`;
 }
 
+/**
+ * What this machine serves at best right now, through the same load generator: a bare node:http server answering a 304,
+ * and one reading a 2.6 kB JSON body and answering 202 (no framework, no database). The figures above vary with the
+ * machine's state (shared cores) by a factor of two between days; this row tells how far from that ceiling they are.
+ */
+async function ceiling(): Promise<string> {
+  const { createServer } = await import('node:http');
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      if (req.method === 'POST') JSON.parse(Buffer.concat(chunks).toString());
+      res.writeHead(req.method === 'POST' ? 202 : 304, req.method === 'POST' ? {} : { ETag: '"x"' });
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const toggles = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`bench-feature-${i}`, { yes: 3, no: 2, variants: {} }]));
+  const body = JSON.stringify({ appName: 'bench-app', instanceId: 'i-1', bucket: { start: new Date().toISOString(), stop: new Date().toISOString(), toggles } });
+  const out: string[] = [];
+  for (const connections of [1, 8]) {
+    const get = await load(base, 'ceiling 304', connections, 3000, [{ method: 'GET', path: '/', headers: { 'if-none-match': '"x"' }, expect: 304 }]);
+    const post = await load(base, 'ceiling POST', connections, 3000, [{ method: 'POST', path: '/', headers: { 'content-type': 'application/json' }, body, expect: 202 }]);
+    out.push(`${connections} conn: 304 ${get.perSecond.toFixed(0)}/s, POST ${post.perSecond.toFixed(0)}/s`);
+  }
+  await new Promise((r) => server.close(r));
+  return `ceiling of this machine now (bare node:http, same load generator): ${out.join('; ')}`;
+}
+
 async function main() {
   const app = await startBenchApp(pgBase);
   try {
@@ -153,6 +183,7 @@ async function main() {
   } finally {
     await app.close();
   }
+  console.log(await ceiling());
 }
 
 if (require.main === module) main().catch((err) => { console.error(err); process.exit(1); });
