@@ -16,10 +16,10 @@ import { inviteRouter } from './rest/invite.routes';
 import { samlRouter } from './rest/saml.routes';
 import { hasBody, jsonBody, urlGuard } from './request-guard';
 import { ClientFeaturesDoor } from './rest/sdk/client-features.routes';
-import { CLIENT_DOOR, clientPollFastPath, FRONTEND_DOOR } from './rest/sdk/client-poll';
+import { clientMetricsFastPath, clientPollFastPath, limitInBytes, type FastPath } from './rest/sdk/fast-paths';
 import { clientMetricsRouters } from './rest/sdk/client-metrics.routes';
 import { frontendCors, frontendRouter } from './rest/sdk/frontend.routes';
-import { sdkRefusal, type SdkDeps, type SdkDoorRule } from './rest/sdk/sdk-deps';
+import { CLIENT_DOOR, FRONTEND_DOOR, sdkRefusal, type SdkDeps, type SdkDoorRule } from './rest/sdk/sdk-deps';
 
 type Handle = (req: IncomingMessage, res: ServerResponse, callback?: (err?: unknown) => void) => void;
 
@@ -167,12 +167,17 @@ export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinati
   app.use(notFound);
   app.use(errorHandler(logger));
 
-  // The SDKs' poll is answered before Express when it can be (src/rest/sdk/client-poll.ts); Express takes the rest.
-  // Express's app function calls `app.handle` for each request, so this is where a request enters.
-  const poll = clientPollFastPath(credentials, clientFeatures);
+  // The SDKs' poll and metrics reports are answered before Express when they can be (src/rest/sdk/fast-paths.ts);
+  // Express takes the rest. Express's app function calls `app.handle` for each request, so this is where one enters.
+  const fastPaths: FastPath[] = [
+    clientPollFastPath(credentials, clientFeatures),
+    clientMetricsFastPath(credentials, metrics.report, limitInBytes(bodyLimit), logger),
+  ];
   const expressHandle = (app as unknown as { handle: Handle }).handle.bind(app);
   (app as unknown as { handle: Handle }).handle = (req, res, callback) => {
-    if (!poll(req, res, () => expressHandle(req, res, callback))) expressHandle(req, res, callback);
+    const toExpress = () => expressHandle(req, res, callback);
+    for (const fast of fastPaths) if (fast(req, res, toExpress)) return;
+    toExpress();
   };
   return Object.assign(app, { close: () => metrics.close() });
 }

@@ -1,11 +1,21 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ContentTooLarge, ContentTypeerror, DomainError, errorBody, fromDatabaseError, NotFoundError, STATUS_BY_NAME, ValidationError } from '../domain/errors';
 import { redactUrl, type Logger } from '../logger';
 
 type Res = Parameters<RequestHandler>[1];
 
-export function sendError(res: Res, err: DomainError): void {
-  res.status(STATUS_BY_NAME[err.name] ?? 500).json(errorBody(err));
+/**
+ * The REST error body with its status. Written with node:http's own calls (what Express's `res.json` writes: the status,
+ * `application/json; charset=utf-8`, the length, the bytes), so the requests served before Express
+ * (src/rest/sdk/fast-paths.ts) answer errors byte for byte as Express's routes do.
+ */
+export function sendError(res: ServerResponse, err: DomainError): void {
+  const body = JSON.stringify(errorBody(err));
+  res.statusCode = STATUS_BY_NAME[err.name] ?? 500;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  res.end(body);
 }
 
 /** The same error in GraphQL's response shape (as the error mask shapes it): `{errors: [{message, extensions}]}`. */
@@ -44,15 +54,34 @@ function fromRequestError(err: unknown, contentType: string | undefined): Domain
  * 500 whose id is logged. `graphql`: answer in GraphQL's shape (mounted on /graphql, for what fails before yoga runs).
  */
 export function errorHandler(logger: Logger, shape: 'rest' | 'graphql' = 'rest'): ErrorRequestHandler {
-  const send = shape === 'graphql' ? sendGraphQLError : sendError;
   return (err, req, res, _next) => {
     if (res.headersSent) return;
+    if (shape === 'rest') return answerError(logger, err, req, res);
     const known = err instanceof DomainError ? err : fromRequestError(err, req.headers?.['content-type']);
-    if (known) return send(res, known);
-    const id = crypto.randomUUID();
-    logger.error({ err, errorId: id, method: req.method, path: redactUrl(req.originalUrl) }, 'unexpected error');
-    const message = `Something went wrong on our side. Quote error id ${id} when you report it.`;
-    if (shape === 'graphql') res.status(500).json({ errors: [{ message, extensions: { name: 'InternalError', code: 500, id } }] });
-    else res.status(500).json({ id, name: 'InternalError', message });
+    if (known) return sendGraphQLError(res, known);
+    const { id, message } = unexpected(logger, err, req.method, req.originalUrl);
+    res.status(500).json({ errors: [{ message, extensions: { name: 'InternalError', code: 500, id } }] });
   };
+}
+
+/** Logs an error nobody expected under a new id; the message the caller gets quotes it. */
+function unexpected(logger: Logger, err: unknown, method: string | undefined, url: string | undefined): { id: string; message: string } {
+  const id = crypto.randomUUID();
+  logger.error({ err, errorId: id, method, path: redactUrl(url ?? '') }, 'unexpected error');
+  return { id, message: `Something went wrong on our side. Quote error id ${id} when you report it.` };
+}
+
+/**
+ * A REST error answer for any error: domain errors by name, errors of reading the request by what they mean, anything
+ * else a logged 500. The Express error handler and the requests served before Express both answer through it.
+ */
+export function answerError(logger: Logger, err: unknown, req: IncomingMessage & { originalUrl?: string }, res: ServerResponse): void {
+  const known = err instanceof DomainError ? err : fromRequestError(err, req.headers?.['content-type']);
+  if (known) return sendError(res, known);
+  const { id, message } = unexpected(logger, err, req.method, req.originalUrl ?? req.url);
+  const body = JSON.stringify({ id, name: 'InternalError', message });
+  res.statusCode = 500;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  res.end(body);
 }

@@ -19,9 +19,10 @@ function capture() {
 
 function respond(err: unknown) {
   const { logger, lines } = capture();
-  const res: any = { headersSent: false, statusCode: 0, body: undefined };
-  res.status = jest.fn((s: number) => { res.statusCode = s; return res; });
-  res.json = jest.fn((b: unknown) => { res.body = b; return res; });
+  // What node:http's response records: the error answer is written with its own calls (src/rest/errors.ts).
+  const res: any = { headersSent: false, statusCode: 0, body: undefined, headers: {} };
+  res.setHeader = jest.fn((name: string, value: unknown) => { res.headers[name.toLowerCase()] = value; });
+  res.end = jest.fn((text: string) => { res.body = JSON.parse(text); });
   errorHandler(logger)(err, { method: 'GET', originalUrl: '/api/admin/x' } as never, res, () => {});
   return { res, lines };
 }
@@ -42,6 +43,7 @@ describe('REST error mapping (D1)', () => {
     const { res } = respond(err);
     expect(res.statusCode).toBe(status);
     expect(res.body).toMatchObject({ name, message: expect.any(String), id: expect.any(String) });
+    expect([res.headers['content-type'], res.headers['content-length']]).toEqual(['application/json; charset=utf-8', Buffer.byteLength(JSON.stringify(res.body))]);
   });
 
   it('403 names the permission and the environment, and lists it in permissions', () => {

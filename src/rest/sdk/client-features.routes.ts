@@ -128,7 +128,7 @@ async function reply(req: IncomingMessage, res: ServerResponse, answer: Represen
  * bytes, so an answer the change did not touch keeps its ETag.
  *
  * One door per app: its router serves every client-API read through Express, and `poll` serves the SDKs' poll (the
- * hottest path of the service) from the same cache, without Express (see src/rest/sdk/client-poll.ts).
+ * hottest path of the service) from the same cache, without Express (see src/rest/sdk/fast-paths.ts).
  */
 export class ClientFeaturesDoor {
   private readonly versions: VersionReader;

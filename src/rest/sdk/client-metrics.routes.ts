@@ -2,7 +2,11 @@ import { Router, type Request, type Response } from 'express';
 import { MetricsIntake } from '../../domain/metrics/metrics-intake';
 import { parseMetricsReport } from '../../domain/metrics/metrics-input';
 import { services } from '../context';
+import type { Principal } from '../../domain/access/principal';
 import { sdkPrincipal, type SdkDeps } from './sdk-deps';
+
+/** Validates a metrics report (a 400 ValidationError when it is not one) and adds it to the buffer. */
+export type ReportIntake = (principal: Principal, body: unknown, clientIp: string) => void;
 
 /**
  * Register and metrics intake of both SDK doors (`/api/client/register|metrics`, `/api/frontend/client/register|metrics`;
@@ -13,9 +17,10 @@ import { sdkPrincipal, type SdkDeps } from './sdk-deps';
  * (one per SDK start). The environment is the token's (a client or frontend token's own; for admin tokens the body's,
  * else `default`). The client API answers 202 as Unleash does; the frontend API 200, as Unleash v5.8 does there.
  */
-export function clientMetricsRouters(deps: SdkDeps): { client: Router; frontend: Router; close(): Promise<void> } {
+export function clientMetricsRouters(deps: SdkDeps): { client: Router; frontend: Router; close(): Promise<void>; report: ReportIntake } {
   const intake = new MetricsIntake(deps.orm, deps.logger, { flushMs: deps.metricsFlushMs, retentionHours: deps.metricsRetentionHours });
   const clientIp = (req: Request) => req.ip ?? req.socket.remoteAddress ?? '';
+  const report: ReportIntake = (principal, body, ip) => intake.record(principal, parseMetricsReport(body), ip);
 
   // The client door is mounted on /api/client (`/register`), the frontend door on /api/frontend (`/client/register`).
   const routes = (prefix: string, status: number) => {
@@ -25,10 +30,10 @@ export function clientMetricsRouters(deps: SdkDeps): { client: Router; frontend:
       res.status(status).end();
     });
     r.post(`${prefix}/metrics`, (req: Request, res: Response) => {
-      intake.record(sdkPrincipal(req), parseMetricsReport(req.body), clientIp(req));
+      report(sdkPrincipal(req), req.body, clientIp(req));
       res.status(status).end();
     });
     return r;
   };
-  return { client: routes('', 202), frontend: routes('/client', 200), close: () => intake.close() };
+  return { client: routes('', 202), frontend: routes('/client', 200), close: () => intake.close(), report };
 }

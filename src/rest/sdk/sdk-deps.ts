@@ -47,3 +47,8 @@ export function sdkRefusal(principal: Principal, door: SdkDoorRule): NoAccessErr
   if (principal.kind === 'api-token' && door.accepted.includes(principal.tokenType ?? 'admin')) return undefined;
   return new NoAccessError(ADMIN, undefined, `The ${door.name} takes ${door.accepted.filter((t) => t !== 'admin').join(' or ')} tokens (and admin tokens); this credential cannot use it.`);
 }
+
+/** The credentials the client door accepts, and its name in refusals. */
+export const CLIENT_DOOR: SdkDoorRule = { accepted: ['client', 'admin'], name: 'client API' };
+/** The credentials the frontend door accepts, and its name in refusals. */
+export const FRONTEND_DOOR: SdkDoorRule = { accepted: ['frontend', 'admin'], name: 'frontend API' };

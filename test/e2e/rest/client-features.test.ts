@@ -219,7 +219,7 @@ describe('ETag and 304', () => {
   });
 
   it('the poll served before Express and the Express route answer the same: status, headers and bytes, 200 and 304, plain and gzip', async () => {
-    // `/api/client/features` is taken by the fast path (src/rest/sdk/client-poll.ts); `/api/client/features/` (a
+    // `/api/client/features` is taken by the fast path (src/rest/sdk/fast-paths.ts); `/api/client/features/` (a
     // trailing slash, which Express routes to the same handler) is not.
     const raw = async (path: string, headers: Record<string, string>) => {
       const res = await fetch(`${app.url}${path}`, { headers: { authorization: tokens.dev, ...SPEC, ...headers }, decompress: false } as RequestInit);

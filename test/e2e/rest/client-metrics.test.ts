@@ -103,6 +103,33 @@ describe('validation', () => {
     }
   });
 
+  it('reports served before Express (src/rest/sdk/fast-paths.ts) answer as the Express route does, for good and bad bodies alike', async () => {
+    // `/api/client/metrics` is taken by the fast path when its body is plain JSON; `/api/client/metrics/` (a trailing
+    // slash, routed by Express to the same handler) never is.
+    const send = async (path: string, body: string, headers: Record<string, string> = {}) => {
+      const res = await fetch(`${app.url}${path}`, { method: 'POST', body, headers: { authorization: tokens.clientDev, 'content-type': 'application/json', ...headers } });
+      const text = await res.text();
+      const parsed = text ? JSON.parse(text) : undefined;
+      if (parsed) delete parsed.id; // a new id per error
+      return { status: res.status, type: res.headers.get('content-type'), length: text ? 'some' : 'none', body: parsed };
+    };
+    const ok = JSON.stringify(report('cm-parity', { 'cm-parity-unknown': { yes: 1 } }));
+    const bodies = [
+      ok, '{"appName": ', '[]', '{}', JSON.stringify(report('cm-parity', { 'cm-parity-unknown': { yes: -1 } })),
+      ok.replace('cm-parity', 'cm-\\u0000'), `${'['.repeat(200)}${']'.repeat(200)}`, ok.replace('"cm-parity"', '"\\ud800"'),
+    ];
+    for (const body of bodies) {
+      for (const headers of [{}, { 'content-type': 'application/json; charset=UTF-8' }, { 'content-type': 'text/plain' }, { 'content-type': 'application/json; charset=latin1' }] as Array<Record<string, string>>) {
+        const fast = await send('/api/client/metrics', body, headers);
+        expect({ body: body.slice(0, 40), headers, express: await send('/api/client/metrics/', body, headers) }).toEqual({ body: body.slice(0, 40), headers, express: fast });
+      }
+    }
+    expect((await send('/api/client/metrics', ok)).status).toBe(202);
+    expect((await send('/api/client/metrics', '{"appName": ')).body.name).toBe('ValidationError');
+    const tooLarge = JSON.stringify({ ...report('cm-parity', {}), pad: 'x'.repeat(110_000) });
+    expect([(await send('/api/client/metrics', tooLarge)).status, (await send('/api/client/metrics/', tooLarge)).status]).toEqual([413, 413]);
+  });
+
   it('401 without a token; a frontend token cannot use the client API nor a client token the frontend API (403)', async () => {
     const body = report('cm-v', { 'cm-a': { yes: 1 } });
     expect([(await app.post('/api/client/metrics', body, { token: null })).status, (await app.post('/api/client/register', registration('cm-v'), { token: null })).status]).toEqual([401, 401]);
