@@ -19,6 +19,9 @@ module.exports = {
       transform: { '^.+\\.ts$': swc },
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+      // test/e2e/process starts the service in child processes, always on the embedded database in a folder of its
+      // own (they drop DATABASE_URL): a run against PostgreSQL leaves them to the embedded run instead of repeating them.
+      testPathIgnorePatterns: process.env.DATABASE_URL ? ['/node_modules/', '<rootDir>/test/e2e/process/'] : ['/node_modules/'],
     },
   ],
   // PGlite serves one session; real PostgreSQL tests share one database: run files one at a time.

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from '@jest/globals';
  * The README's promise, end to end: the real entry point (src/main.ts) on the embedded database in a data
  * folder, restarted on the same folder. These start real processes, so they take a few seconds each.
  */
-const ROOT = path.resolve(__dirname, '../..');
+const ROOT = path.resolve(__dirname, '../../..');
 const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
 const dirs: string[] = [];
 const children: ChildProcess[] = [];

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Client } from 'pg';
-import { migrationsList } from '../../../src/db/migrations';
-import { probe, spawnService, type ServiceProcess } from '../../support/service-process';
+import { migrationsList } from '../../src/db/migrations';
+import { probe, spawnService, type ServiceProcess } from '../support/service-process';
 
 /**
  * Issue 8, defect 9: instances started together on one empty PostgreSQL database used to race through the
