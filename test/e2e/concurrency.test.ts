@@ -463,9 +463,10 @@ describe('unique violations', () => {
       await app.orm.em.fork().execute(`insert into tag_types (name) values ('simple')`);
     } catch (err) { caught = err; }
     expect(caught).toBeDefined();
+    // What node:http's response records (the error answer is written with its calls: src/rest/errors.ts).
     const res: any = { headersSent: false };
-    res.status = (s: number) => { res.statusCode = s; return res; };
-    res.json = (b: unknown) => { res.body = b; return res; };
+    res.setHeader = () => {};
+    res.end = (text: string) => { res.body = JSON.parse(text); };
     errorHandler(createLogger('silent'))(caught, { method: 'POST', originalUrl: '/api/admin/tag-types' } as never, res, () => {});
     expect(res.statusCode).toBe(409);
     expect(res.body).toMatchObject({ name: 'NameExistsError', message: 'There already exists a tag-type with the name simple' });
