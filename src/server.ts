@@ -6,7 +6,7 @@ import { answerClientErrors } from './client-error';
 import type { Config } from './config';
 import { ensureAdminTokens } from './domain/access/api-token.service';
 import { ensureAdminUser } from './domain/access/user.service';
-import { startEmbeddedDatabase, type EmbeddedDatabase } from './db/embedded';
+import { startEmbeddedDatabase, StartupError, type EmbeddedDatabase } from './db/embedded';
 import { openOrm } from './db/orm';
 import { DeliveryWorker } from './domain/addons/delivery-worker';
 import { ChangeRequestScheduler } from './domain/change-requests/change-request-scheduler';
@@ -67,9 +67,18 @@ export async function startServer(config: Config, logger: Logger, embeddedStarti
   }
   const app = buildApp({ orm: openedOrm, logger, playgroundCombinationLimit: config.playgroundCombinationLimit, graphqlMaxCost: config.graphqlMaxCost, publicUrl: config.publicUrl, eventHub, allowPrivateAddonUrls: config.addonDelivery.allowPrivateUrls, importBodyLimit: config.importBodyLimit,
     corsOrigins: config.corsOrigins, metricsFlushMs: config.metricsFlushMs, metricsRetentionHours: config.metricsRetentionHours });
+  // Express 5 calls the listen callback with the server's error (a port in use) as well as on success.
   const server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(config.port, () => resolve(s));
-    s.once('error', reject);
+    const s = app.listen(config.port, (err?: Error) => (err ? reject(err) : resolve(s)));
+  }).catch(async (err: NodeJS.ErrnoException) => {
+    await app.close();
+    eventHub.close();
+    await listener?.stop();
+    await openedOrm.close(true);
+    await embedded?.stop();
+    if (err.code === 'EADDRINUSE') throw new StartupError(`port ${config.port} is already in use by another program. Stop it, or start flagdeck on another port with PORT=<port>.`);
+    if (err.code === 'EACCES') throw new StartupError(`this user may not listen on port ${config.port}. Use a port above 1023 with PORT=<port>.`);
+    throw err;
   });
   answerClientErrors(server);
   const port = (server.address() as AddressInfo).port;

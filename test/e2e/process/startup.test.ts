@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from '@jest/globals';
 
 /**
@@ -121,5 +122,19 @@ describe('npm start on the embedded database', () => {
     expect(twin.code).toBe(1);
     expect(twin.output).toContain('is in use by process');
     await stop(s);
+  }, 120_000);
+
+  it('a port in use is a clear message and exit code 1, not a stack trace', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, resolve));
+    const port = (blocker.address() as AddressInfo).port;
+    try {
+      const taken = await exitOf({ DATA_DIR: dataDir(), PORT: String(port) });
+      expect(taken.code).toBe(1);
+      expect(taken.output).toContain(`flagdeck cannot start: port ${port} is already in use by another program`);
+      expect(taken.output).not.toMatch(/TypeError|    at /);
+    } finally {
+      await new Promise((r) => blocker.close(r));
+    }
   }, 120_000);
 });
