@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createServer, type AddressInfo } from 'node:net';
@@ -10,7 +10,6 @@ import { afterAll, describe, expect, it } from '@jest/globals';
  * folder, restarted on the same folder. These start real processes, so they take a few seconds each.
  */
 const ROOT = path.resolve(__dirname, '../../..');
-const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
 const dirs: string[] = [];
 const children: ChildProcess[] = [];
 
@@ -24,7 +23,8 @@ function run(env: Record<string, string | undefined>): ChildProcess {
   const childEnv: NodeJS.ProcessEnv = { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env };
   delete childEnv.DATABASE_URL; // always the embedded default here
   for (const [k, v] of Object.entries(env)) if (v === undefined) delete childEnv[k];
-  const child = spawn(TSX, ['src/main.ts'], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  // What `npm start` runs (checked below): the sources, compiled on the fly by tsx.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   return child;
 }
@@ -123,6 +123,12 @@ describe('npm start on the embedded database', () => {
     expect(twin.output).toContain('is in use by process');
     await stop(s);
   }, 120_000);
+
+  it('`npm start` runs the sources with no build step, and what it needs is installed by `npm ci --omit=dev`', () => {
+    const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+    expect([pkg.scripts.start, pkg.scripts.prestart]).toEqual(['node --import tsx src/main.ts', undefined]);
+    expect(pkg.dependencies.tsx).toBeDefined();
+  });
 
   it('a port in use is a clear message and exit code 1, not a stack trace', async () => {
     const blocker = createServer();
