@@ -31,6 +31,37 @@ export interface Running {
   stop(): Promise<void>;
 }
 
+/** Why the server at `url` could not be used, in words, for the errors of reaching it and logging in. */
+const UNREACHABLE: Record<string, string> = {
+  ECONNREFUSED: 'the connection was refused (is PostgreSQL running there?)',
+  ENOTFOUND: 'the host name is unknown',
+  EAI_AGAIN: 'the host name could not be resolved',
+  ETIMEDOUT: 'the connection timed out',
+  EHOSTUNREACH: 'the host is unreachable',
+  ENETUNREACH: 'the network is unreachable',
+  '28P01': 'the password was refused',
+  '28000': 'the server refused this user',
+  '3D000': 'the database does not exist',
+};
+
+/**
+ * A StartupError naming the server (host, port, database and user; never the password) when `err` is a failure to
+ * reach or log in to it; undefined for anything else.
+ */
+export function unreachableDatabase(url: string, err: unknown): StartupError | undefined {
+  const e = err as { code?: string; message?: string };
+  const reason = (e?.code && UNREACHABLE[e.code]) ?? (/timeout expired|Connection terminated due to connection timeout/i.test(e?.message ?? '') ? 'the connection timed out' : undefined);
+  if (!reason) return undefined;
+  let where = 'the configured server';
+  try {
+    const u = new URL(url);
+    where = `${u.hostname || 'localhost'}:${u.port || '5432'}/${decodeURIComponent(u.pathname.slice(1))}${u.username ? ` as user ${decodeURIComponent(u.username)}` : ''}`;
+  } catch {
+    // An unreadable URL is refused by the configuration check before this point.
+  }
+  return new StartupError(`cannot use PostgreSQL at ${where}: ${reason}. Check DATABASE_URL.`);
+}
+
 /** config → database (embedded when no DATABASE_URL) → migrations → admin tokens → HTTP server. */
 export async function startServer(config: Config, logger: Logger, embeddedStarting?: Promise<EmbeddedDatabase>): Promise<Running> {
   let embedded: EmbeddedDatabase | undefined;
@@ -54,7 +85,8 @@ export async function startServer(config: Config, logger: Logger, embeddedStarti
   } catch (err) {
     await orm?.close(true);
     await embedded?.stop();
-    throw err;
+    const unreachable = embedded ? undefined : unreachableDatabase(databaseUrl, err);
+    throw unreachable ?? err;
   }
   const openedOrm = orm!;
   // Committed events reach this instance's live stream and delivery worker: directly on the embedded database (one

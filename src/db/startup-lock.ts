@@ -10,7 +10,8 @@ export const STARTUP_LOCK_KEY = 0x666c6467;
  * connection. Not used on the embedded database, which only this process can reach.
  */
 export async function withStartupLock<T>(url: string, work: () => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: url });
+  // The service's first contact with the server: an address that never answers fails after 10 s instead of hanging.
+  const client = new Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
   await client.connect();
   try {
     await client.query('select pg_advisory_lock($1)', [STARTUP_LOCK_KEY]);

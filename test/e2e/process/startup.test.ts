@@ -21,7 +21,7 @@ interface Started {
 
 function run(env: Record<string, string | undefined>): ChildProcess {
   const childEnv: NodeJS.ProcessEnv = { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env };
-  delete childEnv.DATABASE_URL; // always the embedded default here
+  if (!('DATABASE_URL' in env)) delete childEnv.DATABASE_URL; // the embedded default unless a test names a server
   for (const [k, v] of Object.entries(env)) if (v === undefined) delete childEnv[k];
   // What `npm start` runs (checked below): the sources, compiled on the fly by tsx.
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -122,6 +122,13 @@ describe('npm start on the embedded database', () => {
     expect(twin.code).toBe(1);
     expect(twin.output).toContain('is in use by process');
     await stop(s);
+  }, 120_000);
+
+  it('a PostgreSQL server that cannot be reached is a clear message naming it (never its password) and exit code 1', async () => {
+    const down = await exitOf({ DATA_DIR: dataDir(), DATABASE_URL: 'postgresql://someone:s3cret-pw@127.0.0.1:1/nowhere' });
+    expect(down.code).toBe(1);
+    expect(down.output).toContain('flagdeck cannot start: cannot use PostgreSQL at 127.0.0.1:1/nowhere as user someone: the connection was refused');
+    expect(down.output).not.toMatch(/s3cret|TypeError|    at /);
   }, 120_000);
 
   it('`npm start` runs the sources with no build step, and what it needs is installed by `npm ci --omit=dev`', () => {
