@@ -165,12 +165,6 @@ export class VersionReader {
   }
 }
 
-export const readModelVersion = async (em: EntityManager): Promise<string> => {
-  const [{ version }] = await em.getConnection().execute<Array<{ version: string }>>(
-    `select coalesce((select version from model_version where id = 1), 0)::text as version`);
-  return version;
-};
-
 export interface AnswerCacheLimits {
   /** Most answers kept (one per scope and segment mode). */
   maxEntries: number;

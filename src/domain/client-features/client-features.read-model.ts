@@ -1,6 +1,7 @@
 import { IsolationLevel } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { normalizeConstraint, type Constraint } from '../features/constraints';
+import { readModelVersion } from '../model-version';
 import { canonicalVariant, type FeatureVariant, type StrategyVariant } from '../features/variants';
 
 /**
@@ -78,8 +79,7 @@ export interface ClientFeatureSnapshot {
  */
 export async function loadClientFeatures(em: EntityManager, scope: ClientFeatureScope): Promise<ClientFeatureSnapshot> {
   return em.fork().transactional(async (tx) => {
-    const [{ version }] = await tx.execute<Array<{ version: string }>>(
-      `select coalesce((select version from model_version where id = 1), 0)::text as version`);
+    const version = await readModelVersion(tx);
     if (scope.projects !== '*' && scope.projects.length === 0) return { version, features: [], segments: [] };
     const filter = featureFilter(scope);
     const env = scope.environment;

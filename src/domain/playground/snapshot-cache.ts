@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { readModelVersion } from '../model-version';
 import { compile, type CompiledSnapshot } from './engine';
 import { PlaygroundReadModel } from './playground.read-model';
 
@@ -19,8 +20,7 @@ export class SnapshotCache {
 
   async get(em: EntityManager, environments: readonly string[], projects: readonly string[] | '*'): Promise<Map<string, CompiledSnapshot>> {
     // Read the version before the data: a change committed in between makes the next request reload, never the reverse.
-    const [{ version }]: Array<{ version: string }> = await em.execute(
-      `select coalesce((select version from model_version where id = 1), 0)::text as version`);
+    const version = await readModelVersion(em);
     const projectsKey = projects === '*' ? '*' : JSON.stringify([...projects].sort());
     const key = (env: string) => `${env}\u0000${projectsKey}`;
     const out = new Map<string, CompiledSnapshot>();

@@ -6,11 +6,12 @@ import semverGte from 'semver/functions/gte';
 import semverValid from 'semver/functions/valid';
 import { tokenReadScope, type Principal } from '../../domain/access/principal';
 import {
-  answerKey, ClientAnswerCache, DEFAULT_ANSWER_CACHE_LIMITS, readModelVersion, VersionReader,
+  answerKey, ClientAnswerCache, DEFAULT_ANSWER_CACHE_LIMITS, VersionReader,
   type AnswerCacheLimits, type ClientAnswer, type ClientAnswerKey, type Representation, type SegmentMode,
 } from '../../domain/client-features/client-answer-cache';
 import type { ClientFeatureScope } from '../../domain/client-features/client-features.read-model';
 import { NotFoundError, TooManyRequestsError, ValidationError } from '../../domain/errors';
+import { readModelVersion } from '../../domain/model-version';
 import { sendError } from '../errors';
 import { ClientStreams, DEFAULT_STREAM_OPTIONS, type ClientStreamOptions } from './client-streaming';
 import { ifNoneMatchNames } from './etag';
@@ -136,7 +137,7 @@ export class ClientFeaturesDoor {
   private readonly streams: ClientStreams;
 
   constructor(deps: SdkDeps, options: ClientFeaturesOptions = {}) {
-    this.versions = new VersionReader(() => readModelVersion(deps.orm.em), deps.eventHub.modelVersion);
+    this.versions = new VersionReader(() => readModelVersion(deps.orm.em.fork()), deps.eventHub.modelVersion);
     this.cache = new ClientAnswerCache(() => deps.orm.em.fork(), options.cache ?? DEFAULT_ANSWER_CACHE_LIMITS);
     this.streams = new ClientStreams(deps, this.cache, this.versions, { ...DEFAULT_STREAM_OPTIONS, ...options.streaming });
   }
