@@ -11,8 +11,12 @@ type Res = Parameters<RequestHandler>[1];
  * (src/rest/sdk/fast-paths.ts) answer errors byte for byte as Express's routes do.
  */
 export function sendError(res: ServerResponse, err: DomainError): void {
-  const body = JSON.stringify(errorBody(err));
-  res.statusCode = STATUS_BY_NAME[err.name] ?? 500;
+  writeJson(res, STATUS_BY_NAME[err.name] ?? 500, errorBody(err));
+}
+
+function writeJson(res: ServerResponse, status: number, value: unknown): void {
+  const body = JSON.stringify(value);
+  res.statusCode = status;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Content-Length', Buffer.byteLength(body));
   res.end(body);
@@ -79,9 +83,5 @@ export function answerError(logger: Logger, err: unknown, req: IncomingMessage &
   const known = err instanceof DomainError ? err : fromRequestError(err, req.headers?.['content-type']);
   if (known) return sendError(res, known);
   const { id, message } = unexpected(logger, err, req.method, req.originalUrl ?? req.url);
-  const body = JSON.stringify({ id, name: 'InternalError', message });
-  res.statusCode = 500;
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(body));
-  res.end(body);
+  writeJson(res, 500, { id, name: 'InternalError', message });
 }
