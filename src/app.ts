@@ -8,6 +8,7 @@ import { attachEventHub, EventHub } from './domain/events/event-hub';
 import { SnapshotCache } from './domain/playground/snapshot-cache';
 import { createServices } from './domain/services';
 import type { Logger } from './logger';
+import { graphiqlRouter } from './graphiql/graphiql';
 import { graphqlHandler } from './resolvers/graphql.handler';
 import { errorHandler, notFound, sendError, sendGraphQLError } from './rest/errors';
 import { adminRouter } from './rest';
@@ -18,7 +19,8 @@ import { hasBody, jsonBody, urlGuard } from './request-guard';
 import { ClientFeaturesDoor } from './rest/sdk/client-features.routes';
 import { clientMetricsFastPath, clientPollFastPath, limitInBytes, type FastPath } from './rest/sdk/fast-paths';
 import { clientMetricsRouters } from './rest/sdk/client-metrics.routes';
-import { frontendCors, frontendRouter } from './rest/sdk/frontend.routes';
+import { frontendRouter } from './rest/sdk/frontend.routes';
+import { cors } from './rest/cors';
 import { CLIENT_DOOR, FRONTEND_DOOR, sdkRefusal, type SdkDeps, type SdkDoorRule } from './rest/sdk/sdk-deps';
 
 type Handle = (req: IncomingMessage, res: ServerResponse, callback?: (err?: unknown) => void) => void;
@@ -45,7 +47,7 @@ export interface AppDeps {
   allowPrivateAddonUrls?: boolean;
   /** Body limit of `/api/admin/features-batch/*` (IMPORT_BODY_LIMIT; 500 kB as Unleash). */
   importBodyLimit?: string;
-  /** CORS_ORIGINS: origins browsers may call the frontend API from. */
+  /** CORS_ORIGINS: origins browsers may call the service from (src/rest/cors.ts). */
   corsOrigins?: readonly string[];
   /** CLIENT_METRICS_FLUSH_MS and CLIENT_METRICS_RETENTION_HOURS. */
   metricsFlushMs?: number;
@@ -69,6 +71,7 @@ export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinati
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  app.use(cors(corsOrigins));
   const credentials = new Authenticator(orm.em, credentialTtlMs);
   const onCredentialsRevoked = () => credentials.invalidate();
   const playgroundCache = new SnapshotCache();
@@ -107,7 +110,7 @@ export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinati
   // The SDK doors (issue 14): backend SDKs on /api/client with client tokens, browser and mobile SDKs on /api/frontend
   // with frontend tokens; admin tokens open both. Any other credential is a 403 there (a frontend token on the client
   // API, a client token on the frontend API), and SDK tokens stay refused on the admin API.
-  const sdk: SdkDeps = { orm, logger, eventHub, playgroundCache, corsOrigins, metricsFlushMs, metricsRetentionHours };
+  const sdk: SdkDeps = { orm, logger, eventHub, playgroundCache, metricsFlushMs, metricsRetentionHours };
   const sdkDoor = (door: SdkDoorRule) => async (req: Request, res: Response, next: NextFunction) => {
     const principal = await credentials.fromHeader(req.headers.authorization);
     if (!principal) return refuse(req, res, new AuthenticationRequired());
@@ -126,7 +129,7 @@ export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinati
   clientApi.use(notFound);
   app.use('/api/client', clientApi);
   const frontendApi = express.Router();
-  frontendApi.use(frontendCors(sdk), sdkDoor(FRONTEND_DOOR), urlGuard(), requireJson, ...body);
+  frontendApi.use(sdkDoor(FRONTEND_DOOR), urlGuard(), requireJson, ...body);
   frontendApi.use(frontendRouter(sdk), metrics.frontend);
   frontendApi.use(notFound);
   app.use('/api/frontend', frontendApi);
@@ -155,11 +158,10 @@ export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinati
   invite.use(notFound);
   app.use('/invite', invite);
 
-  // GraphiQL (GET with an HTML Accept header and no query) is served without a token (D13); every operation needs one.
+  // The GraphiQL page and its files are served without a token (D13, src/graphiql/graphiql.ts); every operation needs one.
   const graphql = graphqlHandler(logger, { maxCost: graphqlMaxCost });
-  const isGraphiQLPage = (req: Request) => req.method === 'GET' && req.query.query === undefined && (req.headers.accept ?? '').includes('text/html');
+  app.use(graphiqlRouter(logger));
   app.use('/graphql',
-    (req: Request, res: Response, next: NextFunction) => (isGraphiQLPage(req) ? graphql(req, res) : next()),
     authenticate, urlGuard({ jsonParameters: ['variables', 'extensions'] }), requireJson, ...body,
     (req: Request, res: Response) => graphql(req, res),
     errorHandler(logger, 'graphql'));

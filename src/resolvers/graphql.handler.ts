@@ -124,14 +124,10 @@ export function graphqlHandler(logger: Logger, limits: RequestLimits = {}) {
     graphqlEndpoint: '/graphql',
     landingPage: false,
     logging: false,
-    graphiql: {
-      title: 'flagdeck GraphQL',
-      headers: JSON.stringify({ Authorization: '<your admin API token>' }, null, 2),
-      defaultQuery: '# Put your admin token in the Headers tab below, then run:\n{\n  projects { id name environments { environment } }\n  tags { type value }\n}\n'
-        + '\n# Live audit events (server-sent events; runs until you stop it):\n# subscription { events(filter: { types: ["tag-created"] }) { id type createdBy data } }\n',
-      // Subscriptions over server-sent events on this same endpoint, with the headers of the Headers tab.
-      subscriptionsProtocol: 'SSE',
-    },
+    // The GraphiQL page and its files are served by src/graphiql/graphiql.ts (from the service itself, no CDN).
+    graphiql: false,
+    // CORS is the app's (src/rest/cors.ts, CORS_ORIGINS); yoga's own would echo any origin, with credentials.
+    cors: false,
     maskedErrors: { maskError: maskError(logger) },
     plugins: [requestLimits(limits)],
     // The cost rules depend on each request's variables: a validation result must not be reused for the same text.

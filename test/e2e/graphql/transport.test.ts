@@ -58,13 +58,17 @@ describe('authentication', () => {
     expect(res.body).toContain('<title>flagdeck GraphQL</title>');
   });
 
-  it('GET /graphql with a query needs a token, even from a browser', async () => {
+  it('GET /graphql with a query needs a token; a browser without one gets the page (GraphiQL reloads with ?query=), not data', async () => {
     const query = encodeURIComponent('{tags{value}}');
-    for (const headers of [{}, { accept: 'text/html' }] as Array<Record<string, string>>) {
+    for (const headers of [{}, { accept: 'application/json' }] as Array<Record<string, string>>) {
       const res = await app.get(`/graphql?query=${query}`, { token: null, headers });
       expect(res.status).toBe(401);
       expect(res.body.errors[0].extensions.name).toBe('AuthenticationRequired');
     }
+    const page = await app.get(`/graphql?query=${query}`, { token: null, headers: { accept: 'text/html' } });
+    expect([page.status, page.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
+    expect(page.body).toContain('<title>flagdeck GraphQL</title>');
+    expect(page.body).not.toContain('"tags"');
     const ok = await app.get(`/graphql?query=${query}`, { headers: { accept: 'application/json' } });
     expect(ok.status).toBe(200);
     expect(ok.body).toEqual({ data: { tags: [] } });
