@@ -12,6 +12,7 @@ import {
 import type { ClientFeatureScope } from '../../domain/client-features/client-features.read-model';
 import { NotFoundError, TooManyRequestsError, ValidationError } from '../../domain/errors';
 import { readModelVersion } from '../../domain/model-version';
+import { appendVary } from '../cors';
 import { sendError } from '../errors';
 import { ClientStreams, DEFAULT_STREAM_OPTIONS, type ClientStreamOptions } from './client-streaming';
 import { ifNoneMatchNames } from './etag';
@@ -104,7 +105,7 @@ const GZIP_FROM_BYTES = 1024;
  */
 async function reply(req: IncomingMessage, res: ServerResponse, answer: Representation): Promise<void> {
   const compress = answer.body.length >= GZIP_FROM_BYTES && accepts(req).encoding('gzip', 'identity') === 'gzip';
-  if (answer.body.length >= GZIP_FROM_BYTES) res.setHeader('Vary', 'Accept-Encoding');
+  if (answer.body.length >= GZIP_FROM_BYTES) appendVary(res, 'Accept-Encoding');
   res.setHeader('ETag', compress ? gzipTag(answer.etag) : answer.etag);
   if (ifNoneMatchNames(req.headers['if-none-match'], answer.etag, gzipTag(answer.etag))) {
     res.statusCode = 304;

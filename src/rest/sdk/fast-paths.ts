@@ -28,7 +28,7 @@ const POLL_PATH = '/api/client/features';
  * router layers for a request that reads no body) costs more than the answer, which is cached bytes.
  *
  * It takes only a request the Express route would answer with the cached answer or a 304: a GET of exactly that path
- * with no body, a URL the door accepts, a credential the client door accepts, and a query that resolves. Everything
+ * with no body and no Origin header (a browser's request goes through Express's CORS, src/rest/cors.ts), a URL the door accepts, a credential the client door accepts, and a query that resolves. Everything
  * else (another path or method, a refused credential, a bad filter, a database error before anything was written) is
  * handed to Express (`fallback`) as it came, where the same door answers it, so the two paths cannot answer
  * differently: this one answers only what Express would answer with the same `ClientFeaturesDoor.poll`.
@@ -37,7 +37,7 @@ const POLL_PATH = '/api/client/features';
  */
 export function clientPollFastPath(credentials: Authenticator, door: ClientFeaturesDoor): FastPath {
   return (req, res, fallback) => {
-    if (req.method !== 'GET') return false;
+    if (req.method !== 'GET' || req.headers.origin !== undefined) return false;
     const url = req.url ?? '';
     if (pathOf(url) !== POLL_PATH || hasBody(req) || checkUrl(url) !== undefined) return false;
     const q = url.indexOf('?');
@@ -98,15 +98,15 @@ function readBody(req: IncomingMessage, length: number): Promise<Buffer> {
 /**
  * `POST /api/client/metrics`, the SDKs' other frequent call (every 60 s per SDK instance), served before Express.
  *
- * It takes a request only when Express would reach the route with the same body: that exact path, a URL the door
- * accepts, a plain JSON body within the door's limit (plainJsonLength), and a client or admin token. Everything else
+ * It takes a request only when Express would reach the route with the same body: that exact path, no Origin header
+ * (a browser's request goes through Express's CORS, src/rest/cors.ts), a URL the door accepts, a plain JSON body within the door's limit (plainJsonLength), and a client or admin token. Everything else
  * goes to Express before a byte of the body is read (fallback). Once it reads the body it answers itself, through the
  * same functions as the route: `parseJsonBytes` (the door's JSON checks), the `report` intake (validation, the
  * buffer; a 202), and `answerError` for any error (the bodies Express's error handler writes).
  */
 export function clientMetricsFastPath(credentials: Authenticator, report: ReportIntake, maxBodyBytes: number, logger: Logger): FastPath {
   return (req, res, fallback) => {
-    if (req.method !== 'POST') return false;
+    if (req.method !== 'POST' || req.headers.origin !== undefined) return false;
     const url = req.url ?? '';
     if (pathOf(url) !== METRICS_PATH || checkUrl(url) !== undefined) return false;
     const length = plainJsonLength(req, maxBodyBytes);

@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { FrontendApiService } from '../../domain/frontend/frontend-api.service';
 import { contextFromBody, contextFromQuery, type FrontendContext } from '../../domain/frontend/frontend-context';
 import type { CompiledSnapshot, FeatureDecision } from '../../domain/playground/engine';
@@ -56,39 +56,4 @@ export function frontendRouter(deps: SdkDeps): Router {
     .get((req, res) => answer(req, res, contextFromQuery(req.query as Record<string, unknown>)))
     .post((req, res) => answer(req, res, contextFromBody(req.body)));
   return r;
-}
-
-/** What a browser may send to the frontend API: the proxy client's headers (`Accept` needs no permission). */
-const ALLOWED_HEADERS = 'Authorization, Content-Type, If-None-Match, Unleash-AppName, Unleash-Connection-Id, Unleash-SDK';
-const MAX_AGE_SECONDS = '86400';
-
-/**
- * CORS of `/api/frontend` (CORS_ORIGINS), before authentication: a preflight needs no token. Without CORS_ORIGINS it
- * does nothing (browsers on other origins are blocked). With it, a request from an allowed origin gets
- * `Access-Control-Allow-Origin` (its origin, or `*` when CORS_ORIGINS is `*`) and may read the ETag, and its
- * preflight (`OPTIONS`) is answered here with 204 and the methods (GET, POST), headers and max-age allowed. A request
- * from another origin gets no CORS header at all, and its preflight goes on to the door like any request (401
- * without a token), so the browser blocks it. `Vary: Origin` on every answer, since the headers depend on it.
- *
- * Written here rather than with the `cors` package: what it adds (reflecting requested headers, credentials, origin
- * callbacks) is what this API must not do, and what it must do is the dozen lines below.
- */
-export function frontendCors(deps: SdkDeps): RequestHandler {
-  const origins = new Set(deps.corsOrigins);
-  if (origins.size === 0) return (_req, _res, next) => next();
-  const any = origins.has('*');
-  return (req, res, next) => {
-    res.vary('Origin');
-    const origin = req.headers.origin;
-    if (origin === undefined || !(any || origins.has(origin))) return next();
-    res.setHeader('Access-Control-Allow-Origin', any ? '*' : origin);
-    if (req.method !== 'OPTIONS') {
-      res.setHeader('Access-Control-Expose-Headers', 'ETag');
-      return next();
-    }
-    res.setHeader('Access-Control-Allow-Methods', 'GET, POST');
-    res.setHeader('Access-Control-Allow-Headers', ALLOWED_HEADERS);
-    res.setHeader('Access-Control-Max-Age', MAX_AGE_SECONDS);
-    res.status(204).end();
-  };
 }

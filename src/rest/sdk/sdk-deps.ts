@@ -18,8 +18,6 @@ export interface SdkDeps {
   eventHub: EventHub;
   /** Compiled evaluation snapshots, shared with the playground. */
   playgroundCache: SnapshotCache;
-  /** Origins allowed to call `/api/frontend` from a browser (CORS_ORIGINS; empty: none). */
-  corsOrigins: readonly string[];
   /** How often buffered client metrics are written (CLIENT_METRICS_FLUSH_MS). */
   metricsFlushMs: number;
   /** How long hourly client metrics are kept (CLIENT_METRICS_RETENTION_HOURS). */

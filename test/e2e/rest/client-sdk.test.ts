@@ -322,7 +322,7 @@ describe('GET /api/client/streaming read with a plain SSE client', () => {
     const principal: Principal = { kind: 'api-token', name: 'limits', userId: null, isAdmin: false, rootRoleId: null, tokenType: 'client', tokenProjects: ['default'], tokenEnvironment: 'development' };
     const mini = express();
     mini.use('/api/client', (req, _res, next) => { (req as any).scope = { principal }; next(); },
-      clientFeaturesRouter({ orm: app.orm, logger: createLogger('silent'), eventHub: hub, playgroundCache: new SnapshotCache(), corsOrigins: [], metricsFlushMs: 5000, metricsRetentionHours: 48 },
+      clientFeaturesRouter({ orm: app.orm, logger: createLogger('silent'), eventHub: hub, playgroundCache: new SnapshotCache(), metricsFlushMs: 5000, metricsRetentionHours: 48 },
         { streaming: { maxStreams: 1, keepAliveMs: 100, pollMs: 200 } }));
     mini.use(errorHandler(createLogger('silent')));
     const server: Server = await new Promise((resolve) => { const s = mini.listen(0, '127.0.0.1', () => resolve(s)); });
