@@ -33,7 +33,7 @@ export interface Config {
   changeRequestPollMs: number;
   /** Body limit of the batch import, its validation and the batch export (IMPORT_BODY_LIMIT; 500 kB as Unleash). */
   importBodyLimit: string;
-  /** Origins browsers may call the frontend API from (CORS_ORIGINS, comma-separated; `*` any; none by default). */
+  /** Origins browsers may call the service from, on every path (CORS_ORIGINS, comma-separated; `*` any; none by default). */
   corsOrigins: string[];
   /** How often buffered SDK metrics are written to the database (CLIENT_METRICS_FLUSH_MS). */
   metricsFlushMs: number;

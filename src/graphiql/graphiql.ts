@@ -141,17 +141,6 @@ export function graphiqlRouter(logger: Logger): Router {
     throw err;
   }));
   const r = Router();
-  r.get('/graphql', async (req: Request, res: Response, next: NextFunction) => {
-    if (!isGraphiQLPage(req)) return next();
-    // From `/graphql` the assets are at `graphql/assets/`; from `/graphql/`, at `assets/`.
-    const assetsPath = req.path.endsWith('/') ? 'assets/' : 'graphql/assets/';
-    const html = renderPage(await load(), assetsPath);
-    res.setHeader('Content-Security-Policy', GRAPHIQL_CSP);
-    res.setHeader('Cache-Control', 'no-cache');
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Referrer-Policy', 'no-referrer');
-    res.type('html').send(html);
-  });
   r.get('/graphql/assets/:name', urlGuard(), async (req: Request, res: Response, next: NextFunction) => {
     const asset = (await load()).files.get(req.params.name as string);
     if (!asset) return notFound(req, res, next);
@@ -169,6 +158,19 @@ export function graphiqlRouter(logger: Logger): Router {
     res.setHeader('Content-Type', asset.type);
     res.setHeader('Content-Length', body.length);
     res.status(200).end(body);
+  });
+  // A middleware rather than a GET route: a route would make the router answer `OPTIONS /graphql` itself (200, Allow),
+  // where it must go on to the CORS preflight rules and the GraphQL door.
+  r.use('/graphql', async (req: Request, res: Response, next: NextFunction) => {
+    if (req.path !== '/' || !isGraphiQLPage(req)) return next();
+    // From `/graphql` the assets are at `graphql/assets/`; from `/graphql/`, at `assets/`.
+    const assetsPath = req.originalUrl.split('?')[0].endsWith('/') ? 'assets/' : 'graphql/assets/';
+    const html = renderPage(await load(), assetsPath);
+    res.setHeader('Content-Security-Policy', GRAPHIQL_CSP);
+    res.setHeader('Cache-Control', 'no-cache');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Referrer-Policy', 'no-referrer');
+    res.type('html').send(html);
   });
   // Their errors (a malformed file name: 400) in the REST shape, as the 404 of an unknown file.
   r.use(errorHandler(logger));
