@@ -29,6 +29,7 @@ import { ProjectService } from './projects/project.service';
 import { SegmentService } from './segments/segment.service';
 import { StrategyDefinitionService } from './strategies/strategy-definition.service';
 import { TagService } from './tags/tag.service';
+import { UiConfigService } from './ui-config/ui-config.service';
 
 /** Composition root: the services of one request, sharing its EntityManager fork and principal. */
 export interface ServiceOptions {
@@ -76,6 +77,7 @@ export function createServices(em: EntityManager, principal: Principal, options:
     importExport: new ImportExportService(em, principal, access),
     playground: new PlaygroundService(em, options.playgroundCombinationLimit, options.playgroundCache),
     clientMetrics: new ClientMetricsService(em, principal, access),
+    uiConfig: new UiConfigService(options.publicUrl ?? 'http://localhost:4242'),
     changeRequestPreview: new ChangeRequestPreviewService(em, new ChangeRequestService(em, principal, access), options.playgroundCombinationLimit),
   };
 }

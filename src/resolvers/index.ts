@@ -21,6 +21,7 @@ import './change-request-preview.resolvers';
 import './import-export.resolvers';
 import './state-export.resolvers';
 import './metrics.resolvers';
+import './ui-config.resolvers';
 
 let built: GraphQLSchema | undefined;
 

@@ -19,11 +19,12 @@ import { rolesRouter } from './roles.routes';
 import { signupTokensRouter } from './signup-tokens.routes';
 import { samlSettingsRouter } from './saml-settings.routes';
 import { stateExportRouter } from './state-export.routes';
+import { uiConfigRouter } from './ui-config.routes';
 import { usersRouter } from './users.routes';
 
 /** Every `/api/admin` route. Routes parse, call one service method and shape the JSON; nothing else. */
 export function adminRouter(): Router {
   const r = Router();
-  r.use(environmentsRouter(), projectsRouter(), projectSettingsRouter(), contextRouter(), tagsRouter(), segmentsRouter(), eventsRouter(), strategiesRouter(), featuresRouter(), playgroundRouter(), usersRouter(), rolesRouter(), groupsRouter(), signupTokensRouter(), samlSettingsRouter(), addonsRouter(), changeRequestsRouter(), changeRequestPreviewRouter(), importExportRouter(), stateExportRouter(), metricsRouter());
+  r.use(environmentsRouter(), projectsRouter(), projectSettingsRouter(), contextRouter(), tagsRouter(), segmentsRouter(), eventsRouter(), strategiesRouter(), featuresRouter(), playgroundRouter(), usersRouter(), rolesRouter(), groupsRouter(), signupTokensRouter(), samlSettingsRouter(), addonsRouter(), changeRequestsRouter(), changeRequestPreviewRouter(), importExportRouter(), stateExportRouter(), metricsRouter(), uiConfigRouter());
   return r;
 }

@@ -16,6 +16,9 @@ import { applyJsonPatch } from './json-patch';
 import { featureVariantsSchema, strategyVariantsSchema, toFeatureVariants, toStrategyVariants, type FeatureVariant } from './variants';
 
 const parameterValue = z.union([z.string().max(10_000), z.number(), z.boolean()]).transform((v) => String(v));
+/** Most segments one strategy may use (the UI config reports it as `strategySegmentsLimit`). */
+export const MAX_STRATEGY_SEGMENTS = 100;
+
 const strategyFields = {
   title: z.string().max(255).nullable().optional(),
   disabled: z.boolean().nullable().optional(),
@@ -24,7 +27,7 @@ const strategyFields = {
   parameters: ownRecord(z.string().min(1).max(100), parameterValue).optional(),
   constraints: constraintsSchema.optional(),
   variants: strategyVariantsSchema.optional(),
-  segments: z.array(z.number().int().min(1).max(2_147_483_647)).max(100).optional(),
+  segments: z.array(z.number().int().min(1).max(2_147_483_647)).max(MAX_STRATEGY_SEGMENTS).optional(),
 };
 // Clients may send back the strategy they read: `id` and `featureName` are accepted when they match.
 const identity = { id: z.string().optional(), featureName: z.string().optional(), environment: z.string().optional() };
