@@ -141,7 +141,11 @@ export function graphiqlRouter(logger: Logger): Router {
     throw err;
   }));
   const r = Router();
-  r.get('/graphql/assets/:name', urlGuard(), async (req: Request, res: Response, next: NextFunction) => {
+  // The URL rules of every door (src/request-guard.ts) before the route decodes the name, so a malformed one is
+  // refused with the door's message (a path mounted here would be one more door for the route sweeps to know).
+  const guard = urlGuard();
+  r.use((req: Request, res: Response, next: NextFunction) => (req.path.startsWith('/graphql/assets/') ? guard(req, res, next) : next()));
+  r.get('/graphql/assets/:name', async (req: Request, res: Response, next: NextFunction) => {
     const asset = (await load()).files.get(req.params.name as string);
     if (!asset) return notFound(req, res, next);
     res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');

@@ -151,7 +151,9 @@ describe('the GraphiQL files', () => {
   it('an unknown file is a 404 NotFoundError, a malformed name a 400 ValidationError', async () => {
     const missing = await app.get('/graphql/assets/graphiql.nope.js', { token: null });
     expect([missing.status, missing.body.name]).toEqual([404, 'NotFoundError']);
-    const bad = await app.get('/graphql/assets/a%00b', { token: null });
-    expect([bad.status, bad.body.name]).toEqual([400, 'ValidationError']);
+    for (const segment of ['a%00b', 'a%FFb', '%ZZ']) {
+      const bad = await app.get(`/graphql/assets/${segment}`, { token: null });
+      expect([bad.status, bad.body.name, bad.body.details[0].message.includes(`\`${segment}\``)]).toEqual([400, 'ValidationError', true]);
+    }
   });
 });
