@@ -10,6 +10,8 @@ import { createServices } from './domain/services';
 import type { Logger } from './logger';
 import { graphqlHandler } from './resolvers/graphql.handler';
 import { errorHandler, notFound, sendError, sendGraphQLError } from './rest/errors';
+import { docsRouter } from './rest/openapi/docs.routes';
+import { SERVICE_VERSION } from './version';
 import { adminRouter } from './rest';
 import { authRouter, readCookie } from './rest/auth.routes';
 import { inviteRouter } from './rest/invite.routes';
@@ -163,6 +165,9 @@ export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinati
     authenticate, urlGuard({ jsonParameters: ['variables', 'extensions'] }), requireJson, ...body,
     (req: Request, res: Response) => graphql(req, res),
     errorHandler(logger, 'graphql'));
+
+  // The REST reference (OpenAPI 3.1 and its page), readable without credentials like Unleash's /docs/openapi.
+  app.use('/docs', docsRouter(SERVICE_VERSION));
 
   app.use(notFound);
   app.use(errorHandler(logger));
