@@ -253,3 +253,25 @@ describe('GET /internal-backstage/prometheus', () => {
     for (const secret of [FLAG, 'obs-person', ADMIN_TOKEN, clientToken, 'obs-counted', 'obs-app']) expect(text).not.toContain(secret);
   });
 });
+
+describe('on PostgreSQL, with two instances announcing commits by LISTEN/NOTIFY', () => {
+  const onPostgres = Boolean(process.env.FLAGDECK_TEST_DB);
+  (onPostgres ? it : it.skip)('each instance counts the events it wrote, once, and not those of the other', async () => {
+    const a = await startTestApp({ events: 'notify', reset: false });
+    const b = await startTestApp({ events: 'notify', reset: false });
+    try {
+      const count = async (t: TestApp) => {
+        const text = (await t.get('/internal-backstage/prometheus', { token: null })).body as string;
+        return samples(text).find((s) => s.name === 'flagdeck_audit_events_written_total' && s.labels.type === 'tag-created')?.value ?? 0;
+      };
+      await ok(a.post('/api/admin/tags', { type: 'simple', value: 'obs-instance-a' }), 201);
+      await ok(a.post('/api/admin/tags', { type: 'simple', value: 'obs-instance-a2' }), 201);
+      await ok(b.post('/api/admin/tags', { type: 'simple', value: 'obs-instance-b' }), 201);
+      await sleep(300); // the notifications have reached both instances
+      expect({ a: await count(a), b: await count(b) }).toEqual({ a: 2, b: 1 });
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+});
