@@ -21,6 +21,7 @@ interface Outcome {
 
 interface Timing {
   start: number;
+  req: IncomingMessage;
   outcome?: Outcome;
 }
 
@@ -74,14 +75,17 @@ export function requestObserver(logger: Logger, metrics: AppMetrics, table: () =
     customSuccessMessage: (req, res) => (res.writableEnded ? 'request completed' : 'request aborted'),
     customErrorMessage: (req, res) => (res.writableEnded ? 'request failed' : 'request aborted'),
   });
+  // 'close' comes once, whether the answer was sent ('finish' just before) or the client went first. One function
+  // for every request (no closure per request on the hot path).
+  function measured(this: Res) {
+    const timing = this[TIMING]!;
+    const { route, status, durationMs } = outcome(timing.req, this);
+    metrics.observeRequest(timing.req.method ?? '', route, status, durationMs / 1000);
+  }
   return (req, res) => {
     const r = res as Res;
-    r[TIMING] = { start: performance.now() };
+    r[TIMING] = { start: performance.now(), req };
     log(req as Req, r);
-    // 'close' comes once, whether the answer was sent ('finish' just before) or the client went first.
-    res.once('close', () => {
-      const { route, status, durationMs } = outcome(req as Req, r);
-      metrics.observeRequest(req.method ?? '', route, status, durationMs / 1000);
-    });
+    res.on('close', measured);
   };
 }
