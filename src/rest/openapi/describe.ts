@@ -14,7 +14,14 @@ export type RouteAuth = 'admin' | 'client' | 'frontend' | 'public';
 export type ResponseDoc =
   | z.ZodType
   | null
-  | { description?: string; schema?: z.ZodType; contentType?: string; headers?: Record<string, string> };
+  | {
+    description?: string;
+    schema?: z.ZodType;
+    contentType?: string;
+    headers?: Record<string, string>;
+    /** More than one media type (for example JSON or YAML as the query asks): each media type → its schema (null: none). */
+    content?: Record<string, z.ZodType | null>;
+  };
 
 export interface RouteDoc {
   /** One line: what the route does. */
