@@ -47,7 +47,7 @@ export interface RouteDoc {
   bodyOptional?: boolean;
   /** Another media type of the request body (default application/json). */
   bodyContentType?: string;
-  /** Answers by status (2xx and 3xx; errors go in `errors`). */
+  /** Answers by status (2xx and 3xx, or an answer that is not an error body, like the 503 of /health; error bodies go in `errors`). */
   responses: Record<number, ResponseDoc>;
   /**
    * Error names this route may answer besides those every route of its kind may answer (see `commonErrors` in
