@@ -14,7 +14,14 @@ export type RouteAuth = 'admin' | 'client' | 'frontend' | 'public';
 export type ResponseDoc =
   | z.ZodType
   | null
-  | { description?: string; schema?: z.ZodType; contentType?: string; headers?: Record<string, string> };
+  | {
+    description?: string;
+    schema?: z.ZodType;
+    contentType?: string;
+    headers?: Record<string, string>;
+    /** More than one media type (for example JSON or YAML as the query asks): each media type → its schema (null: none). */
+    content?: Record<string, z.ZodType | null>;
+  };
 
 export interface RouteDoc {
   /** One line: what the route does. */
@@ -40,7 +47,7 @@ export interface RouteDoc {
   bodyOptional?: boolean;
   /** Another media type of the request body (default application/json). */
   bodyContentType?: string;
-  /** Answers by status (2xx and 3xx; errors go in `errors`). */
+  /** Answers by status (2xx and 3xx, or an answer that is not an error body, like the 503 of /health; error bodies go in `errors`). */
   responses: Record<number, ResponseDoc>;
   /**
    * Error names this route may answer besides those every route of its kind may answer (see `commonErrors` in

@@ -66,13 +66,25 @@ function permissionOf(method: string, path: string, doc: RouteDoc): string {
 }
 
 /**
+ * What the conversion reads of each schema: its component name (and description) from `named`, and the
+ * `.describe()` text zod keeps in its global registry (which a registry of our own would otherwise hide).
+ */
+const metadata = {
+  get(schema: z.core.$ZodType) {
+    const described = z.globalRegistry.get(schema);
+    const component = componentRegistry.get(schema);
+    return described || component ? { ...described, ...component } : undefined;
+  },
+} as unknown as typeof componentRegistry;
+
+/**
  * A zod schema as an OpenAPI 3.1 schema object (JSON Schema 2020-12): named schemas go to `components` (with an
  * `Input` suffix for request bodies, whose optional and defaulted fields differ) and are referred to by `$ref`.
  */
 function converter(components: Json) {
   return (schema: z.ZodType, io: 'input' | 'output'): Json => {
     const suffix = io === 'input' ? 'Input' : '';
-    const out = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any', reused: 'inline', cycles: 'ref', metadata: componentRegistry }) as Json;
+    const out = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any', reused: 'inline', cycles: 'ref', metadata }) as Json;
     const defs = (out.$defs ?? {}) as Record<string, Json>;
     delete out.$defs;
     delete out.$schema;
@@ -109,6 +121,9 @@ function responseObject(doc: ResponseDoc, status: number, toSchema: ReturnType<t
   if (doc instanceof z.ZodType) return { description: STATUS_TEXT[status] ?? String(status), content: { 'application/json': { schema: toSchema(doc, 'output') } } };
   const out: Json = { description: doc.description ?? STATUS_TEXT[status] ?? String(status) };
   if (doc.schema || doc.contentType) out.content = { [doc.contentType ?? 'application/json']: doc.schema ? { schema: toSchema(doc.schema, 'output') } : {} };
+  if (doc.content) {
+    out.content = Object.fromEntries(Object.entries(doc.content).map(([media, schema]) => [media, schema ? { schema: toSchema(schema, 'output') } : {}]));
+  }
   if (doc.headers) out.headers = Object.fromEntries(Object.entries(doc.headers).map(([h, d]) => [h, { description: d, schema: { type: 'string' } }]));
   return out;
 }

@@ -1,4 +1,5 @@
 import type { RouteDocs } from '../describe';
+import { SDK_DOCS } from './sdk.docs';
 import { SERVICE_DOCS } from './service.docs';
 import { TAG_DOCS } from './tags.docs';
 
@@ -6,4 +7,5 @@ import { TAG_DOCS } from './tags.docs';
 export const ROUTE_DOCS: RouteDocs = {
   ...TAG_DOCS,
   ...SERVICE_DOCS,
+  ...SDK_DOCS,
 };
