@@ -1,5 +1,6 @@
 import { dirname, join } from 'node:path';
 import { Router } from 'express';
+import { urlGuard } from '../../request-guard';
 import { buildOpenApiDocument } from './document';
 
 /** The files of Swagger UI the reference page loads, served from the npm package (no other host is ever asked). */
@@ -54,6 +55,8 @@ export function docsRouter(version: string): Router {
   let json: string | undefined;
   const dist = dirname(require.resolve('swagger-ui-dist/package.json'));
   const r = Router();
+  // The URL rules of every door: text that is not well-formed is a 400, as on the API.
+  r.use(urlGuard());
   r.get('/openapi.json', (_req, res) => {
     json ??= JSON.stringify(buildOpenApiDocument(version));
     res.setHeader('Cache-Control', 'no-cache');
