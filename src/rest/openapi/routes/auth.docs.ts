@@ -39,7 +39,8 @@ export const AUTH_DOCS: RouteDocs = {
     tag: auth, auth: 'public', summary: 'Check a password reset or invite link',
     description: 'Answers the user the link\'s token belongs to. A token that is missing, unknown, expired or used is 401 InvalidTokenError.',
     query: z.object({ token: z.string().describe('The token of the link') }),
-    responses: { 200: TokenUser }, errors: ['InvalidTokenError', 'UsedTokenError'],
+    // A body of another media type than JSON is refused (415) here too, as the spec lists for this route.
+    responses: { 200: TokenUser }, errors: ['InvalidTokenError', 'UsedTokenError', 'ContentTypeerror'],
   },
   'POST /auth/reset/password': {
     tag: auth, auth: 'public', summary: 'Set a password with a reset or invite link',
