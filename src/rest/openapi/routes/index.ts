@@ -1,11 +1,13 @@
 import type { RouteDocs } from '../describe';
+import { ACCESS_DOCS } from './access.docs';
 import { SDK_DOCS } from './sdk.docs';
 import { SERVICE_DOCS } from './service.docs';
 import { TAG_DOCS } from './tags.docs';
 
 /** The documentation of every REST route, one file per group. A test fails for a route of the app missing here. */
 export const ROUTE_DOCS: RouteDocs = {
-  ...TAG_DOCS,
-  ...SERVICE_DOCS,
+  ...ACCESS_DOCS,
   ...SDK_DOCS,
+  ...SERVICE_DOCS,
+  ...TAG_DOCS,
 };
