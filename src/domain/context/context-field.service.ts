@@ -18,7 +18,7 @@ export interface ContextField {
   usedInProjects: number;
 }
 
-const legalValue = z.object({ value: z.string().min(1).max(100), description: description.optional() }).strict();
+export const legalValue = z.object({ value: z.string().min(1).max(100), description: description.optional() }).strict();
 const legalValues = z.array(legalValue).max(1000).superRefine((values, ctx) => {
   const seen = new Set<string>();
   values.forEach((v, i) => {
@@ -36,8 +36,8 @@ const fields = {
 const createSchema = z.object({ name: urlFriendlyName(1, 100), ...fields }).strict();
 /** A new context field as created directly; an import creates the fields it brings with the same rules (issue 13). */
 export const contextFieldCreateSchema = createSchema;
-const updateSchema = z.object({ name: z.string().optional(), ...fields }).strict();
-const validateSchema = z.object({ name: urlFriendlyName(1, 100) }).strict();
+export const updateSchema = z.object({ name: z.string().optional(), ...fields }).strict();
+export const validateSchema = z.object({ name: urlFriendlyName(1, 100) }).strict();
 
 export type CreateContextFieldInput = z.input<typeof createSchema>;
 export type UpdateContextFieldInput = z.input<typeof updateSchema>;
