@@ -136,8 +136,9 @@ export class ContextFieldService {
     if (await this.em.findOne(ContextFieldSchema, { name })) throw new NameExistsError(`A context field with the name ${name} already exists`);
   }
 
+  /** Applies a change to the field; the answer carries its usage counts as a read shows them (read after the commit). */
   private async modify(name: string, apply: (row: ContextFieldRow) => void): Promise<ContextField> {
-    return change(this.em, this.principal, async (tx, emit) => {
+    const field = await change(this.em, this.principal, async (tx, emit) => {
       const row = await this.load(tx, name, true);
       const before = toContextField(row);
       apply(row);
@@ -145,6 +146,8 @@ export class ContextFieldService {
       if (!sameJson(eventData(before), eventData(after))) emit({ type: 'context-field-updated', data: eventData(after), preData: eventData(before) });
       return after;
     });
+    const usage = (await this.usage(name)).get(name);
+    return { ...field, usedInFeatures: usage?.features ?? 0, usedInProjects: usage?.projects ?? 0 };
   }
 
   /** Distinct features (archived included) and projects whose strategy constraints reference each field. */
