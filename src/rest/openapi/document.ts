@@ -14,7 +14,7 @@ const ErrorBody = z.looseObject({
   id: z.string().describe('Quote it when you report the error'),
   name: z.string().describe('The error name (ValidationError, NotFoundError, …)'),
   message: z.string(),
-  details: z.array(z.object({ path: z.string(), message: z.string() })).optional().describe('What was wrong with the request, for ValidationError'),
+  details: z.array(z.object({ path: z.string().optional().describe('Where in the request (absent for PatternError)'), message: z.string() })).optional().describe('What was wrong with the request, for ValidationError and PatternError'),
   permissions: z.array(z.string()).optional().describe('The permissions that were missing, for NoAccessError'),
 });
 
@@ -66,13 +66,24 @@ function permissionOf(method: string, path: string, doc: RouteDoc): string {
 }
 
 /**
+ * `.describe()` writes to zod's global registry, which the conversion does not read once `metadata` names the
+ * component registry: copy each schema's description over, so the words the route docs give reach the document.
+ */
+function describeFromGlobal(ctx: { zodSchema: z.core.$ZodType; jsonSchema: Record<string, unknown> }): void {
+  const description = z.globalRegistry.get(ctx.zodSchema as z.ZodType)?.description;
+  if (description !== undefined && ctx.jsonSchema.description === undefined) ctx.jsonSchema.description = description;
+}
+
+/**
  * A zod schema as an OpenAPI 3.1 schema object (JSON Schema 2020-12): named schemas go to `components` (with an
  * `Input` suffix for request bodies, whose optional and defaulted fields differ) and are referred to by `$ref`.
  */
 function converter(components: Json) {
   return (schema: z.ZodType, io: 'input' | 'output'): Json => {
     const suffix = io === 'input' ? 'Input' : '';
-    const out = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any', reused: 'inline', cycles: 'ref', metadata: componentRegistry }) as Json;
+    const out = z.toJSONSchema(schema, {
+      target: 'draft-2020-12', io, unrepresentable: 'any', reused: 'inline', cycles: 'ref', metadata: componentRegistry, override: describeFromGlobal,
+    }) as Json;
     const defs = (out.$defs ?? {}) as Record<string, Json>;
     delete out.$defs;
     delete out.$schema;
