@@ -37,8 +37,8 @@ export const contextSchema = z.object({
 }).passthrough();
 const projectsSchema = z.union([z.literal('*'), z.array(z.string().max(100)).max(1000)], { error: 'must be "*" (all projects) or an array of project ids' }).optional();
 // Unknown top-level keys are accepted and echoed back in `input`, as Unleash does.
-const basicSchema = z.object({ environment: z.string().max(100), projects: projectsSchema, context: contextSchema }).passthrough();
-const advancedSchema = z.object({
+export const basicSchema = z.object({ environment: z.string().max(100), projects: projectsSchema, context: contextSchema }).passthrough();
+export const advancedSchema = z.object({
   environments: z.array(z.string().min(1).max(100).regex(URL_FRIENDLY, { message: 'must be URL friendly' })).min(1).max(100),
   projects: projectsSchema,
   context: contextSchema,

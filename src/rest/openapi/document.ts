@@ -14,7 +14,7 @@ const ErrorBody = z.looseObject({
   id: z.string().describe('Quote it when you report the error'),
   name: z.string().describe('The error name (ValidationError, NotFoundError, …)'),
   message: z.string(),
-  details: z.array(z.object({ path: z.string(), message: z.string() })).optional().describe('What was wrong with the request, for ValidationError'),
+  details: z.array(z.object({ path: z.string().optional().describe('Where in the request (absent for PatternError)'), message: z.string() })).optional().describe('What was wrong with the request, for ValidationError and PatternError'),
   permissions: z.array(z.string()).optional().describe('The permissions that were missing, for NoAccessError'),
 });
 
