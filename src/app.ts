@@ -9,8 +9,11 @@ import { SnapshotCache } from './domain/playground/snapshot-cache';
 import { createServices } from './domain/services';
 import type { Logger } from './logger';
 import { graphiqlRouter } from './graphiql/graphiql';
+import { observability, PROMETHEUS_PATH } from './observability';
 import { graphqlHandler } from './resolvers/graphql.handler';
 import { errorHandler, notFound, sendError, sendGraphQLError } from './rest/errors';
+import { docsRouter } from './rest/openapi/docs.routes';
+import { SERVICE_VERSION } from './version';
 import { adminRouter } from './rest';
 import { authRouter, readCookie } from './rest/auth.routes';
 import { inviteRouter } from './rest/invite.routes';
@@ -75,6 +78,9 @@ export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinati
   const credentials = new Authenticator(orm.em, credentialTtlMs);
   const onCredentialsRevoked = () => credentials.invalidate();
   const playgroundCache = new SnapshotCache();
+  // Request log lines and Prometheus metrics (src/observability): every request is observed as it enters (see the end).
+  const obs = observability(app, orm, logger, eventHub);
+  const serviceOptions = { playgroundCombinationLimit, playgroundCache, onCredentialsRevoked, publicUrl, eventHub, allowPrivateAddonUrls, onPlaygroundEvaluation: obs.playgroundEvaluated };
 
   app.get('/health', async (_req, res) => {
     try {
@@ -85,6 +91,9 @@ export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinati
     }
   });
 
+  // Prometheus metrics without credentials, as Unleash serves them: nothing in them names a flag, a user or a token.
+  app.get(PROMETHEUS_PATH, obs.prometheus);
+
   // The Authorization header (an API token or a personal access token) wins over the session cookie; client and
   // frontend tokens are valid credentials but never open the admin API (403).
   const authenticate = async (req: Request, res: Response, next: NextFunction) => {
@@ -94,7 +103,7 @@ export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinati
     if (!principal) return refuse(req, res, new AuthenticationRequired());
     const refused = refuseNonAdminToken(principal);
     if (refused) return refuse(req, res, refused);
-    (req as Request & { scope?: unknown }).scope = { services: createServices(orm.em.fork(), principal, { playgroundCombinationLimit, playgroundCache, onCredentialsRevoked, publicUrl, eventHub, allowPrivateAddonUrls }) };
+    (req as Request & { scope?: unknown }).scope = { services: createServices(orm.em.fork(), principal, serviceOptions) };
     next();
   };
   const requireJson = (req: Request, res: Response, next: NextFunction) => {
@@ -118,7 +127,7 @@ export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinati
     if (refused) return refuse(req, res, refused);
     // Built on first use: metrics intake, the hottest SDK path, never needs them (an EntityManager fork and the services cost ~25 µs).
     let built: ReturnType<typeof createServices> | undefined;
-    (req as Request & { scope?: unknown }).scope = { principal, get services() { return (built ??= createServices(orm.em.fork(), principal, { playgroundCombinationLimit, playgroundCache, onCredentialsRevoked, publicUrl, eventHub, allowPrivateAddonUrls })); } };
+    (req as Request & { scope?: unknown }).scope = { principal, get services() { return (built ??= createServices(orm.em.fork(), principal, serviceOptions)); } };
     next();
   };
   const metrics = clientMetricsRouters(sdk);
@@ -166,6 +175,9 @@ export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinati
     (req: Request, res: Response) => graphql(req, res),
     errorHandler(logger, 'graphql'));
 
+  // The REST reference (OpenAPI 3.1 and its page), readable without credentials like Unleash's /docs/openapi.
+  app.use('/docs', docsRouter(SERVICE_VERSION));
+
   app.use(notFound);
   app.use(errorHandler(logger));
 
@@ -177,9 +189,10 @@ export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinati
   ];
   const expressHandle = (app as unknown as { handle: Handle }).handle.bind(app);
   (app as unknown as { handle: Handle }).handle = (req, res, callback) => {
+    obs.observe(req, res);
     const toExpress = () => expressHandle(req, res, callback);
     for (const fast of fastPaths) if (fast(req, res, toExpress)) return;
     toExpress();
   };
-  return Object.assign(app, { close: () => metrics.close() });
+  return Object.assign(app, { close: () => { obs.close(); return metrics.close(); } });
 }

@@ -3,6 +3,8 @@ import { checkPasswordStrength } from './domain/access/password';
 import type { DeliveryOptions } from './domain/addons/delivery-options';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+/** How log lines are written: one JSON object a line, or pino-pretty's lines for people. */
+export type LogFormat = 'json' | 'pretty';
 
 export interface Config {
   port: number;
@@ -14,6 +16,8 @@ export interface Config {
   /** Password of the `admin` user created on a database without users; generated and printed once when unset. */
   initAdminPassword?: string;
   logLevel: LogLevel;
+  /** LOG_FORMAT: `json` (default) or `pretty`. */
+  logFormat: LogFormat;
   /** Upper bound of database connections in the pool (always 1 on the embedded database). */
   dbPoolMax: number;
   /** D9: most environment × feature × context combinations of one advanced playground request. */
@@ -46,6 +50,7 @@ export class ConfigError extends Error {
 }
 
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const LOG_FORMATS: readonly LogFormat[] = ['json', 'pretty'];
 // An admin token is `<project>:<environment>.<secret>`; init tokens are admin tokens, so `*:*.<secret>`.
 const ADMIN_TOKEN = /^\*:\*\.[A-Za-z0-9_\-]{8,200}$/;
 
@@ -82,6 +87,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const logLevel = (env.LOG_LEVEL?.trim() || 'info') as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  const logFormat = (env.LOG_FORMAT?.trim().toLowerCase() || 'json') as LogFormat;
+  if (!LOG_FORMATS.includes(logFormat)) throw new ConfigError(`LOG_FORMAT must be json or pretty, got "${env.LOG_FORMAT}"`);
   const playgroundCombinationLimit = integer('PLAYGROUND_COMBINATION_LIMIT', env.PLAYGROUND_COMBINATION_LIMIT, 15_000, 1, 10_000_000);
   const graphqlMaxCost = integer('GRAPHQL_MAX_COST', env.GRAPHQL_MAX_COST, 100_000, 1, 100_000_000);
   const shutdownTimeoutMs = integer('SHUTDOWN_TIMEOUT_MS', env.SHUTDOWN_TIMEOUT_MS, 10_000, 0, 600_000);
@@ -93,7 +100,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const metricsFlushMs = integer('CLIENT_METRICS_FLUSH_MS', env.CLIENT_METRICS_FLUSH_MS, 5_000, 10, 600_000);
   const metricsRetentionHours = integer('CLIENT_METRICS_RETENTION_HOURS', env.CLIENT_METRICS_RETENTION_HOURS, 48, 1, 24 * 366);
   return {
-    port, databaseUrl, dataDir, initAdminApiTokens, initAdminPassword, logLevel, dbPoolMax, playgroundCombinationLimit, graphqlMaxCost, shutdownTimeoutMs,
+    port, databaseUrl, dataDir, initAdminApiTokens, initAdminPassword, logLevel, logFormat, dbPoolMax, playgroundCombinationLimit, graphqlMaxCost, shutdownTimeoutMs,
     publicUrl, addonDelivery, changeRequestPollMs, importBodyLimit, corsOrigins, metricsFlushMs, metricsRetentionHours,
   };
 }

@@ -1,10 +1,18 @@
 import pino from 'pino';
-import type { LogLevel } from './config';
+import pretty from 'pino-pretty';
+import type { LogFormat, LogLevel } from './config';
 
 export type Logger = pino.Logger;
 
-export function createLogger(level: LogLevel): Logger {
-  return pino({ level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime, serializers: { err: loggableError } });
+/**
+ * The service's logger, on stdout: one JSON object a line (`json`, for log collectors), or pino-pretty's coloured
+ * lines (`pretty`, for people). pino-pretty runs here as a synchronous stream, not as a pino transport (those run in a
+ * worker thread): no thread to start or to flush at exit, and lines come out in order with what the process prints.
+ */
+export function createLogger(level: LogLevel, format: LogFormat = 'json'): Logger {
+  const options: pino.LoggerOptions = { level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime, serializers: { err: loggableError } };
+  if (format === 'pretty') return pino(options, pretty({ sync: true, singleLine: true, translateTime: 'SYS:yyyy-mm-dd HH:MM:ss.l' }));
+  return pino(options);
 }
 
 /** Properties of a PostgreSQL error that may quote stored values (`Key (x)=(value)`) or statements. */

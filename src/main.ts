@@ -21,7 +21,7 @@ async function main(): Promise<void> {
   embedded?.catch(() => {}); // awaited (and reported) by startServer
   const { createLogger } = require('./logger') as typeof LoggerModule;
   const { startServer } = require('./server') as typeof ServerModule;
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, config.logFormat);
   // Signal handlers go in before anything is announced: a supervisor (or a test) that reads "listening" and sends
   // SIGTERM at once must get the graceful stop, not the default action. While starting there is nothing to finish,
   // so a signal then ends the process at once (a first start is atomic; migrations run in one transaction).

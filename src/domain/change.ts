@@ -101,8 +101,8 @@ export async function change<T>(
         await hub?.announceInTransaction(tx as EntityManager, appended.rows, appended.deliveries);
         return out;
       }, { clear: true });
-      // Committed: the live stream and the delivery worker of this instance learn of it (embedded database; on
-      // PostgreSQL the notification queued above reaches every instance instead).
+      // Committed: this instance's metrics count the events; the live stream and the delivery worker of this instance
+      // learn of it (embedded database; on PostgreSQL the notification queued above reaches every instance instead).
       if (appended) hub?.afterCommit(appended.rows, appended.deliveries, wholeRows);
       // This instance's own answers see the change from the next request on, without waiting for the notification.
       hub?.modelVersion.moved();

@@ -45,6 +45,8 @@ export interface ServiceOptions {
   eventHub?: EventHub;
   /** Addon URLs may point at loopback and private addresses (ADDON_ALLOW_PRIVATE_URLS). */
   allowPrivateAddonUrls?: boolean;
+  /** Told of each playground evaluation (the app's metrics). */
+  onPlaygroundEvaluation?: (kind: 'playground' | 'advanced') => void;
 }
 
 export function createServices(em: EntityManager, principal: Principal, options: ServiceOptions = {}) {
@@ -75,7 +77,7 @@ export function createServices(em: EntityManager, principal: Principal, options:
     changeRequestConfig: new ChangeRequestConfigService(em, principal, access),
     changeRequests: new ChangeRequestService(em, principal, access),
     importExport: new ImportExportService(em, principal, access),
-    playground: new PlaygroundService(em, options.playgroundCombinationLimit, options.playgroundCache),
+    playground: new PlaygroundService(em, options.playgroundCombinationLimit, options.playgroundCache, options.onPlaygroundEvaluation),
     clientMetrics: new ClientMetricsService(em, principal, access),
     uiConfig: new UiConfigService(options.publicUrl ?? 'http://localhost:4242'),
     changeRequestPreview: new ChangeRequestPreviewService(em, new ChangeRequestService(em, principal, access), options.playgroundCombinationLimit),

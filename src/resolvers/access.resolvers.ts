@@ -14,7 +14,7 @@ import { ProjectRef } from './projects.resolvers';
  */
 
 export const UserRef = builder.objectRef<User>('User').implement({
-  description: 'A person who signs in (spec: User). Never carries a password or its hash.',
+  description: 'A person who signs in. Never carries a password or its hash.',
   fields: (t) => ({
     id: t.exposeInt('id', { description: 'User id.' }),
     name: t.exposeString('name', { nullable: true, description: 'Display name.' }),
@@ -52,7 +52,7 @@ const MeRef = builder.objectRef<{ user: User; permissions: Array<{ permission: s
 });
 
 export const PermissionRef = builder.objectRef<ListedPermission>('Permission').implement({
-  description: 'A permission (spec: Permission listing).',
+  description: 'A permission, as `GET /api/admin/permissions` lists it.',
   fields: (t) => ({
     id: t.exposeInt('id', { description: 'Permission id.' }),
     name: t.exposeString('name', { description: 'Permission name, for example UPDATE_FEATURE.' }),
@@ -71,7 +71,7 @@ const EnvironmentPermissionsRef = builder.objectRef<{ name: string; permissions:
 });
 
 const PermissionListingRef = builder.objectRef<PermissionListing>('PermissionListing').implement({
-  description: 'Every permission there is (REST: GET /api/admin/permissions, spec endpoint 12).',
+  description: 'Every permission there is (REST: GET /api/admin/permissions).',
   fields: (t) => ({
     version: t.exposeInt('version', { description: 'Format version (1).' }),
     root: t.field({ type: [PermissionRef], description: 'Root permissions.', resolve: (l) => l.permissions.root }),
@@ -81,7 +81,7 @@ const PermissionListingRef = builder.objectRef<PermissionListing>('PermissionLis
 });
 
 export const RoleRef = builder.objectRef<Role | ProjectRole>('Role').implement({
-  description: 'A role (spec: Role): predefined (root Admin, Editor, Viewer; project Owner, Member) or custom (`root-custom`, `custom`).',
+  description: 'A role: predefined (root Admin, Editor, Viewer; project Owner, Member) or custom (`root-custom`, `custom`).',
   fields: (t) => ({
     id: t.exposeInt('id', { description: 'Role id.' }),
     name: t.exposeString('name', { description: 'Unique name.' }),
@@ -164,7 +164,7 @@ const ProjectAccessGroupRef = builder.objectRef<ProjectAccessGroup>('ProjectAcce
 });
 
 const ProjectAccessRef = builder.objectRef<ProjectAccess>('ProjectAccess').implement({
-  description: 'Who holds which roles in a project (REST: GET /api/admin/projects/:p/access, spec endpoint 13).',
+  description: 'Who holds which roles in a project (REST: GET /api/admin/projects/:p/access).',
   fields: (t) => ({
     roles: t.field({ type: [RoleRef], description: 'Every project role (Owner, Member and custom ones).', resolve: (a) => a.roles }),
     users: t.field({ type: [ProjectAccessUserRef], description: 'Users holding roles directly.', resolve: (a) => a.users }),

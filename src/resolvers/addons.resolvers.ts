@@ -71,7 +71,7 @@ function deliveryLoader(ctx: GraphQLContext, first: number, after: string | null
 const DELIVERY_WEIGHT = 20;
 
 const AddonRef = builder.objectRef<Addon>('Addon').implement({
-  description: 'An integration that receives the audit events it listens to (spec: Addon). Sensitive parameters always read as *****.',
+  description: 'An integration that receives the audit events it listens to. Sensitive parameters always read as *****.',
   fields: (t) => ({
     id: t.exposeInt('id', { description: 'Addon id.' }),
     provider: t.exposeString('provider', { description: 'The provider: webhook, slack, teams or datadog.' }),

@@ -67,7 +67,7 @@ const PreviewRef = builder.objectRef<ChangeRequestPreview>('ChangeRequestPreview
 
 builder.objectField(ChangeRequestRef, 'preview', (t) => t.field({
   type: PreviewRef,
-  description: 'Preview before approving (issue 12 part 9): the request applied in memory and each context evaluated before and after, as REST `POST …/change-requests/:id/preview`. 1 to 1000 contexts; at most the playground combination limit of feature × context results per request. Needs no permission beyond authentication.',
+  description: 'Preview before approving: the request applied in memory and each context evaluated before and after, as REST `POST …/change-requests/:id/preview`. 1 to 1000 contexts; at most the playground combination limit of feature × context results per request. Needs no permission beyond authentication.',
   args: { contexts: t.arg({ type: [PlaygroundContextInput], required: true, description: 'Client contexts (1 to 1000).' }) },
   complexity: (args) => ({ field: WEIGHTS.changeRequestPreview + WEIGHTS.changeRequestPreviewContext * (Array.isArray(args.contexts) ? args.contexts.length : 0), multiplier: 1 }),
   resolve: (request, { contexts }, ctx) => ctx.services.changeRequestPreview.previewOf(request, { contexts: contexts.map((c) => defined(c)) }),

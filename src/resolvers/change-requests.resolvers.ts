@@ -119,7 +119,7 @@ const ReviewRef = builder.objectRef<ChangeRequest['approvals'][number]>('ChangeR
 });
 
 export const ChangeRequestRef = builder.objectRef<ChangeRequest>('ChangeRequest').implement({
-  description: 'Changes to one environment of a project, proposed for review (spec: Change request).',
+  description: 'Changes to one environment of a project, proposed for review.',
   fields: (t) => ({
     id: t.exposeInt('id', { description: 'Change request id.' }),
     title: t.exposeString('title', { description: 'Title ("Change request #<id>" until renamed).' }),

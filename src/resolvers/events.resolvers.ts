@@ -20,7 +20,7 @@ export const EventRef = builder.objectRef<AuditEvent>('Event').implement({
   description: 'An audit event: one state change, written in the same transaction as the change.',
   fields: (t) => ({
     id: t.exposeInt('id', { description: 'Increasing natural number.' }),
-    type: t.exposeString('type', { description: 'Event type, from the spec\'s list (for example tag-created).' }),
+    type: t.exposeString('type', { description: 'Event type, one of Unleash v5.8\'s event types (for example tag-created).' }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the change committed.' }),
     createdBy: t.exposeString('createdBy', { description: 'Username, email or token name of the caller.' }),
     createdByUserId: t.exposeInt('createdByUserId', { nullable: true, description: 'User id of the caller (-1337 for admin tokens).' }),

@@ -138,7 +138,7 @@ export const FeatureRef = builder.objectRef<FeatureSummary>('Feature').implement
     events: t.field({
       type: EventConnectionRef,
       complexity: paged(WEIGHTS.featureEvents, WEIGHTS.eventRow),
-      description: 'Audit events of the feature, newest first, with cursor pagination (D7: every event, not only the newest 100).',
+      description: 'Audit events of the feature, newest first, with cursor pagination: every event, not only the newest 100 that REST `GET /api/admin/events/:featureName` answers.',
       args: {
         first: t.arg.int({ defaultValue: 50, description: 'Page size, 1..1000 (default 50).' }),
         after: t.arg.string({ description: 'Cursor of the last event of the previous page.' }),
@@ -345,7 +345,7 @@ const SetFeatureStaleInput = builder.inputType('SetFeatureStaleInput', {
   }),
 });
 const CloneFeatureInput = builder.inputType('CloneFeatureInput', {
-  description: 'Copies a feature (D3).',
+  description: 'Copies a feature into a project (201 over REST): type, description, impression data, strategies (constraints, segments, strategy variants; `groupId` set to the new name unless `replaceGroupId` is false), environment variants, and the dependencies on parents in that project. Every environment of the copy starts switched off.',
   fields: (t) => ({
     project: t.string({ required: true, description: 'Project the copy goes into.' }),
     feature: t.string({ required: true, description: 'The feature to copy (any project).' }),

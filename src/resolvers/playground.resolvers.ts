@@ -122,7 +122,7 @@ const AdvancedPlaygroundFeatureRef = builder.objectRef<AdvancedPlaygroundFeature
 });
 
 export const PlaygroundContextInput = builder.inputType('PlaygroundContextInput', {
-  description: 'The client context (spec: Client context).',
+  description: 'The client context a flag is evaluated for.',
   fields: (t) => ({
     appName: t.string({ required: true, description: 'Application name (non-empty).' }),
     userId: t.string({ description: 'User id; comma-separated values expand in the advanced playground.' }),
@@ -158,14 +158,14 @@ builder.queryFields((t) => ({
   playground: t.field({
     type: [PlaygroundFeatureRef],
     complexity: { field: WEIGHTS.playground, multiplier: LIST_MULTIPLIER },
-    description: 'Evaluates a context against the features of the chosen projects in one environment (spec endpoint 3).',
+    description: 'Evaluates a context against the features of the chosen projects in one environment (REST: POST /api/admin/playground).',
     args: { input: t.arg({ type: PlaygroundInput, required: true, description: 'Environment, projects and context.' }) },
     resolve: async (_r, { input }, ctx) => (await ctx.services.playground.evaluate(body(input))).features,
   }),
   advancedPlayground: t.field({
     type: [AdvancedPlaygroundFeatureRef],
     complexity: { field: WEIGHTS.advancedPlayground, multiplier: LIST_MULTIPLIER },
-    description: 'Evaluates every combination of the comma-separated context values in several environments (spec endpoint 4; D9 limit).',
+    description: 'Evaluates every combination of the comma-separated context values in several environments (REST: POST /api/admin/playground/advanced). More than PLAYGROUND_COMBINATION_LIMIT (default 15,000) environment × feature × context combinations in one request is a 400 ValidationError.',
     args: { input: t.arg({ type: AdvancedPlaygroundInput, required: true, description: 'Environments, projects and context.' }) },
     resolve: async (_r, { input }, ctx) => (await ctx.services.playground.evaluateAdvanced(body(input))).features,
   }),

@@ -54,7 +54,7 @@ const HealthReportFeatureRef = builder.objectRef<HealthReportFeature>('HealthRep
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'Creation time.' }),
     stale: t.exposeBoolean('stale', { description: 'Whether the feature is marked stale.' }),
     impressionData: t.exposeBoolean('impressionData', { description: 'Whether SDKs emit impression events for it.' }),
-    lastSeenAt: t.expose('lastSeenAt', { type: 'DateTime', nullable: true, description: 'When an SDK last reported the feature (deprecated in the spec).' }),
+    lastSeenAt: t.expose('lastSeenAt', { type: 'DateTime', nullable: true, description: 'When an SDK last reported the feature, in any environment (deprecated in Unleash v5.8, which keeps this time per environment).' }),
     environments: t.field({
       type: [HealthReportFeatureEnvironmentRef],
       description: 'The project\'s switched-on environments, by sort order then name.',
@@ -90,7 +90,7 @@ const ProjectStatsRef = builder.objectRef<ProjectStats>('ProjectStats').implemen
 });
 
 const ProjectHealthReportRef = builder.objectRef<ProjectHealthReport>('ProjectHealthReport').implement({
-  description: 'The project\'s technical-debt overview (spec endpoint 10), computed live on each request.',
+  description: 'The project\'s technical-debt overview (REST: GET /api/admin/projects/:projectId/health-report), computed live on each request.',
   fields: (t) => ({
     name: t.exposeString('name', { description: 'Project display name.' }),
     description: t.exposeString('description', { nullable: true, description: 'Project description.' }),

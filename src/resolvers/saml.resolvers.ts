@@ -8,7 +8,7 @@ import { defined } from './input';
  */
 
 const SamlSettingsRef = builder.objectRef<SamlSettings>('SamlSettings').implement({
-  description: 'How users sign in with SAML 2.0 (spec: SAML settings). Before any are saved: enabled false and the defaults.',
+  description: 'How users sign in with SAML 2.0. Before any are saved: enabled false and the defaults.',
   fields: (t) => ({
     enabled: t.exposeBoolean('enabled', { description: 'Whether SAML sign-in is on.' }),
     entityId: t.exposeString('entityId', { nullable: true, description: "The identity provider's entity id (the Issuer of its responses)." }),

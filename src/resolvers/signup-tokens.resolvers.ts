@@ -9,7 +9,7 @@ import { defined } from './input';
  */
 
 const SignupTokenRef = builder.objectRef<SignupToken>('PublicSignupToken').implement({
-  description: 'An invite link anyone holding it can sign up with, while it is enabled and not expired (spec: Public signup token).',
+  description: 'An invite link anyone holding it can sign up with, while it is enabled and not expired.',
   fields: (t) => ({
     secret: t.exposeString('secret', { description: 'The secret the link carries; the token is addressed by it.' }),
     url: t.exposeString('url', { description: 'The signup link to share.' }),

@@ -15,6 +15,7 @@ import { listenForEvents, type EventListener } from '../../src/domain/events/eve
 import { openOrm } from '../../src/db/orm';
 import { seedStatements } from '../../src/db/seed';
 import { createLogger, type Logger } from '../../src/logger';
+import { checkResponse } from './openapi-check';
 
 export const ADMIN_TOKEN = '*:*.test-admin-token-0123456789';
 
@@ -132,6 +133,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     if (payload !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
     const res = await fetch(base + path, { method, headers, body: payload });
     const text = await res.text();
+    checkResponse(method, path, res.status, res.headers.get('content-type'), text);
     let parsed: unknown = text;
     if (text && (res.headers.get('content-type') ?? '').includes('json')) parsed = JSON.parse(text);
     return { status: res.status, body: parsed as T, headers: res.headers };

@@ -5,15 +5,15 @@ import { ConfigError, loadConfig } from '../../src/config';
 describe('loadConfig', () => {
   it('has the documented defaults', () => {
     expect(loadConfig({})).toEqual({
-      port: 4242, databaseUrl: undefined, dataDir: path.resolve('./data'), initAdminApiTokens: [], logLevel: 'info', dbPoolMax: 10,
+      port: 4242, databaseUrl: undefined, dataDir: path.resolve('./data'), initAdminApiTokens: [], logLevel: 'info', logFormat: 'json', dbPoolMax: 10,
       playgroundCombinationLimit: 15000, graphqlMaxCost: 100000, shutdownTimeoutMs: 10000, publicUrl: 'http://localhost:4242',
       addonDelivery: { allowPrivateUrls: false, timeoutMs: 10000, maxAttempts: 5, retryBaseMs: 5000, pollMs: 1000, leaseMs: 30000, concurrency: 8 },
       changeRequestPollMs: 1000, importBodyLimit: '500kb', corsOrigins: [], metricsFlushMs: 5000, metricsRetentionHours: 48,
     });
   });
   it('reads every variable', () => {
-    const c = loadConfig({ PORT: '8080', DATABASE_URL: 'postgresql://u@h:5432/db', DATA_DIR: '/tmp/x', INIT_ADMIN_API_TOKENS: '*:*.abcdefgh, *:*.ijklmnop', LOG_LEVEL: 'warn', DB_POOL_MAX: '4', PLAYGROUND_COMBINATION_LIMIT: '500', SHUTDOWN_TIMEOUT_MS: '2500', GRAPHQL_MAX_COST: '5000', PUBLIC_URL: 'https://flags.example.com/unleash/', CHANGE_REQUEST_POLL_MS: '250', IMPORT_BODY_LIMIT: '2MB', CORS_ORIGINS: 'https://app.example.com, http://localhost:3000/', CLIENT_METRICS_FLUSH_MS: '1000', CLIENT_METRICS_RETENTION_HOURS: '72' });
-    expect(c).toEqual({ port: 8080, databaseUrl: 'postgresql://u@h:5432/db', dataDir: '/tmp/x', initAdminApiTokens: ['*:*.abcdefgh', '*:*.ijklmnop'], logLevel: 'warn', dbPoolMax: 4, playgroundCombinationLimit: 500, graphqlMaxCost: 5000, shutdownTimeoutMs: 2500, publicUrl: 'https://flags.example.com/unleash', addonDelivery: expect.any(Object), changeRequestPollMs: 250, importBodyLimit: '2mb', corsOrigins: ['https://app.example.com', 'http://localhost:3000'], metricsFlushMs: 1000, metricsRetentionHours: 72 });
+    const c = loadConfig({ PORT: '8080', DATABASE_URL: 'postgresql://u@h:5432/db', DATA_DIR: '/tmp/x', INIT_ADMIN_API_TOKENS: '*:*.abcdefgh, *:*.ijklmnop', LOG_LEVEL: 'warn', LOG_FORMAT: 'pretty', DB_POOL_MAX: '4', PLAYGROUND_COMBINATION_LIMIT: '500', SHUTDOWN_TIMEOUT_MS: '2500', GRAPHQL_MAX_COST: '5000', PUBLIC_URL: 'https://flags.example.com/unleash/', CHANGE_REQUEST_POLL_MS: '250', IMPORT_BODY_LIMIT: '2MB', CORS_ORIGINS: 'https://app.example.com, http://localhost:3000/', CLIENT_METRICS_FLUSH_MS: '1000', CLIENT_METRICS_RETENTION_HOURS: '72' });
+    expect(c).toEqual({ port: 8080, databaseUrl: 'postgresql://u@h:5432/db', dataDir: '/tmp/x', initAdminApiTokens: ['*:*.abcdefgh', '*:*.ijklmnop'], logLevel: 'warn', logFormat: 'pretty', dbPoolMax: 4, playgroundCombinationLimit: 500, graphqlMaxCost: 5000, shutdownTimeoutMs: 2500, publicUrl: 'https://flags.example.com/unleash', addonDelivery: expect.any(Object), changeRequestPollMs: 250, importBodyLimit: '2mb', corsOrigins: ['https://app.example.com', 'http://localhost:3000'], metricsFlushMs: 1000, metricsRetentionHours: 72 });
   });
   it('reads the ADDON_* variables (the lease defaults to the timeout plus 20 s)', () => {
     expect(loadConfig({ ADDON_ALLOW_PRIVATE_URLS: 'true', ADDON_TIMEOUT_MS: '2000', ADDON_MAX_ATTEMPTS: '7', ADDON_RETRY_BASE_MS: '100', ADDON_POLL_MS: '250', ADDON_CONCURRENCY: '3' }).addonDelivery)
@@ -32,6 +32,8 @@ describe('loadConfig', () => {
     [{ INIT_ADMIN_API_TOKENS: 'default:development.abcdefgh' }, 'INIT_ADMIN_API_TOKENS'],
     [{ INIT_ADMIN_API_TOKENS: '*:*.short' }, 'INIT_ADMIN_API_TOKENS'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ LOG_FORMAT: 'xml' }, 'LOG_FORMAT'],
+    [{ LOG_FORMAT: 'json,pretty' }, 'LOG_FORMAT'],
     [{ DB_POOL_MAX: '0' }, 'DB_POOL_MAX'],
     [{ PLAYGROUND_COMBINATION_LIMIT: '0' }, 'PLAYGROUND_COMBINATION_LIMIT'],
     [{ SHUTDOWN_TIMEOUT_MS: '1s' }, 'SHUTDOWN_TIMEOUT_MS'],

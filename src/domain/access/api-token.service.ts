@@ -83,7 +83,7 @@ function toView(r: ApiTokenRow): ApiTokenView {
 const eventData = (t: ApiTokenView) => ({ id: t.id, tokenName: t.tokenName, type: t.type, environment: t.environment, projects: t.projects, expiresAt: t.expiresAt });
 
 const name = z.string().trim().min(1).max(200);
-const createSchema = z.object({
+export const createSchema = z.object({
   tokenName: name.optional(),
   username: name.optional(),
   type: z.string().transform((t) => t.toLowerCase()).pipe(z.enum(['client', 'admin', 'frontend'])),
@@ -92,7 +92,7 @@ const createSchema = z.object({
   projects: z.array(z.string().min(1).max(100)).min(1).max(1000).optional(),
   expiresAt: z.iso.datetime({ offset: true }).nullable().optional(),
 }).strict();
-const updateSchema = z.object({ expiresAt: z.iso.datetime({ offset: true }) }).strict();
+export const updateSchema = z.object({ expiresAt: z.iso.datetime({ offset: true }) }).strict();
 
 /** The permission a caller needs to create (`CREATE`), update, delete or read a token of `type`. */
 function tokenPermission(action: 'CREATE' | 'UPDATE' | 'DELETE' | 'READ', type: string): string {

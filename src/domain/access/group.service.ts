@@ -51,7 +51,7 @@ const id = z.number().int().min(1).max(MAX_ID);
 const memberRef = z.union([z.object({ user: z.object({ id }).strict() }).strict(), z.object({ id }).strict()])
   .transform((m) => ('user' in m ? m.user.id : m.id));
 /** Create and PUT take the same body: PUT replaces every field (absent ones get their defaults). */
-const groupSchema = z.object({
+export const groupSchema = z.object({
   name: text(100).min(1),
   description: text(1000).nullable().optional(),
   mappingsSSO: z.array(text(255).min(1)).max(100).optional(),

@@ -66,7 +66,7 @@ export async function issueResetToken(tx: EntityManager, userId: number, created
   return token;
 }
 
-const resetSchema = z.object({ token: z.string().max(MAX_TOKEN_LENGTH), password: z.string().max(1000) }).strict();
+export const resetSchema = z.object({ token: z.string().max(MAX_TOKEN_LENGTH), password: z.string().max(1000) }).strict();
 
 interface HolderRow {
   used_at: Date | null;

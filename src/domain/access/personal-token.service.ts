@@ -33,7 +33,7 @@ const toToken = (r: PatRow): PersonalToken => ({
   seenAt: r.seen_at ? new Date(r.seen_at).toISOString() : null,
 });
 
-const createSchema = z.object({
+export const createSchema = z.object({
   description: z.string().trim().min(1).max(255),
   expiresAt: z.iso.datetime({ offset: true }),
 }).strict();

@@ -44,12 +44,12 @@ export interface ProjectAccess {
 
 const id = z.number().int().min(1).max(2_147_483_647);
 const ref = z.union([id, z.object({ id }).strict()]).transform((v) => (typeof v === 'number' ? v : v.id));
-const addSchema = z.object({
+export const addSchema = z.object({
   roles: z.array(ref).min(1).max(100),
   users: z.array(ref).max(1000).default([]),
   groups: z.array(ref).max(1000).default([]),
 }).strict();
-const rolesSchema = z.object({ roles: z.array(ref).max(100) }).strict();
+export const rolesSchema = z.object({ roles: z.array(ref).max(100) }).strict();
 
 type Holder = 'user' | 'group';
 const HOLDER = {

@@ -55,7 +55,7 @@ const permissionRef = z.object({
   displayName: z.string().max(255).optional(),
   type: z.string().max(100).optional(),
 }).strict();
-const roleSchema = z.object({
+export const roleSchema = z.object({
   name: z.string().trim().min(1).max(100),
   description: z.string().max(1000).nullable().optional(),
   /** `root-custom` makes a custom root role; anything else a custom project role (as Unleash does). */

@@ -92,7 +92,7 @@ const certificate = z.string().trim().max(65_536).refine((c) => certificateDer(c
   message: 'must be an X.509 certificate in PEM form (base64, with or without the BEGIN/END CERTIFICATE lines)',
 });
 
-const settingsSchema = z.object({
+export const settingsSchema = z.object({
   enabled: z.boolean().optional(),
   entityId: z.string().trim().min(1).max(1024),
   signOnUrl: url,

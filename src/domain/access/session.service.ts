@@ -10,7 +10,7 @@ import { toUser, USER_COLUMNS, type User, type UserRow } from './user.service';
 /** How long a session lives (Unleash: two days). */
 export const SESSION_TTL_MS = 48 * 60 * 60 * 1000;
 
-const loginSchema = z.object({ username: z.string().min(1).max(254), password: z.string().min(1).max(1000) }).strict();
+export const loginSchema = z.object({ username: z.string().min(1).max(254), password: z.string().min(1).max(1000) }).strict();
 
 export interface Login {
   user: User;

@@ -47,13 +47,13 @@ const TOKEN_SELECT = `select t.secret, t.name, t.enabled, t.expires_at, t.create
 /** Creation caps the expiry at one month ahead, as Unleash does. */
 const MAX_LIFETIME_MONTHS = 1;
 const dateTime = z.iso.datetime({ offset: true });
-const createSchema = z.object({
+export const createSchema = z.object({
   name: z.string().trim().min(1).max(255),
   expiresAt: dateTime,
   role: z.union([z.number().int().min(1).max(2_147_483_647), z.string().min(1).max(100)]).optional(),
 }).strict();
-const updateSchema = z.object({ expiresAt: dateTime.optional(), enabled: z.boolean().optional() }).strict();
-const signupSchema = z.object({
+export const updateSchema = z.object({ expiresAt: dateTime.optional(), enabled: z.boolean().optional() }).strict();
+export const signupSchema = z.object({
   name: z.string().trim().min(1).max(255),
   email: z.string().trim().max(254).pipe(z.email()),
   username: z.string().trim().min(1).max(100).optional(),

@@ -79,7 +79,7 @@ export const userEventData = (u: User) => ({ id: u.id, name: u.name, email: u.em
 
 const text = (max: number) => z.string().trim().max(max);
 const rootRoleRef = z.union([z.number().int().min(1).max(2_147_483_647), z.string().min(1).max(100)]);
-const createUserSchema = z.object({
+export const createUserSchema = z.object({
   username: text(100).min(1).nullable().optional(),
   email: text(254).pipe(z.email()).nullable().optional(),
   name: text(255).nullable().optional(),
@@ -87,15 +87,15 @@ const createUserSchema = z.object({
   rootRole: rootRoleRef,
   sendEmail: z.boolean().optional(),
 }).strict();
-const updateUserSchema = z.object({
+export const updateUserSchema = z.object({
   email: text(254).pipe(z.email()).nullable().optional(),
   name: text(255).nullable().optional(),
   rootRole: rootRoleRef.optional(),
 }).strict();
-const passwordSchema = z.object({ password: z.string().max(1000) }).strict();
-const ownPasswordSchema = z.object({ password: z.string().max(1000), confirmPassword: z.string().max(1000) }).strict();
+export const passwordSchema = z.object({ password: z.string().max(1000) }).strict();
+export const ownPasswordSchema = z.object({ password: z.string().max(1000), confirmPassword: z.string().max(1000) }).strict();
 /** Unleash: the user is named by username or email (`id`), whatever its case. */
-const resetLinkSchema = z.object({ id: z.string().trim().min(1).max(254) }).strict();
+export const resetLinkSchema = z.object({ id: z.string().trim().min(1).max(254) }).strict();
 
 export type CreateUserInput = z.input<typeof createUserSchema>;
 export type UpdateUserInput = z.input<typeof updateUserSchema>;

@@ -78,7 +78,7 @@ const toDelivery = (r: DeliveryRow): AddonDelivery => ({
   redeliveryOf: r.redelivery_of,
 });
 
-const deliveryQuery = z.object({
+export const deliveryQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
   after: z.string().regex(/^[1-9][0-9]{0,17}$/, 'must be the `nextCursor` of an earlier page').optional(),
 }).strict();
@@ -96,7 +96,7 @@ const eventList = z.array(z.string().max(100)).max(500);
 const nameList = z.array(z.string().min(1).max(100)).max(1000);
 const description = z.string().max(1000);
 
-const createSchema = z.object({
+export const createSchema = z.object({
   provider: urlFriendlyName(1, 100),
   description: description.nullable().optional(),
   enabled: z.boolean().optional(),
@@ -107,7 +107,7 @@ const createSchema = z.object({
 }).strict();
 
 /** D2: every property optional; absent is untouched, `null` empties (a `null` description becomes ""). */
-const updateSchema = z.object({
+export const updateSchema = z.object({
   provider: urlFriendlyName(1, 100).optional(),
   description: description.nullable().optional(),
   enabled: z.boolean().optional(),

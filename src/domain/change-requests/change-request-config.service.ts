@@ -14,7 +14,7 @@ export interface ChangeRequestEnvironmentConfig {
   requiredApprovals: number;
 }
 
-const updateSchema = z.object({
+export const updateSchema = z.object({
   changeRequestsEnabled: z.boolean(),
   requiredApprovals: z.number().int().min(1).max(10).optional(),
 }).strict();

@@ -15,7 +15,7 @@ import { seededRandom } from '../playground/hashing';
 /** Most contexts one preview evaluates. */
 export const MAX_PREVIEW_CONTEXTS = 1000;
 
-const previewSchema = z.object({ contexts: z.array(contextSchema).min(1).max(MAX_PREVIEW_CONTEXTS) }).strict();
+export const previewSchema = z.object({ contexts: z.array(contextSchema).min(1).max(MAX_PREVIEW_CONTEXTS) }).strict();
 
 /** A feature's configuration in the request's environment, as the REST feature environment shows it. */
 export interface PreviewConfiguration {

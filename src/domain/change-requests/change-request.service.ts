@@ -92,7 +92,7 @@ export const TRANSITIONS: Readonly<Record<ChangeRequestState, readonly ChangeReq
   Cancelled: ['Draft', 'In review', 'Approved', 'Scheduled'],
 };
 
-const stateSchema = z.object({
+export const stateSchema = z.object({
   state: z.enum(CHANGE_REQUEST_STATES),
   comment: z.string().trim().min(1).max(10_000).optional(),
   scheduledAt: z.iso.datetime({ offset: true }).optional(),
@@ -130,9 +130,9 @@ function checkActions(input: unknown): void {
   });
 }
 
-const changeListSchema = z.array(changeSchema).min(1).max(100);
-const titleSchema = z.object({ title: z.string().trim().min(1).max(255) }).strict();
-const commentSchema = z.object({ text: z.string().trim().min(1).max(10_000) }).strict();
+export const changeListSchema = z.array(changeSchema).min(1).max(100);
+export const titleSchema = z.object({ title: z.string().trim().min(1).max(255) }).strict();
+export const commentSchema = z.object({ text: z.string().trim().min(1).max(10_000) }).strict();
 
 /** The permission the change itself would need if made directly: a request may only propose what its author may do. */
 const PERMISSION: Record<ChangeInput['action'], { permission: string; environment: boolean; root?: boolean }> = {

@@ -18,7 +18,7 @@ export interface ContextField {
   usedInProjects: number;
 }
 
-const legalValue = z.object({ value: z.string().min(1).max(100), description: description.optional() }).strict();
+export const legalValue = z.object({ value: z.string().min(1).max(100), description: description.optional() }).strict();
 const legalValues = z.array(legalValue).max(1000).superRefine((values, ctx) => {
   const seen = new Set<string>();
   values.forEach((v, i) => {
@@ -36,8 +36,8 @@ const fields = {
 const createSchema = z.object({ name: urlFriendlyName(1, 100), ...fields }).strict();
 /** A new context field as created directly; an import creates the fields it brings with the same rules (issue 13). */
 export const contextFieldCreateSchema = createSchema;
-const updateSchema = z.object({ name: z.string().optional(), ...fields }).strict();
-const validateSchema = z.object({ name: urlFriendlyName(1, 100) }).strict();
+export const updateSchema = z.object({ name: z.string().optional(), ...fields }).strict();
+export const validateSchema = z.object({ name: urlFriendlyName(1, 100) }).strict();
 
 export type CreateContextFieldInput = z.input<typeof createSchema>;
 export type UpdateContextFieldInput = z.input<typeof updateSchema>;
@@ -136,8 +136,9 @@ export class ContextFieldService {
     if (await this.em.findOne(ContextFieldSchema, { name })) throw new NameExistsError(`A context field with the name ${name} already exists`);
   }
 
+  /** Applies a change to the field; the answer carries its usage counts as a read shows them (read after the commit). */
   private async modify(name: string, apply: (row: ContextFieldRow) => void): Promise<ContextField> {
-    return change(this.em, this.principal, async (tx, emit) => {
+    const field = await change(this.em, this.principal, async (tx, emit) => {
       const row = await this.load(tx, name, true);
       const before = toContextField(row);
       apply(row);
@@ -145,6 +146,8 @@ export class ContextFieldService {
       if (!sameJson(eventData(before), eventData(after))) emit({ type: 'context-field-updated', data: eventData(after), preData: eventData(before) });
       return after;
     });
+    const usage = (await this.usage(name)).get(name);
+    return { ...field, usedInFeatures: usage?.features ?? 0, usedInProjects: usage?.projects ?? 0 };
   }
 
   /** Distinct features (archived included) and projects whose strategy constraints reference each field. */

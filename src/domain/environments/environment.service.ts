@@ -20,8 +20,8 @@ export interface Environment {
 const name = urlFriendlyName(1, 100);
 const type = z.string().min(1).max(100);
 const sortOrder = z.number().int().min(-1_000_000).max(1_000_000);
-const createSchema = z.object({ name, type, sortOrder: sortOrder.optional(), enabled: z.boolean().optional() }).strict();
-const updateSchema = z.object({ name: z.string().optional(), type: type.optional(), sortOrder: sortOrder.optional() }).strict();
+export const createSchema = z.object({ name, type, sortOrder: sortOrder.optional(), enabled: z.boolean().optional() }).strict();
+export const updateSchema = z.object({ name: z.string().optional(), type: type.optional(), sortOrder: sortOrder.optional() }).strict();
 
 export type CreateEnvironmentInput = z.input<typeof createSchema>;
 export type UpdateEnvironmentInput = z.input<typeof updateSchema>;

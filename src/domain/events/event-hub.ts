@@ -78,6 +78,8 @@ export class EventHub {
   /** Told only how many deliveries a commit queued (the delivery worker): no events are read for them. */
   private readonly deliveryListeners = new Set<(deliveries: number) => void>();
   private readonly closers = new Map<CommitListener, () => void>();
+  /** Told of the events each of this instance's own transactions wrote, after its commit (the metrics). */
+  private readonly writtenListeners = new Set<(rows: ReadonlyArray<{ type: string }>) => void>();
   private isClosed = false;
   /** Moves of `model_version` as this instance hears of them (watched in notify mode while the listener is up). */
   readonly modelVersion = new ModelVersionSignal();
@@ -108,6 +110,16 @@ export class EventHub {
     return () => { this.deliveryListeners.delete(listener); };
   }
 
+  /**
+   * `listener` learns of the events every transaction of this instance commits, in both modes, right after the commit
+   * (never of a rolled-back one, nor of other instances' events). It runs synchronously and must not throw.
+   */
+  onWritten(listener: (rows: ReadonlyArray<{ type: string }>) => void): () => void {
+    if (this.isClosed) return () => {};
+    this.writtenListeners.add(listener);
+    return () => { this.writtenListeners.delete(listener); };
+  }
+
   private deliveriesQueued(deliveries: number): void {
     if (deliveries <= 0) return;
     for (const listener of [...this.deliveryListeners]) {
@@ -130,6 +142,7 @@ export class EventHub {
     const closers = [...this.closers.values()];
     this.listeners.clear();
     this.deliveryListeners.clear();
+    this.writtenListeners.clear();
     this.closers.clear();
     for (const onClose of closers) {
       try {
@@ -178,8 +191,17 @@ export class EventHub {
     }
   }
 
-  /** After the commit (local mode): hand the events over. */
+  /** After the commit: the `onWritten` listeners learn of the events (both modes); in local mode, hand them over. */
   afterCommit(rows: EventDbRow[], deliveries: number, wholeRows: boolean): void {
+    if (rows.length > 0) {
+      for (const listener of [...this.writtenListeners]) {
+        try {
+          listener(rows);
+        } catch {
+          // As for event listeners.
+        }
+      }
+    }
     if (this.mode !== 'local') return;
     this.deliveriesQueued(deliveries);
     // Rows read back whole only when someone listened as the change began (`wantsRows`): a stream that started

@@ -35,7 +35,7 @@ const createSchema = z.object({ name: z.string().min(1).max(100), ...strategyFie
 const updateSchema = z.object({ name: z.string().min(1).max(100).optional(), ...strategyFields, ...identity }).strict();
 const sortOrderSchema = z.array(z.object({ id: z.string().min(1).max(100), sortOrder: z.number().int().min(-1_000_000).max(1_000_000) }).strict()).min(1).max(1000);
 const switchSchema = z.object({ shouldActivateDisabledStrategies: z.boolean().optional() }).strict();
-const batchVariantsSchema = z.object({ variants: featureVariantsSchema, environments: z.array(z.string().min(1).max(100)).min(1).max(100) }).strict();
+export const batchVariantsSchema = z.object({ variants: featureVariantsSchema, environments: z.array(z.string().min(1).max(100)).min(1).max(100) }).strict();
 
 export type StrategyInput = z.input<typeof createSchema>;
 

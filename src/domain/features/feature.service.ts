@@ -35,13 +35,13 @@ const metadataFields = {
 };
 // "." and ".." are URL friendly characters but not addressable path segments (URLs normalise them away), as Unleash refuses them.
 const featureName = urlFriendlyName(1, 100);
-const createSchema = z.object({ name: featureName, ...metadataFields }).strict();
+export const createSchema = z.object({ name: featureName, ...metadataFields }).strict();
 // Clients often send back the feature they read: `name`/`project` may be repeated but must match the path.
-const updateSchema = z.object({ name: z.string().optional(), project: z.string().optional(), archived: z.boolean().optional(), ...metadataFields }).strict();
-const validateSchema = z.object({ name: featureName, projectId: z.string().min(1).max(100).optional() }).strict();
-const tagSchema = z.object({ type: urlFriendlyName(2, 50).optional(), value: z.string().trim().min(2).max(50) }).strict();
-const namesSchema = z.object({ features: z.array(z.string().min(1).max(100)).min(1).max(1000) }).strict();
-const staleSchema = z.object({ features: z.array(z.string().min(1).max(100)).min(1).max(1000), stale: z.boolean() }).strict();
+export const updateSchema = z.object({ name: z.string().optional(), project: z.string().optional(), archived: z.boolean().optional(), ...metadataFields }).strict();
+export const validateSchema = z.object({ name: featureName, projectId: z.string().min(1).max(100).optional() }).strict();
+export const tagSchema = z.object({ type: urlFriendlyName(2, 50).optional(), value: z.string().trim().min(2).max(50) }).strict();
+export const namesSchema = z.object({ features: z.array(z.string().min(1).max(100)).min(1).max(1000) }).strict();
+export const staleSchema = z.object({ features: z.array(z.string().min(1).max(100)).min(1).max(1000), stale: z.boolean() }).strict();
 const dependencySchema = z.object({
   feature: z.string().min(1).max(100),
   enabled: z.boolean().optional(),
@@ -49,8 +49,8 @@ const dependencySchema = z.object({
 }).strict();
 /** The payload of a dependency, as a change request's addDependency change carries it (issue 12). */
 export const dependencyPayloadSchema = dependencySchema;
-const cloneSchema = z.object({ name: featureName, replaceGroupId: z.boolean().optional() }).passthrough();
-const lifetimeSchema = z.object({ lifetimeDays: z.number().int().min(1).max(100_000).nullable() }).strict();
+export const cloneSchema = z.object({ name: featureName, replaceGroupId: z.boolean().optional() }).passthrough();
+export const lifetimeSchema = z.object({ lifetimeDays: z.number().int().min(1).max(100_000).nullable() }).strict();
 
 export type CreateFeatureInput = z.input<typeof createSchema>;
 export type UpdateFeatureInput = z.input<typeof updateSchema>;

@@ -9,7 +9,7 @@ const operationSchema = z.object({
   value: z.unknown().optional(),
   from: z.string().max(1000).optional(),
 }).strict();
-const patchSchema = z.array(operationSchema).max(1000);
+export const patchSchema = z.array(operationSchema).max(1000);
 
 /**
  * Applies an RFC 6902 JSON patch to a copy of `document` (the PATCH endpoints). A malformed patch, or one whose

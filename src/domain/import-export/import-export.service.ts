@@ -14,7 +14,7 @@ import { importSchema, type ImportInput } from './import-payload';
 import { PERMISSION_ORDER, planImport, readImportState, type FeatureImportChange, type ImportItem, type ImportReport } from './import-plan';
 import { writeImport } from './import-writer';
 
-const exportSchema = z.object({
+export const exportSchema = z.object({
   features: z.array(z.string().min(1).max(100)).min(1).max(10_000).optional(),
   tag: z.string().min(1).max(101).optional(),
   project: z.string().min(1).max(100).optional(),

@@ -54,7 +54,7 @@ const SEEN_HOURS = 24;
 const HOUR_MS = 3_600_000;
 
 const optionalText = (max: number) => z.string().max(max).nullish();
-const updateSchema = z.object({
+export const updateSchema = z.object({
   appName: z.string().optional(),
   description: description.nullish(),
   url: optionalText(1000),

@@ -42,7 +42,7 @@ export const metricsSchema = z.object({
   }),
 });
 
-const registerSchema = z.object({
+export const registerSchema = z.object({
   appName,
   instanceId,
   environment,

@@ -37,8 +37,8 @@ export const contextSchema = z.object({
 }).passthrough();
 const projectsSchema = z.union([z.literal('*'), z.array(z.string().max(100)).max(1000)], { error: 'must be "*" (all projects) or an array of project ids' }).optional();
 // Unknown top-level keys are accepted and echoed back in `input`, as Unleash does.
-const basicSchema = z.object({ environment: z.string().max(100), projects: projectsSchema, context: contextSchema }).passthrough();
-const advancedSchema = z.object({
+export const basicSchema = z.object({ environment: z.string().max(100), projects: projectsSchema, context: contextSchema }).passthrough();
+export const advancedSchema = z.object({
   environments: z.array(z.string().min(1).max(100).regex(URL_FRIENDLY, { message: 'must be URL friendly' })).min(1).max(100),
   projects: projectsSchema,
   context: contextSchema,
@@ -69,6 +69,8 @@ export class PlaygroundService {
     private readonly em: EntityManager,
     private readonly combinationLimit = DEFAULT_COMBINATION_LIMIT,
     private readonly cache: SnapshotCache = new SnapshotCache(),
+    /** Told of each evaluation this service completes (the metrics count them, REST and GraphQL alike). */
+    private readonly onEvaluated?: (kind: 'playground' | 'advanced') => void,
   ) {}
 
   async evaluate(body: unknown): Promise<{ input: unknown; features: PlaygroundFeatureEvaluation[] }> {
@@ -76,7 +78,9 @@ export class PlaygroundService {
     const snapshots = await this.cache.get(this.em, [input.environment], input.projects ?? '*');
     // The context as sent (validated above), as the advanced playground evaluates it.
     const context = (body as { context: PlaygroundContext }).context;
-    return { input: body, features: evaluate(snapshots.get(input.environment)!, context, input.environment) };
+    const features = evaluate(snapshots.get(input.environment)!, context, input.environment);
+    this.onEvaluated?.('playground');
+    return { input: body, features };
   }
 
   /**
@@ -103,7 +107,10 @@ export class PlaygroundService {
     }
     this.combinationsUsed += total;
     // Nothing to evaluate: the product of the context values is not bounded by the limit then, so never build it.
-    if (featureCount === 0) return { input: body, features: [] };
+    if (featureCount === 0) {
+      this.onEvaluated?.('advanced');
+      return { input: body, features: [] };
+    }
     // Every entry repeats its combination's context, so the limit on combinations alone does not bound the response:
     // a 90 kB value in 15,000 entries would be 1.3 GB. Bound the contexts written out as well.
     const contextBytes = total * axes.reduce((sum, [key, values]) => sum + key.length + 6 + averageJsonLength(values), 2);
@@ -126,6 +133,7 @@ export class PlaygroundService {
         }
       }
     }
+    this.onEvaluated?.('advanced');
     return { input: body, features: [...grouped.values()] };
   }
 }

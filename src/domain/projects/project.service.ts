@@ -44,12 +44,12 @@ const projectFields = {
   defaultStickiness: z.string().min(1).max(100).optional(),
   featureLimit: z.number().int().min(0).max(1_000_000).nullable().optional(),
 };
-const createSchema = z.object({ id: urlFriendlyName(1, 100), ...projectFields }).strict();
+export const createSchema = z.object({ id: urlFriendlyName(1, 100), ...projectFields }).strict();
 // The id may be repeated in the body (Unleash clients send the whole project) but must not differ from the path.
-const updateSchema = z.object({ id: z.string().optional(), ...projectFields }).strict();
-const linkSchema = z.object({ environment: z.string().min(1).max(100) }).strict();
+export const updateSchema = z.object({ id: z.string().optional(), ...projectFields }).strict();
+export const linkSchema = z.object({ environment: z.string().min(1).max(100) }).strict();
 /** Project (enterprise) settings, spec endpoint 2: fields not provided are ignored. */
-const settingsSchema = z.object({ mode: z.enum(PROJECT_MODES).optional(), featureNaming: featureNamingSchema.optional() }).strict();
+export const settingsSchema = z.object({ mode: z.enum(PROJECT_MODES).optional(), featureNaming: featureNamingSchema.optional() }).strict();
 
 export type CreateProjectInput = z.input<typeof createSchema>;
 export type UpdateProjectInput = z.input<typeof updateSchema>;

@@ -39,9 +39,9 @@ const body = {
   project: z.string().min(1).max(100).nullable().optional(),
   constraints: constraintsSchema.optional(),
 };
-const createSchema = z.object(body).strict();
-const updateSchema = z.object(body).strict();
-const validateSchema = z.object({ name: segmentName }).strict();
+export const createSchema = z.object(body).strict();
+export const updateSchema = z.object(body).strict();
+export const validateSchema = z.object({ name: segmentName }).strict();
 
 /** A segment's fields, as a change request's updateSegment change carries them (issue 12). */
 export const segmentPayloadSchema = updateSchema;

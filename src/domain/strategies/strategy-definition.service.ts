@@ -51,8 +51,8 @@ const fields = {
   editable: z.boolean().optional(),
   parameters: parametersSchema.optional(),
 };
-const createSchema = z.object({ name: urlFriendlyName(1, 100), ...fields }).strict();
-const updateSchema = z.object({ name: z.string().optional(), ...fields }).strict();
+export const createSchema = z.object({ name: urlFriendlyName(1, 100), ...fields }).strict();
+export const updateSchema = z.object({ name: z.string().optional(), ...fields }).strict();
 
 export type CreateStrategyInput = z.input<typeof createSchema>;
 export type UpdateStrategyInput = z.input<typeof updateSchema>;

@@ -21,13 +21,13 @@ export interface TagType {
 
 const tagTypeName = urlFriendlyName(2, 50);
 const icon = z.string().max(100).nullable().optional();
-const createTagTypeSchema = z.object({ name: tagTypeName, description: description.nullable().optional(), icon }).strict();
+export const createTagTypeSchema = z.object({ name: tagTypeName, description: description.nullable().optional(), icon }).strict();
 /** A new tag type as created directly; an import creates the tag types it brings with the same rules (issue 13). */
 export const tagTypeCreateSchema = createTagTypeSchema;
-const updateTagTypeSchema = z.object({ name: z.string().optional(), description: description.nullable().optional(), icon }).strict();
-const validateTagTypeSchema = z.object({ name: tagTypeName }).strict();
+export const updateTagTypeSchema = z.object({ name: z.string().optional(), description: description.nullable().optional(), icon }).strict();
+export const validateTagTypeSchema = z.object({ name: tagTypeName }).strict();
 // Tag rules (spec Tag; Unleash): value 2..50 characters, type URL-friendly 2..50, default `simple`.
-const tagSchema = z.object({ type: tagTypeName.default('simple'), value: z.string().trim().min(2).max(50) }).strict();
+export const tagSchema = z.object({ type: tagTypeName.default('simple'), value: z.string().trim().min(2).max(50) }).strict();
 
 export type CreateTagTypeInput = z.input<typeof createTagTypeSchema>;
 export type UpdateTagTypeInput = z.input<typeof updateTagTypeSchema>;

@@ -105,6 +105,11 @@ describe('npm start on the embedded database', () => {
     }
     const wrong = await fetch(`http://127.0.0.1:${s.port}/api/admin/tags`, { headers: { authorization: '*:*.first-secret-124' } });
     expect(wrong.status).toBe(401);
+    // Each request is logged at info on stdout (LOG_LEVEL=info here) with its route pattern, and without its token.
+    await new Promise((r) => setTimeout(r, 100));
+    const requests = s.output().split('\n').filter((l) => l.includes('"msg":"request completed"')).map((l) => JSON.parse(l));
+    expect(requests.filter((l) => l.route === '/api/admin/tags').map((l) => l.status)).toEqual([200, 200, 401]);
+    expect(s.output()).not.toMatch(/first-secret-12|second-secret-456/);
     await stop(s);
   }, 120_000);
 
@@ -115,6 +120,9 @@ describe('npm start on the embedded database', () => {
     const badToken = await exitOf({ DATA_DIR: dataDir(), INIT_ADMIN_API_TOKENS: 'not-a-token' });
     expect(badToken.code).toBe(2);
     expect(badToken.output).toContain('INIT_ADMIN_API_TOKENS');
+    const badFormat = await exitOf({ DATA_DIR: dataDir(), LOG_FORMAT: 'xml' });
+    expect(badFormat.code).toBe(2);
+    expect(badFormat.output).toContain('LOG_FORMAT must be json or pretty');
 
     const dir = dataDir();
     const s = await start({ DATA_DIR: dir, INIT_ADMIN_API_TOKENS: '*:*.lock-test-secret' });

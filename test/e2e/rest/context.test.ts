@@ -237,6 +237,18 @@ describe('usage', () => {
       ['appName', 0, 0], ['currentTime', 0, 0], ['environment', 0, 0], ['region', 3, 2], ['sessionId', 0, 0], ['tenant', 0, 0], ['userId', 1, 1],
     ]);
   });
+
+  it('answers an update and a legal value change with the field\'s usage counts, as a read shows them', async () => {
+    const used = { usedInFeatures: 3, usedInProjects: 2 };
+    expect((await app.put('/api/admin/context/region', { description: 'Where the user is' })).body).toMatchObject({ description: 'Where the user is', ...used });
+    const added = (await app.post('/api/admin/context/region/legal-values', { value: 'usage-eu' })).body;
+    expect(added).toMatchObject(used);
+    expect(added.legalValues).toContainEqual({ value: 'usage-eu' });
+    const removed = (await app.del('/api/admin/context/region/legal-values/usage-eu')).body;
+    expect(removed).toMatchObject(used);
+    expect(removed.legalValues).not.toContainEqual({ value: 'usage-eu' });
+    expect((await app.get('/api/admin/context/region')).body).toMatchObject(used);
+  });
 });
 
 describe('deleting context fields', () => {

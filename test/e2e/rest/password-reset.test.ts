@@ -1,8 +1,10 @@
+import { request } from 'node:http';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import pino from 'pino';
 import { PasswordResetService } from '../../../src/domain/access/password-reset.service';
 import { startTestApp, type RequestOptions, type TestApp } from '../../support/harness';
+import { responseMismatch } from '../../support/openapi-check';
 
 /**
  * Issue 10, password reset and invite links: POST /api/admin/user-admin/reset-password (ADMIN), GET
@@ -189,6 +191,26 @@ describe('GET /auth/reset/validate (spec endpoint 18)', () => {
       const res = await app.get(`/auth/reset/validate?token=${bad}`, anonymous);
       expect({ status: res.status, name: res.body.name, path: res.body.details?.[0]?.path }).toEqual({ status: 400, name: 'ValidationError', path: 'token' });
     }
+  });
+
+  it('a body of another media type than JSON is a 415 ContentTypeerror, as the spec lists and the reference documents', async () => {
+    await createUser('validate-body');
+    const token = await resetLink('validate-body');
+    // fetch sends no body with a GET: node:http does.
+    const url = new URL(`/auth/reset/validate?token=${encodeURIComponent(token)}`, app.url);
+    const answer = await new Promise<{ status: number; type: string | null; text: string }>((resolve, reject) => {
+      const req = request(url, { method: 'GET', headers: { 'content-type': 'text/plain', 'content-length': '5' } }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => { text += chunk; });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, type: res.headers['content-type'] ?? null, text }));
+      });
+      req.on('error', reject);
+      req.end('token');
+    });
+    expect({ status: answer.status, name: JSON.parse(answer.text).name }).toEqual({ status: 415, name: 'ContentTypeerror' });
+    expect(responseMismatch('GET', url.pathname, answer.status, answer.type, answer.text)).toBeUndefined();
+    expect((await validate(token)).status).toBe(200);
   });
 
   it('a token of a deleted user is gone with the user: 401', async () => {

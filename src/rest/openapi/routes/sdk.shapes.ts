@@ -1,0 +1,366 @@
+import { z } from 'zod';
+import { OPERATORS } from '../../../domain/features/constraints';
+import { PROJECT_MODES } from '../../../domain/projects/project.service';
+import { STRATEGY_PARAMETER_TYPES } from '../../../domain/strategies/strategy-definition.entity';
+import { named, timestamp } from '../describe';
+import { Tag, TagType } from '../shapes';
+
+/**
+ * The answers of the addon, application metrics, import and export, state export, client (backend SDK), frontend
+ * (browser SDK) and health routes. Shapes of other groups that appear inside these answers (a feature strategy, a
+ * variant, a constraint, a strategy type, a segment) are written here without a name, as these routes send them.
+ */
+
+// ---- Shapes of other groups, as these answers carry them (not registered by name) ----
+
+const Payload = z.object({ type: z.enum(['json', 'csv', 'string', 'number']), value: z.string() });
+
+/** A constraint as stored and as the admin answers carry it (defaults filled in). */
+const Constraint = z.object({
+  contextName: z.string(),
+  operator: z.enum(OPERATORS),
+  values: z.array(z.string()),
+  value: z.string().optional(),
+  caseInsensitive: z.boolean(),
+  inverted: z.boolean(),
+});
+
+const StrategyVariant = z.object({
+  name: z.string(),
+  weight: z.number().int().min(0).max(1000),
+  weightType: z.enum(['variable', 'fix']),
+  stickiness: z.string(),
+  payload: Payload.optional(),
+});
+
+const FeatureVariant = StrategyVariant.extend({
+  overrides: z.array(z.object({ contextName: z.string(), values: z.array(z.string()) })).optional(),
+});
+
+const FeatureStrategy = z.object({
+  id: z.string(),
+  name: z.string(),
+  title: z.string().nullable(),
+  disabled: z.boolean(),
+  featureName: z.string(),
+  sortOrder: z.number(),
+  segments: z.array(z.number().int()),
+  constraints: z.array(Constraint),
+  variants: z.array(StrategyVariant),
+  parameters: z.record(z.string(), z.string()),
+});
+
+const FeatureDependency = z.object({ feature: z.string(), enabled: z.boolean(), variants: z.array(z.string()).optional() });
+
+const StrategyParameter = z.object({ name: z.string(), type: z.enum(STRATEGY_PARAMETER_TYPES), description: z.string(), required: z.boolean() });
+
+const StrategyDefinition = z.object({
+  name: z.string(),
+  displayName: z.string().nullable(),
+  title: z.string().nullable(),
+  description: z.string().nullable(),
+  editable: z.boolean(),
+  deprecated: z.boolean(),
+  parameters: z.array(StrategyParameter),
+});
+
+const FeatureSummary = z.object({
+  name: z.string(),
+  type: z.string(),
+  description: z.string().nullable(),
+  project: z.string(),
+  stale: z.boolean(),
+  impressionData: z.boolean(),
+  createdAt: timestamp,
+  archivedAt: timestamp.nullable(),
+  archived: z.boolean(),
+  lastSeenAt: timestamp.nullable(),
+  favorite: z.boolean(),
+});
+
+const Segment = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  description: z.string().nullable(),
+  project: z.string().nullable().describe('Null for a global segment'),
+  constraints: z.array(Constraint),
+  createdBy: z.string().nullable(),
+  createdAt: timestamp,
+  usedInFeatures: z.number().int(),
+  usedInProjects: z.number().int(),
+});
+
+// ---- Addons ----
+
+export const AddonParameter = named('AddonParameter', z.object({
+  name: z.string(),
+  displayName: z.string(),
+  type: z.enum(['url', 'text', 'textfield', 'list']),
+  description: z.string(),
+  required: z.boolean(),
+  sensitive: z.boolean().describe('Shown as `*****` in every answer; send `*****` back to keep the stored value'),
+  placeholder: z.string().optional(),
+}), 'A parameter an addon provider takes');
+
+export const AddonTagType = named('AddonTagType', z.object({ name: z.string(), description: z.string(), icon: z.string() }),
+  'A tag type a provider reads; created when the first addon of the provider is');
+
+export const AddonDefinition = named('AddonDefinition', z.object({
+  name: z.string(),
+  displayName: z.string(),
+  description: z.string(),
+  documentationUrl: z.string(),
+  parameters: z.array(AddonParameter),
+  tagTypes: z.array(AddonTagType),
+  events: z.array(z.string()).describe('The event types the provider is meant for (any event type may be chosen)'),
+}), 'An addon provider');
+
+export const Addon = named('Addon', z.object({
+  id: z.number().int().min(1),
+  provider: z.string(),
+  description: z.string().nullable(),
+  enabled: z.boolean(),
+  parameters: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).describe('Keys depend on the provider; sensitive ones are masked as `*****`'),
+  events: z.array(z.string()),
+  projects: z.array(z.string()).describe('Empty: every project'),
+  environments: z.array(z.string()).describe('Empty: every environment'),
+  createdAt: timestamp,
+}));
+
+export const AddonDeliveryAttempt = named('AddonDeliveryAttempt', z.object({
+  attempt: z.number().int(),
+  at: timestamp,
+  durationMs: z.number(),
+  statusCode: z.number().int().nullable().describe('The receiver’s status; null when no answer came'),
+  error: z.string().nullable(),
+}));
+
+export const AddonDelivery = named('AddonDelivery', z.object({
+  id: z.string().describe('Also the `Idempotency-Key` header the receiver got'),
+  addonId: z.number().int(),
+  eventId: z.number().int(),
+  eventType: z.string(),
+  status: z.enum(['pending', 'delivered', 'failed', 'skipped']),
+  attempts: z.array(AddonDeliveryAttempt),
+  createdAt: timestamp,
+  nextAttemptAt: timestamp.nullable().describe('When the next attempt is due (pending deliveries only)'),
+  finishedAt: timestamp.nullable(),
+  redeliveryOf: z.string().nullable().describe('The delivery this one repeats'),
+}), 'One delivery of one event to one addon, with every attempt');
+
+export const AddonDeliveryPage = named('AddonDeliveryPage', z.object({
+  deliveries: z.array(AddonDelivery),
+  nextCursor: z.string().nullable().describe('Pass as `after` to read older deliveries; null on the last page'),
+}));
+
+// ---- Applications and usage metrics ----
+
+export const ApplicationUsage = named('ApplicationUsage', z.object({
+  project: z.string().describe('`*`: every project'),
+  environments: z.array(z.string()),
+}), 'Which projects an application’s instances read, and in which environments');
+
+export const Application = named('Application', z.object({
+  appName: z.string(),
+  description: z.string().nullable(),
+  url: z.string().nullable(),
+  color: z.string().nullable(),
+  icon: z.string().nullable(),
+  strategies: z.array(z.string()),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+  createdBy: z.string(),
+  lastSeen: timestamp.nullable().describe('The last report of any of its instances'),
+  usage: z.array(ApplicationUsage),
+}));
+
+export const ApplicationInstance = named('ApplicationInstance', z.object({
+  appName: z.string(),
+  instanceId: z.string(),
+  environment: z.string(),
+  sdkVersion: z.string().nullable(),
+  clientIp: z.string().nullable(),
+  started: timestamp.nullable(),
+  interval: z.number().nullable().describe('How often the SDK reports metrics, in milliseconds'),
+  createdAt: timestamp,
+  lastSeen: timestamp,
+}), 'One running SDK of an application');
+
+export const ApplicationDetails = named('ApplicationDetails', z.object({
+  appName: z.string(),
+  createdAt: timestamp,
+  description: z.string().nullable(),
+  url: z.string().nullable(),
+  color: z.string().nullable(),
+  icon: z.string().nullable(),
+  strategies: z.array(z.union([StrategyDefinition, z.object({ name: z.string(), notFound: z.literal(true) })]))
+    .describe('The strategy types its SDKs implement; `notFound` for a name no strategy type has'),
+  instances: z.array(ApplicationInstance),
+  seenToggles: z.array(z.union([FeatureSummary, z.object({ name: z.string(), notFound: z.literal(true) })]))
+    .describe('The features it reported in the last day; `notFound` for one that is archived or gone'),
+  links: z.object({ self: z.string() }),
+}));
+
+export const ApplicationFeatureUsage = named('ApplicationFeatureUsage', z.object({
+  version: z.literal(1),
+  maturity: z.literal('stable'),
+  featureName: z.string(),
+  lastHourUsage: z.array(z.object({ environment: z.string(), timestamp, yes: z.number().int(), no: z.number().int() })),
+  seenApplications: z.array(z.string()).describe('Applications that used it in the last day'),
+}), 'The use of a feature in the last hour per environment, and the applications seen using it');
+
+export const ApplicationFeatureMetrics = named('ApplicationFeatureMetrics', z.object({
+  version: z.literal(1),
+  maturity: z.literal('stable'),
+  data: z.array(z.object({
+    featureName: z.string(),
+    appName: z.string(),
+    environment: z.string(),
+    timestamp: timestamp.describe('The start of the hour'),
+    yes: z.number().int(),
+    no: z.number().int(),
+    variants: z.record(z.string(), z.number().int()),
+  })),
+}), 'A feature’s use hour by hour, per environment and application');
+
+// ---- Batch export and import ----
+
+export const ExportResult = named('ExportResult', z.object({
+  features: z.array(z.object({
+    name: z.string(), type: z.string(), description: z.string().nullable(), project: z.string(), stale: z.boolean(),
+    impressionData: z.boolean(), archived: z.boolean(),
+  })),
+  featureStrategies: z.array(FeatureStrategy),
+  featureEnvironments: z.array(z.object({ name: z.string(), featureName: z.string(), environment: z.string(), enabled: z.boolean(), variants: z.array(FeatureVariant) })),
+  contextFields: z.array(z.object({
+    name: z.string(), description: z.string().nullable(), stickiness: z.boolean(), sortOrder: z.number().int(),
+    legalValues: z.array(z.object({ value: z.string(), description: z.string().optional() })),
+  })),
+  featureTags: z.array(z.object({ featureName: z.string(), tagType: z.string(), tagValue: z.string() })),
+  segments: z.array(z.object({ id: z.number().int(), name: z.string() })),
+  tagTypes: z.array(TagType),
+  dependencies: z.array(z.object({ feature: z.string(), dependencies: z.array(FeatureDependency) })),
+}), 'The chosen features’ configuration in one environment: the `data` of an import');
+
+export const ImportItem = named('ImportItem', z.object({ message: z.string(), affectedItems: z.array(z.string()) }));
+
+export const ImportChange = named('ImportChange', z.object({
+  feature: z.string(),
+  action: z.enum(['create', 'update', 'unchanged']),
+  fields: z.array(z.object({ field: z.enum(['type', 'description', 'impressionData', 'stale']), before: z.unknown(), after: z.unknown() })),
+  strategies: z.object({ added: z.array(FeatureStrategy.omit({ id: true, featureName: true })), removed: z.array(FeatureStrategy) }),
+  enabled: z.object({ before: z.boolean(), after: z.boolean() }).nullable(),
+  variants: z.object({ before: z.array(FeatureVariant), after: z.array(FeatureVariant) }).nullable(),
+  tags: z.object({ added: z.array(Tag), removed: z.array(Tag) }),
+  dependencies: z.object({ added: z.array(FeatureDependency), removed: z.array(FeatureDependency) }),
+}), 'What importing does to one feature');
+
+export const ImportValidation = named('ImportValidation', z.object({
+  errors: z.array(ImportItem).describe('What stops the import'),
+  warnings: z.array(ImportItem),
+  permissions: z.array(ImportItem).describe('Permissions the import needs that the caller lacks'),
+  changes: z.array(ImportChange),
+}));
+
+export const ImportResult = named('ImportResult', z.object({ warnings: z.array(ImportItem), changes: z.array(ImportChange) }), 'What an import did');
+
+// ---- Legacy state export ----
+
+const StateExportFeatureNaming = z.object({ pattern: z.string().optional(), example: z.string().nullable().optional(), description: z.string().nullable().optional() })
+  .describe('`{}` when the project has no naming pattern');
+
+export const StateExport = named('StateExport', z.object({
+  version: z.literal(4),
+  features: z.array(z.object({
+    name: z.string(), description: z.string().nullable(), type: z.string(), project: z.string(), stale: z.boolean(), createdAt: timestamp,
+    lastSeenAt: timestamp.nullable(), impressionData: z.boolean(), archivedAt: timestamp.nullable(), archived: z.boolean(),
+  })),
+  strategies: z.array(StrategyDefinition).describe('The custom strategy types'),
+  projects: z.array(z.object({
+    id: z.string(), name: z.string(), description: z.string().nullable(), health: z.number().min(0).max(100), featureCount: z.number().int(),
+    memberCount: z.number().int(), createdAt: timestamp, updatedAt: timestamp.nullable(), favorite: z.boolean(), mode: z.enum(PROJECT_MODES),
+    defaultStickiness: z.string(), featureNaming: StateExportFeatureNaming,
+  })),
+  tagTypes: z.array(TagType),
+  tags: z.array(Tag),
+  featureTags: z.array(z.object({ featureName: z.string(), tagType: z.string(), tagValue: z.string(), createdByUserId: z.number().int().nullable() })),
+  featureStrategies: z.array(z.object({
+    id: z.string(), featureName: z.string(), projectId: z.string(), environment: z.string(), strategyName: z.string(), title: z.string().nullable(),
+    parameters: z.record(z.string(), z.string()), constraints: z.array(Constraint), variants: z.array(StrategyVariant), createdAt: timestamp, disabled: z.boolean(),
+  })),
+  environments: z.array(z.object({ name: z.string(), type: z.string(), sortOrder: z.number().int(), enabled: z.boolean(), protected: z.boolean() })),
+  featureEnvironments: z.array(z.object({ enabled: z.boolean(), featureName: z.string(), environment: z.string(), variants: z.array(FeatureVariant) })),
+  segments: z.array(Segment),
+  featureStrategySegments: z.array(z.object({ featureStrategyId: z.string(), segmentId: z.number().int() })),
+}), 'The whole configuration (deprecated export): every key is present; a section left out is an empty list');
+
+// ---- Client API (backend SDKs) ----
+
+export const ClientConstraint = named('ClientConstraint', z.object({
+  contextName: z.string(),
+  operator: z.enum(OPERATORS),
+  values: z.array(z.string()),
+  value: z.string().optional(),
+  caseInsensitive: z.literal(true).optional().describe('Present only when true'),
+  inverted: z.literal(true).optional().describe('Present only when true'),
+}));
+
+export const ClientStrategy = named('ClientStrategy', z.object({
+  name: z.string(),
+  constraints: z.array(ClientConstraint),
+  parameters: z.record(z.string(), z.string()),
+  variants: z.array(StrategyVariant),
+  segments: z.array(z.number().int()).optional().describe('Segment ids; absent when the strategy has none, or when segments are inlined into `constraints`'),
+}), 'An enabled strategy as SDKs evaluate it (disabled strategies are left out)');
+
+export const ClientFeature = named('ClientFeature', z.object({
+  name: z.string(),
+  type: z.string(),
+  description: z.string().nullable(),
+  enabled: z.boolean(),
+  stale: z.boolean(),
+  impressionData: z.boolean(),
+  project: z.string(),
+  strategies: z.array(ClientStrategy),
+  variants: z.array(FeatureVariant),
+  dependencies: z.array(z.object({ feature: z.string(), enabled: z.boolean(), variants: z.array(z.string()).optional() })).optional(),
+}));
+
+export const ClientSegment = named('ClientSegment', z.object({ id: z.number().int(), name: z.string(), constraints: z.array(ClientConstraint) }));
+
+export const ClientQuery = named('ClientQuery', z.object({
+  tag: z.array(z.tuple([z.string(), z.string()])).optional(),
+  project: z.array(z.string()).optional(),
+  namePrefix: z.string().optional(),
+  environment: z.string(),
+  inlineSegmentConstraints: z.boolean(),
+}), 'What the SDK asked for, as resolved against its token');
+
+export const ClientFeaturesAnswer = named('ClientFeaturesAnswer', z.object({
+  version: z.literal(2),
+  features: z.array(ClientFeature),
+  query: ClientQuery,
+  segments: z.array(ClientSegment).optional().describe('Present when `Unleash-Client-Spec` is 4.2.0 or later; otherwise segment constraints are inlined'),
+}));
+
+// ---- Frontend API (browser and mobile SDKs) ----
+
+export const FrontendVariant = named('FrontendVariant', z.object({
+  name: z.string().describe('`disabled` when the feature has no variant for this context'),
+  enabled: z.boolean(),
+  payload: Payload.optional(),
+}));
+
+export const FrontendToggle = named('FrontendToggle', z.object({
+  name: z.string(),
+  enabled: z.literal(true),
+  variant: FrontendVariant,
+  impressionData: z.boolean(),
+}), 'A feature enabled for the context');
+
+export const FrontendAnswer = named('FrontendAnswer', z.object({ toggles: z.array(FrontendToggle) }), 'The features enabled for the context (only those)');
+
+// ---- Health ----
+
+export const HealthGood = z.object({ health: z.literal('GOOD') });
+export const HealthBad = z.object({ health: z.literal('BAD') });
