@@ -1,7 +1,28 @@
-import type { RouteDocs } from '../describe';
+import { z } from 'zod';
+import { named, type RouteDocs } from '../describe';
+
+const UiConfig = named('UiConfig', z.object({
+  version: z.string().describe('The version of this service'),
+  versionInfo: z.object({ current: z.object({ oss: z.string() }), latest: z.object({}), isLatest: z.boolean() }),
+  authenticationType: z.literal('open-source').describe('Built-in username and password sign-in (POST /auth/simple/login)'),
+  baseUriPath: z.string().describe("The path of PUBLIC_URL ('' at the root)"),
+  unleashUrl: z.string().describe('PUBLIC_URL'),
+  flags: z.record(z.string(), z.boolean()),
+  slogan: z.string(),
+  name: z.string(),
+  environment: z.string(),
+  disablePasswordAuth: z.boolean(),
+  emailEnabled: z.boolean(),
+  maintenanceMode: z.boolean(),
+  strategySegmentsLimit: z.number().int().describe('Most segments one strategy may use'),
+}), 'What Unleash clients and admin tools read first');
 
 /** Paths of the service itself rather than of its data. */
 export const SERVICE_DOCS: RouteDocs = {
+  'GET /api/admin/ui-config': {
+    tag: 'Operations', summary: 'The service’s version, sign-in type, base URI and UI flags',
+    responses: { 200: UiConfig },
+  },
   'GET /internal-backstage/prometheus': {
     tag: 'Operations', auth: 'public',
     summary: 'Prometheus metrics',
