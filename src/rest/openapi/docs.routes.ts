@@ -30,11 +30,15 @@ const PAGE = `<!DOCTYPE html>
 `;
 
 // validatorUrl null: Swagger UI would otherwise send the document to validator.swagger.io for its badge.
+// docExpansion 'none': the groups start closed and each renders its paths when opened (Swagger UI 5 stops rendering
+// part way when asked to lay out all ~190 operations at once); `filter` searches the groups by name.
 const INIT = `window.addEventListener('load', function () {
   window.ui = SwaggerUIBundle({
     url: '/docs/openapi.json',
     dom_id: '#swagger-ui',
     deepLinking: true,
+    docExpansion: 'none',
+    filter: true,
     validatorUrl: null,
     persistAuthorization: true,
     tryItOutEnabled: false,
