@@ -2,6 +2,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ADMIN_TOKEN, startTestApp, type RequestOptions, type TestApp } from '../../support/harness';
 import { ROLE_MEMBER, ROLE_OWNER } from '../../../src/domain/access/permissions';
+import { checkResponse } from '../../support/openapi-check';
 import { appRoutes, type Route } from '../../support/routes';
 import { createIdp, samlResponse } from '../../support/saml-idp';
 
@@ -135,6 +136,8 @@ async function send(method: string, url: string, body?: Buffer, authorization = 
   // Redirects are answers too (the SAML callback's 302), not something to follow.
   const res = await fetch(app.url + url, { method, headers, body: bytes, redirect: 'manual' });
   const text = await res.text();
+  // Every answer, refusals included, is what the OpenAPI document says the route answers.
+  checkResponse(method, url, res.status, res.headers.get('content-type'), text);
   let json: any;
   try {
     json = text ? JSON.parse(text) : undefined;
