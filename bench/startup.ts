@@ -1,8 +1,8 @@
 /**
- * Cold start to first answer and RSS after start, of what `npm start` runs (`node --import tsx src/main.ts`: the
- * TypeScript sources, compiled on the fly by tsx and cached), or with `--compiled` of `dist/src/main.js` (run
- * `npm run build` first). Prints a table.
- * Usage: npm run bench:startup [-- --runs 3] [-- --compiled] [-- --pg postgresql://postgres@127.0.0.1:5432/postgres]
+ * Cold start to first answer and RSS after start, of what `npm start` runs (`node scripts/start.js`: dist/ when the
+ * build is current, as after `npm install`, else the sources through tsx), or with `--sources` of the sources through
+ * tsx whatever the build (what `npm start` runs after an edit, or after `npm ci --omit=dev`). Prints a table.
+ * Usage: npm run bench:startup [-- --runs 3] [-- --sources] [-- --pg postgresql://postgres@127.0.0.1:5432/postgres]
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -11,8 +11,8 @@ import path from 'node:path';
 import { Client } from 'pg';
 
 const ROOT = path.resolve(__dirname, '..');
-const COMPILED = process.argv.includes('--compiled');
-const ENTRY = COMPILED ? [path.join(ROOT, 'dist/src/main.js')] : ['--import', 'tsx', path.join(ROOT, 'src/main.ts')];
+const SOURCES = process.argv.includes('--sources');
+const ENTRY = [path.join(ROOT, 'scripts/start.js')];
 const TOKEN = '*:*.bench-startup-token';
 const args = process.argv.slice(2);
 const runs = Number(args[args.indexOf('--runs') + 1]) || 3;
@@ -23,7 +23,7 @@ interface Sample { ms: number; rssMb: number }
 async function once(env: Record<string, string>): Promise<Sample> {
   const port = 20000 + Math.floor(Math.random() * 20000);
   const t0 = process.hrtime.bigint();
-  const child = spawn(process.execPath, ENTRY, { cwd: ROOT, env: { ...process.env, ...env, PORT: String(port), LOG_LEVEL: 'warn', INIT_ADMIN_API_TOKENS: TOKEN }, stdio: 'ignore' });
+  const child = spawn(process.execPath, ENTRY, { cwd: ROOT, env: { ...process.env, ...(SOURCES ? { FLAGDECK_RUN_SOURCES: '1' } : {}), ...env, PORT: String(port), LOG_LEVEL: 'warn', INIT_ADMIN_API_TOKENS: TOKEN }, stdio: 'ignore' });
   try {
     for (;;) {
       if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode}`);
@@ -47,7 +47,7 @@ const row = (name: string, s: Sample[]) =>
   console.log(`| ${name.padEnd(40)} | ${median(s.map((x) => x.ms)).toFixed(0).padStart(6)} ms | ${Math.min(...s.map((x) => x.ms)).toFixed(0).padStart(6)} ms | ${median(s.map((x) => x.rssMb)).toFixed(0).padStart(5)} MB |`);
 
 async function main() {
-  console.log(`node ${process.version}, ${runs} runs each, ${COMPILED ? 'dist/src/main.js' : 'node --import tsx src/main.ts (npm start)'}; time = process spawn until GET /api/admin/tags answers 200`);
+  console.log(`node ${process.version}, ${runs} runs each, node scripts/start.js (npm start)${SOURCES ? ' with FLAGDECK_RUN_SOURCES=1 (the sources through tsx)' : ''}; time = process spawn until GET /api/admin/tags answers 200`);
   console.log('| case                                     | median    | best      | RSS   |');
   console.log('|------------------------------------------|-----------|-----------|-------|');
   const fresh: Sample[] = [];
