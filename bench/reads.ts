@@ -1,0 +1,112 @@
+/**
+ * The read paths of the side-by-side table with Unleash, and the GraphQL query of the same feature list, on
+ * PostgreSQL and on the embedded database: for each, p50, p99 and requests per second of sequential requests (one
+ * connection), and the process's RSS after the row (the app and, on the embedded database, PGlite run in this
+ * process). Data: the 1000-feature set of bench/feature-model-data.ts. A baseline for later changes.
+ *
+ *   npm run bench:reads                                  # both databases
+ *   npm run bench:reads -- --db pg|embedded [--pg postgresql://postgres@127.0.0.1:5432/postgres]
+ *   options: --requests N (most requests per row, default 200), --seconds S (most time per row, default 10)
+ */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Client } from 'pg';
+import { buildApp } from '../src/app';
+import { ensureAdminTokens } from '../src/domain/access/api-token.service';
+import { openOrm } from '../src/db/orm';
+import { createLogger } from '../src/logger';
+import { benchDatabase, percentile } from './bench-app';
+import { FEATURES, featureName, PROJECT, seedFeatureModel } from './feature-model-data';
+
+const TOKEN = '*:*.bench-reads-token';
+const arg = (name: string) => { const i = process.argv.indexOf(name); return i > 0 ? process.argv[i + 1] : undefined; };
+const which = arg('--db') ?? 'both';
+const pgBase = arg('--pg') ?? process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+const maxRequests = Number(arg('--requests') ?? 200);
+const maxSeconds = Number(arg('--seconds') ?? 10);
+
+/** The GraphQL query of the feature list with what the REST list carries per environment. */
+const FEATURE_QUERY = `{ project(id: "${PROJECT}") { features(first: ${FEATURES}) { nodes { name type stale environments { name enabled strategies { name parameters constraints { contextName operator values inverted caseInsensitive } variants { name weight stickiness } } variants { name weight } } } } } }`;
+
+interface Row { label: string; request: (i: number) => { path: string; body?: unknown } }
+
+const ROWS: Row[] = [
+  { label: 'GET /api/admin/context', request: () => ({ path: '/api/admin/context' }) },
+  { label: 'GET /api/admin/tags', request: () => ({ path: '/api/admin/tags' }) },
+  { label: `GET /api/admin/projects/${PROJECT}/health-report`, request: () => ({ path: `/api/admin/projects/${PROJECT}/health-report` }) },
+  { label: 'GET /api/admin/events/:feature', request: (i) => ({ path: `/api/admin/events/${featureName((i * 7) % FEATURES)}` }) },
+  {
+    label: 'POST /api/admin/playground (1000 features)',
+    request: (i) => ({ path: '/api/admin/playground', body: { environment: 'production', projects: [PROJECT], context: { appName: 'bench', userId: `user-${i}` } } }),
+  },
+  {
+    label: 'POST /api/admin/playground/advanced (2 envs × 3 users)',
+    request: (i) => ({ path: '/api/admin/playground/advanced', body: { environments: ['development', 'production'], projects: [PROJECT], context: { appName: 'bench', userId: `a${i},b${i},c${i}` } } }),
+  },
+  { label: `GET /api/admin/projects/${PROJECT}/features`, request: () => ({ path: `/api/admin/projects/${PROJECT}/features` }) },
+  { label: 'POST /graphql: the 1000 features, environments, strategies', request: () => ({ path: '/graphql', body: { query: FEATURE_QUERY } }) },
+];
+
+async function row(base: string, { label, request }: Row): Promise<void> {
+  const times: number[] = [];
+  let bytes = 0;
+  const until = Date.now() + maxSeconds * 1000;
+  const started = process.hrtime.bigint();
+  for (let i = -5; i < maxRequests && (i < 0 || Date.now() < until); i++) {
+    const { path, body } = request(i + 5);
+    const t0 = process.hrtime.bigint();
+    const res = await fetch(base + path, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { authorization: TOKEN, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const payload = await res.arrayBuffer();
+    const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+    const text = path === '/graphql' ? Buffer.from(payload).toString() : '';
+    if (res.status !== 200 || text.includes('"errors"')) throw new Error(`${label}: status ${res.status} ${Buffer.from(payload).toString().slice(0, 300)}`);
+    if (i >= 0) { times.push(ms); bytes = payload.byteLength; }
+  }
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  times.sort((a, b) => a - b);
+  const rss = process.memoryUsage().rss / 2 ** 20;
+  console.log(`| ${label.padEnd(56)} | ${String(times.length).padStart(5)} | ${percentile(times, 50).toFixed(2).padStart(8)} ms | ${percentile(times, 99).toFixed(2).padStart(8)} ms | ${(times.length / seconds).toFixed(1).padStart(7)} | ${(bytes / 1024).toFixed(0).padStart(5)} kB | ${rss.toFixed(0).padStart(5)} MiB |`);
+}
+
+async function run(kind: 'pg' | 'embedded'): Promise<void> {
+  const db = await benchDatabase(kind === 'pg' ? pgBase : undefined, 'reads');
+  try {
+    // Migrate first (the ORM), then seed over a separate connection while the ORM holds none (the embedded database serves one).
+    const migrate = await openOrm({ url: db.url, poolMax: 1 });
+    await migrate.close(true);
+    const seed = new Client({ connectionString: db.url });
+    await seed.connect();
+    await seedFeatureModel(seed);
+    await seed.query('analyze');
+    await seed.end();
+    const orm = await openOrm({ url: db.url, poolMax: kind === 'pg' ? 10 : 1, holdConnection: kind === 'embedded' });
+    await ensureAdminTokens(orm.em, [TOKEN]);
+    // The feature query is over the default cost budget of one request: the bench measures speed, not the limit.
+    const app = buildApp({ orm, logger: createLogger('silent'), graphqlMaxCost: 10_000_000 });
+    const server = await new Promise<Server>((resolve) => { const s = app.listen(0, '127.0.0.1', () => resolve(s)); });
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      console.log(`\n${db.describe}; ${FEATURES} features (4 strategies each); node ${process.version}; sequential requests, at most ${maxRequests} or ${maxSeconds} s per row after 5 warm-up`);
+      console.log('| request                                                  |     n |      p50    |      p99    |   req/s |  body    | RSS after |');
+      console.log('|----------------------------------------------------------|-------|-------------|-------------|---------|----------|-----------|');
+      for (const r of ROWS) await row(base, r);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+      await app.close();
+      await orm.close(true);
+    }
+  } finally {
+    await db.close();
+  }
+}
+
+async function main(): Promise<void> {
+  if (which === 'pg' || which === 'both') await run('pg');
+  if (which === 'embedded' || which === 'both') await run('embedded');
+}
+
+main().catch((err) => { console.error(err); process.exit(1); });
