@@ -84,19 +84,7 @@ export const Group = named('Group', z.object({
 export const ProjectAccess = named('ProjectAccess', z.object({
   roles: z.array(Role),
   users: z.array(User.extend({ addedAt: timestamp, roleId: id, roles: z.array(id) })),
-  groups: z.array(z.object({
-    id,
-    name: z.string(),
-    description: z.string().nullable(),
-    mappingsSSO: z.array(z.string()),
-    rootRole: id.nullable(),
-    createdBy: z.string().nullable(),
-    createdAt: timestamp.nullable(),
-    addedAt: timestamp,
-    roleId: id,
-    roles: z.array(id),
-    users: z.array(GroupUser),
-  })),
+  groups: z.array(Group.omit({ userCount: true }).extend({ createdAt: timestamp.nullable(), addedAt: timestamp, roleId: id, roles: z.array(id) })),
 }), 'Who holds which project roles in a project: `roles` are the project roles there are, `users` and `groups` those who hold some here (`roleId` is the first of their `roles`).');
 
 export const ApiToken = named('ApiToken', z.object({

@@ -97,6 +97,9 @@ const summaryFields = {
   favorite: z.boolean(),
 };
 
+/** The fields every feature answer starts with (the state export's and application's lists carry exactly these). */
+export const FeatureSummary = z.object(summaryFields);
+
 export const Feature = named('Feature', z.object({
   ...summaryFields,
   enabled: z.boolean().describe('On in at least one environment'),
@@ -215,62 +218,3 @@ export const AdvancedPlaygroundResult = named('AdvancedPlaygroundResult', z.obje
     environments: z.record(z.string(), z.array(PlaygroundAdvancedEntry)).describe('By environment name: one entry per combination of context values'),
   })),
 }));
-
-// ---- project health report ---------------------------------------------------------------------------------------
-// The answer of `GET /api/admin/projects/:projectId/health-report` (src/rest/project-settings.routes.ts, documented with
-// the project routes): named here with the feature shapes it repeats.
-
-const count = z.number().int().min(0);
-
-export const HealthReport = named('HealthReport', z.object({
-  version: z.literal(1),
-  name: z.string(),
-  description: z.string().nullable(),
-  defaultStickiness: z.string(),
-  mode: z.enum(['open', 'protected', 'private']),
-  featureLimit: z.number().int().nullable().describe('null: no limit'),
-  members: count,
-  health: z.number().int().describe('100 minus the shares (in %) of stale and potentially stale features'),
-  environments: z.array(z.object({
-    environment: z.string(),
-    changeRequestsEnabled: z.boolean(),
-    defaultStrategy: z.record(z.string(), z.unknown()).optional().describe('The strategy added when a feature is switched on without one (absent: a 100 % gradual rollout)'),
-  })),
-  features: z.array(z.object({
-    type: z.string(),
-    description: z.string().nullable(),
-    name: z.string(),
-    createdAt: timestamp,
-    stale: z.boolean(),
-    impressionData: z.boolean(),
-    lastSeenAt: timestamp.nullable(),
-    environments: z.array(z.object({
-      name: z.string(),
-      enabled: z.boolean(),
-      type: z.string(),
-      sortOrder: z.number().int(),
-      variantCount: count,
-      lastSeenAt: timestamp.nullable(),
-      hasStrategies: z.boolean(),
-      hasEnabledStrategies: z.boolean(),
-    })),
-    tags: z.array(Tag).optional().describe('Absent when the feature has none'),
-  })).describe('The project’s active features'),
-  updatedAt: timestamp.nullable(),
-  createdAt: timestamp,
-  stats: z.object({
-    avgTimeToProdCurrentWindow: z.number().min(0).describe('Days from creation to first enabled in a production environment, averaged over release features'),
-    createdCurrentWindow: count,
-    createdPastWindow: count,
-    archivedCurrentWindow: count,
-    archivedPastWindow: count,
-    projectActivityCurrentWindow: count,
-    projectActivityPastWindow: count,
-    projectMembersAddedCurrentWindow: count,
-  }).describe('Current window: the last 30 days; past window: the 30 days before'),
-  featureNaming: z.object({ pattern: z.string().nullable(), example: z.string().nullable(), description: z.string().nullable() }),
-  potentiallyStaleCount: count.describe('Not stale, but older than their type’s lifetime'),
-  activeCount: count,
-  staleCount: count,
-  favorite: z.boolean(),
-}), 'How healthy a project’s features are');

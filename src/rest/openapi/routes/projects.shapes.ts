@@ -1,96 +1,17 @@
 import { z } from 'zod';
-import { OPERATORS } from '../../../domain/features/constraints';
 import { PROJECT_MODES } from '../../../domain/projects/project.service';
 import { CHANGE_REQUEST_STATES, changeSchema } from '../../../domain/change-requests/change-request.service';
 import { STRATEGY_PARAMETER_TYPES } from '../../../domain/strategies/strategy-definition.entity';
 import { named, timestamp } from '../describe';
 import { Tag } from '../shapes';
+import { Constraint, FeatureDependency, FeatureStrategy, PlaygroundFeature, Variant } from './features.shapes';
 
 /**
  * Answer shapes of the projects group: projects and their settings and health report, change requests, environments,
  * context fields, strategy types and segments. Objects are closed: every field the services send is declared here.
- * Shapes that belong to the features and playground groups (a constraint, a feature strategy, a variant, a playground
- * evaluation) are written here without a name, as this group's answers embed them.
+ * Shapes of the features and playground groups (a constraint, a feature strategy, a variant, a playground evaluation)
+ * come from features.shapes.ts.
  */
-
-// ---- shapes of other groups, embedded (not registered) ------------------------------------------------------
-
-/** A constraint as stored and answered (defaults filled; `value` only when one was given). */
-const Constraint = z.object({
-  contextName: z.string(),
-  operator: z.enum(OPERATORS),
-  values: z.array(z.string()),
-  value: z.string().optional(),
-  caseInsensitive: z.boolean(),
-  inverted: z.boolean(),
-});
-
-const Payload = z.object({ type: z.enum(['json', 'csv', 'string', 'number']), value: z.string() });
-
-const VariantOfStrategy = z.object({
-  name: z.string(),
-  weight: z.number(),
-  weightType: z.enum(['variable', 'fix']),
-  stickiness: z.string(),
-  payload: Payload.optional(),
-});
-
-const VariantOfFeature = VariantOfStrategy.extend({
-  overrides: z.array(z.object({ contextName: z.string(), values: z.array(z.string()) })),
-});
-
-/** A feature's strategy as the feature routes answer it. */
-const StrategyOfFeature = z.object({
-  id: z.string(),
-  name: z.string(),
-  title: z.string().nullable(),
-  disabled: z.boolean(),
-  featureName: z.string(),
-  sortOrder: z.number(),
-  segments: z.array(z.number()),
-  constraints: z.array(Constraint),
-  variants: z.array(VariantOfStrategy),
-  parameters: z.record(z.string(), z.string()).describe('Parameter name → value'),
-});
-
-const Dependency = z.object({ feature: z.string(), enabled: z.boolean(), variants: z.array(z.string()).optional() });
-
-const PlaygroundVariant = z.object({ name: z.string(), enabled: z.boolean(), payload: Payload.optional() });
-
-const PlaygroundConstraint = Constraint.extend({ result: z.boolean() });
-
-/** The playground's evaluation of one feature for one context (the spec's "Playground evaluation result"). */
-const PlaygroundEvaluation = z.object({
-  name: z.string(),
-  projectId: z.string(),
-  strategies: z.object({
-    result: z.union([z.boolean(), z.literal('unknown')]),
-    data: z.array(z.object({
-      name: z.string(),
-      id: z.string(),
-      title: z.string().optional().describe('Only when the strategy has a title'),
-      disabled: z.boolean(),
-      parameters: z.record(z.string(), z.string()),
-      result: z.union([
-        z.object({
-          enabled: z.boolean(),
-          evaluationStatus: z.literal('complete'),
-          variant: PlaygroundVariant.optional(),
-          variants: z.array(VariantOfStrategy).optional(),
-        }),
-        z.object({ enabled: z.union([z.literal(false), z.literal('unknown')]), evaluationStatus: z.enum(['incomplete', 'unevaluated']) }),
-      ]),
-      constraints: z.array(PlaygroundConstraint),
-      segments: z.array(z.object({ id: z.number(), name: z.string(), result: z.boolean(), constraints: z.array(PlaygroundConstraint) })),
-      links: z.object({ edit: z.string() }),
-    })),
-  }),
-  hasUnsatisfiedDependency: z.boolean(),
-  isEnabledInCurrentEnvironment: z.boolean(),
-  isEnabled: z.boolean(),
-  variant: PlaygroundVariant,
-  variants: z.array(z.union([VariantOfFeature, VariantOfStrategy])),
-});
 
 /** A strategy configuration stored as JSON (a project environment's default strategy): open data. */
 const StoredStrategy = z.record(z.string(), z.unknown()).describe('A strategy as configured: name, title, parameters, constraints, variants, segments');
@@ -270,9 +191,9 @@ export const ChangeRequest = named('ChangeRequest', z.object({
 
 const PreviewConfiguration = z.object({
   enabled: z.boolean(),
-  strategies: z.array(StrategyOfFeature),
-  variants: z.array(VariantOfFeature),
-  dependencies: z.array(Dependency),
+  strategies: z.array(FeatureStrategy),
+  variants: z.array(Variant),
+  dependencies: z.array(FeatureDependency),
 });
 
 export const ChangeRequestPreview = named('ChangeRequestPreview', z.object({
@@ -287,8 +208,8 @@ export const ChangeRequestPreview = named('ChangeRequestPreview', z.object({
     after: PreviewConfiguration.nullable().describe('Null: the request archives it (or it is not active now)'),
     results: z.array(z.object({
       context: z.record(z.string(), z.unknown()).describe('The context as sent'),
-      before: PlaygroundEvaluation.nullable(),
-      after: PlaygroundEvaluation.nullable(),
+      before: PlaygroundFeature.nullable(),
+      after: PlaygroundFeature.nullable(),
       changed: z.boolean().describe('`isEnabled` or the variant name differs'),
     })).describe('One per context, in the order sent'),
   })),

@@ -1,94 +1,19 @@
 import { z } from 'zod';
 import { OPERATORS } from '../../../domain/features/constraints';
 import { PROJECT_MODES } from '../../../domain/projects/project.service';
-import { STRATEGY_PARAMETER_TYPES } from '../../../domain/strategies/strategy-definition.entity';
 import { named, timestamp } from '../describe';
 import { Tag, TagType } from '../shapes';
+import { Constraint, FeatureDependency, FeatureStrategy, FeatureSummary, FeatureVariantPayload, StrategyVariant, Variant } from './features.shapes';
+import { Segment, StrategyDefinition } from './projects.shapes';
+
+/** A feature's variant where `overrides` may be left out (the client answer and the exports send it only when set). */
+const FeatureVariant = Variant.partial({ overrides: true });
 
 /**
  * The answers of the addon, application metrics, import and export, state export, client (backend SDK), frontend
  * (browser SDK) and health routes. Shapes of other groups that appear inside these answers (a feature strategy, a
- * variant, a constraint, a strategy type, a segment) are written here without a name, as these routes send them.
+ * variant, a constraint, a strategy type, a segment) come from features.shapes.ts and projects.shapes.ts.
  */
-
-// ---- Shapes of other groups, as these answers carry them (not registered by name) ----
-
-const Payload = z.object({ type: z.enum(['json', 'csv', 'string', 'number']), value: z.string() });
-
-/** A constraint as stored and as the admin answers carry it (defaults filled in). */
-const Constraint = z.object({
-  contextName: z.string(),
-  operator: z.enum(OPERATORS),
-  values: z.array(z.string()),
-  value: z.string().optional(),
-  caseInsensitive: z.boolean(),
-  inverted: z.boolean(),
-});
-
-const StrategyVariant = z.object({
-  name: z.string(),
-  weight: z.number().int().min(0).max(1000),
-  weightType: z.enum(['variable', 'fix']),
-  stickiness: z.string(),
-  payload: Payload.optional(),
-});
-
-const FeatureVariant = StrategyVariant.extend({
-  overrides: z.array(z.object({ contextName: z.string(), values: z.array(z.string()) })).optional(),
-});
-
-const FeatureStrategy = z.object({
-  id: z.string(),
-  name: z.string(),
-  title: z.string().nullable(),
-  disabled: z.boolean(),
-  featureName: z.string(),
-  sortOrder: z.number(),
-  segments: z.array(z.number().int()),
-  constraints: z.array(Constraint),
-  variants: z.array(StrategyVariant),
-  parameters: z.record(z.string(), z.string()),
-});
-
-const FeatureDependency = z.object({ feature: z.string(), enabled: z.boolean(), variants: z.array(z.string()).optional() });
-
-const StrategyParameter = z.object({ name: z.string(), type: z.enum(STRATEGY_PARAMETER_TYPES), description: z.string(), required: z.boolean() });
-
-const StrategyDefinition = z.object({
-  name: z.string(),
-  displayName: z.string().nullable(),
-  title: z.string().nullable(),
-  description: z.string().nullable(),
-  editable: z.boolean(),
-  deprecated: z.boolean(),
-  parameters: z.array(StrategyParameter),
-});
-
-const FeatureSummary = z.object({
-  name: z.string(),
-  type: z.string(),
-  description: z.string().nullable(),
-  project: z.string(),
-  stale: z.boolean(),
-  impressionData: z.boolean(),
-  createdAt: timestamp,
-  archivedAt: timestamp.nullable(),
-  archived: z.boolean(),
-  lastSeenAt: timestamp.nullable(),
-  favorite: z.boolean(),
-});
-
-const Segment = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  description: z.string().nullable(),
-  project: z.string().nullable().describe('Null for a global segment'),
-  constraints: z.array(Constraint),
-  createdBy: z.string().nullable(),
-  createdAt: timestamp,
-  usedInFeatures: z.number().int(),
-  usedInProjects: z.number().int(),
-});
 
 // ---- Addons ----
 
@@ -348,7 +273,7 @@ export const ClientFeaturesAnswer = named('ClientFeaturesAnswer', z.object({
 export const FrontendVariant = named('FrontendVariant', z.object({
   name: z.string().describe('`disabled` when the feature has no variant for this context'),
   enabled: z.boolean(),
-  payload: Payload.optional(),
+  payload: FeatureVariantPayload.optional(),
 }));
 
 export const FrontendToggle = named('FrontendToggle', z.object({
