@@ -1,20 +1,27 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
+export interface ServicePackage {
+  name: string;
+  version: string;
+  description: string;
+}
+
 /**
- * The service's version, from its package.json: found by walking up from this file, so it is the same whether the
- * sources run through tsx (src/) or compiled (dist/src/).
+ * The service's name, version and description, from its package.json: found by walking up from this file, so they are
+ * the same whether the sources run through tsx (src/) or compiled (dist/src/).
  */
-function readVersion(): string {
+function readPackage(): ServicePackage {
   for (let dir = __dirname, i = 0; i < 4; i++, dir = dirname(dir)) {
     try {
-      const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
-      if (pkg.name === 'flagdeck' && typeof pkg.version === 'string') return pkg.version;
+      const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Partial<ServicePackage>;
+      if (pkg.name === 'flagdeck' && typeof pkg.version === 'string') return { name: pkg.name, version: pkg.version, description: pkg.description ?? '' };
     } catch {
       // not here: one folder up
     }
   }
-  return '0.0.0';
+  return { name: 'flagdeck', version: '0.0.0', description: '' };
 }
 
-export const SERVICE_VERSION = readVersion();
+export const SERVICE_PACKAGE: ServicePackage = readPackage();
+export const SERVICE_VERSION = SERVICE_PACKAGE.version;

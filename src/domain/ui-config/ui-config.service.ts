@@ -1,4 +1,4 @@
-import packageJson from '../../../package.json';
+import { SERVICE_PACKAGE } from '../../version';
 import { MAX_STRATEGY_SEGMENTS } from '../features/feature-strategy.service';
 
 /**
@@ -39,7 +39,7 @@ export class UiConfigService {
   constructor(private readonly publicUrl: string) {}
 
   get(): UiConfig {
-    const version = packageJson.version;
+    const version = SERVICE_PACKAGE.version;
     return {
       version,
       versionInfo: { current: { oss: version }, latest: {}, isLatest: true },
@@ -47,8 +47,8 @@ export class UiConfigService {
       baseUriPath: new URL(this.publicUrl).pathname.replace(/\/+$/, ''),
       unleashUrl: this.publicUrl,
       flags: {},
-      slogan: packageJson.description,
-      name: packageJson.name,
+      slogan: SERVICE_PACKAGE.description,
+      name: SERVICE_PACKAGE.name,
       environment: 'Open Source',
       disablePasswordAuth: false,
       emailEnabled: false,
