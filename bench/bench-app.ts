@@ -69,21 +69,29 @@ export async function startBenchApp(pgBase: string, options: BenchAppOptions = {
 /** The p-th percentile of an ascending list (nearest rank). */
 export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
+/**
+ * One request as the benches send it (GET, or POST of a JSON body, with `token`): its time in ms and its body. Anything
+ * but a 200 throws, naming `label`.
+ */
+export async function timedRequest(base: string, label: string, { path, body }: { path: string; body?: unknown }, token = TOKEN): Promise<{ ms: number; payload: Buffer }> {
+  const start = process.hrtime.bigint();
+  const res = await fetch(base + path, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { authorization: token, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const payload = Buffer.from(await res.arrayBuffer());
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  if (res.status !== 200) throw new Error(`${label}: status ${res.status} ${payload.toString().slice(0, 300)}`);
+  return { ms, payload };
+}
+
 /** Sends `requests` sequential requests after 20 warm-up ones; prints one table row with median, p99 and body size. */
 export async function measure(base: string, label: string, requests: number, request: (i: number) => { path: string; body?: unknown }): Promise<void> {
   const times: number[] = [];
   let bytes = 0;
   for (let i = -20; i < requests; i++) {
-    const { path, body } = request(i + 20);
-    const start = process.hrtime.bigint();
-    const res = await fetch(base + path, {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: { authorization: TOKEN, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const payload = await res.arrayBuffer();
-    const ms = Number(process.hrtime.bigint() - start) / 1e6;
-    if (res.status !== 200) throw new Error(`${label}: status ${res.status} ${Buffer.from(payload).toString().slice(0, 300)}`);
+    const { ms, payload } = await timedRequest(base, label, request(i + 20));
     if (i >= 0) { times.push(ms); bytes = payload.byteLength; }
   }
   times.sort((a, b) => a - b);
