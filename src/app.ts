@@ -6,6 +6,7 @@ import { Authenticator, SESSION_COOKIE } from './domain/access/authenticator';
 import { AuthenticationRequired, ContentTypeerror, type DomainError } from './domain/errors';
 import { attachEventHub, EventHub } from './domain/events/event-hub';
 import { SnapshotCache } from './domain/playground/snapshot-cache';
+import { FeatureOverviewCache } from './domain/projects/feature-overview';
 import { createServices } from './domain/services';
 import type { Logger } from './logger';
 import { graphiqlRouter } from './graphiql/graphiql';
@@ -78,9 +79,10 @@ export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinati
   const credentials = new Authenticator(orm.em, credentialTtlMs);
   const onCredentialsRevoked = () => credentials.invalidate();
   const playgroundCache = new SnapshotCache();
+  const overviewCache = new FeatureOverviewCache();
   // Request log lines and Prometheus metrics (src/observability): every request is observed as it enters (see the end).
   const obs = observability(app, orm, logger, eventHub);
-  const serviceOptions = { playgroundCombinationLimit, playgroundCache, onCredentialsRevoked, publicUrl, eventHub, allowPrivateAddonUrls, onPlaygroundEvaluation: obs.playgroundEvaluated };
+  const serviceOptions = { playgroundCombinationLimit, playgroundCache, overviewCache, onCredentialsRevoked, publicUrl, eventHub, allowPrivateAddonUrls, onPlaygroundEvaluation: obs.playgroundEvaluated };
 
   app.get('/health', async (_req, res) => {
     try {

@@ -22,6 +22,7 @@ import { FeatureService } from './features/feature.service';
 import { PlaygroundService } from './playground/playground.service';
 import { SnapshotCache } from './playground/snapshot-cache';
 import { ImportExportService } from './import-export/import-export.service';
+import { FeatureOverviewCache } from './projects/feature-overview';
 import { HealthReportService } from './projects/health-report.service';
 import { ClientMetricsService } from './metrics/client-metrics.service';
 import { StateExportService } from './import-export/state-export.service';
@@ -37,6 +38,8 @@ export interface ServiceOptions {
   playgroundCombinationLimit?: number;
   /** Compiled playground snapshots, shared by the requests of one app instance. */
   playgroundCache?: SnapshotCache;
+  /** Projects' feature overviews (the feature list and health report), shared by the requests of one app instance. */
+  overviewCache?: FeatureOverviewCache;
   /** Called after a token is revoked or changed here, so this instance forgets it at once. */
   onCredentialsRevoked?: () => void;
   /** The address people reach the service at, without a trailing slash: the base of the links it hands out. */
@@ -51,16 +54,17 @@ export interface ServiceOptions {
 
 export function createServices(em: EntityManager, principal: Principal, options: ServiceOptions = {}) {
   const access = new AccessService(em, principal);
+  const overviews = options.overviewCache ?? new FeatureOverviewCache();
   return {
     principal,
     access,
     environments: new EnvironmentService(em, principal, access),
     addons: new AddonService(em, principal, access, { allowPrivateUrls: options.allowPrivateAddonUrls ?? false }),
     projects: new ProjectService(em, principal, access),
-    healthReports: new HealthReportService(em),
+    healthReports: new HealthReportService(em, overviews),
     contextFields: new ContextFieldService(em, principal, access),
     tags: new TagService(em, principal, access),
-    features: new FeatureService(em, principal, access),
+    features: new FeatureService(em, principal, access, overviews),
     featureStrategies: new FeatureStrategyService(em, principal, access),
     segments: new SegmentService(em, principal, access),
     strategies: new StrategyDefinitionService(em, principal, access),

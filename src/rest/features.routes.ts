@@ -13,7 +13,7 @@ export function featuresRouter(): Router {
 
   // Features of a project
   r.get('/projects/:projectId/features', async (req, res) => {
-    res.json({ version: 1, features: await services(req).features.listProjectFeatures(params(req).projectId) });
+    res.type('application/json').send(await services(req).features.projectFeatureListBody(params(req).projectId));
   });
   r.post('/projects/:projectId/features', async (req, res) => {
     res.status(201).json(await services(req).features.create(params(req).projectId, req.body));

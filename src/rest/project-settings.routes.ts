@@ -9,15 +9,7 @@ export function projectSettingsRouter(): Router {
     res.status(200).end();
   });
   r.get('/projects/:projectId/health-report', async (req, res) => {
-    const { id: _id, environments, features, ...report } = await services(req).healthReports.healthReport(req.params.projectId);
-    // Unleash's shape: `defaultStrategy` only when configured, `tags` only when the feature has some.
-    res.json({
-      version: 1,
-      ...report,
-      environments: environments.map(({ defaultStrategy, ...e }) => (defaultStrategy === null ? e : { ...e, defaultStrategy })),
-      features: features.map(({ tags, ...f }) => (tags.length === 0 ? f : { ...f, tags })),
-      favorite: false,
-    });
+    res.type('application/json').send(await services(req).healthReports.healthReportBody(req.params.projectId));
   });
   return r;
 }

@@ -15,6 +15,7 @@ import { Migration0015ChangeRequestReviews } from './0015-change-request-reviews
 import { Migration0016ClientMetrics } from './0016-client-metrics';
 import { Migration0017ClientFeaturesVersion } from './0017-client-features-version';
 import { Migration0018ModelVersionNotify } from './0018-model-version-notify';
+import { Migration0019OverviewVersion } from './0019-overview-version';
 
 /** Explicit, ordered migration list: no globbing, identical under tsx, jest and compiled dist/. */
 export const migrationsList = [
@@ -35,4 +36,5 @@ export const migrationsList = [
   { name: '0016-client-metrics', class: Migration0016ClientMetrics },
   { name: '0017-client-features-version', class: Migration0017ClientFeaturesVersion },
   { name: '0018-model-version-notify', class: Migration0018ModelVersionNotify },
+  { name: '0019-overview-version', class: Migration0019OverviewVersion },
 ];

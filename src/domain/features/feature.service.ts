@@ -8,6 +8,7 @@ import { change, lockedFindOne } from '../change';
 import type { EventInput } from '../events/event.store';
 import { InvalidOperationError, NameExistsError, NotFoundError, ValidationError } from '../errors';
 import { checkFeatureName } from '../projects/feature-naming';
+import { FeatureOverviewCache } from '../projects/feature-overview';
 import { loadProject, toProject } from '../projects/project.service';
 import { description, parse, sameJson, urlFriendlyName } from '../validation';
 import { FeatureTypeSchema } from './feature.entity';
@@ -23,8 +24,6 @@ export interface FeatureType {
   lifetimeDays: number | null;
 }
 
-/** A project's feature in the list shape (no strategies: the REST project overview and health report style). */
-export type FeatureListItem = FeatureSummary & { environments: FeatureEnvironmentState[]; tags: Tag[] };
 
 const typeId = z.string().min(1).max(100);
 const metadataFields = {
@@ -63,19 +62,24 @@ const metadataOf = (f: FeatureSummary): Metadata => ({
 export class FeatureService {
   readonly read: FeatureReadModel;
 
-  constructor(private readonly em: EntityManager, private readonly principal: Principal, private readonly access: AccessService) {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly principal: Principal,
+    private readonly access: AccessService,
+    private readonly overviews: FeatureOverviewCache = new FeatureOverviewCache(),
+  ) {
     this.read = new FeatureReadModel(em);
   }
 
   // ---- reads -------------------------------------------------------------------------------------------------
 
-  /** REST `GET /projects/:p/features`: the project's active features with environment summaries and tags. */
-  async listProjectFeatures(project: string): Promise<FeatureListItem[]> {
-    await loadProject(this.em, project);
-    const features = await this.read.summaries({ project, archived: false });
-    const names = features.map((f) => f.name);
-    const [envs, tags] = await Promise.all([this.read.environments(names), this.read.tags(names)]);
-    return features.map((f) => ({ ...f, environments: envs.get(f.name) ?? [], tags: tags.get(f.name) ?? [] }));
+  /**
+   * REST `GET /projects/:p/features`, serialized: the project's active features with their environments (without
+   * strategies) and tags, in Unleash's overview shape. Answered from the project's cached overview while nothing it
+   * shows has changed; 404 for an unknown project.
+   */
+  async projectFeatureListBody(project: string): Promise<Buffer> {
+    return (await this.overviews.get(this.em, project)).listBody();
   }
 
   /** One active feature of a project, everything nested. */

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotFoundError } from '../errors';
+import { FeatureOverviewCache, type OverviewEnvironment, type OverviewFeature, type ProjectOverview } from './feature-overview';
 import type { FeatureNaming, ProjectMode } from './project.service';
 
 /**
@@ -21,29 +22,9 @@ import type { FeatureNaming, ProjectMode } from './project.service';
  * Environments switched off (D6) are left out of both environment lists, as from the project's own listing.
  */
 
-export interface HealthReportFeatureEnvironment {
-  name: string;
-  enabled: boolean;
-  type: string;
-  sortOrder: number;
-  variantCount: number;
-  lastSeenAt: string | null;
-  hasStrategies: boolean;
-  hasEnabledStrategies: boolean;
-}
-
-export interface HealthReportFeature {
-  type: string;
-  description: string | null;
-  name: string;
-  createdAt: string;
-  stale: boolean;
-  impressionData: boolean;
-  lastSeenAt: string | null;
-  environments: HealthReportFeatureEnvironment[];
-  /** Empty when the feature has none (REST then leaves the property out, as Unleash does). */
-  tags: Array<{ value: string; type: string }>;
-}
+/** The report's features and their environments: the project's feature overview (feature-overview.ts). */
+export type HealthReportFeature = OverviewFeature;
+export type HealthReportFeatureEnvironment = OverviewEnvironment;
 
 export interface HealthReportEnvironment {
   environment: string;
@@ -74,7 +55,7 @@ export interface ProjectHealthReport {
   members: number;
   health: number;
   environments: HealthReportEnvironment[];
-  features: HealthReportFeature[];
+  features: readonly HealthReportFeature[];
   updatedAt: string | null;
   createdAt: string;
   stats: ProjectStats;
@@ -113,21 +94,12 @@ interface ProjectDbRow {
   id: string; name: string; description: string | null; mode: string; default_stickiness: string; feature_limit: number | null;
   feature_naming_pattern: string | null; feature_naming_example: string | null; feature_naming_description: string | null;
   created_at: Date; updated_at: Date | null;
-  environments: Array<{ environment: string; defaultStrategy: Record<string, unknown> | null; changeRequestsEnabled: boolean; type: string; sortOrder: number }>;
+  environments: Array<{ environment: string; defaultStrategy: Record<string, unknown> | null; changeRequestsEnabled: boolean }>;
   created_current: number; created_past: number; archived_current: number; archived_past: number;
   activity_current: number; activity_past: number; avg_days: number | null;
 }
-interface FeatureDbRow {
-  project: string; name: string; type: string; description: string | null; created_at: Date; stale: boolean;
-  impression_data: boolean; last_seen_at: Date | null; lifetime_days: number | null;
-}
-interface FeatureEnvironmentDbRow {
-  feature_name: string; environment: string; enabled: boolean; variant_count: number;
-  last_seen_at: Date | null; has_strategies: boolean; has_enabled_strategies: boolean;
-}
-
 export class HealthReportService {
-  constructor(private readonly em: EntityManager) {}
+  constructor(private readonly em: EntityManager, private readonly overviews: FeatureOverviewCache = new FeatureOverviewCache()) {}
 
   /** One project's report; 404 NotFoundError "No project found" for an unknown id. Needs no permission. */
   async healthReport(projectId: string): Promise<ProjectHealthReport> {
@@ -137,117 +109,89 @@ export class HealthReportService {
   }
 
   /**
+   * The report as REST answers it, in Unleash's shape (`defaultStrategy` only when configured, `tags` only when the
+   * feature has some), with the features' part serialized once per version of the overview.
+   */
+  async healthReportBody(projectId: string): Promise<string> {
+    const [built] = await this.build([projectId], new Date());
+    if (!built) throw new NotFoundError('No project found');
+    const { id: _id, environments, features: _features, ...report } = built.report;
+    const head = JSON.stringify({
+      version: 1,
+      ...report,
+      environments: environments.map(({ defaultStrategy, ...e }) => (defaultStrategy === null ? e : { ...e, defaultStrategy })),
+      favorite: false,
+    });
+    return `${head.slice(0, -1)},"features":${built.overview.reportFeaturesJson()}}`;
+  }
+
+  /**
    * Reports of several projects (the GraphQL dataloader's batch), in the order asked; unknown ids are left out.
-   * Four queries in all, whatever the number of projects and features.
+   * Two queries when the projects' overviews are current (the overview's counters, and the project rows with every
+   * stats window), whatever the number of projects and features.
    */
   async healthReports(projectIds: readonly string[], now = new Date()): Promise<ProjectHealthReport[]> {
+    return (await this.build(projectIds, now)).map((b) => b.report);
+  }
+
+  private async build(projectIds: readonly string[], now: Date): Promise<Array<{ report: ProjectHealthReport; overview: ProjectOverview }>> {
     const ids = [...new Set(projectIds)];
     if (ids.length === 0) return [];
     const current = new Date(now.getTime() - 30 * DAY_MS).toISOString();
     const past = new Date(now.getTime() - 60 * DAY_MS).toISOString();
 
-    // Four statements, run concurrently (on the embedded single-connection database the pool queues them).
-    const [projects, features, featureEnvironments, tags] = await Promise.all([
-      // The project with its switched-on environments and every stats window.
-      this.em.execute<ProjectDbRow[]>(
-        `select p.id, p.name, p.description, p.mode, p.default_stickiness, p.feature_limit, p.feature_naming_pattern,
-                p.feature_naming_example, p.feature_naming_description, p.created_at, p.updated_at,
-                (select coalesce(json_agg(json_build_object('environment', pe.environment_name, 'defaultStrategy', pe.default_strategy, 'changeRequestsEnabled', pe.change_requests_enabled,
-                                                            'type', e.type, 'sortOrder', e.sort_order) order by e.sort_order, e.name), '[]')
-                   from project_environments pe join environments e on e.name = pe.environment_name and e.enabled
-                  where pe.project_id = p.id) as environments,
-                fs.created_current, fs.created_past, fs.archived_current, fs.archived_past,
-                es.activity_current, es.activity_past, ttp.avg_days
-           from projects p
-           cross join lateral (
-             select count(*) filter (where archived_at is null and created_at >= ?::timestamptz)::int as created_current,
-                    count(*) filter (where archived_at is null and created_at >= ?::timestamptz and created_at < ?::timestamptz)::int as created_past,
-                    count(*) filter (where archived_at >= ?::timestamptz)::int as archived_current,
-                    count(*) filter (where archived_at >= ?::timestamptz and archived_at < ?::timestamptz)::int as archived_past
-               from features where project = p.id) fs
-           cross join lateral (
-             select count(*) filter (where created_at >= ?::timestamptz)::int as activity_current,
-                    count(*) filter (where created_at < ?::timestamptz)::int as activity_past
-               from events where project = p.id and created_at >= ?::timestamptz) es
-           -- The first enable of each release feature in a production-type environment after its creation (index
-           -- events_enabled_feature_idx, migration 0002), in whole days, averaged to 1 decimal.
-           cross join lateral (
-             select round(avg(floor(extract(epoch from (first_enabled.at - f.created_at)) / 86400)::numeric), 1)::float8 as avg_days
-               from features f
-               cross join lateral (select min(ev.created_at) as at
-                                     from events ev join environments e on e.name = ev.environment and e.type = 'production'
-                                    where ev.feature_name = f.name and ev.type = 'feature-environment-enabled'
-                                      and ev.created_at > f.created_at) first_enabled
-              where f.project = p.id and f.type = 'release' and first_enabled.at is not null) ttp
-          where p.id in (?)`,
-        [current, past, current, current, past, current, current, current, past, ids]),
-      this.em.execute<FeatureDbRow[]>(
-        `select f.project, f.name, f.type, f.description, f.created_at, f.stale, f.impression_data, f.last_seen_at, ft.lifetime_days
-           from features f left join feature_types ft on ft.id = f.type
-          where f.project in (?) and f.archived_at is null order by f.name`, [ids]),
-      // The features' environment configurations, with their strategies counted in SQL (through the
-      // (feature_name, environment) index: the cost follows the project's size, not the table's). Which
-      // environments are listed, and in what order, comes from the project's environments above.
-      this.em.execute<FeatureEnvironmentDbRow[]>(
-        `select fe.feature_name, fe.environment, fe.enabled, fe.last_seen_at,
-                case when jsonb_typeof(fe.variants) = 'array' then jsonb_array_length(fe.variants) else 0 end as variant_count,
-                s.strategies > 0 as has_strategies, coalesce(s.enabled_strategies, false) as has_enabled_strategies
-           from features f
-           join feature_environments fe on fe.feature_name = f.name
-           cross join lateral (select count(*) as strategies, bool_or(not fs.disabled) as enabled_strategies
-                                 from feature_strategies fs where fs.feature_name = fe.feature_name and fs.environment = fe.environment) s
-          where f.project in (?) and f.archived_at is null`, [ids]),
-      this.em.execute<Array<{ feature_name: string; tag_type: string; tag_value: string }>>(
-        `select t.feature_name, t.tag_type, t.tag_value
-           from feature_tags t join features f on f.name = t.feature_name
-          where f.project in (?) and f.archived_at is null order by t.feature_name, t.tag_type, t.tag_value`, [ids]),
-    ]);
-
-    const configuration = new Map(featureEnvironments.map((r) => [`${r.feature_name}\u0000${r.environment}`, r]));
-    const tagsByFeature = group(tags, (r) => r.feature_name);
-    const featuresByProject = group(features, (r) => r.project);
+    // The features come from the overview (kept while nothing it shows changes); the project, its environments and
+    // every stats window are read on each request.
+    const overviews = await this.overviews.getMany(this.em, ids);
+    const projects = await this.em.execute<ProjectDbRow[]>(
+      `select p.id, p.name, p.description, p.mode, p.default_stickiness, p.feature_limit, p.feature_naming_pattern,
+              p.feature_naming_example, p.feature_naming_description, p.created_at, p.updated_at,
+              (select coalesce(json_agg(json_build_object('environment', pe.environment_name, 'defaultStrategy', pe.default_strategy, 'changeRequestsEnabled', pe.change_requests_enabled)
+                                        order by e.sort_order, e.name), '[]')
+                 from project_environments pe join environments e on e.name = pe.environment_name and e.enabled
+                where pe.project_id = p.id) as environments,
+              fs.created_current, fs.created_past, fs.archived_current, fs.archived_past,
+              es.activity_current, es.activity_past, ttp.avg_days
+         from projects p
+         cross join lateral (
+           select count(*) filter (where archived_at is null and created_at >= ?::timestamptz)::int as created_current,
+                  count(*) filter (where archived_at is null and created_at >= ?::timestamptz and created_at < ?::timestamptz)::int as created_past,
+                  count(*) filter (where archived_at >= ?::timestamptz)::int as archived_current,
+                  count(*) filter (where archived_at >= ?::timestamptz and archived_at < ?::timestamptz)::int as archived_past
+             from features where project = p.id) fs
+         cross join lateral (
+           select count(*) filter (where created_at >= ?::timestamptz)::int as activity_current,
+                  count(*) filter (where created_at < ?::timestamptz)::int as activity_past
+             from events where project = p.id and created_at >= ?::timestamptz) es
+         -- The first enable of each release feature in a production-type environment after its creation (index
+         -- events_enabled_feature_idx, migration 0002), in whole days, averaged to 1 decimal.
+         cross join lateral (
+           select round(avg(floor(extract(epoch from (first_enabled.at - f.created_at)) / 86400)::numeric), 1)::float8 as avg_days
+             from features f
+             cross join lateral (select min(ev.created_at) as at
+                                   from events ev join environments e on e.name = ev.environment and e.type = 'production'
+                                  where ev.feature_name = f.name and ev.type = 'feature-environment-enabled'
+                                    and ev.created_at > f.created_at) first_enabled
+            where f.project = p.id and f.type = 'release' and first_enabled.at is not null) ttp
+        where p.id in (?)`,
+      [current, past, current, current, past, current, current, current, past, ids]);
     const byId = new Map(projects.map((p) => [p.id, p]));
 
-    const reports: ProjectHealthReport[] = [];
+    const reports: Array<{ report: ProjectHealthReport; overview: ProjectOverview }> = [];
     for (const id of ids) {
       const p = byId.get(id);
-      if (!p) continue;
+      const overview = overviews.get(id);
+      // A project deleted between the two reads is left out, as an unknown one.
+      if (!p || !overview) continue;
       let stale = 0;
-      let active = 0;
       let potentiallyStale = 0;
-      const reportFeatures = (featuresByProject.get(id) ?? []).map((f): HealthReportFeature => {
-        if (f.stale) stale++;
-        else {
-          active++;
-          if (f.lifetime_days !== null && now.getTime() - new Date(f.created_at).getTime() >= f.lifetime_days * DAY_MS) potentiallyStale++;
-        }
-        return {
-          type: f.type,
-          description: f.description,
-          name: f.name,
-          createdAt: iso(f.created_at)!,
-          stale: f.stale,
-          impressionData: f.impression_data,
-          lastSeenAt: iso(f.last_seen_at),
-          // Every switched-on environment of the project, by sort order then name; one without a configuration
-          // row (which the feature service always writes) reads as disabled and empty.
-          environments: p.environments.map((e) => {
-            const c = configuration.get(`${f.name}\u0000${e.environment}`);
-            return {
-              name: e.environment,
-              enabled: c?.enabled ?? false,
-              type: e.type,
-              sortOrder: e.sortOrder,
-              variantCount: c?.variant_count ?? 0,
-              lastSeenAt: iso(c?.last_seen_at ?? null),
-              hasStrategies: c?.has_strategies ?? false,
-              hasEnabledStrategies: c?.has_enabled_strategies ?? false,
-            };
-          }),
-          tags: (tagsByFeature.get(f.name) ?? []).map((t) => ({ value: t.tag_value, type: t.tag_type })),
-        };
+      overview.features.forEach((f, i) => {
+        if (f.stale) { stale++; return; }
+        const { createdMs, lifetimeDays } = overview.ages[i];
+        if (lifetimeDays !== null && now.getTime() - createdMs >= lifetimeDays * DAY_MS) potentiallyStale++;
       });
-      reports.push({
+      const active = overview.features.length - stale;
+      reports.push({ overview, report: {
         id,
         name: p.name,
         description: p.description,
@@ -261,7 +205,7 @@ export class HealthReportService {
           changeRequestsEnabled: l.changeRequestsEnabled,
           defaultStrategy: l.defaultStrategy ?? null,
         })),
-        features: reportFeatures,
+        features: overview.features,
         updatedAt: iso(p.updated_at),
         createdAt: iso(p.created_at)!,
         stats: {
@@ -278,19 +222,8 @@ export class HealthReportService {
         potentiallyStaleCount: potentiallyStale,
         activeCount: active,
         staleCount: stale,
-      });
+      } });
     }
     return reports;
   }
-}
-
-function group<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[]> {
-  const out = new Map<string, T[]>();
-  for (const row of rows) {
-    const k = key(row);
-    const list = out.get(k);
-    if (list) list.push(row);
-    else out.set(k, [row]);
-  }
-  return out;
 }

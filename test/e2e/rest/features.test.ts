@@ -180,20 +180,38 @@ describe('creating features', () => {
 });
 
 describe('reading features', () => {
-  it('lists the active features of a project as {version: 1, features} by name, with environment summaries and tags', async () => {
+  it('lists the active features of a project as {version: 1, features} by name, in Unleash v5.8\'s overview shape', async () => {
     const res = await app.get(features('default'));
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(['features', 'version']);
     expect(res.body.version).toBe(1);
     expect(res.body.features.map((f: { name: string }) => f.name)).toEqual(['checkout', 'no-pattern-here', 'search.v2']);
     const checkout = (await app.get(feature('default', 'checkout'))).body;
-    const { enabled: _e, variants: _v, children: _c, dependencies: _d, environments: _envs, ...row } = checkout;
-    expect(res.body.features[0]).toEqual({
-      ...row,
-      environments: [envState('checkout', 'development', 'development', 2), envState('checkout', 'production', 'production', 3)],
-      tags: [],
+    const overviewEnv = (environment: string, type: string, sortOrder: number) => ({
+      name: environment, enabled: false, type, sortOrder, variantCount: 0, lastSeenAt: null, hasStrategies: false, hasEnabledStrategies: false,
+    });
+    // No project, archived, archivedAt, and no featureName/environment/variants per environment: Unleash does not send
+    // them in this list. `tags` only when the feature has some.
+    expect(res.body.features[0]).toStrictEqual({
+      type: checkout.type, description: checkout.description, favorite: false, name: 'checkout', createdAt: checkout.createdAt,
+      lastSeenAt: null, stale: checkout.stale, impressionData: checkout.impressionData,
+      environments: [overviewEnv('development', 'development', 2), overviewEnv('production', 'production', 3)],
     });
     expect((await app.get(features('other'))).body.features.map((f: { name: string }) => f.name)).toEqual(['n'.repeat(100)]);
+  });
+
+  it('lists a feature\'s tags, environment variants and strategies in the overview', async () => {
+    expect((await app.post(features('other'), { name: 'overview-tagged' })).status).toBe(201);
+    const path = feature('other', 'overview-tagged');
+    expect((await app.post('/api/admin/features/overview-tagged/tags', { type: 'simple', value: 'zeta' })).status).toBe(201);
+    expect((await app.post('/api/admin/features/overview-tagged/tags', { type: 'simple', value: 'alpha' })).status).toBe(201);
+    const variant = { name: 'v1', weight: 1000, weightType: 'variable', stickiness: 'default' };
+    expect((await app.put(`${path}/environments/production/variants`, [variant])).status).toBe(200);
+    expect((await app.post(`${path}/environments/production/strategies`, { name: 'default', disabled: true })).status).toBe(200);
+    const item = (await app.get(features('other'))).body.features.find((f: { name: string }) => f.name === 'overview-tagged');
+    expect(item.tags).toEqual([{ value: 'alpha', type: 'simple' }, { value: 'zeta', type: 'simple' }]);
+    expect(item.environments.map((e: any) => [e.name, e.variantCount, e.hasStrategies, e.hasEnabledStrategies]))
+      .toEqual([['development', 0, false, false], ['production', 1, true, false]]);
   });
 
   it('answers 404 NotFoundError for the list of an unknown project', async () => {

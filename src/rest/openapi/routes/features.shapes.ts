@@ -71,9 +71,6 @@ const environmentFields = {
   hasEnabledStrategies: z.boolean(),
 };
 
-export const FeatureEnvironmentSummary = named('FeatureEnvironmentSummary', z.object(environmentFields),
-  'A feature in one environment, without its strategies');
-
 export const FeatureEnvironment = named('FeatureEnvironment', z.object({ ...environmentFields, strategies: z.array(FeatureStrategy) }),
   'A feature in one environment, with its strategies');
 
@@ -110,11 +107,37 @@ export const Feature = named('Feature', z.object({
   dependencies: z.array(FeatureDependency),
 }), 'A feature with its environments, strategies, variants, tags and dependencies');
 
+/** A feature's environment in the project overview (the feature list and the health report). */
+export const FeatureOverviewEnvironment = named('FeatureOverviewEnvironment', z.object({
+  name: z.string(),
+  enabled: z.boolean().describe('Whether the feature is on in this environment'),
+  type: z.string().describe('The environment type'),
+  sortOrder: z.number().int(),
+  variantCount: z.number().int(),
+  lastSeenAt: timestamp.nullable().describe('When an SDK last reported metrics for the feature here'),
+  hasStrategies: z.boolean(),
+  hasEnabledStrategies: z.boolean(),
+}), 'A feature in one environment of the project overview, without strategies');
+
+const overviewFields = {
+  type: z.string().describe('The feature type'),
+  description: z.string().nullable(),
+  name: z.string(),
+  createdAt: timestamp,
+  lastSeenAt: timestamp.nullable().describe('Deprecated: use the environments’ lastSeenAt'),
+  stale: z.boolean(),
+  impressionData: z.boolean(),
+  environments: z.array(FeatureOverviewEnvironment).describe('Every switched-on environment of the project, by sort order then name'),
+  tags: z.array(Tag).optional().describe('Only when the feature has tags'),
+};
+
 export const FeatureListItem = named('FeatureListItem', z.object({
-  ...summaryFields,
-  environments: z.array(FeatureEnvironmentSummary),
-  tags: z.array(Tag),
-}), 'A feature of a project list: its environments without strategies');
+  ...overviewFields,
+  favorite: z.boolean(),
+}), 'A non-archived feature of a project list, as the project overview shows it');
+
+/** A feature of the health report: the list's item without `favorite`. */
+export const HealthReportFeature = named('HealthReportFeature', z.object(overviewFields), 'A non-archived feature of the project');
 
 export const FeatureArchived = named('FeatureArchived', z.object({
   ...summaryFields,

@@ -4,7 +4,7 @@ import { CHANGE_REQUEST_STATES, changeSchema } from '../../../domain/change-requ
 import { STRATEGY_PARAMETER_TYPES } from '../../../domain/strategies/strategy-definition.entity';
 import { named, timestamp } from '../describe';
 import { Tag } from '../shapes';
-import { Constraint, FeatureDependency, FeatureStrategy, PlaygroundFeature, Variant } from './features.shapes';
+import { Constraint, FeatureDependency, FeatureStrategy, HealthReportFeature, PlaygroundFeature, Variant } from './features.shapes';
 
 /**
  * Answer shapes of the projects group: projects and their settings and health report, change requests, environments,
@@ -71,26 +71,7 @@ export const ProjectHealthReport = named('ProjectHealthReport', z.object({
     changeRequestsEnabled: z.boolean(),
     defaultStrategy: StoredStrategy.optional().describe('Only when the project environment has one configured'),
   })),
-  features: z.array(z.object({
-    type: z.string(),
-    description: z.string().nullable(),
-    name: z.string(),
-    createdAt: timestamp,
-    stale: z.boolean(),
-    impressionData: z.boolean(),
-    lastSeenAt: timestamp.nullable(),
-    environments: z.array(z.object({
-      name: z.string(),
-      enabled: z.boolean(),
-      type: z.string(),
-      sortOrder: z.number(),
-      variantCount: z.number().int(),
-      lastSeenAt: timestamp.nullable(),
-      hasStrategies: z.boolean(),
-      hasEnabledStrategies: z.boolean(),
-    })),
-    tags: z.array(Tag).optional().describe('Only when the feature has tags'),
-  })).describe('Its non-archived features'),
+  features: z.array(HealthReportFeature).describe('Its non-archived features'),
   updatedAt: timestamp.nullable(),
   createdAt: timestamp,
   stats: z.object({

@@ -1,0 +1,251 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { NotFoundError } from '../errors';
+
+/**
+ * A project's feature overview: its non-archived features by name, each with every switched-on environment linked to
+ * the project (by sort order, then name) and its tags. It is what the project feature list
+ * (`GET /api/admin/projects/:p/features`) and the health report show, in Unleash's shape for both.
+ *
+ * Overviews are kept per project while `model_version` and `last_seen_version` (migrations 0004 and 0019) stand still:
+ * together they move with every committed change of what an overview shows, whatever wrote it. A request whose
+ * overview is current then costs one small query (the two counters and whether the project exists) and no JSON work:
+ * the list's body is serialized once per version. Belongs to one app instance; several instances each keep their own
+ * and compare against the same counters, so none serves stale data.
+ */
+
+export interface OverviewEnvironment {
+  name: string;
+  enabled: boolean;
+  type: string;
+  sortOrder: number;
+  variantCount: number;
+  lastSeenAt: string | null;
+  hasStrategies: boolean;
+  hasEnabledStrategies: boolean;
+}
+
+export interface OverviewFeature {
+  type: string;
+  description: string | null;
+  name: string;
+  createdAt: string;
+  stale: boolean;
+  impressionData: boolean;
+  lastSeenAt: string | null;
+  environments: OverviewEnvironment[];
+  /** Empty when the feature has none (REST then leaves the property out, as Unleash does). */
+  tags: Array<{ value: string; type: string }>;
+}
+
+export interface ProjectOverview {
+  readonly project: string;
+  /** The counters it was read at. */
+  readonly version: string;
+  /** Shared by every reader of this version: never modify. */
+  readonly features: readonly OverviewFeature[];
+  /** Per feature (same order): creation time and its type's lifetime, for the "potentially stale" count at any time. */
+  readonly ages: ReadonlyArray<{ createdMs: number; lifetimeDays: number | null }>;
+  /** `{"version":1,"features":[…]}`: the project feature list's body. */
+  listBody(): Buffer;
+  /** The `features` array of the health report, serialized. */
+  reportFeaturesJson(): string;
+}
+
+const iso = (d: Date | string | null): string | null => (d === null ? null : new Date(d).toISOString());
+/** Unleash sends `tags` only when the feature has some. */
+const withoutEmptyTags = ({ tags, ...f }: OverviewFeature) => (tags.length === 0 ? f : { ...f, tags });
+
+function overview(project: string, version: string, features: OverviewFeature[], ages: ProjectOverview['ages']): ProjectOverview {
+  let list: Buffer | undefined;
+  let report: string | undefined;
+  return {
+    project,
+    version,
+    features,
+    ages,
+    listBody() {
+      // Unleash v5.8's list item: the report's fields plus `favorite` (there are no favourites here: always false).
+      list ??= Buffer.from(JSON.stringify({
+        version: 1,
+        features: features.map((f) => {
+          const { type, description, name, createdAt, lastSeenAt, stale, impressionData, environments } = f;
+          const item = { type, description, favorite: false, name, createdAt, lastSeenAt, stale, impressionData, environments };
+          return f.tags.length === 0 ? item : { ...item, tags: f.tags };
+        }),
+      }));
+      return list;
+    },
+    reportFeaturesJson() {
+      report ??= JSON.stringify(features.map(withoutEmptyTags));
+      return report;
+    },
+  };
+}
+
+interface FeatureRow {
+  project: string; name: string; type: string; description: string | null; created_at: Date; stale: boolean;
+  impression_data: boolean; last_seen_at: Date | null; lifetime_days: number | null;
+}
+interface FeatureEnvironmentRow {
+  feature_name: string; environment: string; enabled: boolean; variant_count: number;
+  last_seen_at: Date | null; has_strategies: boolean; has_enabled_strategies: boolean;
+}
+
+/** Reads the overviews of `projects` (those that exist) in four statements, whatever their number and size. */
+async function loadOverviews(em: EntityManager, projects: readonly string[], version: string): Promise<ProjectOverview[]> {
+  const [environments, features, configurations, tags] = await Promise.all([
+    em.execute<Array<{ project_id: string; name: string; type: string; sort_order: number }>>(
+      `select pe.project_id, e.name, e.type, e.sort_order
+         from project_environments pe join environments e on e.name = pe.environment_name and e.enabled
+        where pe.project_id in (?) order by e.sort_order, e.name`, [projects as string[]]),
+    em.execute<FeatureRow[]>(
+      `select f.project, f.name, f.type, f.description, f.created_at, f.stale, f.impression_data, f.last_seen_at, ft.lifetime_days
+         from features f left join feature_types ft on ft.id = f.type
+        where f.project in (?) and f.archived_at is null order by f.name`, [projects as string[]]),
+    // Strategy counts per (feature, environment) grouped once over the project's strategies rather than per row.
+    em.execute<FeatureEnvironmentRow[]>(
+      `select fe.feature_name, fe.environment, fe.enabled, fe.last_seen_at,
+              case when jsonb_typeof(fe.variants) = 'array' then jsonb_array_length(fe.variants) else 0 end as variant_count,
+              coalesce(s.total, 0) > 0 as has_strategies, coalesce(s.active, 0) > 0 as has_enabled_strategies
+         from features f
+         join feature_environments fe on fe.feature_name = f.name
+         left join (select fs.feature_name, fs.environment, count(*) as total, count(*) filter (where not fs.disabled) as active
+                      from feature_strategies fs join features sf on sf.name = fs.feature_name
+                     where sf.project in (?) and sf.archived_at is null
+                     group by fs.feature_name, fs.environment) s
+                on s.feature_name = fe.feature_name and s.environment = fe.environment
+        where f.project in (?) and f.archived_at is null`, [projects as string[], projects as string[]]),
+    em.execute<Array<{ feature_name: string; tag_type: string; tag_value: string }>>(
+      `select t.feature_name, t.tag_type, t.tag_value
+         from feature_tags t join features f on f.name = t.feature_name
+        where f.project in (?) and f.archived_at is null order by t.feature_name, t.tag_type, t.tag_value`, [projects as string[]]),
+  ]);
+
+  const envsByProject = group(environments, (r) => r.project_id);
+  const configuration = new Map(configurations.map((r) => [`${r.feature_name}\u0000${r.environment}`, r]));
+  const tagsByFeature = group(tags, (r) => r.feature_name);
+  const featuresByProject = group(features, (r) => r.project);
+  return projects.map((project) => {
+    const envs = envsByProject.get(project) ?? [];
+    const rows = featuresByProject.get(project) ?? [];
+    const list = rows.map((f): OverviewFeature => ({
+      type: f.type,
+      description: f.description,
+      name: f.name,
+      createdAt: iso(f.created_at)!,
+      stale: f.stale,
+      impressionData: f.impression_data,
+      lastSeenAt: iso(f.last_seen_at),
+      // An environment without a configuration row (which the feature service always writes) reads as disabled and empty.
+      environments: envs.map((e) => {
+        const c = configuration.get(`${f.name}\u0000${e.name}`);
+        return {
+          name: e.name,
+          enabled: c?.enabled ?? false,
+          type: e.type,
+          sortOrder: e.sort_order,
+          variantCount: c?.variant_count ?? 0,
+          lastSeenAt: iso(c?.last_seen_at ?? null),
+          hasStrategies: c?.has_strategies ?? false,
+          hasEnabledStrategies: c?.has_enabled_strategies ?? false,
+        };
+      }),
+      tags: (tagsByFeature.get(f.name) ?? []).map((t) => ({ value: t.tag_value, type: t.tag_type })),
+    }));
+    const ages = rows.map((f) => ({ createdMs: new Date(f.created_at).getTime(), lifetimeDays: f.lifetime_days }));
+    return overview(project, version, list, ages);
+  });
+}
+
+export class FeatureOverviewCache {
+  private readonly entries = new Map<string, ProjectOverview>();
+  /** Loads in progress, by version: concurrent requests for the same overview share one read. */
+  private readonly loading = new Map<string, Promise<ProjectOverview | undefined>>();
+
+  constructor(private readonly maxEntries = 32) {}
+
+  /** The overview of one project; 404 NotFoundError for an unknown project (the project routes' message). */
+  async get(em: EntityManager, project: string): Promise<ProjectOverview> {
+    const found = (await this.getMany(em, [project])).get(project);
+    if (!found) throw new NotFoundError(`Project with id ${project} does not exist`);
+    return found;
+  }
+
+  /** The overviews of the projects that exist among `projects` (unknown ones are absent from the map). */
+  async getMany(em: EntityManager, projects: readonly string[]): Promise<Map<string, ProjectOverview>> {
+    const out = new Map<string, ProjectOverview>();
+    const ids = [...new Set(projects)];
+    if (ids.length === 0) return out;
+    // The counters are read before the data: a change committed in between makes the next request reload, never the
+    // reverse. Which projects exist is read live, so a deleted project is never answered from memory.
+    const [{ version, existing }] = await em.execute<Array<{ version: string; existing: string[] }>>(
+      `select coalesce((select version from model_version where id = 1), 0)::text || '.' ||
+              coalesce((select version from last_seen_version where id = 1), 0)::text as version,
+              array(select id from projects where id in (?)) as existing`, [ids]);
+    const missing: string[] = [];
+    for (const id of existing) {
+      const entry = this.entries.get(id);
+      if (entry && entry.version === version) {
+        // Most recently used last: eviction takes the oldest first.
+        this.entries.delete(id);
+        this.entries.set(id, entry);
+        out.set(id, entry);
+      } else {
+        missing.push(id);
+      }
+    }
+    if (missing.length === 0) return out;
+
+    const pending = new Map<string, Promise<ProjectOverview | undefined>>();
+    const toLoad: string[] = [];
+    for (const id of missing) {
+      const inFlight = this.loading.get(`${version}\u0000${id}`);
+      if (inFlight) pending.set(id, inFlight);
+      else toLoad.push(id);
+    }
+    if (toLoad.length > 0) {
+      const batch = loadOverviews(em, toLoad, version);
+      toLoad.forEach((id, i) => {
+        const key = `${version}\u0000${id}`;
+        const one = batch.then((list) => list[i]);
+        this.loading.set(key, one);
+        pending.set(id, one);
+        // Forget the load once it settles, whatever its outcome; the caller sees a failure through `pending`.
+        one.then(() => this.loading.delete(key), () => this.loading.delete(key));
+      });
+    }
+    for (const [id, promise] of pending) {
+      const entry = await promise;
+      if (!entry) continue;
+      out.set(id, entry);
+      const current = this.entries.get(id);
+      // Keep the newest version only (two loads may finish out of order).
+      if (!current || BigVersion.newer(entry.version, current.version)) {
+        this.entries.delete(id);
+        this.entries.set(id, entry);
+      }
+    }
+    while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+    return out;
+  }
+}
+
+/** Versions are `<model_version>.<last_seen_version>`; each part only grows. */
+const BigVersion = {
+  newer(a: string, b: string): boolean {
+    const [am, as] = a.split('.').map(BigInt);
+    const [bm, bs] = b.split('.').map(BigInt);
+    return am > bm || (am === bm && as >= bs);
+  },
+};
+
+function group<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const row of rows) {
+    const k = key(row);
+    const list = out.get(k);
+    if (list) list.push(row);
+    else out.set(k, [row]);
+  }
+  return out;
+}
