@@ -45,6 +45,16 @@ export interface ProjectOverview {
   readonly features: readonly OverviewFeature[];
   /** Per feature (same order): creation time and its type's lifetime, for the "potentially stale" count at any time. */
   readonly ages: ReadonlyArray<{ createdMs: number; lifetimeDays: number | null }>;
+  /** What the health report's stats take from the project's whole history (archived features included). */
+  readonly history: {
+    /** When each archived feature of the project was archived (ms since the epoch, truncated to ms). */
+    archivedMs: readonly number[];
+    /**
+     * Over every release feature of the project: whole days from its creation to its first enable in a production-type
+     * environment after it, averaged to 1 decimal; null when none was ever enabled there.
+     */
+    avgDaysToProduction: number | null;
+  };
   /** `{"version":1,"features":[…]}`: the project feature list's body. */
   listBody(): Buffer;
   /** The `features` array of the health report, serialized. */
@@ -55,7 +65,7 @@ const iso = (d: Date | string | null): string | null => (d === null ? null : new
 /** Unleash sends `tags` only when the feature has some. */
 const withoutEmptyTags = ({ tags, ...f }: OverviewFeature) => (tags.length === 0 ? f : { ...f, tags });
 
-function overview(project: string, version: string, features: OverviewFeature[], ages: ProjectOverview['ages']): ProjectOverview {
+function overview(project: string, version: string, features: OverviewFeature[], ages: ProjectOverview['ages'], history: ProjectOverview['history']): ProjectOverview {
   let list: Buffer | undefined;
   let report: string | undefined;
   return {
@@ -63,6 +73,7 @@ function overview(project: string, version: string, features: OverviewFeature[],
     version,
     features,
     ages,
+    history,
     listBody() {
       // Unleash v5.8's list item: the report's fields plus `favorite` (there are no favourites here: always false).
       list ??= Buffer.from(JSON.stringify({
@@ -91,9 +102,9 @@ interface FeatureEnvironmentRow {
   last_seen_at: Date | null; has_strategies: boolean; has_enabled_strategies: boolean;
 }
 
-/** Reads the overviews of `projects` (those that exist) in four statements, whatever their number and size. */
+/** Reads the overviews of `projects` (those that exist) in five statements, whatever their number and size. */
 async function loadOverviews(em: EntityManager, projects: readonly string[], version: string): Promise<ProjectOverview[]> {
-  const [environments, features, configurations, tags] = await Promise.all([
+  const [environments, features, configurations, tags, histories] = await Promise.all([
     em.execute<Array<{ project_id: string; name: string; type: string; sort_order: number }>>(
       `select pe.project_id, e.name, e.type, e.sort_order
          from project_environments pe join environments e on e.name = pe.environment_name and e.enabled
@@ -119,12 +130,30 @@ async function loadOverviews(em: EntityManager, projects: readonly string[], ver
       `select t.feature_name, t.tag_type, t.tag_value
          from feature_tags t join features f on f.name = t.feature_name
         where f.project in (?) and f.archived_at is null order by t.feature_name, t.tag_type, t.tag_value`, [projects as string[]]),
+    em.execute<Array<{ id: string; archived_ms: number[]; avg_days: number | null }>>(
+      `select p.id,
+              coalesce((select array_agg(floor(extract(epoch from f.archived_at) * 1000)::float8)
+                          from features f where f.project = p.id and f.archived_at is not null), '{}') as archived_ms,
+              ttp.avg_days
+         from projects p
+         -- The first enable of each release feature in a production-type environment after its creation (index
+         -- events_enabled_feature_idx, migration 0002), in whole days, averaged to 1 decimal.
+         cross join lateral (
+           select round(avg(floor(extract(epoch from (first_enabled.at - f.created_at)) / 86400)::numeric), 1)::float8 as avg_days
+             from features f
+             cross join lateral (select min(ev.created_at) as at
+                                   from events ev join environments e on e.name = ev.environment and e.type = 'production'
+                                  where ev.feature_name = f.name and ev.type = 'feature-environment-enabled'
+                                    and ev.created_at > f.created_at) first_enabled
+            where f.project = p.id and f.type = 'release' and first_enabled.at is not null) ttp
+        where p.id in (?)`, [projects as string[]]),
   ]);
 
   const envsByProject = group(environments, (r) => r.project_id);
   const configuration = new Map(configurations.map((r) => [`${r.feature_name}\u0000${r.environment}`, r]));
   const tagsByFeature = group(tags, (r) => r.feature_name);
   const featuresByProject = group(features, (r) => r.project);
+  const historyOf = new Map(histories.map((h) => [h.id, { archivedMs: h.archived_ms.map(Number), avgDaysToProduction: h.avg_days }]));
   return projects.map((project) => {
     const envs = envsByProject.get(project) ?? [];
     const rows = featuresByProject.get(project) ?? [];
@@ -153,7 +182,7 @@ async function loadOverviews(em: EntityManager, projects: readonly string[], ver
       tags: (tagsByFeature.get(f.name) ?? []).map((t) => ({ value: t.tag_value, type: t.tag_type })),
     }));
     const ages = rows.map((f) => ({ createdMs: new Date(f.created_at).getTime(), lifetimeDays: f.lifetime_days }));
-    return overview(project, version, list, ages);
+    return overview(project, version, list, ages, historyOf.get(project) ?? { archivedMs: [], avgDaysToProduction: null });
   });
 }
 

@@ -5,7 +5,10 @@ import type { FeatureNaming, ProjectMode } from './project.service';
 
 /**
  * The project health report (spec endpoint 10, design D5): everything is computed live on each request, with
- * a fixed number of SQL queries whatever the number of projects, features, environments or strategies.
+ * a fixed number of SQL queries whatever the number of projects, features, environments or strategies. The
+ * features, their ages and the project's archive and time-to-production history come from the project's feature
+ * overview (feature-overview.ts), which is reread whenever any of it changes; the counts, health and windows are then
+ * computed from it at the request's time, and the project row and its audit-log activity are read on each request.
  *
  * Definitions (reference §2 endpoint 10), over the project's non-archived features:
  * - staleCount: stale features; activeCount: non-stale features;
@@ -95,8 +98,7 @@ interface ProjectDbRow {
   feature_naming_pattern: string | null; feature_naming_example: string | null; feature_naming_description: string | null;
   created_at: Date; updated_at: Date | null;
   environments: Array<{ environment: string; defaultStrategy: Record<string, unknown> | null; changeRequestsEnabled: boolean }>;
-  created_current: number; created_past: number; archived_current: number; archived_past: number;
-  activity_current: number; activity_past: number; avg_days: number | null;
+  activity_current: number; activity_past: number;
 }
 export class HealthReportService {
   constructor(private readonly em: EntityManager, private readonly overviews: FeatureOverviewCache = new FeatureOverviewCache()) {}
@@ -137,12 +139,15 @@ export class HealthReportService {
   private async build(projectIds: readonly string[], now: Date): Promise<Array<{ report: ProjectHealthReport; overview: ProjectOverview }>> {
     const ids = [...new Set(projectIds)];
     if (ids.length === 0) return [];
-    const current = new Date(now.getTime() - 30 * DAY_MS).toISOString();
-    const past = new Date(now.getTime() - 60 * DAY_MS).toISOString();
+    const currentMs = now.getTime() - 30 * DAY_MS;
+    const pastMs = now.getTime() - 60 * DAY_MS;
+    const current = new Date(currentMs).toISOString();
+    const past = new Date(pastMs).toISOString();
 
     // The features come from the overview (kept while nothing it shows changes); the project, its environments and
     // every stats window are read on each request.
     const overviews = await this.overviews.getMany(this.em, ids);
+    // Only the audit log's activity is counted here; the other windows come from the overview, at `now`.
     const projects = await this.em.execute<ProjectDbRow[]>(
       `select p.id, p.name, p.description, p.mode, p.default_stickiness, p.feature_limit, p.feature_naming_pattern,
               p.feature_naming_example, p.feature_naming_description, p.created_at, p.updated_at,
@@ -150,31 +155,11 @@ export class HealthReportService {
                                         order by e.sort_order, e.name), '[]')
                  from project_environments pe join environments e on e.name = pe.environment_name and e.enabled
                 where pe.project_id = p.id) as environments,
-              fs.created_current, fs.created_past, fs.archived_current, fs.archived_past,
-              es.activity_current, es.activity_past, ttp.avg_days
+              (select count(*) from events where project = p.id and created_at >= ?::timestamptz)::int as activity_current,
+              (select count(*) from events where project = p.id and created_at >= ?::timestamptz and created_at < ?::timestamptz)::int as activity_past
          from projects p
-         cross join lateral (
-           select count(*) filter (where archived_at is null and created_at >= ?::timestamptz)::int as created_current,
-                  count(*) filter (where archived_at is null and created_at >= ?::timestamptz and created_at < ?::timestamptz)::int as created_past,
-                  count(*) filter (where archived_at >= ?::timestamptz)::int as archived_current,
-                  count(*) filter (where archived_at >= ?::timestamptz and archived_at < ?::timestamptz)::int as archived_past
-             from features where project = p.id) fs
-         cross join lateral (
-           select count(*) filter (where created_at >= ?::timestamptz)::int as activity_current,
-                  count(*) filter (where created_at < ?::timestamptz)::int as activity_past
-             from events where project = p.id and created_at >= ?::timestamptz) es
-         -- The first enable of each release feature in a production-type environment after its creation (index
-         -- events_enabled_feature_idx, migration 0002), in whole days, averaged to 1 decimal.
-         cross join lateral (
-           select round(avg(floor(extract(epoch from (first_enabled.at - f.created_at)) / 86400)::numeric), 1)::float8 as avg_days
-             from features f
-             cross join lateral (select min(ev.created_at) as at
-                                   from events ev join environments e on e.name = ev.environment and e.type = 'production'
-                                  where ev.feature_name = f.name and ev.type = 'feature-environment-enabled'
-                                    and ev.created_at > f.created_at) first_enabled
-            where f.project = p.id and f.type = 'release' and first_enabled.at is not null) ttp
         where p.id in (?)`,
-      [current, past, current, current, past, current, current, current, past, ids]);
+      [current, past, current, ids]);
     const byId = new Map(projects.map((p) => [p.id, p]));
 
     const reports: Array<{ report: ProjectHealthReport; overview: ProjectOverview }> = [];
@@ -185,11 +170,21 @@ export class HealthReportService {
       if (!p || !overview) continue;
       let stale = 0;
       let potentiallyStale = 0;
+      let createdCurrent = 0;
+      let createdPast = 0;
       overview.features.forEach((f, i) => {
-        if (f.stale) { stale++; return; }
         const { createdMs, lifetimeDays } = overview.ages[i];
+        if (createdMs >= currentMs) createdCurrent++;
+        else if (createdMs >= pastMs) createdPast++;
+        if (f.stale) { stale++; return; }
         if (lifetimeDays !== null && now.getTime() - createdMs >= lifetimeDays * DAY_MS) potentiallyStale++;
       });
+      let archivedCurrent = 0;
+      let archivedPast = 0;
+      for (const at of overview.history.archivedMs) {
+        if (at >= currentMs) archivedCurrent++;
+        else if (at >= pastMs) archivedPast++;
+      }
       const active = overview.features.length - stale;
       reports.push({ overview, report: {
         id,
@@ -209,11 +204,11 @@ export class HealthReportService {
         updatedAt: iso(p.updated_at),
         createdAt: iso(p.created_at)!,
         stats: {
-          avgTimeToProdCurrentWindow: p.avg_days ?? 0,
-          createdCurrentWindow: p.created_current,
-          createdPastWindow: p.created_past,
-          archivedCurrentWindow: p.archived_current,
-          archivedPastWindow: p.archived_past,
+          avgTimeToProdCurrentWindow: overview.history.avgDaysToProduction ?? 0,
+          createdCurrentWindow: createdCurrent,
+          createdPastWindow: createdPast,
+          archivedCurrentWindow: archivedCurrent,
+          archivedPastWindow: archivedPast,
           projectActivityCurrentWindow: p.activity_current,
           projectActivityPastWindow: p.activity_past,
           projectMembersAddedCurrentWindow: 0,

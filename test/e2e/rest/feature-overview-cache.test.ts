@@ -133,6 +133,11 @@ describe('the cached project overview (feature list and health report)', () => {
   });
 
   it('sees changes that bypass the services (plain SQL on every table it reads)', async () => {
+    await expectSeen('environments.type', () => sql(`update environments set type = 'production' where name = 'production'`));
+    // The average time to production reads the first enable event in a production-type environment: only the report shows it.
+    await sql(`update features set created_at = now() - interval '5 days' where name = 'ovc-a'`);
+    await expectSeen('an enable event written alone', () => sql(
+      `insert into events (type, created_by, project, environment, feature_name) values ('feature-environment-enabled', 'sql', ?, 'production', 'ovc-a')`, [PROJECT]), 'report');
     await expectSeen('features.last_seen_at', () => sql(`update features set last_seen_at = now() + interval '1 hour' where name = 'ovc-a'`));
     await expectSeen('feature_environments.last_seen_at', () => sql(`update feature_environments set last_seen_at = now() + interval '1 hour' where feature_name = 'ovc-a'`));
     await expectSeen('features.created_at', () => sql(`update features set created_at = created_at - interval '1 day' where name = 'ovc-a'`));
