@@ -191,7 +191,11 @@ export class FeatureOverviewCache {
   /** Loads in progress, by version: concurrent requests for the same overview share one read. */
   private readonly loading = new Map<string, Promise<ProjectOverview | undefined>>();
 
-  constructor(private readonly maxEntries = 32) {}
+  /**
+   * At most `maxEntries` projects and `maxFeatures` features in all (an entry of 1000 features holds about 2.5 MB with
+   * its serialized forms); the least recently used go first, the one just read always stays.
+   */
+  constructor(private readonly maxEntries = 32, private readonly maxFeatures = 20_000) {}
 
   /** The overview of one project; 404 NotFoundError for an unknown project (the project routes' message). */
   async get(em: EntityManager, project: string): Promise<ProjectOverview> {
@@ -254,7 +258,13 @@ export class FeatureOverviewCache {
         this.entries.set(id, entry);
       }
     }
-    while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+    let features = 0;
+    for (const entry of this.entries.values()) features += entry.features.length;
+    while (this.entries.size > 1 && (this.entries.size > this.maxEntries || features > this.maxFeatures)) {
+      const [oldest, entry] = this.entries.entries().next().value as [string, ProjectOverview];
+      this.entries.delete(oldest);
+      features -= entry.features.length;
+    }
     return out;
   }
 }

@@ -156,6 +156,22 @@ describe('the cached project overview (feature list and health report)', () => {
     await expectSeen('features deleted', () => sql(`delete from features where project = ?`, [PROJECT]));
   });
 
+  it('keeps at most its bound of projects and features, dropping the least recently used', async () => {
+    const em = app.orm.em.fork();
+    const statements = async (read: () => Promise<unknown>) => { app.resetQueryCount(); await read(); return app.queries.length; };
+    const byCount = new FeatureOverviewCache(2, 1_000);
+    for (const p of ['default', PROJECT, 'ovc-other']) await byCount.get(em, p);
+    expect(await statements(() => byCount.get(em, 'ovc-other'))).toBe(1);
+    expect(await statements(() => byCount.get(em, PROJECT))).toBe(1);
+    expect(await statements(() => byCount.get(em, 'default'))).toBeGreaterThan(1);
+    // ovc-other holds a feature: with room for none, only the entry just read stays.
+    const byFeatures = new FeatureOverviewCache(10, 0);
+    await byFeatures.get(em, 'ovc-other');
+    await byFeatures.get(em, 'default');
+    expect(await statements(() => byFeatures.get(em, 'default'))).toBe(1);
+    expect(await statements(() => byFeatures.get(em, 'ovc-other'))).toBeGreaterThan(1);
+  });
+
   it('answers 404 for a project deleted after its overview was cached', async () => {
     await served();
     await ok(app.del(`/api/admin/projects/${PROJECT}`));
