@@ -57,8 +57,8 @@ export interface ProjectOverview {
   };
   /** `{"version":1,"features":[…]}`: the project feature list's body. */
   listBody(): Buffer;
-  /** The `features` array of the health report, serialized. */
-  reportFeaturesJson(): string;
+  /** The `features` array of the health report, serialized (UTF-8). */
+  reportFeaturesBytes(): Buffer;
 }
 
 const iso = (d: Date | string | null): string | null => (d === null ? null : new Date(d).toISOString());
@@ -67,7 +67,7 @@ const withoutEmptyTags = ({ tags, ...f }: OverviewFeature) => (tags.length === 0
 
 function overview(project: string, version: string, features: OverviewFeature[], ages: ProjectOverview['ages'], history: ProjectOverview['history']): ProjectOverview {
   let list: Buffer | undefined;
-  let report: string | undefined;
+  let report: Buffer | undefined;
   return {
     project,
     version,
@@ -86,8 +86,8 @@ function overview(project: string, version: string, features: OverviewFeature[],
       }));
       return list;
     },
-    reportFeaturesJson() {
-      report ??= JSON.stringify(features.map(withoutEmptyTags));
+    reportFeaturesBytes() {
+      report ??= Buffer.from(JSON.stringify(features.map(withoutEmptyTags)));
       return report;
     },
   };

@@ -114,7 +114,7 @@ export class HealthReportService {
    * The report as REST answers it, in Unleash's shape (`defaultStrategy` only when configured, `tags` only when the
    * feature has some), with the features' part serialized once per version of the overview.
    */
-  async healthReportBody(projectId: string): Promise<string> {
+  async healthReportBody(projectId: string): Promise<Buffer> {
     const [built] = await this.build([projectId], new Date());
     if (!built) throw new NotFoundError('No project found');
     const { id: _id, environments, features: _features, ...report } = built.report;
@@ -124,7 +124,8 @@ export class HealthReportService {
       environments: environments.map(({ defaultStrategy, ...e }) => (defaultStrategy === null ? e : { ...e, defaultStrategy })),
       favorite: false,
     });
-    return `${head.slice(0, -1)},"features":${built.overview.reportFeaturesJson()}}`;
+    // The features' bytes are made once per version of the overview and copied in, never re-encoded.
+    return Buffer.concat([Buffer.from(`${head.slice(0, -1)},"features":`), built.overview.reportFeaturesBytes(), Buffer.from('}')]);
   }
 
   /**

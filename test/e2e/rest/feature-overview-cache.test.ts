@@ -27,7 +27,7 @@ async function fresh(): Promise<{ list: unknown; report: unknown }> {
   const em = app.orm.em.fork();
   const cache = new FeatureOverviewCache();
   const list = JSON.parse((await cache.get(em, PROJECT)).listBody().toString());
-  const report = JSON.parse(await new HealthReportService(em, new FeatureOverviewCache()).healthReportBody(PROJECT));
+  const report = JSON.parse((await new HealthReportService(em, new FeatureOverviewCache()).healthReportBody(PROJECT)).toString());
   return { list, report };
 }
 
