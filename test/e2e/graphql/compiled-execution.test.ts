@@ -163,7 +163,7 @@ describe('compiled execution answers as the standard executor does', () => {
 
 describe('when a query is compiled', () => {
   it('by default a text runs on the standard executor once and compiled from its second execution on', async () => {
-    const app = await startTestApp({ reset: false });
+    const app = await startTestApp({ reset: false, graphqlCompiled: {} });
     try {
       const query = '{ feature(name: "cx-alpha") { name environments { name enabled } } }';
       const replies = [];
