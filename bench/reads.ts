@@ -7,10 +7,11 @@
  *   npm run bench:reads                                  # both databases
  *   npm run bench:reads -- --db pg|embedded [--pg postgresql://postgres@127.0.0.1:5432/postgres]
  *   options: --requests N (most requests per row, default 200), --seconds S (most time per row, default 10),
- *            --only REGEX (the rows whose label matches)
+ *            --only REGEX (only the rows whose label matches, case-insensitive), --graphql-standard (no compiled queries)
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { loadavg } from 'node:os';
 import { Client } from 'pg';
 import { buildApp } from '../src/app';
 import { ensureAdminTokens } from '../src/domain/access/api-token.service';
@@ -25,10 +26,23 @@ const which = arg('--db') ?? 'both';
 const pgBase = arg('--pg') ?? process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const maxRequests = Number(arg('--requests') ?? 200);
 const maxSeconds = Number(arg('--seconds') ?? 10);
-const only = arg('--only') !== undefined ? new RegExp(arg('--only')!) : undefined;
+/** --graphql-standard: GraphQL on the standard executor only (no compiled queries), to compare. */
+const graphqlCompiled = !process.argv.includes('--graphql-standard');
+/** Only the rows whose label matches this regular expression (case-insensitive), e.g. `--only 'graphql|state'`. */
+const only = arg('--only') ? new RegExp(arg('--only') as string, 'i') : undefined;
 
 /** The GraphQL query of the feature list with what the REST list carries per environment. */
 const FEATURE_QUERY = `{ project(id: "${PROJECT}") { features(first: ${FEATURES}) { nodes { name type stale environments { name enabled strategies { name parameters constraints { contextName operator values inverted caseInsensitive } variants { name weight stickiness } } variants { name weight } } } } } }`;
+
+/** The list fields of the same features (what a feature list page shows), without strategies: for later comparisons. */
+const FEATURE_LIST_QUERY = `{ project(id: "${PROJECT}") { features(first: ${FEATURES}) { nodes { name type description stale impressionData createdAt lastSeenAt environments { name enabled type sortOrder variantCount lastSeenAt hasStrategies hasEnabledStrategies } tags { type value } } } } }`;
+
+/**
+ * The REST answer with the content of FEATURE_QUERY, computed per request: the state export's features,
+ * featureEnvironments (enabled, variants) and featureStrategies (parameters, constraints, variants), the other sections
+ * left out. It carries a little more per strategy (id, projectId, createdAt, disabled) than the query asks for.
+ */
+const STATE_EXPORT_FEATURES = '/api/admin/state/export?strategies=false&projects=false&tags=false&environments=false';
 
 interface Row { label: string; request: (i: number) => { path: string; body?: unknown } }
 
@@ -46,7 +60,9 @@ const ROWS: Row[] = [
     request: (i) => ({ path: '/api/admin/playground/advanced', body: { environments: ['development', 'production'], projects: [PROJECT], context: { appName: 'bench', userId: `a${i},b${i},c${i}` } } }),
   },
   { label: `GET /api/admin/projects/${PROJECT}/features`, request: () => ({ path: `/api/admin/projects/${PROJECT}/features` }) },
+  { label: 'GET /api/admin/state/export (features, envs, strategies)', request: () => ({ path: STATE_EXPORT_FEATURES }) },
   { label: 'POST /graphql: the 1000 features, environments, strategies', request: () => ({ path: '/graphql', body: { query: FEATURE_QUERY } }) },
+  { label: 'POST /graphql: the 1000 features, list fields, envs, tags', request: () => ({ path: '/graphql', body: { query: FEATURE_LIST_QUERY } }) },
 ];
 
 async function row(base: string, { label, request }: Row): Promise<void> {
@@ -84,11 +100,11 @@ async function run(kind: 'pg' | 'embedded'): Promise<void> {
     const orm = await openOrm({ url: db.url, poolMax: kind === 'pg' ? 10 : 1, holdConnection: kind === 'embedded' });
     await ensureAdminTokens(orm.em, [TOKEN]);
     // The feature query is over the default cost budget of one request: the bench measures speed, not the limit.
-    const app = buildApp({ orm, logger: createLogger('silent'), graphqlMaxCost: 10_000_000 });
+    const app = buildApp({ orm, logger: createLogger('silent'), graphqlMaxCost: 10_000_000, graphqlCompiled });
     const server = await new Promise<Server>((resolve) => { const s = app.listen(0, '127.0.0.1', () => resolve(s)); });
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
-      console.log(`\n${db.describe}; ${FEATURES} features (4 strategies each); node ${process.version}; sequential requests, at most ${maxRequests} or ${maxSeconds} s per row after 5 warm-up`);
+      console.log(`\n${db.describe}; GraphQL ${graphqlCompiled ? 'compiled when hot' : 'standard executor only'}; load ${loadavg().map((l) => l.toFixed(2)).join(' ')}; ${FEATURES} features (4 strategies each); node ${process.version}; sequential requests, at most ${maxRequests} or ${maxSeconds} s per row after 5 warm-up`);
       console.log('| request                                                  |     n |      p50    |      p99    |   req/s |  body    | RSS after |');
       console.log('|----------------------------------------------------------|-------|-------------|-------------|---------|----------|-----------|');
       for (const r of ROWS) if (!only || only.test(r.label)) await row(base, r);

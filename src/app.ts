@@ -38,6 +38,10 @@ export interface AppDeps {
   playgroundCombinationLimit?: number;
   /** Cost budget of one GraphQL request (src/resolvers/cost.ts). */
   graphqlMaxCost?: number;
+  /** Hot GraphQL queries run compiled (src/resolvers/compiled-execution.ts); default true, false for the standard executor only. */
+  graphqlCompiled?: boolean;
+  /** Executions of a GraphQL text on the standard executor before it is compiled (default 1; 0 compiles at once). */
+  graphqlCompileAfter?: number;
   /** How long a resolved credential is trusted before it is looked up again (default 1 s: the revocation delay). */
   credentialTtlMs?: number;
   /** The address people reach the service at, for the links it hands out (config.publicUrl). */
@@ -70,7 +74,7 @@ const refuse = (req: Request, res: Response, err: DomainError) => (req.baseUrl =
  * read, so an anonymous caller cannot make the server parse anything; everything the door refuses, it refuses before
  * routing, so no route or service sees it.
  */
-export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinationLimit, graphqlMaxCost, credentialTtlMs, publicUrl = 'http://localhost:4242', eventHub = new EventHub('local'), allowPrivateAddonUrls = false, importBodyLimit = '500kb', corsOrigins = [], metricsFlushMs = 5_000, metricsRetentionHours = 48 }: AppDeps): App {
+export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinationLimit, graphqlMaxCost, graphqlCompiled = true, graphqlCompileAfter, credentialTtlMs, publicUrl = 'http://localhost:4242', eventHub = new EventHub('local'), allowPrivateAddonUrls = false, importBodyLimit = '500kb', corsOrigins = [], metricsFlushMs = 5_000, metricsRetentionHours = 48 }: AppDeps): App {
   attachEventHub(orm.em, eventHub);
   const app = express();
   app.disable('x-powered-by');
@@ -170,7 +174,7 @@ export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinati
   app.use('/invite', invite);
 
   // The GraphiQL page and its files are served without a token (D13, src/graphiql/graphiql.ts); every operation needs one.
-  const graphql = graphqlHandler(logger, { maxCost: graphqlMaxCost });
+  const graphql = graphqlHandler(logger, { maxCost: graphqlMaxCost }, { compiled: graphqlCompiled, compileAfter: graphqlCompileAfter, onExecuted: (path) => obs.metrics.graphqlExecuted(path) });
   app.use(graphiqlRouter(logger));
   app.use('/graphql',
     authenticate, urlGuard({ jsonParameters: ['variables', 'extensions'] }), requireJson, ...body,

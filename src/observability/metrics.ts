@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { ExecutionPath } from '../resolvers/compiled-execution';
 
 /** The counts of a connection pool at one moment (knex's pool, tarn.js: `numUsed()`, `numFree()`...). */
 export interface PoolCounts {
@@ -32,6 +33,7 @@ export class AppMetrics {
   private readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
   private readonly auditEvents: Counter<'type'>;
   private readonly playground: Counter<'kind'>;
+  private readonly graphqlExecutions: Counter<'executor'>;
 
   /** `pool`: the database pool's counts at scrape time (undefined when it is closed or not known). */
   constructor(pool: () => PoolCounts | undefined) {
@@ -53,6 +55,12 @@ export class AppMetrics {
       name: 'flagdeck_playground_evaluations_total',
       help: 'Playground evaluations (REST and GraphQL) by kind: playground (one environment) or advanced',
       labelNames: ['kind'],
+      registers,
+    });
+    this.graphqlExecutions = new Counter({
+      name: 'flagdeck_graphql_executions_total',
+      help: 'GraphQL operations executed, by executor: compiled (a hot query answered by its compiled code), standard, or standard_rerun (a compiled run had errors; the standard executor answered)',
+      labelNames: ['executor'],
       registers,
     });
     // Unleash's names for the same pool figures. Read when scraped, so they cost nothing between scrapes.
@@ -87,6 +95,10 @@ export class AppMetrics {
 
   playgroundEvaluated(kind: PlaygroundKind): void {
     this.playground.inc({ kind });
+  }
+
+  graphqlExecuted(executor: ExecutionPath): void {
+    this.graphqlExecutions.inc({ executor });
   }
 
   /** The text exposition of every metric, with its content type. */

@@ -6,6 +6,7 @@ import type { Services } from '../domain/services';
 import type { Logger } from '../logger';
 import type { GraphQLContext } from './builder';
 import { buildSchema } from './index';
+import { compiledExecution, type ExecutionPath } from './compiled-execution';
 import { costRule, documentRules, parseWithinLimits, type RequestLimits } from './limits';
 
 const VALUE_KINDS: ReadonlySet<string> = new Set([
@@ -118,9 +119,18 @@ function requestLimits(limits: RequestLimits): Plugin<{ params?: { variables?: R
   };
 }
 
-export function graphqlHandler(logger: Logger, limits: RequestLimits = {}) {
+export interface ExecutionOptions {
+  /** Hot queries run compiled (default true). */
+  compiled?: boolean;
+  /** Executions of a text before it is compiled (default 1). */
+  compileAfter?: number;
+  onExecuted?: (path: ExecutionPath) => void;
+}
+
+export function graphqlHandler(logger: Logger, limits: RequestLimits = {}, { compiled = true, compileAfter, onExecuted }: ExecutionOptions = {}) {
+  const schema = buildSchema();
   const yoga = createYoga<{ req: Request & { scope?: { services: Services } }; res: Response }, GraphQLContext>({
-    schema: buildSchema(),
+    schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
     logging: false,
@@ -129,7 +139,7 @@ export function graphqlHandler(logger: Logger, limits: RequestLimits = {}) {
     // CORS is the app's (src/rest/cors.ts, CORS_ORIGINS); yoga's own would echo any origin, with credentials.
     cors: false,
     maskedErrors: { maskError: maskError(logger) },
-    plugins: [requestLimits(limits)],
+    plugins: [requestLimits(limits), compiled ? compiledExecution(schema, { compileAfter, onExecuted }).plugin : { onExecute: () => onExecuted?.('standard') }],
     // The cost rules depend on each request's variables: a validation result must not be reused for the same text.
     parserAndValidationCache: { validationCache: false },
     context: ({ req, request }) => {

@@ -90,6 +90,12 @@ export interface TestAppOptions {
   /** CLIENT_METRICS_FLUSH_MS (default 5000) and CLIENT_METRICS_RETENTION_HOURS (default 48). */
   metricsFlushMs?: number;
   metricsRetentionHours?: number;
+  /**
+   * GraphQL compiled execution: off (false), or on, compiled after `compileAfter` executions of a text (absent: the
+   * app's default). Without this option, GRAPHQL_COMPILE_AFTER from the environment when set, so
+   * `GRAPHQL_COMPILE_AFTER=0 npx jest` runs every query compiled.
+   */
+  graphqlCompiled?: false | { compileAfter?: number };
 }
 
 /** Starts the real app (buildApp) on an ephemeral port against the suite's database, reset to fresh defaults. */
@@ -113,7 +119,10 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   }
   const allowPrivateAddonUrls = options.allowPrivateAddonUrls ?? true;
   const app = buildApp({ orm, logger, credentialTtlMs: options.credentialTtlMs, eventHub, allowPrivateAddonUrls, importBodyLimit: options.importBodyLimit,
-    corsOrigins: options.corsOrigins, metricsFlushMs: options.metricsFlushMs, metricsRetentionHours: options.metricsRetentionHours });
+    corsOrigins: options.corsOrigins, metricsFlushMs: options.metricsFlushMs, metricsRetentionHours: options.metricsRetentionHours,
+    graphqlCompiled: options.graphqlCompiled !== false,
+    graphqlCompileAfter: options.graphqlCompiled !== undefined ? (options.graphqlCompiled || undefined)?.compileAfter
+      : process.env.GRAPHQL_COMPILE_AFTER ? Number(process.env.GRAPHQL_COMPILE_AFTER) : undefined });
   const worker = options.deliveries
     ? new DeliveryWorker(orm, { ...DEFAULT_DELIVERY_OPTIONS, allowPrivateUrls: allowPrivateAddonUrls, ...options.deliveries, publicUrl: 'http://localhost:4242' }, logger, eventHub).start()
     : undefined;

@@ -182,26 +182,29 @@ export class FeatureReadModel {
 
   /**
    * The environments of each feature: those linked to its project and switched on (D6), by sort order then name,
-   * with strategy counts aggregated in SQL.
+   * with strategy counts aggregated in SQL. The names are joined as an unnested array rather than tested with
+   * `in (...)`: with a page of 1000 features, planning a 1000-element `in` list twice cost about as much as running the query.
    */
   async environments(names: readonly string[]): Promise<Map<string, FeatureEnvironmentState[]>> {
     const out = new Map<string, FeatureEnvironmentState[]>(names.map((n) => [n, []]));
     if (names.length === 0) return out;
+    const batch = [...out.keys()];
     const rows: Array<{
       feature_name: string; environment: string; enabled: boolean; variants: FeatureVariant[] | null; last_seen_at: Date | null;
       type: string; sort_order: number; strategy_count: number; enabled_count: number;
     }> = await this.em.execute(
       `select fe.feature_name, fe.environment, fe.enabled, fe.variants, fe.last_seen_at, e.type, e.sort_order,
               coalesce(s.total, 0)::int as strategy_count, coalesce(s.active, 0)::int as enabled_count
-         from feature_environments fe
+         from unnest(array[?]::text[]) as batch(name)
+         join feature_environments fe on fe.feature_name = batch.name
          join features f on f.name = fe.feature_name
          join project_environments pe on pe.project_id = f.project and pe.environment_name = fe.environment
          join environments e on e.name = fe.environment and e.enabled
-         left join (select feature_name, environment, count(*) as total, count(*) filter (where not disabled) as active
-                      from feature_strategies where feature_name in (?) group by feature_name, environment) s
+         left join (select x.feature_name, x.environment, count(*) as total, count(*) filter (where not x.disabled) as active
+                      from unnest(array[?]::text[]) as wanted(name) join feature_strategies x on x.feature_name = wanted.name
+                     group by x.feature_name, x.environment) s
                 on s.feature_name = fe.feature_name and s.environment = fe.environment
-        where fe.feature_name in (?)
-        order by e.sort_order, e.name`, [names as string[], names as string[]]);
+        order by e.sort_order, e.name`, [batch, batch]);
     for (const r of rows) {
       const variants = (r.variants ?? []).map(canonicalVariant);
       out.get(r.feature_name)?.push({
