@@ -9,6 +9,8 @@ export interface EmbeddedDatabase {
   url: string;
   /** Directory holding the socket `.s.PGSQL.5432`. */
   socketDir: string;
+  /** Size of PGlite's WebAssembly memory in bytes (it grows, never shrinks; benches report it). */
+  wasmMemoryBytes(): number;
   stop(): Promise<void>;
 }
 
@@ -154,6 +156,7 @@ export async function startEmbeddedDatabase(dataDir?: string): Promise<EmbeddedD
   return {
     url: `postgresql://postgres@${encodeURIComponent(socketDir)}:5432/postgres`,
     socketDir,
+    wasmMemoryBytes: () => db.Module.HEAP8.buffer.byteLength,
     async stop() {
       await server.stop();
       await db.close();
