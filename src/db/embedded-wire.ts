@@ -265,7 +265,10 @@ export interface WireServer {
 export async function serveWire(db: PGlite, pglite: PgliteCallbacks, socketPath: string): Promise<WireServer> {
   const backend = new WireBackend(db, pglite);
   let client: { socket: Socket; connection: Connection } | undefined;
+  const sockets = new Set<Socket>();
   const server: Server = createServer((socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
     if (client) {
       socket.on('error', () => {});
       socket.end(errorResponse('FATAL', '53300', 'sorry, too many clients already'));
@@ -291,7 +294,8 @@ export async function serveWire(db: PGlite, pglite: PgliteCallbacks, socketPath:
       return true;
     },
     async stop() {
-      client?.socket.destroy();
+      // Refused clients may not have closed their end yet: close() waits for every connection.
+      for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       backend.close();
     },
