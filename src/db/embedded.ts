@@ -201,6 +201,9 @@ const STALE_TABLES = `
      and case when c.reltuples < 0 then pg_relation_size(c.oid) > 0
               else abs(pg_relation_size(c.oid) / 8192 - c.relpages) > 8 + c.relpages / 10 end`;
 
+/** A pass blocks the event loop while it runs: after its first table it starts no other once it took this long. */
+const MAINTENANCE_BUDGET_MS = 100;
+
 /**
  * What PostgreSQL's background processes would do; PGlite's single backend has none of them.
  * - No checkpointer: a checkpoint happened only at shutdown, so the WAL grew without bound while the process lived
@@ -208,13 +211,18 @@ const STALE_TABLES = `
  *   were written since the last one keeps it to about that (with min_wal_size, the WAL kept for reuse).
  * - No autovacuum: tables were never analysed after they grew (plans from statistics of another size) and dead rows
  *   were never reclaimed. A table whose size moved (see STALE_TABLES) is vacuumed and analysed; one never analysed is
- *   analysed.
+ *   analysed. Tables left over by the time budget are taken at the next pass.
  * Returns the statements it ran.
  */
 function maintain(backend: WireBackend): string[] {
   const ran: string[] = [];
   const run = (sql: string) => { backend.query(sql); ran.push(sql); };
-  for (const [table, never] of backend.query(STALE_TABLES)) run(never === 't' ? `analyze ${table}` : `vacuum (analyze) ${table}`);
+  const started = Date.now();
+  for (const [table, never] of backend.query(STALE_TABLES)) {
+    if (ran.length > 0 && Date.now() - started > MAINTENANCE_BUDGET_MS) break;
+    run(never === 't' ? `analyze ${table}` : `vacuum (analyze) ${table}`);
+  }
+  // Last, so the WAL a vacuum writes (whole pages, after a checkpoint) is taken by this pass's checkpoint.
   const [[wal]] = backend.query('select pg_current_wal_lsn() - redo_lsn from pg_control_checkpoint()');
   if (Number(wal) > CHECKPOINT_WAL_BYTES) run('checkpoint');
   return ran;
