@@ -193,13 +193,16 @@ export class WireBackend {
 
 /** One client connection: frames the byte stream into messages and runs them in order. */
 class Connection {
-  private pending: Buffer = Buffer.alloc(0);
+  /** Bytes received and not yet run, in the order they came (joined only once a whole message is there). */
+  private chunks: Buffer[] = [];
+  private buffered = 0;
   private startup = true;
 
   constructor(private readonly socket: Socket, private readonly backend: WireBackend) {
     socket.setNoDelay(true);
     socket.on('data', (chunk: Buffer) => {
-      this.pending = this.pending.length === 0 ? chunk : Buffer.concat([this.pending, chunk]);
+      this.chunks.push(chunk);
+      this.buffered += chunk.length;
       this.pump();
     });
     socket.on('drain', () => {
@@ -210,7 +213,22 @@ class Connection {
 
   /** True between exchanges: nothing half-received, nothing half-answered, no transaction open. */
   get idle(): boolean {
-    return this.pending.length === 0 && this.backend.ready && this.backend.status === 'I';
+    return this.buffered === 0 && this.backend.ready && this.backend.status === 'I';
+  }
+
+  /** The first `n` buffered bytes in one buffer (chunks are joined as needed). */
+  private head(n: number): Buffer {
+    if (this.chunks[0].length < n) this.chunks = [Buffer.concat(this.chunks, this.buffered)];
+    return this.chunks[0];
+  }
+
+  /** Takes the next `length` bytes off the buffered input. */
+  private take(length: number): Buffer {
+    const first = this.head(length);
+    this.buffered -= length;
+    if (first.length === length) this.chunks.shift();
+    else this.chunks[0] = first.subarray(length);
+    return first.subarray(0, length);
   }
 
   private pump(): void {
@@ -218,13 +236,13 @@ class Connection {
     let terminate = false;
     try {
       while (!terminate) {
-        const length = this.startup
-          ? (this.pending.length >= 4 ? this.pending.readInt32BE(0) : -1)
-          : (this.pending.length >= 5 ? 1 + this.pending.readInt32BE(1) : -1);
-        if (length < 0 || this.pending.length < length) break;
+        // A start-up packet is its length and a protocol code; every later message a type byte and its length.
+        const header = this.startup ? 4 : 5;
+        if (this.buffered < header) break;
+        const length = this.startup ? this.head(4).readInt32BE(0) : 1 + this.head(5).readInt32BE(1);
         if (length < (this.startup ? 8 : 5) || length > MAX_MESSAGE) throw new Error(`invalid message length ${length}`);
-        const frontend = this.pending.subarray(0, length);
-        this.pending = length === this.pending.length ? Buffer.alloc(0) : this.pending.subarray(length);
+        if (this.buffered < length) break;
+        const frontend = this.take(length);
         if (this.startup) {
           const code = frontend.readInt32BE(4);
           if (code === SSL_REQUEST || code === GSSENC_REQUEST) {

@@ -3,6 +3,8 @@
  * --expose-gc: starts an in-memory embedded database, exercises its socket the way clients can, and prints one JSON
  * object with what it saw.
  */
+import { createConnection } from 'node:net';
+import path from 'node:path';
 import { Client } from 'pg';
 import { startEmbeddedDatabase } from '../../src/db/embedded';
 
@@ -67,6 +69,29 @@ async function main(): Promise<void> {
     await c.end();
     c = await connect();
     report.afterFailedTransaction = await one(c, 'select 1 as ok');
+    await c.end();
+
+    // A start-up packet sent a byte at a time is answered (an authentication request), and a client that leaves in
+    // the middle of authentication leaves nothing behind for the next one.
+    report.startupByBytes = await new Promise<string>((resolve, reject) => {
+      const params = Buffer.from('user\0postgres\0database\0postgres\0\0', 'latin1');
+      const packet = Buffer.alloc(8 + params.length);
+      packet.writeInt32BE(packet.length, 0);
+      packet.writeInt32BE(196608, 4);
+      params.copy(packet, 8);
+      const raw = createConnection(path.join(db.socketDir, '.s.PGSQL.5432'));
+      raw.on('error', reject);
+      raw.once('data', (answer) => { raw.destroy(); resolve(String.fromCharCode(answer[0])); });
+      raw.on('connect', async () => {
+        for (const byte of packet) {
+          raw.write(Buffer.from([byte]));
+          await new Promise((r) => setTimeout(r, 2));
+        }
+      });
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    c = await connect();
+    report.afterHalfAuthenticated = await one(c, 'select 2 as ok');
     await c.end();
   } finally {
     await db.stop();

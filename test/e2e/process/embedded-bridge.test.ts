@@ -21,6 +21,8 @@ let report: {
   maintenanceInTransaction: string[] | null;
   afterAbandonedTransaction: { uncommitted: number; seqscan: string };
   afterFailedTransaction: { ok: number };
+  startupByBytes: string;
+  afterHalfAuthenticated: { ok: number };
 };
 
 beforeAll(async () => {
@@ -58,6 +60,9 @@ describe('the embedded database', () => {
   it('ends what a client leaves open: its transaction is rolled back, a failed one too, and the session settings stay', () => {
     expect(report.afterAbandonedTransaction).toEqual({ uncommitted: 0, seqscan: 'on' });
     expect(report.afterFailedTransaction).toEqual({ ok: 1 });
+    // A start-up packet a byte at a time gets its authentication request; the client leaving then troubles no one.
+    expect(report.startupByBytes).toBe('R');
+    expect(report.afterHalfAuthenticated).toEqual({ ok: 2 });
   });
 
   it('checkpoints, vacuums and analyses between the client\'s exchanges, and only then', () => {
