@@ -108,7 +108,7 @@ export function tableHeader(requests: number): void {
  * An empty database for a bench: a throwaway database on the PostgreSQL server at `pgBase` (dropped by `close`), or,
  * without one, the embedded database in memory.
  */
-export async function benchDatabase(pgBase: string | undefined, name: string): Promise<{ url: string; describe: string; close: () => Promise<void> }> {
+export async function benchDatabase(pgBase: string | undefined, name: string): Promise<{ url: string; describe: string; wasmMemoryBytes?: () => number; close: () => Promise<void> }> {
   if (pgBase) {
     const dbName = `flagdeck_bench_${name}_${process.pid}`;
     const admin = new Client({ connectionString: pgBase });
@@ -119,7 +119,7 @@ export async function benchDatabase(pgBase: string | undefined, name: string): P
     return { url: u.toString(), describe: `PostgreSQL at ${u.host}`, close: async () => { await admin.query(`drop database if exists ${dbName} with (force)`); await admin.end(); } };
   }
   const embedded = await startEmbeddedDatabase();
-  return { url: embedded.url, describe: 'embedded PGlite (in memory)', close: () => embedded.stop() };
+  return { url: embedded.url, describe: 'embedded PGlite (in memory)', wasmMemoryBytes: embedded.wasmMemoryBytes, close: () => embedded.stop() };
 }
 
 /** Creates an API token through the admin API (as the admin bench token) and returns its secret. */

@@ -8,6 +8,8 @@
  *   npm run bench:reads -- --db pg|embedded [--pg postgresql://postgres@127.0.0.1:5432/postgres]
  *   options: --requests N (most requests per row, default 200), --seconds S (most time per row, default 10),
  *            --only REGEX (only the rows whose label matches, case-insensitive), --graphql-standard (no compiled queries)
+ *            --idle S (after the rows, the memory again after S seconds without requests; default 60 on the embedded
+ *            database, 0 on PostgreSQL)
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -30,6 +32,15 @@ const maxSeconds = Number(arg('--seconds') ?? 10);
 const graphqlCompiled = !process.argv.includes('--graphql-standard');
 /** Only the rows whose label matches this regular expression (case-insensitive), e.g. `--only 'graphql|state'`. */
 const only = arg('--only') ? new RegExp(arg('--only') as string, 'i') : undefined;
+const idleSeconds = (kind: 'pg' | 'embedded') => Number(arg('--idle') ?? (kind === 'embedded' ? 60 : 0));
+
+/** The process's memory: RSS and what it is made of (V8 heap, buffers outside it, PGlite's WebAssembly memory). */
+function memoryLine(label: string, wasmMemoryBytes?: () => number): string {
+  const m = process.memoryUsage();
+  const mib = (n: number) => `${(n / 2 ** 20).toFixed(0)} MiB`;
+  const wasm = wasmMemoryBytes ? `, WASM memory ${mib(wasmMemoryBytes())}` : '';
+  return `${label}: RSS ${mib(m.rss)} (V8 heap used ${mib(m.heapUsed)} of ${mib(m.heapTotal)}, external ${mib(m.external)}, arrayBuffers ${mib(m.arrayBuffers)}${wasm})`;
+}
 
 /** The GraphQL query of the feature list with what the REST list carries per environment. */
 const FEATURE_QUERY = `{ project(id: "${PROJECT}") { features(first: ${FEATURES}) { nodes { name type stale environments { name enabled strategies { name parameters constraints { contextName operator values inverted caseInsensitive } variants { name weight stickiness } } variants { name weight } } } } } }`;
@@ -107,7 +118,14 @@ async function run(kind: 'pg' | 'embedded'): Promise<void> {
       console.log(`\n${db.describe}; GraphQL ${graphqlCompiled ? 'compiled when hot' : 'standard executor only'}; load ${loadavg().map((l) => l.toFixed(2)).join(' ')}; ${FEATURES} features (4 strategies each); node ${process.version}; sequential requests, at most ${maxRequests} or ${maxSeconds} s per row after 5 warm-up`);
       console.log('| request                                                  |     n |      p50    |      p99    |   req/s |  body    | RSS after |');
       console.log('|----------------------------------------------------------|-------|-------------|-------------|---------|----------|-----------|');
+      const before = memoryLine('before the rows', db.wasmMemoryBytes);
       for (const r of ROWS) if (!only || only.test(r.label)) await row(base, r);
+      console.log(`\n${before}\n${memoryLine('after the rows', db.wasmMemoryBytes)}`);
+      const idle = idleSeconds(kind);
+      if (idle > 0) {
+        await new Promise((resolve) => setTimeout(resolve, idle * 1000));
+        console.log(memoryLine(`after ${idle} s idle`, db.wasmMemoryBytes));
+      }
     } finally {
       await new Promise((resolve) => server.close(resolve));
       await app.close();

@@ -25,6 +25,7 @@ import { clientMetricsFastPath, clientPollFastPath, limitInBytes, type FastPath 
 import { clientMetricsRouters } from './rest/sdk/client-metrics.routes';
 import { frontendRouter } from './rest/sdk/frontend.routes';
 import { cors } from './rest/cors';
+import { idleCollector } from './idle-gc';
 import { CLIENT_DOOR, FRONTEND_DOOR, sdkRefusal, type SdkDeps, type SdkDoorRule } from './rest/sdk/sdk-deps';
 
 type Handle = (req: IncomingMessage, res: ServerResponse, callback?: (err?: unknown) => void) => void;
@@ -79,6 +80,9 @@ export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinati
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  // A full garbage collection once requests stop for a while (src/idle-gc.ts): the heap returns to its live size.
+  const idle = idleCollector();
+  app.use((_req, _res, next) => { idle.touch(); next(); });
   app.use(cors(corsOrigins));
   const credentials = new Authenticator(orm.em, credentialTtlMs);
   const onCredentialsRevoked = () => credentials.invalidate();
@@ -200,5 +204,5 @@ export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinati
     for (const fast of fastPaths) if (fast(req, res, toExpress)) return;
     toExpress();
   };
-  return Object.assign(app, { close: () => { obs.close(); return metrics.close(); } });
+  return Object.assign(app, { close: () => { idle.stop(); obs.close(); return metrics.close(); } });
 }

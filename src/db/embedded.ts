@@ -1,14 +1,21 @@
 import { chmodSync, closeSync, existsSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { PGlite, type Extension, type postgresMod } from '@electric-sql/pglite';
+import { serveWire, type PgliteCallbacks, type WireBackend } from './embedded-wire';
 
 export interface EmbeddedDatabase {
   /** Connection URL for the PostgreSQL driver: the unix socket directory as the host. */
   url: string;
   /** Directory holding the socket `.s.PGSQL.5432`. */
   socketDir: string;
+  /** Size of PGlite's WebAssembly memory in bytes (it grows, never shrinks; benches report it). */
+  wasmMemoryBytes(): number;
+  /**
+   * Looks after the database now (checkpoint, vacuum and analyse as needed; done every MAINTENANCE_MS anyway): the
+   * statements it ran, or undefined when a client exchange was in progress.
+   */
+  maintain(): string[] | undefined;
   stop(): Promise<void>;
 }
 
@@ -64,6 +71,80 @@ function syncPath(p: string): void {
 }
 
 /**
+ * PGlite starts PostgreSQL with command-line settings compiled into its WASM module (pglite 0.3.16), and it does not
+ * read postgresql.conf. Two of them are rewritten in the module's memory before initdb and the backend read them (the
+ * new text is no longer than the old, NUL-terminated):
+ * - shared_buffers 128MB: the buffer pool is allocated and touched at start, so it was ~130 MiB of RSS from the first
+ *   second, and WebAssembly memory never shrinks. A feature-flag database is a few tens of MiB; pages not in the pool
+ *   are one read away (the operating system's cache for a data folder, memory for an in-memory database).
+ * - min_wal_size 80MB: the WAL kept for reuse after a checkpoint (with PGlite's 1 MiB segments).
+ */
+export const SHARED_BUFFERS = '32MB';
+const STARTUP_SETTINGS: ReadonlyArray<readonly [string, string]> = [
+  ['shared_buffers=128MB', `shared_buffers=${SHARED_BUFFERS}`],
+  ['min_wal_size=80MB', 'min_wal_size=8MB'],
+];
+
+/**
+ * Session settings, applied once to PGlite's single backend (every client of the socket shares that session):
+ * - enable_seqscan: PGlite starts its backend with `-f s`, which forbids sequential scans; the planner then reads
+ *   whole tables through indexes and picks merge joins over them (the health report's queries took 2-4x longer).
+ * - client_min_messages / log_min_messages: PGlite starts with debug levels; these are PostgreSQL's defaults.
+ * - jit: the WASM build has no JIT provider; off spares the attempt to load one.
+ */
+export const SESSION_SETTINGS: Readonly<Record<string, string>> = {
+  enable_seqscan: 'on',
+  client_min_messages: 'notice',
+  log_min_messages: 'warning',
+  jit: 'off',
+};
+
+/** Writes `replacement` over the NUL-terminated `original` in the module's memory; it must occur exactly once. */
+function rewriteSetting(heap: Uint8Array, original: string, replacement: string): void {
+  const memory = Buffer.from(heap.buffer, heap.byteOffset, heap.byteLength);
+  const needle = Buffer.from(`${original}\0`, 'latin1');
+  const at = memory.indexOf(needle);
+  if (at < 0 || memory.indexOf(needle, at + 1) >= 0 || replacement.length > original.length) {
+    throw new Error(`PGlite's start-up setting "${original}" was not found once in its module: was @electric-sql/pglite upgraded?`);
+  }
+  memory.fill(0, at, at + needle.length);
+  memory.write(replacement, at, 'latin1');
+}
+
+interface OpenedPglite { db: PGlite; callbacks: PgliteCallbacks }
+
+/**
+ * Creates a PGlite instance (in memory when `dir` is undefined) with the settings above, and records the read/write
+ * callbacks PGlite installs (the wire bridge swaps its own in around each message and puts these back).
+ */
+async function createPglite(dir: string | undefined): Promise<OpenedPglite> {
+  const callbacks: PgliteCallbacks = { read: -1, write: -1 };
+  let mod: postgresMod.PostgresMod | undefined;
+  const settings: Extension = {
+    name: 'flagdeck-settings',
+    setup: async (_pg, emscriptenOpts) => ({
+      emscriptenOpts: {
+        ...emscriptenOpts,
+        preRun: [...(emscriptenOpts.preRun ?? []), (m: postgresMod.PostgresMod) => { mod = m; }],
+        onRuntimeInitialized() {
+          emscriptenOpts.onRuntimeInitialized?.();
+          const m = mod!;
+          for (const [original, replacement] of STARTUP_SETTINGS) rewriteSetting(m.HEAPU8, original, replacement);
+          const install = m._set_read_write_cbs;
+          m._set_read_write_cbs = (read: number, write: number) => {
+            if (callbacks.read < 0) Object.assign(callbacks, { read, write });
+            install(read, write);
+          };
+        },
+      },
+    }),
+  };
+  const db = await PGlite.create({ dataDir: dir, extensions: { settings } });
+  if (callbacks.read < 0) throw new Error('PGlite did not install its read/write callbacks');
+  return { db, callbacks };
+}
+
+/**
  * Defect 2 of issue 8: a kill during initdb left a half-made folder that failed on every later start. The first
  * start now initialises `pglite.init-<pid>` beside the real folder, flushes it to disk and renames it into place:
  * the real folder either does not exist or is complete. Leftovers of dead processes are removed.
@@ -74,7 +155,7 @@ async function initialiseAtomically(dataDir: string, target: string): Promise<vo
     if (match && (Number(match[1]) === process.pid || !pidAlive(Number(match[1])))) rmSync(path.join(dataDir, name), { recursive: true, force: true });
   }
   const temporary = path.join(dataDir, `pglite.init-${process.pid}`);
-  const db = await PGlite.create(temporary);
+  const { db } = await createPglite(temporary);
   await db.query('select 1');
   await db.close();
   syncTree(temporary);
@@ -92,20 +173,60 @@ function damaged(dir: string, cause: unknown): StartupError {
 }
 
 /** Opens an existing folder and proves its catalog is whole; anything else is reported as a damaged folder. */
-async function openExisting(dir: string): Promise<PGlite> {
-  let db: PGlite | undefined;
+async function openExisting(dir: string): Promise<OpenedPglite> {
+  let opened: OpenedPglite | undefined;
   try {
-    db = await PGlite.create(dir);
-    await db.query('select count(*) from information_schema.tables');
-    return db;
+    opened = await createPglite(dir);
+    await opened.db.query('select count(*) from information_schema.tables');
+    return opened;
   } catch (err) {
-    try { await db?.close(); } catch { /* already broken */ }
+    try { await opened?.db.close(); } catch { /* already broken */ }
     throw damaged(dir, err);
   }
 }
 
 /** Longest unix socket path (sun_path is 108 bytes on Linux, 104 on macOS), with room to spare. */
 const MAX_SOCKET_PATH = 100;
+
+/** How often the embedded database is looked after (see `maintain`), and the WAL written between checkpoints. */
+export const MAINTENANCE_MS = 60_000;
+export const CHECKPOINT_WAL_BYTES = 16 * 2 ** 20;
+
+/** Tables (outside the system schemas) that need statistics: never analysed and not empty, or grown or shrunk by
+ * more than a tenth (and 8 pages) since they were last vacuumed or analysed. */
+const STALE_TABLES = `
+  select format('%I.%I', n.nspname, c.relname), c.reltuples < 0
+    from pg_class c join pg_namespace n on n.oid = c.relnamespace
+   where c.relkind = 'r' and n.nspname not in ('pg_catalog', 'information_schema') and n.nspname not like 'pg_toast%'
+     and case when c.reltuples < 0 then pg_relation_size(c.oid) > 0
+              else abs(pg_relation_size(c.oid) / 8192 - c.relpages) > 8 + c.relpages / 10 end`;
+
+/** A pass blocks the event loop while it runs: after its first table it starts no other once it took this long. */
+const MAINTENANCE_BUDGET_MS = 100;
+
+/**
+ * What PostgreSQL's background processes would do; PGlite's single backend has none of them.
+ * - No checkpointer: a checkpoint happened only at shutdown, so the WAL grew without bound while the process lived
+ *   (in memory, for an in-memory database) and a restart replayed all of it. A CHECKPOINT once CHECKPOINT_WAL_BYTES
+ *   were written since the last one keeps it to about that (with min_wal_size, the WAL kept for reuse).
+ * - No autovacuum: tables were never analysed after they grew (plans from statistics of another size) and dead rows
+ *   were never reclaimed. A table whose size moved (see STALE_TABLES) is vacuumed and analysed; one never analysed is
+ *   analysed. Tables left over by the time budget are taken at the next pass.
+ * Returns the statements it ran.
+ */
+function maintain(backend: WireBackend): string[] {
+  const ran: string[] = [];
+  const run = (sql: string) => { backend.query(sql); ran.push(sql); };
+  const started = Date.now();
+  for (const [table, never] of backend.query(STALE_TABLES)) {
+    if (ran.length > 0 && Date.now() - started > MAINTENANCE_BUDGET_MS) break;
+    run(never === 't' ? `analyze ${table}` : `vacuum (analyze) ${table}`);
+  }
+  // Last, so the WAL a vacuum writes (whole pages, after a checkpoint) is taken by this pass's checkpoint.
+  const [[wal]] = backend.query('select pg_current_wal_lsn() - redo_lsn from pg_control_checkpoint()');
+  if (Number(wal) > CHECKPOINT_WAL_BYTES) run('checkpoint');
+  return ran;
+}
 
 /**
  * PGlite (PostgreSQL compiled to WASM) in `dataDir/pglite`, served over the PostgreSQL wire protocol on a unix
@@ -116,7 +237,7 @@ const MAX_SOCKET_PATH = 100;
  */
 export async function startEmbeddedDatabase(dataDir?: string): Promise<EmbeddedDatabase> {
   let release = () => {};
-  let db: PGlite;
+  let opened: OpenedPglite;
   let socketDir: string;
   let ownSocketDir = false;
   if (dataDir) {
@@ -126,16 +247,18 @@ export async function startEmbeddedDatabase(dataDir?: string): Promise<EmbeddedD
     try {
       const dir = path.join(dataDir, 'pglite');
       if (!existsSync(dir)) await initialiseAtomically(dataDir, dir);
-      db = await openExisting(dir);
+      opened = await openExisting(dir);
     } catch (err) {
       release();
       throw err;
     }
     socketDir = dataDir;
   } else {
-    db = await PGlite.create();
+    opened = await createPglite(undefined);
     socketDir = '';
   }
+  const { db, callbacks } = opened;
+  for (const [name, value] of Object.entries(SESSION_SETTINGS)) await db.exec(`set ${name} = '${value}'`);
   if (!socketDir || path.join(socketDir, '.s.PGSQL.5432').length > MAX_SOCKET_PATH) {
     socketDir = mkdtempSync(path.join(os.tmpdir(), 'flagdeck-db-'));
     ownSocketDir = true;
@@ -143,18 +266,34 @@ export async function startEmbeddedDatabase(dataDir?: string): Promise<EmbeddedD
   const socketPath = path.join(socketDir, '.s.PGSQL.5432');
   // Ours to replace: the pid lock proves no live process serves this folder.
   rmSync(socketPath, { force: true });
-  const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: 1 });
   const umask = process.umask(0o077);
+  let server: Awaited<ReturnType<typeof serveWire>>;
   try {
-    await server.start();
+    server = await serveWire(db, callbacks, socketPath);
   } finally {
     process.umask(umask);
   }
   chmodSync(socketPath, 0o600);
+  // Between the client's exchanges only; under load the next second is tried until one is free.
+  let retry: NodeJS.Timeout | undefined;
+  const looking = () => {
+    let ok = false;
+    try { ok = server.whenIdle((backend) => { maintain(backend); }); } catch { ok = true; /* tried again next time */ }
+    retry = ok ? undefined : setTimeout(looking, 1000).unref();
+  };
+  const timer = setInterval(() => { if (!retry) looking(); }, MAINTENANCE_MS).unref();
   return {
     url: `postgresql://postgres@${encodeURIComponent(socketDir)}:5432/postgres`,
     socketDir,
+    wasmMemoryBytes: () => db.Module.HEAP8.buffer.byteLength,
+    maintain() {
+      let ran: string[] | undefined;
+      server.whenIdle((backend) => { ran = maintain(backend); });
+      return ran;
+    },
     async stop() {
+      clearInterval(timer);
+      clearTimeout(retry);
       await server.stop();
       await db.close();
       rmSync(socketPath, { force: true });
