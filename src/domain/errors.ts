@@ -254,6 +254,7 @@ export const UNIQUE_KEYS: ReadonlyMap<string, UniqueKey> = new Map<string, Uniqu
   ['events_pkey', fixed('That event already exists')],
   ['context_field_usage_pkey', fixed('That use of the context field is already recorded')],
   ['model_version_pkey', fixed('The model version is already recorded')],
+  ['last_seen_version_pkey', fixed('The last-seen version is already recorded')],
   ['public_signup_tokens_pkey', fixed('A public signup token with that secret already exists')],
   ['public_signup_token_users_pkey', fixed('The user already signed up with that token')],
   ['settings_pkey', fixed('That setting already exists')],
