@@ -142,7 +142,8 @@ beforeAll(async () => {
   } finally {
     await reference.close();
   }
-});
+  // Two instances, a seed and every case twice on each: more than the default 30 s on a loaded machine.
+}, 180_000);
 
 describe('compiled execution answers as the standard executor does', () => {
   it.each(CASES.map((c) => [c.label, c] as const))('%s', (_label, c) => {
