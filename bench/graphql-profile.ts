@@ -5,13 +5,17 @@
  * time summed by where the code lives (graphql-js execution or validation, Pothos, graphql-yoga, MikroORM, pg, the
  * service's own code, ...). The same for a REST request with the same content, to compare.
  *
- *   npx tsx bench/graphql-profile.ts [--db pg|embedded] [--pg URL] [--requests N] [--query full|list|rest] [--top N]
- *   [--out file.cpuprofile]   (writes the profile for Chrome DevTools too)
+ *   npx tsx bench/graphql-profile.ts [--db pg|embedded] [--pg URL] [--requests N] [--query full|list|rest[,...]] [--top N]
+ *   [--out PREFIX]            (writes each profile to PREFIX.<query>.cpuprofile for Chrome DevTools too)
+ *   [--no-profile]            (only the times: wall p50/p99 and this process's CPU per request, without the profiler)
+ *   [--graphql-standard]      (GraphQL on the standard executor only)
+ *   [--rounds N]              (the queries measured N times in turn)
  */
 import { writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { Session, type Profiler } from 'node:inspector';
 import type { AddressInfo } from 'node:net';
+import { loadavg } from 'node:os';
 import { Client } from 'pg';
 import { buildApp } from '../src/app';
 import { ensureAdminTokens } from '../src/domain/access/api-token.service';
@@ -26,8 +30,12 @@ const kind = (arg('--db') ?? 'pg') as 'pg' | 'embedded';
 const pgBase = arg('--pg') ?? process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const requests = Number(arg('--requests') ?? 30);
 const top = Number(arg('--top') ?? 30);
-const which = arg('--query') ?? 'full';
+/** One query or several, comma-separated (each measured in turn on the same data). */
+const queries = (arg('--query') ?? 'full').split(',');
 const out = arg('--out');
+const profiling = !process.argv.includes('--no-profile');
+/** The list of queries measured this many times in turn (interleaved, so a change in the machine's load hits all). */
+const rounds = Number(arg('--rounds') ?? 1);
 
 const QUERIES: Record<string, { path: string; body?: unknown }> = {
   full: { path: '/graphql', body: { query: `{ project(id: "${PROJECT}") { features(first: ${FEATURES}) { nodes { name type stale environments { name enabled strategies { name parameters constraints { contextName operator values inverted caseInsensitive } variants { name weight stickiness } } variants { name weight } } } } } }` } },
@@ -80,6 +88,35 @@ function summarize(profile: Profiler.Profile): void {
   for (const [f, us] of [...byFunction].sort((x, y) => y[1] - x[1]).slice(0, top)) console.log(`  ${pct(us)} ${ms(us)}  ${f}`);
 }
 
+/** Warms up, then sends `requests` requests of one query (under the profiler unless --no-profile) and prints what it found. */
+async function measure(base: string, which: string): Promise<void> {
+  const request = QUERIES[which];
+  if (!request) throw new Error(`--query: one of ${Object.keys(QUERIES).join(', ')}`);
+  for (let i = 0; i < 10; i++) {
+    const { payload } = await timedRequest(base, which, request, TOKEN);
+    if (payload.includes('"errors"')) throw new Error(payload.toString().slice(0, 300));
+  }
+  const session = new Session();
+  const post = <T>(method: string, params?: object) => new Promise<T>((resolve, reject) =>
+    session.post(method, params, (err, result) => (err ? reject(err) : resolve(result as T))));
+  if (profiling) {
+    session.connect();
+    await post('Profiler.enable');
+    await post('Profiler.setSamplingInterval', { interval: 100 });
+    await post('Profiler.start');
+  }
+  const times: number[] = [];
+  const cpu = process.cpuUsage();
+  for (let i = 0; i < requests; i++) times.push((await timedRequest(base, which, request, TOKEN)).ms);
+  const used = process.cpuUsage(cpu);
+  const profile = profiling ? (await post<{ profile: Profiler.Profile }>('Profiler.stop')).profile : undefined;
+  if (profiling) session.disconnect();
+  times.sort((a, b) => a - b);
+  console.log(`\n${which}: ${request.path}; ${requests} requests${profiling ? ' under the profiler' : ''}: p50 ${percentile(times, 50).toFixed(1)} ms, p99 ${percentile(times, 99).toFixed(1)} ms, CPU of this process ${((used.user + used.system) / 1000 / requests).toFixed(1)} ms per request; load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  if (profile) summarize(profile);
+  if (out && profile) writeFileSync(`${out}.${which}.cpuprofile`, JSON.stringify(profile));
+}
+
 async function main(): Promise<void> {
   const db = await benchDatabase(kind === 'pg' ? pgBase : undefined, 'profile');
   try {
@@ -92,31 +129,12 @@ async function main(): Promise<void> {
     await seed.end();
     const orm = await openOrm({ url: db.url, poolMax: kind === 'pg' ? 10 : 1, holdConnection: kind === 'embedded' });
     await ensureAdminTokens(orm.em, [TOKEN]);
-    const app = buildApp({ orm, logger: createLogger('silent'), graphqlMaxCost: 10_000_000, graphqlCompiled: !process.argv.includes("--graphql-standard") });
+    const app = buildApp({ orm, logger: createLogger('silent'), graphqlMaxCost: 10_000_000, graphqlCompiled: !process.argv.includes('--graphql-standard') });
     const server = await new Promise<Server>((resolve) => { const s = app.listen(0, '127.0.0.1', () => resolve(s)); });
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const request = QUERIES[which];
-    if (!request) throw new Error(`--query: one of ${Object.keys(QUERIES).join(', ')}`);
+    console.log(`${db.describe}; GraphQL ${process.argv.includes('--graphql-standard') ? 'standard executor only' : 'compiled when hot'}; ${FEATURES} features; node ${process.version}`);
     try {
-      for (let i = 0; i < 10; i++) {
-        const { payload } = await timedRequest(base, which, request, TOKEN);
-        if (payload.includes('"errors"')) throw new Error(payload.toString().slice(0, 300));
-      }
-      const session = new Session();
-      session.connect();
-      const post = <T>(method: string, params?: object) => new Promise<T>((resolve, reject) =>
-        session.post(method, params, (err, result) => (err ? reject(err) : resolve(result as T))));
-      await post('Profiler.enable');
-      await post('Profiler.setSamplingInterval', { interval: 100 });
-      await post('Profiler.start');
-      const times: number[] = [];
-      for (let i = 0; i < requests; i++) times.push((await timedRequest(base, which, request, TOKEN)).ms);
-      const { profile } = await post<{ profile: Profiler.Profile }>('Profiler.stop');
-      session.disconnect();
-      times.sort((a, b) => a - b);
-      console.log(`${db.describe}; ${which}: ${request.path}; ${requests} requests under the profiler: p50 ${percentile(times, 50).toFixed(1)} ms, p99 ${percentile(times, 99).toFixed(1)} ms; load ${(await import('node:os')).loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-      summarize(profile);
-      if (out) writeFileSync(out, JSON.stringify(profile));
+      for (let round = 0; round < rounds; round++) for (const which of queries) await measure(base, which);
     } finally {
       await new Promise((resolve) => server.close(resolve));
       await app.close();
