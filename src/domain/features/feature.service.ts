@@ -14,7 +14,7 @@ import { description, parse, sameJson, urlFriendlyName } from '../validation';
 import { FeatureTypeSchema } from './feature.entity';
 import { writeStrategy } from './feature-strategy.service';
 import { featureEventData, loadFeature, loadProjectFeature, lockFeatures } from './feature.lookup';
-import { FeatureReadModel, type Feature, type FeatureEnvironmentState, type FeatureSummary, type Tag } from './feature.read-model';
+import { FeatureReadModel, type Feature, type FeatureSummary, type Tag } from './feature.read-model';
 import { applyJsonPatch } from './json-patch';
 
 export interface FeatureType {
@@ -23,7 +23,6 @@ export interface FeatureType {
   description: string | null;
   lifetimeDays: number | null;
 }
-
 
 const typeId = z.string().min(1).max(100);
 const metadataFields = {
