@@ -253,7 +253,7 @@ export class FeatureOverviewCache {
       out.set(id, entry);
       const current = this.entries.get(id);
       // Keep the newest version only (two loads may finish out of order).
-      if (!current || BigVersion.newer(entry.version, current.version)) {
+      if (!current || atLeast(entry.version, current.version)) {
         this.entries.delete(id);
         this.entries.set(id, entry);
       }
@@ -269,14 +269,12 @@ export class FeatureOverviewCache {
   }
 }
 
-/** Versions are `<model_version>.<last_seen_version>`; each part only grows. */
-const BigVersion = {
-  newer(a: string, b: string): boolean {
-    const [am, as] = a.split('.').map(BigInt);
-    const [bm, bs] = b.split('.').map(BigInt);
-    return am > bm || (am === bm && as >= bs);
-  },
-};
+/** Whether version `a` is at least `b`: versions are `<model_version>.<last_seen_version>`, each part only grows. */
+function atLeast(a: string, b: string): boolean {
+  const [am, as] = a.split('.').map(BigInt);
+  const [bm, bs] = b.split('.').map(BigInt);
+  return am > bm || (am === bm && as >= bs);
+}
 
 function group<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[]> {
   const out = new Map<string, T[]>();

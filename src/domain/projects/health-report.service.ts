@@ -130,8 +130,8 @@ export class HealthReportService {
 
   /**
    * Reports of several projects (the GraphQL dataloader's batch), in the order asked; unknown ids are left out.
-   * Two queries when the projects' overviews are current (the overview's counters, and the project rows with every
-   * stats window), whatever the number of projects and features.
+   * Two queries when the projects' overviews are current (the overview's counters, and the project rows with their
+   * environments and audit-log activity), whatever the number of projects and features.
    */
   async healthReports(projectIds: readonly string[], now = new Date()): Promise<ProjectHealthReport[]> {
     return (await this.build(projectIds, now)).map((b) => b.report);
@@ -145,22 +145,24 @@ export class HealthReportService {
     const current = new Date(currentMs).toISOString();
     const past = new Date(pastMs).toISOString();
 
-    // The features come from the overview (kept while nothing it shows changes); the project, its environments and
-    // every stats window are read on each request.
-    const overviews = await this.overviews.getMany(this.em, ids);
-    // Only the audit log's activity is counted here; the other windows come from the overview, at `now`.
-    const projects = await this.em.execute<ProjectDbRow[]>(
-      `select p.id, p.name, p.description, p.mode, p.default_stickiness, p.feature_limit, p.feature_naming_pattern,
-              p.feature_naming_example, p.feature_naming_description, p.created_at, p.updated_at,
-              (select coalesce(json_agg(json_build_object('environment', pe.environment_name, 'defaultStrategy', pe.default_strategy, 'changeRequestsEnabled', pe.change_requests_enabled)
-                                        order by e.sort_order, e.name), '[]')
-                 from project_environments pe join environments e on e.name = pe.environment_name and e.enabled
-                where pe.project_id = p.id) as environments,
-              (select count(*) from events where project = p.id and created_at >= ?::timestamptz)::int as activity_current,
-              (select count(*) from events where project = p.id and created_at >= ?::timestamptz and created_at < ?::timestamptz)::int as activity_past
-         from projects p
-        where p.id in (?)`,
-      [current, past, current, ids]);
+    // The features, their ages and the project's history come from the overview (kept while nothing it shows
+    // changes); the project row, its environments and the audit log's activity are read on each request. The two reads
+    // are independent and run together (on the embedded single-connection database the pool queues them).
+    const [overviews, projects] = await Promise.all([
+      this.overviews.getMany(this.em, ids),
+      this.em.execute<ProjectDbRow[]>(
+        `select p.id, p.name, p.description, p.mode, p.default_stickiness, p.feature_limit, p.feature_naming_pattern,
+                p.feature_naming_example, p.feature_naming_description, p.created_at, p.updated_at,
+                (select coalesce(json_agg(json_build_object('environment', pe.environment_name, 'defaultStrategy', pe.default_strategy, 'changeRequestsEnabled', pe.change_requests_enabled)
+                                          order by e.sort_order, e.name), '[]')
+                   from project_environments pe join environments e on e.name = pe.environment_name and e.enabled
+                  where pe.project_id = p.id) as environments,
+                (select count(*) from events where project = p.id and created_at >= ?::timestamptz)::int as activity_current,
+                (select count(*) from events where project = p.id and created_at >= ?::timestamptz and created_at < ?::timestamptz)::int as activity_past
+           from projects p
+          where p.id in (?)`,
+        [current, past, current, ids]),
+    ]);
     const byId = new Map(projects.map((p) => [p.id, p]));
 
     const reports: Array<{ report: ProjectHealthReport; overview: ProjectOverview }> = [];
