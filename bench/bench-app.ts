@@ -131,3 +131,50 @@ export async function createApiToken(base: string, tokenName: string, type: 'cli
   if (res.status !== 201) throw new Error(`token: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { secret: string }).secret;
 }
+
+/** The feature-model app on either database, as bench:reads and the GraphQL profile run it. */
+export interface SeededApp {
+  base: string;
+  describe: string;
+  /** PGlite's WebAssembly memory (embedded database only). */
+  wasmMemoryBytes?: () => number;
+  close(): Promise<void>;
+}
+
+/**
+ * A throwaway database (PostgreSQL at `pgBase`, or the embedded one in memory) migrated, seeded with the feature-model
+ * data set and vacuumed and analysed as autovacuum would, served by the real app on a free port with `token` as an
+ * admin token and `app` over the defaults.
+ */
+export async function startSeededApp(kind: 'pg' | 'embedded', pgBase: string, name: string, token: string, app: Partial<Omit<AppDeps, 'orm' | 'logger'>> = {}): Promise<SeededApp> {
+  const db = await benchDatabase(kind === 'pg' ? pgBase : undefined, name);
+  try {
+    // Migrate first (the ORM), then seed over a separate connection while the ORM holds none (the embedded database serves one).
+    const migrate = await openOrm({ url: db.url, poolMax: 1 });
+    await migrate.close(true);
+    const seed = new Client({ connectionString: db.url });
+    await seed.connect();
+    await seedFeatureModel(seed);
+    // What autovacuum does on a running PostgreSQL (statistics and the visibility map for index-only scans).
+    await seed.query('vacuum analyze');
+    await seed.end();
+    const orm = await openOrm({ url: db.url, poolMax: kind === 'pg' ? 10 : 1, holdConnection: kind === 'embedded' });
+    await ensureAdminTokens(orm.em, [token]);
+    const server = buildApp({ ...app, orm, logger: createLogger('silent') });
+    const listening = await new Promise<Server>((resolve) => { const s = server.listen(0, '127.0.0.1', () => resolve(s)); });
+    return {
+      base: `http://127.0.0.1:${(listening.address() as AddressInfo).port}`,
+      describe: db.describe,
+      wasmMemoryBytes: db.wasmMemoryBytes,
+      async close() {
+        await new Promise((resolve) => listening.close(resolve));
+        await server.close();
+        await orm.close(true);
+        await db.close();
+      },
+    };
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+}

@@ -12,17 +12,10 @@
  *   [--rounds N]              (the queries measured N times in turn)
  */
 import { writeFileSync } from 'node:fs';
-import type { Server } from 'node:http';
 import { Session, type Profiler } from 'node:inspector';
-import type { AddressInfo } from 'node:net';
 import { loadavg } from 'node:os';
-import { Client } from 'pg';
-import { buildApp } from '../src/app';
-import { ensureAdminTokens } from '../src/domain/access/api-token.service';
-import { openOrm } from '../src/db/orm';
-import { createLogger } from '../src/logger';
-import { benchDatabase, percentile, timedRequest } from './bench-app';
-import { FEATURES, PROJECT, seedFeatureModel } from './feature-model-data';
+import { percentile, startSeededApp, timedRequest } from './bench-app';
+import { FEATURES, PROJECT } from './feature-model-data';
 
 const TOKEN = '*:*.bench-profile-token';
 const arg = (name: string) => { const i = process.argv.indexOf(name); return i > 0 ? process.argv[i + 1] : undefined; };
@@ -118,30 +111,13 @@ async function measure(base: string, which: string): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const db = await benchDatabase(kind === 'pg' ? pgBase : undefined, 'profile');
+  const graphqlCompiled = !process.argv.includes('--graphql-standard');
+  const app = await startSeededApp(kind, pgBase, 'profile', TOKEN, { graphqlMaxCost: 10_000_000, graphqlCompiled });
   try {
-    const migrate = await openOrm({ url: db.url, poolMax: 1 });
-    await migrate.close(true);
-    const seed = new Client({ connectionString: db.url });
-    await seed.connect();
-    await seedFeatureModel(seed);
-    await seed.query('analyze');
-    await seed.end();
-    const orm = await openOrm({ url: db.url, poolMax: kind === 'pg' ? 10 : 1, holdConnection: kind === 'embedded' });
-    await ensureAdminTokens(orm.em, [TOKEN]);
-    const app = buildApp({ orm, logger: createLogger('silent'), graphqlMaxCost: 10_000_000, graphqlCompiled: !process.argv.includes('--graphql-standard') });
-    const server = await new Promise<Server>((resolve) => { const s = app.listen(0, '127.0.0.1', () => resolve(s)); });
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    console.log(`${db.describe}; GraphQL ${process.argv.includes('--graphql-standard') ? 'standard executor only' : 'compiled when hot'}; ${FEATURES} features; node ${process.version}`);
-    try {
-      for (let round = 0; round < rounds; round++) for (const which of queries) await measure(base, which);
-    } finally {
-      await new Promise((resolve) => server.close(resolve));
-      await app.close();
-      await orm.close(true);
-    }
+    console.log(`${app.describe}; GraphQL ${graphqlCompiled ? 'compiled when hot' : 'standard executor only'}; ${FEATURES} features; node ${process.version}`);
+    for (let round = 0; round < rounds; round++) for (const which of queries) await measure(app.base, which);
   } finally {
-    await db.close();
+    await app.close();
   }
 }
 

@@ -11,16 +11,9 @@
  *            --idle S (after the rows, the memory again after S seconds without requests; default 60 on the embedded
  *            database, 0 on PostgreSQL)
  */
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { loadavg } from 'node:os';
-import { Client } from 'pg';
-import { buildApp } from '../src/app';
-import { ensureAdminTokens } from '../src/domain/access/api-token.service';
-import { openOrm } from '../src/db/orm';
-import { createLogger } from '../src/logger';
-import { benchDatabase, percentile, timedRequest } from './bench-app';
-import { FEATURES, featureName, PROJECT, seedFeatureModel } from './feature-model-data';
+import { percentile, startSeededApp, timedRequest } from './bench-app';
+import { FEATURES, featureName, PROJECT } from './feature-model-data';
 
 const TOKEN = '*:*.bench-reads-token';
 const arg = (name: string) => { const i = process.argv.indexOf(name); return i > 0 ? process.argv[i + 1] : undefined; };
@@ -97,42 +90,22 @@ async function row(base: string, { label, request }: Row): Promise<void> {
 }
 
 async function run(kind: 'pg' | 'embedded'): Promise<void> {
-  const db = await benchDatabase(kind === 'pg' ? pgBase : undefined, 'reads');
+  // The feature query is over the default cost budget of one request: the bench measures speed, not the limit.
+  const app = await startSeededApp(kind, pgBase, 'reads', TOKEN, { graphqlMaxCost: 10_000_000, graphqlCompiled });
   try {
-    // Migrate first (the ORM), then seed over a separate connection while the ORM holds none (the embedded database serves one).
-    const migrate = await openOrm({ url: db.url, poolMax: 1 });
-    await migrate.close(true);
-    const seed = new Client({ connectionString: db.url });
-    await seed.connect();
-    await seedFeatureModel(seed);
-    // What autovacuum does on a running PostgreSQL (statistics and the visibility map for index-only scans).
-    await seed.query('vacuum analyze');
-    await seed.end();
-    const orm = await openOrm({ url: db.url, poolMax: kind === 'pg' ? 10 : 1, holdConnection: kind === 'embedded' });
-    await ensureAdminTokens(orm.em, [TOKEN]);
-    // The feature query is over the default cost budget of one request: the bench measures speed, not the limit.
-    const app = buildApp({ orm, logger: createLogger('silent'), graphqlMaxCost: 10_000_000, graphqlCompiled });
-    const server = await new Promise<Server>((resolve) => { const s = app.listen(0, '127.0.0.1', () => resolve(s)); });
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    try {
-      console.log(`\n${db.describe}; GraphQL ${graphqlCompiled ? 'compiled when hot' : 'standard executor only'}; load ${loadavg().map((l) => l.toFixed(2)).join(' ')}; ${FEATURES} features (4 strategies each); node ${process.version}; sequential requests, at most ${maxRequests} or ${maxSeconds} s per row after 5 warm-up`);
-      console.log('| request                                                  |     n |      p50    |      p99    |   req/s |  body    | RSS after |');
-      console.log('|----------------------------------------------------------|-------|-------------|-------------|---------|----------|-----------|');
-      const before = memoryLine('before the rows', db.wasmMemoryBytes);
-      for (const r of ROWS) if (!only || only.test(r.label)) await row(base, r);
-      console.log(`\n${before}\n${memoryLine('after the rows', db.wasmMemoryBytes)}`);
-      const idle = idleSeconds(kind);
-      if (idle > 0) {
-        await new Promise((resolve) => setTimeout(resolve, idle * 1000));
-        console.log(memoryLine(`after ${idle} s idle`, db.wasmMemoryBytes));
-      }
-    } finally {
-      await new Promise((resolve) => server.close(resolve));
-      await app.close();
-      await orm.close(true);
+    console.log(`\n${app.describe}; GraphQL ${graphqlCompiled ? 'compiled when hot' : 'standard executor only'}; load ${loadavg().map((l) => l.toFixed(2)).join(' ')}; ${FEATURES} features (4 strategies each); node ${process.version}; sequential requests, at most ${maxRequests} or ${maxSeconds} s per row after 5 warm-up`);
+    console.log('| request                                                  |     n |      p50    |      p99    |   req/s |  body    | RSS after |');
+    console.log('|----------------------------------------------------------|-------|-------------|-------------|---------|----------|-----------|');
+    const before = memoryLine('before the rows', app.wasmMemoryBytes);
+    for (const r of ROWS) if (!only || only.test(r.label)) await row(app.base, r);
+    console.log(`\n${before}\n${memoryLine('after the rows', app.wasmMemoryBytes)}`);
+    const idle = idleSeconds(kind);
+    if (idle > 0) {
+      await new Promise((resolve) => setTimeout(resolve, idle * 1000));
+      console.log(memoryLine(`after ${idle} s idle`, app.wasmMemoryBytes));
     }
   } finally {
-    await db.close();
+    await app.close();
   }
 }
 
