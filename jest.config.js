@@ -26,5 +26,9 @@ module.exports = {
   ],
   // PGlite serves one session; real PostgreSQL tests share one database: run files one at a time.
   maxWorkers: 1,
+  // Each test file loads the app afresh in its own module registry, and a long-lived jest process keeps part of every
+  // one (about 40 MB a file): run in band, the whole suite grew it past 3 GB and slowed everything down with it. With a
+  // limit jest runs the files in a worker process instead and starts a fresh one once it has grown past the limit.
+  workerIdleMemoryLimit: '700MB',
   testTimeout: 30000,
 };

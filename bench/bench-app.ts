@@ -1,5 +1,8 @@
 /** A throwaway PostgreSQL database seeded with the feature-model data set, served by the real app on a free port. */
+import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { Client } from 'pg';
 import type { MikroORM } from '@mikro-orm/postgresql';
@@ -106,9 +109,10 @@ export function tableHeader(requests: number): void {
 
 /**
  * An empty database for a bench: a throwaway database on the PostgreSQL server at `pgBase` (dropped by `close`), or,
- * without one, the embedded database in memory.
+ * without one, the embedded database: in memory, or with `embeddedFolder` in a throwaway data folder (as `npm start`
+ * runs it, the folder removed by `close`).
  */
-export async function benchDatabase(pgBase: string | undefined, name: string): Promise<{ url: string; describe: string; wasmMemoryBytes?: () => number; close: () => Promise<void> }> {
+export async function benchDatabase(pgBase: string | undefined, name: string, embeddedFolder = false): Promise<{ url: string; describe: string; wasmMemoryBytes?: () => number; close: () => Promise<void> }> {
   if (pgBase) {
     const dbName = `flagdeck_bench_${name}_${process.pid}`;
     const admin = new Client({ connectionString: pgBase });
@@ -117,6 +121,14 @@ export async function benchDatabase(pgBase: string | undefined, name: string): P
     const u = new URL(pgBase);
     u.pathname = `/${dbName}`;
     return { url: u.toString(), describe: `PostgreSQL at ${u.host}`, close: async () => { await admin.query(`drop database if exists ${dbName} with (force)`); await admin.end(); } };
+  }
+  if (embeddedFolder) {
+    const folder = mkdtempSync(path.join(tmpdir(), `flagdeck-bench-${name}-`));
+    const embedded = await startEmbeddedDatabase(folder);
+    return {
+      url: embedded.url, describe: `embedded PGlite (data folder ${folder})`, wasmMemoryBytes: embedded.wasmMemoryBytes,
+      close: async () => { await embedded.stop(); rmSync(folder, { recursive: true, force: true }); },
+    };
   }
   const embedded = await startEmbeddedDatabase();
   return { url: embedded.url, describe: 'embedded PGlite (in memory)', wasmMemoryBytes: embedded.wasmMemoryBytes, close: () => embedded.stop() };
@@ -142,12 +154,13 @@ export interface SeededApp {
 }
 
 /**
- * A throwaway database (PostgreSQL at `pgBase`, or the embedded one in memory) migrated, seeded with the feature-model
+ * A throwaway database (PostgreSQL at `pgBase`, or the embedded one: in a throwaway data folder as `npm start` runs it,
+ * or in memory with `embeddedInMemory`) migrated, seeded with the feature-model
  * data set and vacuumed and analysed as autovacuum would, served by the real app on a free port with `token` as an
  * admin token and `app` over the defaults.
  */
-export async function startSeededApp(kind: 'pg' | 'embedded', pgBase: string, name: string, token: string, app: Partial<Omit<AppDeps, 'orm' | 'logger'>> = {}): Promise<SeededApp> {
-  const db = await benchDatabase(kind === 'pg' ? pgBase : undefined, name);
+export async function startSeededApp(kind: 'pg' | 'embedded', pgBase: string, name: string, token: string, app: Partial<Omit<AppDeps, 'orm' | 'logger'>> = {}, embeddedInMemory = false): Promise<SeededApp> {
+  const db = await benchDatabase(kind === 'pg' ? pgBase : undefined, name, !embeddedInMemory);
   try {
     // Migrate first (the ORM), then seed over a separate connection while the ORM holds none (the embedded database serves one).
     const migrate = await openOrm({ url: db.url, poolMax: 1 });

@@ -9,7 +9,8 @@
  *   options: --requests N (most requests per row, default 200), --seconds S (most time per row, default 10),
  *            --only REGEX (only the rows whose label matches, case-insensitive), --graphql-standard (no compiled queries)
  *            --idle S (after the rows, the memory again after S seconds without requests; default 60 on the embedded
- *            database, 0 on PostgreSQL)
+ *            database, 0 on PostgreSQL), --embedded-memory (the embedded database in memory instead of in a throwaway
+ *            data folder, which is how `npm start` runs it)
  */
 import { loadavg } from 'node:os';
 import { percentile, startSeededApp, timedRequest } from './bench-app';
@@ -25,6 +26,8 @@ const maxSeconds = Number(arg('--seconds') ?? 10);
 const graphqlCompiled = !process.argv.includes('--graphql-standard');
 /** Only the rows whose label matches this regular expression (case-insensitive), e.g. `--only 'graphql|state'`. */
 const only = arg('--only') ? new RegExp(arg('--only') as string, 'i') : undefined;
+/** --embedded-memory: the embedded database in memory (as the tests run it) instead of in a data folder (as `npm start`). */
+const embeddedInMemory = process.argv.includes('--embedded-memory');
 const idleSeconds = (kind: 'pg' | 'embedded') => Number(arg('--idle') ?? (kind === 'embedded' ? 60 : 0));
 
 /** The process's memory: RSS and what it is made of (V8 heap, buffers outside it, PGlite's WebAssembly memory). */
@@ -91,7 +94,7 @@ async function row(base: string, { label, request }: Row): Promise<void> {
 
 async function run(kind: 'pg' | 'embedded'): Promise<void> {
   // The feature query is over the default cost budget of one request: the bench measures speed, not the limit.
-  const app = await startSeededApp(kind, pgBase, 'reads', TOKEN, { graphqlMaxCost: 10_000_000, graphqlCompiled });
+  const app = await startSeededApp(kind, pgBase, 'reads', TOKEN, { graphqlMaxCost: 10_000_000, graphqlCompiled }, embeddedInMemory);
   try {
     console.log(`\n${app.describe}; GraphQL ${graphqlCompiled ? 'compiled when hot' : 'standard executor only'}; load ${loadavg().map((l) => l.toFixed(2)).join(' ')}; ${FEATURES} features (4 strategies each); node ${process.version}; sequential requests, at most ${maxRequests} or ${maxSeconds} s per row after 5 warm-up`);
     console.log('| request                                                  |     n |      p50    |      p99    |   req/s |  body    | RSS after |');

@@ -29,14 +29,15 @@ describe('VersionReader', () => {
   describe('with a watched signal', () => {
     /** A reader over a counter that a test moves, counting the reads; reads resolve when the test says. */
     function watchedReader(maxAgeMs = 60_000) {
-      const state = { value: 1, reads: 0 };
+      // The reader's own clock, moved by the test: an age never runs out because the machine is slow.
+      const state = { value: 1, reads: 0, now: 0 };
       const pending: Array<() => void> = [];
       const signal = new ModelVersionSignal();
       const reader = new VersionReader(() => {
         state.reads += 1;
         const seen = state.value;
         return new Promise<string>((resolve) => pending.push(() => resolve(String(seen))));
-      }, signal, maxAgeMs);
+      }, signal, maxAgeMs, () => state.now);
       const settle = async <T>(p: Promise<T>) => { while (pending.length) pending.shift()!(); return p; };
       return { state, signal, reader, settle };
     }
@@ -80,7 +81,9 @@ describe('VersionReader', () => {
       await settle(reader.current());
       expect([await reader.current(), state.reads]).toEqual(['5', 4]);
       state.value = 6; // its notification is lost: served at most maxAgeMs more
-      await new Promise((r) => setTimeout(r, 50));
+      state.now += 39;
+      expect([await reader.current(), state.reads]).toEqual(['5', 4]);
+      state.now += 1;
       expect([await settle(reader.current()), state.reads]).toEqual(['6', 5]);
     });
   });

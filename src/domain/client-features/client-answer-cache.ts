@@ -131,11 +131,13 @@ export class VersionReader {
     private readonly read: () => Promise<string>,
     private readonly signal?: ModelVersionSignal,
     private readonly maxAgeMs = WATCHED_VERSION_MAX_AGE_MS,
+    /** The clock ages are measured on (a test moves its own). */
+    private readonly now: () => number = Date.now,
   ) {}
 
   current(): Promise<string> {
     const known = this.known;
-    if (known && this.signal?.watching && known.generation === this.signal.generation && Date.now() - known.readAt < this.maxAgeMs) {
+    if (known && this.signal?.watching && known.generation === this.signal.generation && this.now() - known.readAt < this.maxAgeMs) {
       return Promise.resolve(known.version);
     }
     if (this.next) return this.next.promise;
@@ -154,7 +156,7 @@ export class VersionReader {
     // What the signal said as the read was issued: the value is trusted only if nothing moved since (a notification
     // that arrives while the read is under way may be of a commit the read did not see).
     const watched = this.signal?.watching ? this.signal.generation : undefined;
-    const readAt = Date.now();
+    const readAt = this.now();
     this.read().then((version) => {
       if (watched !== undefined && this.signal!.watching && this.signal!.generation === watched) this.known = { version, generation: watched, readAt };
       batch.resolve(version);

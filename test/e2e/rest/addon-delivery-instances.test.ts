@@ -37,13 +37,18 @@ maybe('two instances deliver 200 events exactly once each', async () => {
     }));
   }
   await receiver.waitFor(200, 30_000);
-  await new Promise((r) => setTimeout(r, 500)); // a duplicate would arrive now
+  // A worker records a delivery after its receiver has answered: under load that write can land well after the
+  // request arrived. Wait until none is in flight (pending or claimed), then a little more: a duplicate would arrive now.
+  const statuses = async (): Promise<Array<{ status: string; n: number }>> =>
+    a.orm.em.fork().execute('select status, count(*)::int as n from addon_deliveries group by status order by status');
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline && (await statuses()).some((r) => r.status !== 'delivered')) await new Promise((r) => setTimeout(r, 100));
+  await new Promise((r) => setTimeout(r, 500));
   expect(receiver.requests).toHaveLength(200);
   const keys = receiver.accepted();
   expect(keys.size).toBe(200);
   expect([...keys.values()].every((list) => list.length === 1)).toBe(true);
   const values = new Set(receiver.requests.map((r) => JSON.parse(r.body).data.value));
   expect(values.size).toBe(200);
-  const rows: Array<{ status: string; n: number }> = await a.orm.em.fork().execute('select status, count(*)::int as n from addon_deliveries group by status');
-  expect(rows).toEqual([{ status: 'delivered', n: 200 }]);
-}, 60_000);
+  expect(await statuses()).toEqual([{ status: 'delivered', n: 200 }]);
+}, 90_000);
