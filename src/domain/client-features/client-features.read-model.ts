@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { normalizeConstraint, type Constraint } from '../features/constraints';
 import { readModelVersion } from '../model-version';
 import { canonicalVariant, type FeatureVariant, type StrategyVariant } from '../features/variants';
+import { SEGMENT_IDS } from '../features/feature.read-model';
 
 /**
  * What one client-API answer covers: the environment, the projects (already narrowed to the token's), and the query's
@@ -91,9 +92,11 @@ export async function loadClientFeatures(em: EntityManager, scope: ClientFeature
         where fe.environment = ? and ${filter.sql}`, [env, ...filter.params]);
     const strategyRows = await tx.execute<StrategyRow[]>(
       `select fs.feature_name, fs.strategy_name, fs.parameters, fs.constraints, fs.variants, fs.disabled,
-              coalesce((select array_agg(fss.segment_id order by fss.segment_id) from feature_strategy_segments fss where fss.feature_strategy_id = fs.id), '{}') as segments
+              ${SEGMENT_IDS} as segments
          from feature_strategies fs join features f on f.name = fs.feature_name
+         left join feature_strategy_segments fss on fss.feature_strategy_id = fs.id
         where fs.environment = ? and ${filter.sql}
+        group by fs.id
         order by fs.sort_order, fs.created_at, fs.id`, [env, ...filter.params]);
     const dependencyRows = await tx.execute<DependencyRow[]>(
       `select d.parent, d.child, d.enabled, d.variants from feature_dependencies d join features f on f.name = d.child

@@ -124,6 +124,13 @@ export function toFeatureStrategy(r: StrategyDbRow): FeatureStrategy {
   };
 }
 
+/**
+ * A strategy's segment ids, ascending, in a query that left-joins `feature_strategy_segments fss` on `fs.id` and groups
+ * by `fs.id`. A correlated subquery per strategy instead ran one scan per row (4,000 on the bench data set, each
+ * sizing the table anew: on the embedded database a file-status call per scan, 15 % of a GraphQL feature read).
+ */
+export const SEGMENT_IDS = `coalesce(array_agg(fss.segment_id order by fss.segment_id) filter (where fss.segment_id is not null), '{}')`;
+
 export const strategyKey = (feature: string, environment: string) => `${feature}\u0000${environment}`;
 
 /**
@@ -230,9 +237,10 @@ export class FeatureReadModel {
     if (names.length === 0) return out;
     const rows: StrategyDbRow[] = await this.em.execute(
       `select fs.id, fs.feature_name, fs.environment, fs.strategy_name, fs.title, fs.parameters, fs.constraints, fs.variants, fs.sort_order, fs.disabled,
-              coalesce((select array_agg(fss.segment_id order by fss.segment_id) from feature_strategy_segments fss where fss.feature_strategy_id = fs.id), '{}') as segments
-         from feature_strategies fs
+              ${SEGMENT_IDS} as segments
+         from feature_strategies fs left join feature_strategy_segments fss on fss.feature_strategy_id = fs.id
         where fs.feature_name in (?)
+        group by fs.id
         order by fs.sort_order, fs.created_at, fs.id`, [names as string[]]);
     for (const r of rows) {
       const key = strategyKey(r.feature_name, r.environment);
@@ -249,8 +257,10 @@ export class FeatureReadModel {
     if (valid.length === 0) return new Map();
     const rows: StrategyDbRow[] = await this.em.execute(
       `select fs.id, fs.feature_name, fs.environment, fs.strategy_name, fs.title, fs.parameters, fs.constraints, fs.variants, fs.sort_order, fs.disabled,
-              coalesce((select array_agg(fss.segment_id order by fss.segment_id) from feature_strategy_segments fss where fss.feature_strategy_id = fs.id), '{}') as segments
-         from feature_strategies fs where fs.id in (?)`, [valid]);
+              ${SEGMENT_IDS} as segments
+         from feature_strategies fs left join feature_strategy_segments fss on fss.feature_strategy_id = fs.id
+        where fs.id in (?)
+        group by fs.id`, [valid]);
     return new Map(rows.map((r) => [r.id, { ...toFeatureStrategy(r), environment: r.environment }]));
   }
 

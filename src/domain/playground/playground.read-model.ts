@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { normalizeConstraint, type Constraint } from '../features/constraints';
 import { canonicalVariant, type FeatureVariant, type StrategyVariant } from '../features/variants';
+import { SEGMENT_IDS } from '../features/feature.read-model';
 import type { PlaygroundDependencyInput, PlaygroundFeatureInput, PlaygroundSegmentInput, PlaygroundStrategyInput } from './types';
 
 /** What one evaluation needs, per environment: every active feature of the chosen projects, and all segments. */
@@ -31,9 +32,11 @@ export class PlaygroundReadModel {
           where f.archived_at is null and fe.environment in (?)${projectFilter}`, [envs, ...projectParams]) as Promise<Array<{ feature_name: string; environment: string; enabled: boolean; variants: FeatureVariant[] | null }>>,
       this.em.execute(
         `select fs.id, fs.feature_name, fs.environment, fs.strategy_name, fs.title, fs.parameters, fs.constraints, fs.variants, fs.sort_order, fs.disabled,
-                coalesce((select array_agg(fss.segment_id order by fss.segment_id) from feature_strategy_segments fss where fss.feature_strategy_id = fs.id), '{}') as segments
+                ${SEGMENT_IDS} as segments
            from feature_strategies fs join features f on f.name = fs.feature_name
+           left join feature_strategy_segments fss on fss.feature_strategy_id = fs.id
           where f.archived_at is null and fs.environment in (?)${projectFilter}
+          group by fs.id
           order by fs.sort_order, fs.created_at, fs.id`, [envs, ...projectParams]) as Promise<StrategyRow[]>,
       this.em.execute(
         `select d.parent, d.child, d.enabled, d.variants from feature_dependencies d join features f on f.name = d.child
