@@ -25,7 +25,7 @@ import { clientMetricsFastPath, clientPollFastPath, limitInBytes, type FastPath 
 import { clientMetricsRouters } from './rest/sdk/client-metrics.routes';
 import { frontendRouter } from './rest/sdk/frontend.routes';
 import { cors } from './rest/cors';
-import { idleCollector } from './idle-gc';
+import { idleCollector, MEMORY_SOFT_LIMIT_MB } from './idle-gc';
 import { CLIENT_DOOR, FRONTEND_DOOR, sdkRefusal, type SdkDeps, type SdkDoorRule } from './rest/sdk/sdk-deps';
 
 type Handle = (req: IncomingMessage, res: ServerResponse, callback?: (err?: unknown) => void) => void;
@@ -61,6 +61,8 @@ export interface AppDeps {
   /** CLIENT_METRICS_FLUSH_MS and CLIENT_METRICS_RETENTION_HOURS. */
   metricsFlushMs?: number;
   metricsRetentionHours?: number;
+  /** MEMORY_SOFT_LIMIT_MB: RSS above which requests trigger a full garbage collection now and then (0: never; src/idle-gc.ts). */
+  memorySoftLimitMb?: number;
 }
 
 /** The app, and what must be finished before its database closes (buffered SDK metrics are written). */
@@ -75,13 +77,14 @@ const refuse = (req: Request, res: Response, err: DomainError) => (req.baseUrl =
  * read, so an anonymous caller cannot make the server parse anything; everything the door refuses, it refuses before
  * routing, so no route or service sees it.
  */
-export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinationLimit, graphqlMaxCost, graphqlCompiled = true, graphqlCompileAfter, credentialTtlMs, publicUrl = 'http://localhost:4242', eventHub = new EventHub('local'), allowPrivateAddonUrls = false, importBodyLimit = '500kb', corsOrigins = [], metricsFlushMs = 5_000, metricsRetentionHours = 48 }: AppDeps): App {
+export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinationLimit, graphqlMaxCost, graphqlCompiled = true, graphqlCompileAfter, credentialTtlMs, publicUrl = 'http://localhost:4242', eventHub = new EventHub('local'), allowPrivateAddonUrls = false, importBodyLimit = '500kb', corsOrigins = [], metricsFlushMs = 5_000, metricsRetentionHours = 48, memorySoftLimitMb = MEMORY_SOFT_LIMIT_MB }: AppDeps): App {
   attachEventHub(orm.em, eventHub);
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  // A full garbage collection once requests stop for a while (src/idle-gc.ts): the heap returns to its live size.
-  const idle = idleCollector();
+  // A full garbage collection once requests stop for a while, and now and then while busy above the soft memory limit
+  // (src/idle-gc.ts): the heap returns to its live size.
+  const idle = idleCollector({ softLimitBytes: memorySoftLimitMb * 2 ** 20 });
   app.use((_req, _res, next) => { idle.touch(); next(); });
   app.use(cors(corsOrigins));
   const credentials = new Authenticator(orm.em, credentialTtlMs);

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { checkPasswordStrength } from './domain/access/password';
 import type { DeliveryOptions } from './domain/addons/delivery-options';
+import { MEMORY_SOFT_LIMIT_MB } from './idle-gc';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 /** How log lines are written: one JSON object a line, or pino-pretty's lines for people. */
@@ -43,6 +44,8 @@ export interface Config {
   metricsFlushMs: number;
   /** How long hourly SDK metrics are kept (CLIENT_METRICS_RETENTION_HOURS). */
   metricsRetentionHours: number;
+  /** RSS above which a busy process collects garbage fully now and then (MEMORY_SOFT_LIMIT_MB; 0 never). */
+  memorySoftLimitMb: number;
 }
 
 export class ConfigError extends Error {
@@ -99,9 +102,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const corsOrigins = parseOrigins(env.CORS_ORIGINS);
   const metricsFlushMs = integer('CLIENT_METRICS_FLUSH_MS', env.CLIENT_METRICS_FLUSH_MS, 5_000, 10, 600_000);
   const metricsRetentionHours = integer('CLIENT_METRICS_RETENTION_HOURS', env.CLIENT_METRICS_RETENTION_HOURS, 48, 1, 24 * 366);
+  const memorySoftLimitMb = integer('MEMORY_SOFT_LIMIT_MB', env.MEMORY_SOFT_LIMIT_MB, MEMORY_SOFT_LIMIT_MB, 0, 1_048_576);
   return {
     port, databaseUrl, dataDir, initAdminApiTokens, initAdminPassword, logLevel, logFormat, dbPoolMax, playgroundCombinationLimit, graphqlMaxCost, shutdownTimeoutMs,
-    publicUrl, addonDelivery, changeRequestPollMs, importBodyLimit, corsOrigins, metricsFlushMs, metricsRetentionHours,
+    publicUrl, addonDelivery, changeRequestPollMs, importBodyLimit, corsOrigins, metricsFlushMs, metricsRetentionHours, memorySoftLimitMb,
   };
 }
 

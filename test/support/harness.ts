@@ -121,6 +121,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const app = buildApp({ orm, logger, credentialTtlMs: options.credentialTtlMs, eventHub, allowPrivateAddonUrls, importBodyLimit: options.importBodyLimit,
     corsOrigins: options.corsOrigins, metricsFlushMs: options.metricsFlushMs, metricsRetentionHours: options.metricsRetentionHours,
     graphqlCompiled: options.graphqlCompiled !== false,
+    // The jest worker's RSS is the suite's, not this app's: no collections for it (test/unit/idle-gc.test.ts covers them).
+    memorySoftLimitMb: 0,
     graphqlCompileAfter: options.graphqlCompiled !== undefined ? (options.graphqlCompiled || undefined)?.compileAfter
       : process.env.GRAPHQL_COMPILE_AFTER ? Number(process.env.GRAPHQL_COMPILE_AFTER) : undefined });
   const worker = options.deliveries

@@ -8,12 +8,12 @@ describe('loadConfig', () => {
       port: 4242, databaseUrl: undefined, dataDir: path.resolve('./data'), initAdminApiTokens: [], logLevel: 'info', logFormat: 'json', dbPoolMax: 10,
       playgroundCombinationLimit: 15000, graphqlMaxCost: 100000, shutdownTimeoutMs: 10000, publicUrl: 'http://localhost:4242',
       addonDelivery: { allowPrivateUrls: false, timeoutMs: 10000, maxAttempts: 5, retryBaseMs: 5000, pollMs: 1000, leaseMs: 30000, concurrency: 8 },
-      changeRequestPollMs: 1000, importBodyLimit: '500kb', corsOrigins: [], metricsFlushMs: 5000, metricsRetentionHours: 48,
+      changeRequestPollMs: 1000, importBodyLimit: '500kb', corsOrigins: [], metricsFlushMs: 5000, metricsRetentionHours: 48, memorySoftLimitMb: 512,
     });
   });
   it('reads every variable', () => {
-    const c = loadConfig({ PORT: '8080', DATABASE_URL: 'postgresql://u@h:5432/db', DATA_DIR: '/tmp/x', INIT_ADMIN_API_TOKENS: '*:*.abcdefgh, *:*.ijklmnop', LOG_LEVEL: 'warn', LOG_FORMAT: 'pretty', DB_POOL_MAX: '4', PLAYGROUND_COMBINATION_LIMIT: '500', SHUTDOWN_TIMEOUT_MS: '2500', GRAPHQL_MAX_COST: '5000', PUBLIC_URL: 'https://flags.example.com/unleash/', CHANGE_REQUEST_POLL_MS: '250', IMPORT_BODY_LIMIT: '2MB', CORS_ORIGINS: 'https://app.example.com, http://localhost:3000/', CLIENT_METRICS_FLUSH_MS: '1000', CLIENT_METRICS_RETENTION_HOURS: '72' });
-    expect(c).toEqual({ port: 8080, databaseUrl: 'postgresql://u@h:5432/db', dataDir: '/tmp/x', initAdminApiTokens: ['*:*.abcdefgh', '*:*.ijklmnop'], logLevel: 'warn', logFormat: 'pretty', dbPoolMax: 4, playgroundCombinationLimit: 500, graphqlMaxCost: 5000, shutdownTimeoutMs: 2500, publicUrl: 'https://flags.example.com/unleash', addonDelivery: expect.any(Object), changeRequestPollMs: 250, importBodyLimit: '2mb', corsOrigins: ['https://app.example.com', 'http://localhost:3000'], metricsFlushMs: 1000, metricsRetentionHours: 72 });
+    const c = loadConfig({ PORT: '8080', DATABASE_URL: 'postgresql://u@h:5432/db', DATA_DIR: '/tmp/x', INIT_ADMIN_API_TOKENS: '*:*.abcdefgh, *:*.ijklmnop', LOG_LEVEL: 'warn', LOG_FORMAT: 'pretty', DB_POOL_MAX: '4', PLAYGROUND_COMBINATION_LIMIT: '500', SHUTDOWN_TIMEOUT_MS: '2500', GRAPHQL_MAX_COST: '5000', PUBLIC_URL: 'https://flags.example.com/unleash/', CHANGE_REQUEST_POLL_MS: '250', IMPORT_BODY_LIMIT: '2MB', CORS_ORIGINS: 'https://app.example.com, http://localhost:3000/', CLIENT_METRICS_FLUSH_MS: '1000', CLIENT_METRICS_RETENTION_HOURS: '72', MEMORY_SOFT_LIMIT_MB: '0' });
+    expect(c).toEqual({ port: 8080, databaseUrl: 'postgresql://u@h:5432/db', dataDir: '/tmp/x', initAdminApiTokens: ['*:*.abcdefgh', '*:*.ijklmnop'], logLevel: 'warn', logFormat: 'pretty', dbPoolMax: 4, playgroundCombinationLimit: 500, graphqlMaxCost: 5000, shutdownTimeoutMs: 2500, publicUrl: 'https://flags.example.com/unleash', addonDelivery: expect.any(Object), changeRequestPollMs: 250, importBodyLimit: '2mb', corsOrigins: ['https://app.example.com', 'http://localhost:3000'], metricsFlushMs: 1000, metricsRetentionHours: 72, memorySoftLimitMb: 0 });
   });
   it('reads the ADDON_* variables (the lease defaults to the timeout plus 20 s)', () => {
     expect(loadConfig({ ADDON_ALLOW_PRIVATE_URLS: 'true', ADDON_TIMEOUT_MS: '2000', ADDON_MAX_ATTEMPTS: '7', ADDON_RETRY_BASE_MS: '100', ADDON_POLL_MS: '250', ADDON_CONCURRENCY: '3' }).addonDelivery)
@@ -44,6 +44,8 @@ describe('loadConfig', () => {
     [{ CORS_ORIGINS: '*, https://a.example' }, 'CORS_ORIGINS'],
     [{ CLIENT_METRICS_FLUSH_MS: '0' }, 'CLIENT_METRICS_FLUSH_MS'],
     [{ CLIENT_METRICS_RETENTION_HOURS: '0' }, 'CLIENT_METRICS_RETENTION_HOURS'],
+    [{ MEMORY_SOFT_LIMIT_MB: '-1' }, 'MEMORY_SOFT_LIMIT_MB'],
+    [{ MEMORY_SOFT_LIMIT_MB: '512mb' }, 'MEMORY_SOFT_LIMIT_MB'],
     [{ IMPORT_BODY_LIMIT: '10b' }, 'IMPORT_BODY_LIMIT'],
     [{ IMPORT_BODY_LIMIT: '101mb' }, 'IMPORT_BODY_LIMIT'],
     [{ SHUTDOWN_TIMEOUT_MS: '600001' }, 'SHUTDOWN_TIMEOUT_MS'],
