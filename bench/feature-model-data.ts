@@ -85,3 +85,16 @@ export async function seedFeatureModel(db: Client): Promise<void> {
     events.map((e) => [...e, 'bench']), ['', '', '', '', '::jsonb']);
   await db.query('analyze');
 }
+
+/** The GraphQL query of the feature list with what the REST list carries per environment. */
+export const FEATURE_QUERY = `{ project(id: "${PROJECT}") { features(first: ${FEATURES}) { nodes { name type stale environments { name enabled strategies { name parameters constraints { contextName operator values inverted caseInsensitive } variants { name weight stickiness } } variants { name weight } } } } } }`;
+
+/** The list fields of the same features (what a feature list page shows), without strategies: for later comparisons. */
+export const FEATURE_LIST_QUERY = `{ project(id: "${PROJECT}") { features(first: ${FEATURES}) { nodes { name type description stale impressionData createdAt lastSeenAt environments { name enabled type sortOrder variantCount lastSeenAt hasStrategies hasEnabledStrategies } tags { type value } } } } }`;
+
+/**
+ * The REST answer with the content of FEATURE_QUERY, computed per request: the state export's features,
+ * featureEnvironments (enabled, variants) and featureStrategies (parameters, constraints, variants), the other sections
+ * left out. It carries a little more per strategy (id, projectId, createdAt, disabled) than the query asks for.
+ */
+export const STATE_EXPORT_FEATURES = '/api/admin/state/export?strategies=false&projects=false&tags=false&environments=false';

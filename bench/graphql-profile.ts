@@ -15,7 +15,7 @@ import { writeFileSync } from 'node:fs';
 import { Session, type Profiler } from 'node:inspector';
 import { loadavg } from 'node:os';
 import { percentile, startSeededApp, timedRequest } from './bench-app';
-import { FEATURES, PROJECT } from './feature-model-data';
+import { FEATURE_LIST_QUERY, FEATURE_QUERY, FEATURES, STATE_EXPORT_FEATURES } from './feature-model-data';
 
 const TOKEN = '*:*.bench-profile-token';
 const arg = (name: string) => { const i = process.argv.indexOf(name); return i > 0 ? process.argv[i + 1] : undefined; };
@@ -31,9 +31,9 @@ const profiling = !process.argv.includes('--no-profile');
 const rounds = Number(arg('--rounds') ?? 1);
 
 const QUERIES: Record<string, { path: string; body?: unknown }> = {
-  full: { path: '/graphql', body: { query: `{ project(id: "${PROJECT}") { features(first: ${FEATURES}) { nodes { name type stale environments { name enabled strategies { name parameters constraints { contextName operator values inverted caseInsensitive } variants { name weight stickiness } } variants { name weight } } } } } }` } },
-  list: { path: '/graphql', body: { query: `{ project(id: "${PROJECT}") { features(first: ${FEATURES}) { nodes { name type description stale impressionData createdAt lastSeenAt environments { name enabled type sortOrder variantCount lastSeenAt hasStrategies hasEnabledStrategies } tags { type value } } } } }` } },
-  rest: { path: '/api/admin/state/export?strategies=false&projects=false&tags=false&environments=false' },
+  full: { path: '/graphql', body: { query: FEATURE_QUERY } },
+  list: { path: '/graphql', body: { query: FEATURE_LIST_QUERY } },
+  rest: { path: STATE_EXPORT_FEATURES },
 };
 
 /** Where a function's code lives, by its script URL. */

@@ -14,7 +14,7 @@
  */
 import { loadavg } from 'node:os';
 import { percentile, startSeededApp, timedRequest } from './bench-app';
-import { FEATURES, featureName, PROJECT } from './feature-model-data';
+import { FEATURE_LIST_QUERY, FEATURE_QUERY, FEATURES, featureName, PROJECT, STATE_EXPORT_FEATURES } from './feature-model-data';
 
 const TOKEN = '*:*.bench-reads-token';
 const arg = (name: string) => { const i = process.argv.indexOf(name); return i > 0 ? process.argv[i + 1] : undefined; };
@@ -37,19 +37,6 @@ function memoryLine(label: string, wasmMemoryBytes?: () => number): string {
   const wasm = wasmMemoryBytes ? `, WASM memory ${mib(wasmMemoryBytes())}` : '';
   return `${label}: RSS ${mib(m.rss)} (V8 heap used ${mib(m.heapUsed)} of ${mib(m.heapTotal)}, external ${mib(m.external)}, arrayBuffers ${mib(m.arrayBuffers)}${wasm})`;
 }
-
-/** The GraphQL query of the feature list with what the REST list carries per environment. */
-const FEATURE_QUERY = `{ project(id: "${PROJECT}") { features(first: ${FEATURES}) { nodes { name type stale environments { name enabled strategies { name parameters constraints { contextName operator values inverted caseInsensitive } variants { name weight stickiness } } variants { name weight } } } } } }`;
-
-/** The list fields of the same features (what a feature list page shows), without strategies: for later comparisons. */
-const FEATURE_LIST_QUERY = `{ project(id: "${PROJECT}") { features(first: ${FEATURES}) { nodes { name type description stale impressionData createdAt lastSeenAt environments { name enabled type sortOrder variantCount lastSeenAt hasStrategies hasEnabledStrategies } tags { type value } } } } }`;
-
-/**
- * The REST answer with the content of FEATURE_QUERY, computed per request: the state export's features,
- * featureEnvironments (enabled, variants) and featureStrategies (parameters, constraints, variants), the other sections
- * left out. It carries a little more per strategy (id, projectId, createdAt, disabled) than the query asks for.
- */
-const STATE_EXPORT_FEATURES = '/api/admin/state/export?strategies=false&projects=false&tags=false&environments=false';
 
 interface Row { label: string; request: (i: number) => { path: string; body?: unknown } }
 
