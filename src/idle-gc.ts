@@ -64,7 +64,7 @@ export interface IdleCollectorOptions {
  */
 export function idleCollector({
   idleMs = IDLE_GC_MS, softLimitBytes = MEMORY_SOFT_LIMIT_MB * 2 ** 20, checkMs = MEMORY_CHECK_MS, gapMs = MEMORY_GC_GAP_MS,
-  gc = fullGc(), now = Date.now, rss = () => process.memoryUsage.rss(), heapUsed = () => process.memoryUsage().heapUsed,
+  gc = fullGc(), now = Date.now, rss = () => process.memoryUsage.rss(), heapUsed = () => v8.getHeapStatistics().used_heap_size,
 }: IdleCollectorOptions = {}): IdleCollector {
   let last = 0;
   let timer: NodeJS.Timeout | undefined;
