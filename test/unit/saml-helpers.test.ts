@@ -29,6 +29,24 @@ describe('the self-signed SP certificate (src/domain/access/self-signed.ts)', ()
     expect(new Date(cert.validTo).toISOString()).toBe('2080-06-01T00:00:00.000Z');
     expect(cert.verify(publicKey)).toBe(true);
   });
+
+  it('writes the serial number in DER\'s minimal form whatever its leading bytes (OpenSSL refuses a padded one)', () => {
+    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const cases: Array<[number[], string]> = [
+      [[0x00, 0x10, 0xab], '10AB'], // leading zero before a low byte: was written padded, and unreadable
+      [[0x00, 0x00, 0x00, 0x05], '05'],
+      [[0x00, 0x80, 0x01], '8001'], // a high first digit keeps one zero, as a sign
+      [[0x7f, 0xff], '7FFF'],
+      [[0x80, 0x00], '8000'],
+    ];
+    for (const [bytes, hex] of cases) {
+      const cert = new X509Certificate(selfSignedCertificate(privateKey, publicKey, 'serial', 1, new Date(), Buffer.from(bytes)));
+      expect(cert.serialNumber.replace(/^0+(?=.)/, '')).toBe(hex.replace(/^0+(?=.)/, ''));
+      expect(cert.verify(publicKey)).toBe(true);
+    }
+    // Random serials: one certificate in about 200 had the padding before; 1,000 make a miss unlikely to hide it.
+    for (let i = 0; i < 1000; i++) expect(() => new X509Certificate(selfSignedCertificate(privateKey, publicKey, 'r', 1))).not.toThrow();
+  }, 30_000);
 });
 
 describe('SAML settings helpers', () => {

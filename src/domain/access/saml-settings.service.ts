@@ -1,4 +1,4 @@
-import { X509Certificate } from 'node:crypto';
+import { createPrivateKey, createPublicKey, X509Certificate } from 'node:crypto';
 import { z } from 'zod';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { change } from '../change';
@@ -7,7 +7,7 @@ import { parse, sameJson } from '../validation';
 import type { AccessService } from './access.service';
 import { ADMIN } from './permissions';
 import type { Principal } from './principal';
-import { generateSigningKeyPair, toPem, type SigningKeyPair } from './self-signed';
+import { generateSigningKeyPair, selfSignedCertificate, toPem, type SigningKeyPair } from './self-signed';
 
 /**
  * SAML settings (spec endpoint 11, issue 10) and the service provider's own signing key.
@@ -123,15 +123,27 @@ export async function readSamlSettings(em: EntityManager, lock = false): Promise
   return row?.content ? { settings: { ...DEFAULTS, ...row.content }, saved: true } : { settings: { ...DEFAULTS }, saved: false };
 }
 
+const SP_NAME = 'flagdeck SAML service provider';
+
 /**
  * The service provider's signing key pair, generated on first need. Several instances may generate one at once; the
  * first insert wins and everyone uses the row that was stored.
+ *
+ * Earlier versions wrote about one certificate in 200 with a padded serial number that OpenSSL refuses to read. Such a
+ * stored certificate is issued again for the same key (so requests signed before stay valid); the update only applies
+ * to the row as it was read, so concurrent repairs agree on one certificate.
  */
 export async function spSigningKey(em: EntityManager): Promise<SigningKeyPair> {
   const read = async () => ((await em.execute(`select content from settings where name = ?`, [SP_KEY_SETTING])) as Array<{ content: SigningKeyPair }>)[0]?.content;
   const found = await read();
-  if (found) return found;
-  const pair = await generateSigningKeyPair('flagdeck SAML service provider');
+  if (found && certificateFingerprint(found.certificate)) return found;
+  if (found) {
+    const privateKey = createPrivateKey(found.privateKey);
+    const repaired: SigningKeyPair = { privateKey: found.privateKey, certificate: selfSignedCertificate(privateKey, createPublicKey(privateKey), SP_NAME, 10) };
+    await em.execute(`update settings set content = ?::jsonb where name = ? and content = ?::jsonb`, [JSON.stringify(repaired), SP_KEY_SETTING, JSON.stringify(found)]);
+    return (await read())!;
+  }
+  const pair = await generateSigningKeyPair(SP_NAME);
   await em.execute(`insert into settings (name, content) values (?, ?::jsonb) on conflict (name) do nothing`, [SP_KEY_SETTING, JSON.stringify(pair)]);
   return (await read())!;
 }

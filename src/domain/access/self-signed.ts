@@ -19,8 +19,16 @@ const length = (n: number): Buffer => {
 const tlv = (tag: number, content: Buffer): Buffer => Buffer.concat([Buffer.from([tag]), length(content.length), content]);
 const sequence = (...items: Buffer[]) => tlv(0x30, Buffer.concat(items));
 const set = (...items: Buffer[]) => tlv(0x31, Buffer.concat(items));
-/** A non-negative INTEGER from big-endian bytes (a leading 0 keeps a high first bit from reading as a sign). */
-const integer = (bytes: Buffer) => tlv(0x02, bytes[0] & 0x80 ? Buffer.concat([Buffer.from([0]), bytes]) : bytes);
+/**
+ * A non-negative INTEGER from big-endian bytes, in DER's minimal form: leading zero bytes dropped, then one put back
+ * where the first bit is high (else it would read as a sign). OpenSSL refuses any other padding ("illegal padding").
+ */
+const integer = (bytes: Buffer) => {
+  let start = 0;
+  while (start < bytes.length - 1 && bytes[start] === 0) start++;
+  const digits = bytes.subarray(start);
+  return tlv(0x02, digits[0] & 0x80 ? Buffer.concat([Buffer.from([0]), digits]) : digits);
+};
 const nullValue = Buffer.from([0x05, 0x00]);
 const bitString = (bytes: Buffer) => tlv(0x03, Buffer.concat([Buffer.from([0]), bytes]));
 const utf8String = (text: string) => tlv(0x0c, Buffer.from(text, 'utf8'));
@@ -51,14 +59,19 @@ export function toPem(label: string, der: Buffer): string {
   return `-----BEGIN ${label}-----\n${lines.join('\n')}\n-----END ${label}-----\n`;
 }
 
+/** 16 random bytes whose first is 1 to 127: positive and at most 20 bytes, as RFC 5280 asks of a serial number. */
+function randomSerial(): Buffer {
+  const serial = randomBytes(16);
+  serial[0] = (serial[0] & 0x7f) || 1;
+  return serial;
+}
+
 /** A self-signed certificate for `publicKey`, signed with `privateKey` (RSA), valid from an hour ago for `years`. */
-export function selfSignedCertificate(privateKey: KeyObject, publicKey: KeyObject, commonName: string, years: number, now = new Date()): string {
+export function selfSignedCertificate(privateKey: KeyObject, publicKey: KeyObject, commonName: string, years: number, now = new Date(), serial = randomSerial()): string {
   const name = sequence(set(sequence(objectId(COMMON_NAME), utf8String(commonName))));
   const notBefore = new Date(now.getTime() - 60 * 60 * 1000);
   const notAfter = new Date(now);
   notAfter.setUTCFullYear(notAfter.getUTCFullYear() + years);
-  const serial = randomBytes(16);
-  serial[0] &= 0x7f; // positive, and at most 20 bytes as RFC 5280 asks
   const tbs = sequence(
     integer(serial),
     SHA256_WITH_RSA,

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { createIdp, logoutResponseQuery, readRedirect, samlResponse, type ResponseOptions, type TestIdp } from '../../support/saml-idp';
@@ -461,5 +462,30 @@ describe('anonymous sign-in requests are bounded', () => {
     expect(refused.body).toMatchObject({ name: 'TooManyRequestsError' });
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(await stored()).toBe(before);
+  });
+});
+
+describe('a stored signing certificate OpenSSL cannot read (written by an earlier version)', () => {
+  it('is issued again for the same key, once, however many requests find it at the same time', async () => {
+    const em = app.orm.em.fork();
+    const row = async () => (await em.execute<Array<{ content: { privateKey: string; certificate: string } }>>(`select content from settings where name = 'saml-sp-key'`))[0].content;
+    const stored = await row();
+    // A padded serial number made about one certificate in 200 unreadable; any unreadable text takes the same path.
+    const unreadable = stored.certificate.replace(/MII[A-Za-z0-9+/]{8}/, 'MIIAAAAAAAAA');
+    expect(() => new X509Certificate(unreadable)).toThrow();
+    await em.execute(`update settings set content = ?::jsonb where name = 'saml-sp-key'`, [JSON.stringify({ ...stored, certificate: unreadable })]);
+
+    const answers = await Promise.all([1, 2, 3, 4].map(() => app.get('/api/admin/auth/saml/settings')));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+    const certificates = new Set(answers.map((a) => a.body.spCertificate));
+    expect(certificates.size).toBe(1);
+    const [certificate] = certificates;
+    const cert = new X509Certificate(certificate);
+    expect(cert.subject).toBe('CN=flagdeck SAML service provider');
+    expect(cert.checkPrivateKey(createPrivateKey(stored.privateKey))).toBe(true);
+    expect(await row()).toEqual({ privateKey: stored.privateKey, certificate });
+
+    const metadata = await raw('GET', '/auth/saml/metadata');
+    expect(String(metadata.body).replace(/\s+/g, '')).toContain(certificate.replace(/-----(BEGIN|END) CERTIFICATE-----/g, '').replace(/\s+/g, ''));
   });
 });
