@@ -2,6 +2,7 @@ import DataLoader from 'dataloader';
 import type { FeatureDependency, FeatureEnvironmentState, FeatureStrategy, FeatureSummary, Tag } from '../domain/features/feature.read-model';
 import { strategyKey } from '../domain/features/feature.read-model';
 import type { AuditEvent } from '../domain/events/event.store';
+import type { ProjectOverview } from '../domain/projects/feature-overview';
 import type { Segment } from '../domain/segments/segment.service';
 import type { GraphQLContext } from './builder';
 
@@ -18,6 +19,8 @@ export interface FeatureLoaders {
   segments: DataLoader<number, Segment | undefined>;
   /** The first page of events of features, one loader per page size. */
   featureEvents(first: number): DataLoader<string, { events: AuditEvent[]; totalEvents: number }>;
+  /** Projects' cached feature overviews (absent for a project that does not exist), read in one batch. */
+  projectOverviews: DataLoader<string, ProjectOverview | undefined>;
   /** Features of projects, one loader per distinct page request (filter, first, after). */
   projectFeatures(key: string, load: (projects: readonly string[]) => Promise<Map<string, FeatureSummary[]>>): DataLoader<string, FeatureSummary[]>;
 }
@@ -46,6 +49,10 @@ export function loaders(ctx: GraphQLContext): FeatureLoaders {
       if (!loader) pages.set(key, (loader = byName(load, [])));
       return loader;
     },
+    projectOverviews: new DataLoader<string, ProjectOverview | undefined>(async (projects) => {
+      const map = await ctx.services.features.projectOverviews(projects);
+      return projects.map((p) => map.get(p));
+    }),
     environments: byName((names) => read.environments(names), []),
     tags: byName((names) => read.tags(names), []),
     dependencies: byName((names) => read.dependencies(names), []),

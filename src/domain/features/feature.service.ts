@@ -8,7 +8,7 @@ import { change, lockedFindOne } from '../change';
 import type { EventInput } from '../events/event.store';
 import { InvalidOperationError, NameExistsError, NotFoundError, ValidationError } from '../errors';
 import { checkFeatureName } from '../projects/feature-naming';
-import { FeatureOverviewCache } from '../projects/feature-overview';
+import { FeatureOverviewCache, type ProjectOverview } from '../projects/feature-overview';
 import { loadProject, toProject } from '../projects/project.service';
 import { description, parse, sameJson, urlFriendlyName } from '../validation';
 import { FeatureTypeSchema } from './feature.entity';
@@ -79,6 +79,14 @@ export class FeatureService {
    */
   async projectFeatureListBody(project: string): Promise<Buffer> {
     return (await this.overviews.get(this.em, project)).listBody();
+  }
+
+  /**
+   * The cached overviews of the projects that exist among `projects`: the GraphQL project feature list pages through
+   * them (active features, by name) as REST's list does.
+   */
+  async projectOverviews(projects: readonly string[]): Promise<Map<string, ProjectOverview>> {
+    return this.overviews.getMany(this.em, projects);
   }
 
   /** One active feature of a project, everything nested. */

@@ -235,16 +235,25 @@ describe('query count of a nested feature query', () => {
   });
 
   it('does not grow with the number of projects either (features of all projects load in one batch)', async () => {
-    const baseline = (await countQueries()).statements.length;
+    // Project pages come from the cached overviews (src/domain/projects/feature-overview.ts): each count is taken both
+    // cold (the counter they are keyed by moved, so they load) and warm, and compared with its like.
+    const cold = async () => {
+      await sql('update model_version set version = version + 1');
+      return countQueries();
+    };
+    const baseline = (await cold()).statements.length;
+    const warmBaseline = (await countQueries()).statements.length;
+    expect(warmBaseline).toBeLessThan(baseline);
     for (const id of ['qc-p1', 'qc-p2', 'qc-p3']) {
       expect((await app.post('/api/admin/projects', { id, name: id })).status).toBe(201);
       await restCreate(`${id}-feature`, id);
       const strategy = await app.post(`${P}/${id}/features/${id}-feature/environments/development/strategies`, { name: 'default' });
       expect(strategy.status).toBe(200);
     }
-    const after = await countQueries();
+    const after = await cold();
     expect(after.features).toBe(203);
     expect(after.statements.length).toBe(baseline);
+    expect((await countQueries()).statements.length).toBe(warmBaseline);
     await sql(`delete from features where project like 'qc-p%'`);
     await sql(`delete from projects where id like 'qc-p%'`);
   });
