@@ -83,10 +83,11 @@ export class FeatureService {
 
   /**
    * The cached overviews of the projects that exist among `projects`: the GraphQL project feature list pages through
-   * them (active features, by name) as REST's list does.
+   * them (active features, by name) as REST's list does. An overview that is not current is loaded only for a project
+   * of at most `loadUpTo` features (see FeatureOverviewCache.getMany); other projects are absent from the map.
    */
-  async projectOverviews(projects: readonly string[]): Promise<Map<string, ProjectOverview>> {
-    return this.overviews.getMany(this.em, projects);
+  async projectOverviews(projects: readonly string[], loadUpTo: number): Promise<Map<string, ProjectOverview>> {
+    return this.overviews.getMany(this.em, projects, { loadUpTo });
   }
 
   /** One active feature of a project, everything nested. */

@@ -251,6 +251,8 @@ export class FeatureOverviewCache {
   private readonly entries = new Map<string, ProjectOverview>();
   /** Loads in progress, by version: concurrent requests for the same overview share one read. */
   private readonly loading = new Map<string, Promise<ProjectOverview | undefined>>();
+  /** How many features each project had at its last load, kept past eviction (forgotten past 10,000 projects). */
+  private readonly sizes = new Map<string, number>();
 
   /**
    * At most `maxEntries` projects and `maxFeatures` features in all; the least recently used go first, the one just
@@ -266,8 +268,13 @@ export class FeatureOverviewCache {
     return found;
   }
 
-  /** The overviews of the projects that exist among `projects` (unknown ones are absent from the map). */
-  async getMany(em: EntityManager, projects: readonly string[]): Promise<Map<string, ProjectOverview>> {
+  /**
+   * The overviews of the projects that exist among `projects` (unknown ones are absent from the map). With `loadUpTo`,
+   * an overview that is not current is loaded only if the project had at most that many features at its last load
+   * (or was never loaded): a reader that needs a small part of a large project is better served by its own query than
+   * by loading all of it after every change. Such projects are absent from the map too.
+   */
+  async getMany(em: EntityManager, projects: readonly string[], options: { loadUpTo?: number } = {}): Promise<Map<string, ProjectOverview>> {
     const out = new Map<string, ProjectOverview>();
     const ids = [...new Set(projects)];
     if (ids.length === 0) return out;
@@ -285,7 +292,7 @@ export class FeatureOverviewCache {
         this.entries.delete(id);
         this.entries.set(id, entry);
         out.set(id, entry);
-      } else {
+      } else if (options.loadUpTo === undefined || (this.sizes.get(id) ?? 0) <= options.loadUpTo) {
         missing.push(id);
       }
     }
@@ -313,6 +320,8 @@ export class FeatureOverviewCache {
       const entry = await promise;
       if (!entry) continue;
       out.set(id, entry);
+      if (this.sizes.size >= 10_000 && !this.sizes.has(id)) this.sizes.clear();
+      this.sizes.set(id, entry.features.length);
       const current = this.entries.get(id);
       // Keep the newest version only (two loads may finish out of order).
       if (!current || atLeast(entry.version, current.version)) {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { FeatureOverviewCache } from '../../../src/domain/projects/feature-overview';
 import { startTestApp, type TestApp } from '../../support/harness';
 
 /**
@@ -156,5 +157,23 @@ describe('GraphQL project { features } from the cached overview', () => {
       expect({ label, after }).toEqual({ label, after: await fromQueries() });
       before = after;
     }
+  });
+});
+
+describe('a large project is not loaded for a page of it', () => {
+  it('with loadUpTo, a stale overview of a project that had more features is not reloaded; a current one is used; an unknown size loads', async () => {
+    const cache = new FeatureOverviewCache();
+    const em = () => app.orm.em.fork();
+    const size = (await cache.get(em(), PROJECT)).features.length;
+    expect(size).toBeGreaterThan(2);
+    // Current: used whatever its size.
+    expect((await cache.getMany(em(), [PROJECT], { loadUpTo: 1 })).has(PROJECT)).toBe(true);
+    await sql('update model_version set version = version + 1');
+    app.resetQueryCount();
+    expect((await cache.getMany(em(), [PROJECT], { loadUpTo: size - 1 })).has(PROJECT)).toBe(false);
+    expect(app.queries.filter((q) => /\bfeature_environments\b/.test(q))).toEqual([]);
+    expect((await cache.getMany(em(), [PROJECT], { loadUpTo: size })).has(PROJECT)).toBe(true);
+    // Never loaded by this cache: loaded (its size becomes known).
+    expect((await new FeatureOverviewCache().getMany(em(), [PROJECT], { loadUpTo: 1 })).has(PROJECT)).toBe(true);
   });
 });
