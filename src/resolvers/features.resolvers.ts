@@ -240,8 +240,9 @@ async function featureConnection(
 /**
  * A page of a project's active features (those after `after`, of `type` when given) from its cached overview, the
  * first `first` + 1 of them, with their environments and tags handed to the request's loaders so that nothing more is
- * read for them. Undefined when the overview cannot answer: an unknown project, or a cursor naming a feature the
- * overview does not list (where such a name falls in the order is the database collation's call, so the query decides).
+ * read for them. Undefined when the overview cannot answer: an unknown project, a project too large to load for a page
+ * (OVERVIEW_LOAD_LIMIT) whose overview is not current, or a cursor naming a feature the overview does not list (where
+ * such a name falls in the order is the database collation's call, so the query decides).
  */
 async function overviewPage(ctx: GraphQLContext, project: string, type: string | undefined, after: string | undefined, first: number): Promise<FeatureSummary[] | undefined> {
   const l = loaders(ctx);
