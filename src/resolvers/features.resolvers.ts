@@ -237,38 +237,6 @@ async function featureConnection(
   return toConnection(rows, first);
 }
 
-/**
- * A page of a project's active features (those after `after`, of `type` when given) from its cached overview, the
- * first `first` + 1 of them, with their environments and tags handed to the request's loaders so that nothing more is
- * read for them. Undefined when the overview cannot answer: an unknown project, a project too large to load for a page
- * (OVERVIEW_LOAD_LIMIT) whose overview is not current, or a cursor naming a feature the overview does not list (where
- * such a name falls in the order is the database collation's call, so the query decides).
- */
-async function overviewPage(ctx: GraphQLContext, project: string, type: string | undefined, after: string | undefined, first: number): Promise<FeatureSummary[] | undefined> {
-  const l = loaders(ctx);
-  const overview = await l.projectOverviews.load(project);
-  if (!overview) return undefined;
-  let start = 0;
-  if (after !== undefined) {
-    const at = overview.indexOf(after);
-    if (at < 0) return undefined;
-    start = at + 1;
-  }
-  const summaries = overview.summaries();
-  const states = overview.environmentStates();
-  const tags = overview.tagLists();
-  const page: FeatureSummary[] = [];
-  for (let i = start; i < summaries.length && page.length <= first; i++) {
-    const summary = summaries[i];
-    if (type && summary.type !== type) continue; // an empty type filters nothing, as in the query
-    page.push(summary);
-    // Shared by every request of this overview version: the loaders' readers only read them.
-    l.environments.prime(summary.name, states[i] as FeatureEnvironmentState[]);
-    l.tags.prime(summary.name, tags[i] as Tag[]);
-  }
-  return page;
-}
-
 const pageArgs = (t: Parameters<Parameters<typeof builder.queryFields>[0]>[0]) => ({
   filter: t.arg({ type: FeatureFilterInput, description: 'Only features matching this filter.' }),
   first: t.arg.int({ defaultValue: 100, description: 'Page size, 1..1000 (default 100).' }),
@@ -289,13 +257,15 @@ builder.objectField(ProjectRef, 'features', (t) => t.field({
     const first = checkFirst(args.first);
     const filter = { archived: args.filter?.archived ?? false, query: args.filter?.query ?? undefined, type: args.filter?.type ?? undefined,
       after: args.after ? decodeCursor(args.after) : undefined };
-    if (!filter.archived && !filter.query) {
-      const page = await overviewPage(ctx, p.id, filter.type, filter.after, first);
-      if (page) return toConnection(page, first);
-    }
-    const loader = loaders(ctx).projectFeatures(JSON.stringify([filter, first]),
-      (projects) => ctx.services.features.read.summariesByProject(projects, filter, first + 1));
-    return toConnection(await loader.load(p.id), first);
+    const l = loaders(ctx);
+    const page = await l.projectFeatures(JSON.stringify([filter, first]),
+      (projects) => ctx.services.features.projectFeaturePages(projects, filter, first + 1)).load(p.id);
+    // A page from the project's overview brings its features' environments and tags: nothing more is read for them.
+    page.features.forEach((f, i) => {
+      if (page.environments) l.environments.prime(f.name, page.environments[i] as FeatureEnvironmentState[]);
+      if (page.tags) l.tags.prime(f.name, page.tags[i] as Tag[]);
+    });
+    return toConnection(page.features as FeatureSummary[], first);
   },
 }));
 

@@ -2,7 +2,7 @@ import DataLoader from 'dataloader';
 import type { FeatureDependency, FeatureEnvironmentState, FeatureStrategy, FeatureSummary, Tag } from '../domain/features/feature.read-model';
 import { strategyKey } from '../domain/features/feature.read-model';
 import type { AuditEvent } from '../domain/events/event.store';
-import type { ProjectOverview } from '../domain/projects/feature-overview';
+import type { ProjectFeaturePage } from '../domain/projects/feature-overview';
 import type { Segment } from '../domain/segments/segment.service';
 import type { GraphQLContext } from './builder';
 
@@ -19,18 +19,9 @@ export interface FeatureLoaders {
   segments: DataLoader<number, Segment | undefined>;
   /** The first page of events of features, one loader per page size. */
   featureEvents(first: number): DataLoader<string, { events: AuditEvent[]; totalEvents: number }>;
-  /** Projects' cached feature overviews (absent for a project that does not exist), read in one batch. */
-  projectOverviews: DataLoader<string, ProjectOverview | undefined>;
   /** Features of projects, one loader per distinct page request (filter, first, after). */
-  projectFeatures(key: string, load: (projects: readonly string[]) => Promise<Map<string, FeatureSummary[]>>): DataLoader<string, FeatureSummary[]>;
+  projectFeatures(key: string, load: (projects: readonly string[]) => Promise<Map<string, ProjectFeaturePage>>): DataLoader<string, ProjectFeaturePage>;
 }
-
-/**
- * GraphQL loads a project's overview that is not current only for a project of at most this many features: a cold
- * load of 1000 features takes about 28 ms on PostgreSQL (p50), so this bounds it near 60 ms once per change. A page
- * of a larger project is read by its own queries unless its overview is current (REST's list loads it whatever its size).
- */
-export const OVERVIEW_LOAD_LIMIT = 2000;
 
 const cache = new WeakMap<GraphQLContext, FeatureLoaders>();
 
@@ -43,7 +34,7 @@ export function loaders(ctx: GraphQLContext): FeatureLoaders {
       const map = await load(names);
       return names.map((n) => map.get(n) ?? empty);
     });
-  const pages = new Map<string, DataLoader<string, FeatureSummary[]>>();
+  const pages = new Map<string, DataLoader<string, ProjectFeaturePage>>();
   const eventPages = new Map<number, DataLoader<string, { events: AuditEvent[]; totalEvents: number }>>();
   l = {
     featureEvents: (first) => {
@@ -53,13 +44,9 @@ export function loaders(ctx: GraphQLContext): FeatureLoaders {
     },
     projectFeatures: (key, load) => {
       let loader = pages.get(key);
-      if (!loader) pages.set(key, (loader = byName(load, [])));
+      if (!loader) pages.set(key, (loader = byName(load, { features: [] })));
       return loader;
     },
-    projectOverviews: new DataLoader<string, ProjectOverview | undefined>(async (projects) => {
-      const map = await ctx.services.features.projectOverviews(projects, OVERVIEW_LOAD_LIMIT);
-      return projects.map((p) => map.get(p));
-    }),
     environments: byName((names) => read.environments(names), []),
     tags: byName((names) => read.tags(names), []),
     dependencies: byName((names) => read.dependencies(names), []),

@@ -82,7 +82,7 @@ export interface FeatureFilter {
 
 const iso = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString() : null);
 
-interface FeatureDbRow {
+export interface FeatureDbRow {
   name: string; type: string; description: string | null; project: string; stale: boolean; impression_data: boolean;
   created_at: Date; archived_at: Date | null; last_seen_at: Date | null;
 }
@@ -130,6 +130,29 @@ export function toFeatureStrategy(r: StrategyDbRow): FeatureStrategy {
  * sizing the table anew: on the embedded database a file-status call per scan, 15 % of a GraphQL feature read).
  */
 export const SEGMENT_IDS = `coalesce(array_agg(fss.segment_id order by fss.segment_id) filter (where fss.segment_id is not null), '{}')`;
+
+/** A feature's configuration row in one environment, with the environment's type and order and its strategy counts. */
+export interface FeatureEnvironmentDbRow {
+  feature_name: string; environment: string; enabled: boolean; variants: FeatureVariant[] | null; last_seen_at: Date | null;
+  type: string; sort_order: number; strategy_count: number; enabled_count: number;
+}
+
+export function toFeatureEnvironmentState(r: FeatureEnvironmentDbRow): FeatureEnvironmentState {
+  const variants = (r.variants ?? []).map(canonicalVariant);
+  return {
+    name: r.environment,
+    featureName: r.feature_name,
+    environment: r.environment,
+    type: r.type,
+    enabled: r.enabled,
+    sortOrder: r.sort_order,
+    variantCount: variants.length,
+    variants,
+    lastSeenAt: iso(r.last_seen_at),
+    hasStrategies: r.strategy_count > 0,
+    hasEnabledStrategies: r.enabled_count > 0,
+  };
+}
 
 export const strategyKey = (feature: string, environment: string) => `${feature}\u0000${environment}`;
 
@@ -196,10 +219,7 @@ export class FeatureReadModel {
     const out = new Map<string, FeatureEnvironmentState[]>(names.map((n) => [n, []]));
     if (names.length === 0) return out;
     const batch = [...out.keys()];
-    const rows: Array<{
-      feature_name: string; environment: string; enabled: boolean; variants: FeatureVariant[] | null; last_seen_at: Date | null;
-      type: string; sort_order: number; strategy_count: number; enabled_count: number;
-    }> = await this.em.execute(
+    const rows: FeatureEnvironmentDbRow[] = await this.em.execute(
       `select fe.feature_name, fe.environment, fe.enabled, fe.variants, fe.last_seen_at, e.type, e.sort_order,
               coalesce(s.total, 0)::int as strategy_count, coalesce(s.active, 0)::int as enabled_count
          from unnest(array[?]::text[]) as batch(name)
@@ -212,22 +232,7 @@ export class FeatureReadModel {
                      group by x.feature_name, x.environment) s
                 on s.feature_name = fe.feature_name and s.environment = fe.environment
         order by e.sort_order, e.name`, [batch, batch]);
-    for (const r of rows) {
-      const variants = (r.variants ?? []).map(canonicalVariant);
-      out.get(r.feature_name)?.push({
-        name: r.environment,
-        featureName: r.feature_name,
-        environment: r.environment,
-        type: r.type,
-        enabled: r.enabled,
-        sortOrder: r.sort_order,
-        variantCount: variants.length,
-        variants,
-        lastSeenAt: iso(r.last_seen_at),
-        hasStrategies: r.strategy_count > 0,
-        hasEnabledStrategies: r.enabled_count > 0,
-      });
-    }
+    for (const r of rows) out.get(r.feature_name)?.push(toFeatureEnvironmentState(r));
     return out;
   }
 

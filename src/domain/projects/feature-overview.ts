@@ -1,7 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotFoundError } from '../errors';
-import type { FeatureEnvironmentState, FeatureSummary, Tag } from '../features/feature.read-model';
-import { canonicalVariant, type FeatureVariant } from '../features/variants';
+import {
+  toFeatureEnvironmentState, toFeatureSummary, type FeatureDbRow, type FeatureEnvironmentDbRow, type FeatureEnvironmentState,
+  type FeatureSummary, type Tag,
+} from '../features/feature.read-model';
 
 /**
  * A project's feature overview: its non-archived features by name, each with every switched-on environment linked to
@@ -14,8 +16,8 @@ import { canonicalVariant, type FeatureVariant } from '../features/variants';
  * the list's body is serialized once per version. Belongs to one app instance; several instances each keep their own
  * and compare against the same counters, so none serves stale data.
  *
- * The GraphQL project feature list reads the same overview (`summaries`, `environmentStates`), in the shapes the
- * feature read model gives, so a page of a project's active features costs no query beyond the counters either.
+ * The GraphQL project feature list reads pages of the same overview (`page`), in the shapes the feature read model
+ * gives, so a page of a project's active features costs no query beyond the counters either.
  */
 
 export interface OverviewEnvironment {
@@ -62,37 +64,41 @@ export interface ProjectOverview {
   };
   /** `{"version":1,"features":[…]}`: the project feature list's body. */
   listBody(): Buffer;
-  /** The features as the read model's summaries (same order), built once per overview. */
-  summaries(): readonly FeatureSummary[];
   /**
-   * Each feature's environments (same order) as the read model's `environments` gives them: only those with a
-   * configuration row, variants included. Built once per overview.
+   * The first `limit` features after `after` (of `type` when given), with their environments and tags as the feature
+   * read model gives them. Undefined for a cursor naming a feature the overview does not list: where such a name falls
+   * in the order is the database collation's call.
    */
-  environmentStates(): ReadonlyArray<readonly FeatureEnvironmentState[]>;
-  /** Each feature's tags (same order), as the read model's `tags` gives them. */
-  tagLists(): ReadonlyArray<readonly Tag[]>;
-  /** The position of a feature in `features`, or -1. */
-  indexOf(name: string): number;
+  page(type: string | undefined, after: string | undefined, limit: number): ProjectFeaturePage | undefined;
   /** The `features` array of the health report, serialized (UTF-8). */
   reportFeaturesBytes(): Buffer;
+}
+
+/**
+ * A page of a project's features. `environments` and `tags` (same order as `features`) come with a page read from the
+ * overview: shared by every reader of its version and frozen, so a reader that tried to change one would throw.
+ */
+export interface ProjectFeaturePage {
+  features: readonly FeatureSummary[];
+  environments?: ReadonlyArray<readonly FeatureEnvironmentState[]>;
+  tags?: ReadonlyArray<readonly Tag[]>;
 }
 
 const iso = (d: Date | string | null): string | null => (d === null ? null : new Date(d).toISOString());
 /** Unleash sends `tags` only when the feature has some. */
 const withoutEmptyTags = ({ tags, ...f }: OverviewFeature) => (tags.length === 0 ? f : { ...f, tags });
 
-/** A feature in one environment of the overview: whether its configuration row exists, and its variants. */
-interface EnvironmentConfiguration { configured: boolean; variants: FeatureVariant[] }
-/** Per feature, per environment of the overview (the orders of `features` and their `environments`). */
-type Configurations = ReadonlyArray<ReadonlyArray<EnvironmentConfiguration>>;
+/** What GraphQL reads of each feature (same order as the overview's features). */
+interface GraphQLShapes {
+  summaries: readonly FeatureSummary[];
+  /** Only the environments with a configuration row, as the read model lists them. */
+  environments: ReadonlyArray<readonly FeatureEnvironmentState[]>;
+}
 
 function overview(project: string, version: string, features: OverviewFeature[], ages: ProjectOverview['ages'], history: ProjectOverview['history'],
-  configurations: Configurations): ProjectOverview {
+  shapes: GraphQLShapes): ProjectOverview {
   let list: Buffer | undefined;
   let report: Buffer | undefined;
-  let summaries: FeatureSummary[] | undefined;
-  let states: FeatureEnvironmentState[][] | undefined;
-  let tags: Tag[][] | undefined;
   let positions: Map<string, number> | undefined;
   return {
     project,
@@ -116,45 +122,29 @@ function overview(project: string, version: string, features: OverviewFeature[],
       report ??= Buffer.from(JSON.stringify(features.map(withoutEmptyTags)));
       return report;
     },
-    // Frozen: every request of this version shares them, and a reader that tried to change one would throw.
-    summaries() {
-      summaries ??= features.map((f) => Object.freeze({
-        name: f.name, type: f.type, description: f.description, project, stale: f.stale, impressionData: f.impressionData,
-        createdAt: f.createdAt, archivedAt: null, archived: false, lastSeenAt: f.lastSeenAt, favorite: false,
-      }));
-      return summaries;
-    },
-    environmentStates() {
-      states ??= features.map((f, i) => Object.freeze(f.environments.flatMap((e, j): FeatureEnvironmentState[] => {
-        const c = configurations[i][j];
-        if (!c.configured) return [];
-        return [Object.freeze({
-          name: e.name, featureName: f.name, environment: e.name, type: e.type, enabled: e.enabled, sortOrder: e.sortOrder,
-          variantCount: e.variantCount, variants: Object.freeze(c.variants) as FeatureVariant[], lastSeenAt: e.lastSeenAt,
-          hasStrategies: e.hasStrategies, hasEnabledStrategies: e.hasEnabledStrategies,
-        })];
-      })) as FeatureEnvironmentState[]);
-      return states;
-    },
-    tagLists() {
-      tags ??= features.map((f) => Object.freeze(f.tags.map((t) => Object.freeze({ type: t.type, value: t.value }))) as Tag[]);
-      return tags;
-    },
-    indexOf(name) {
-      positions ??= new Map(features.map((f, i) => [f.name, i]));
-      return positions.get(name) ?? -1;
+    page(type, after, limit) {
+      let start = 0;
+      if (after !== undefined) {
+        positions ??= new Map(features.map((f, i) => [f.name, i]));
+        const at = positions.get(after);
+        if (at === undefined) return undefined;
+        start = at + 1;
+      }
+      const page: Required<ProjectFeaturePage> = { features: [], environments: [], tags: [] };
+      for (let i = start; i < features.length && page.features.length < limit; i++) {
+        if (type && features[i].type !== type) continue; // an empty type filters nothing, as in the query
+        (page.features as FeatureSummary[]).push(shapes.summaries[i]);
+        (page.environments as Array<readonly FeatureEnvironmentState[]>).push(shapes.environments[i]);
+        (page.tags as Array<readonly Tag[]>).push(features[i].tags);
+      }
+      return page;
     },
   };
 }
 
-interface FeatureRow {
-  project: string; name: string; type: string; description: string | null; created_at: Date; stale: boolean;
-  impression_data: boolean; last_seen_at: Date | null; lifetime_days: number | null;
-}
-interface FeatureEnvironmentRow {
-  feature_name: string; environment: string; enabled: boolean; variants: FeatureVariant[] | null;
-  last_seen_at: Date | null; has_strategies: boolean; has_enabled_strategies: boolean;
-}
+type FeatureRow = FeatureDbRow & { lifetime_days: number | null };
+/** A configuration row without its environment's type and order (the overview joins them from the project's list). */
+type ConfigurationRow = Omit<FeatureEnvironmentDbRow, 'type' | 'sort_order'>;
 
 /** Reads the overviews of `projects` (those that exist) in five statements, whatever their number and size. */
 async function loadOverviews(em: EntityManager, projects: readonly string[], version: string): Promise<ProjectOverview[]> {
@@ -164,14 +154,14 @@ async function loadOverviews(em: EntityManager, projects: readonly string[], ver
          from project_environments pe join environments e on e.name = pe.environment_name and e.enabled
         where pe.project_id in (?) order by e.sort_order, e.name`, [projects as string[]]),
     em.execute<FeatureRow[]>(
-      `select f.project, f.name, f.type, f.description, f.created_at, f.stale, f.impression_data, f.last_seen_at, ft.lifetime_days
+      `select f.project, f.name, f.type, f.description, f.created_at, f.archived_at, f.stale, f.impression_data, f.last_seen_at, ft.lifetime_days
          from features f left join feature_types ft on ft.id = f.type
         where f.project in (?) and f.archived_at is null order by f.name`, [projects as string[]]),
     // Strategy counts per (feature, environment) grouped once over the project's strategies rather than per row.
-    em.execute<FeatureEnvironmentRow[]>(
+    em.execute<ConfigurationRow[]>(
       `select fe.feature_name, fe.environment, fe.enabled, fe.last_seen_at,
               case when jsonb_typeof(fe.variants) = 'array' then fe.variants end as variants,
-              coalesce(s.total, 0) > 0 as has_strategies, coalesce(s.active, 0) > 0 as has_enabled_strategies
+              coalesce(s.total, 0)::int as strategy_count, coalesce(s.active, 0)::int as enabled_count
          from features f
          join feature_environments fe on fe.feature_name = f.name
          left join (select fs.feature_name, fs.environment, count(*) as total, count(*) filter (where not fs.disabled) as active
@@ -211,39 +201,31 @@ async function loadOverviews(em: EntityManager, projects: readonly string[], ver
   return projects.map((project) => {
     const envs = envsByProject.get(project) ?? [];
     const rows = featuresByProject.get(project) ?? [];
-    const configurationsOf: EnvironmentConfiguration[][] = [];
+    const summaries: FeatureSummary[] = [];
+    const states: Array<readonly FeatureEnvironmentState[]> = [];
     const list = rows.map((f): OverviewFeature => {
-      const here: EnvironmentConfiguration[] = [];
-      configurationsOf.push(here);
-      return {
-        type: f.type,
-        description: f.description,
-        name: f.name,
-        createdAt: iso(f.created_at)!,
-        stale: f.stale,
-        impressionData: f.impression_data,
-        lastSeenAt: iso(f.last_seen_at),
-        // An environment without a configuration row (which the feature service always writes) reads as disabled and empty.
-        environments: envs.map((e) => {
-          const c = configuration.get(`${f.name}\u0000${e.name}`);
-          const variants = (c?.variants ?? []).map(canonicalVariant);
-          here.push({ configured: c !== undefined, variants });
-          return {
-            name: e.name,
-            enabled: c?.enabled ?? false,
-            type: e.type,
-            sortOrder: e.sort_order,
-            variantCount: variants.length,
-            lastSeenAt: iso(c?.last_seen_at ?? null),
-            hasStrategies: c?.has_strategies ?? false,
-            hasEnabledStrategies: c?.has_enabled_strategies ?? false,
-          };
-        }),
-        tags: (tagsByFeature.get(f.name) ?? []).map((t) => ({ value: t.tag_value, type: t.tag_type })),
-      };
+      summaries.push(Object.freeze(toFeatureSummary(f)));
+      const configured: FeatureEnvironmentState[] = [];
+      const environments = envs.map((e): OverviewEnvironment => {
+        const c = configuration.get(`${f.name}\u0000${e.name}`);
+        // An environment without a configuration row (which the feature service always writes) reads as disabled and
+        // empty here; the read model does not list it.
+        if (!c) {
+          return { name: e.name, enabled: false, type: e.type, sortOrder: e.sort_order, variantCount: 0, lastSeenAt: null, hasStrategies: false, hasEnabledStrategies: false };
+        }
+        const state = Object.freeze(toFeatureEnvironmentState({ ...c, type: e.type, sort_order: e.sort_order }));
+        Object.freeze(state.variants);
+        configured.push(state);
+        const { name, enabled, type, sortOrder, variantCount, lastSeenAt, hasStrategies, hasEnabledStrategies } = state;
+        return { name, enabled, type, sortOrder, variantCount, lastSeenAt, hasStrategies, hasEnabledStrategies };
+      });
+      states.push(Object.freeze(configured));
+      const tags = (tagsByFeature.get(f.name) ?? []).map((t) => Object.freeze({ value: t.tag_value, type: t.tag_type }));
+      const { type, description, name, createdAt, stale, impressionData, lastSeenAt } = summaries[summaries.length - 1];
+      return { type, description, name, createdAt, stale, impressionData, lastSeenAt, environments, tags: Object.freeze(tags) as OverviewFeature['tags'] };
     });
     const ages = rows.map((f) => ({ createdMs: new Date(f.created_at).getTime(), lifetimeDays: f.lifetime_days }));
-    return overview(project, version, list, ages, historyOf.get(project) ?? { archivedMs: [], avgDaysToProduction: null }, configurationsOf);
+    return overview(project, version, list, ages, historyOf.get(project) ?? { archivedMs: [], avgDaysToProduction: null }, { summaries, environments: states });
   });
 }
 
