@@ -16,6 +16,10 @@ let app: TestApp;
 let ids: WorldIds;
 let world: SavedWorld;
 
+/** A project none of the sampled operations addresses, and the one-permission role its holder has there. */
+const ELSEWHERE = 'mx-elsewhere';
+const elsewhere = { roleId: 0, token: '' };
+
 /** A principal of the matrix: its credentials and the grants its roles give, written out from the role tables. */
 interface Who {
   label: string;
@@ -29,7 +33,7 @@ function grantsOf(roleId: number, project: string | null, environment: string | 
   const role = PREDEFINED_ROLES.find((r) => r.id === roleId)!;
   return role.permissions.map((name) => {
     const type = PERMISSION_BY_NAME.get(name)?.type ?? 'root';
-    return { permission: name, project: type === 'root' ? null : project ?? 'default', environment: type === 'environment' ? environment : null };
+    return { permission: name, project: type === 'root' ? null : project ?? 'default', environment: type === 'environment' ? environment : null, root: project === null };
   });
 }
 
@@ -75,8 +79,17 @@ beforeAll(async () => {
   principals.push({ label: 'Member of mx through a group', token: grouped.token, grants: inMx(ROLE_MEMBER) });
   principals.push({
     label: 'custom role: UPDATE_FEATURE_ENVIRONMENT in mx/production', token: toggler.token,
-    grants: ['mx', EMPTY_PROJECT].map((project) => ({ permission: 'UPDATE_FEATURE_ENVIRONMENT', project, environment: 'production' })),
+    grants: ['mx', EMPTY_PROJECT].map((project) => ({ permission: 'UPDATE_FEATURE_ENVIRONMENT', project, environment: 'production', root: false })),
   });
+  // Issue 27, defect 4: a user holding one permission at a time, through a project role in a project of its own.
+  const elsewhereProject = await app.post('/api/admin/projects', { id: ELSEWHERE, name: 'Elsewhere' });
+  if (elsewhereProject.status !== 201) throw new Error(`project ${ELSEWHERE}: ${elsewhereProject.status} ${JSON.stringify(elsewhereProject.body)}`);
+  const elsewhereRole = await app.post('/api/admin/roles', { name: 'elsewhere-role', type: 'custom', description: 'One permission at a time', permissions: [] });
+  if (elsewhereRole.status !== 200) throw new Error(`role: ${elsewhereRole.status} ${JSON.stringify(elsewhereRole.body)}`);
+  elsewhere.roleId = Number(elsewhereRole.body.roles.id);
+  const holder = await user('m-elsewhere', 'Viewer');
+  await give(ELSEWHERE, { roles: [elsewhere.roleId], users: [holder.id] });
+  elsewhere.token = holder.token;
   world = await saveWorld(app.orm);
 }, 120_000);
 afterAll(async () => { await app.close(); });
@@ -150,18 +163,21 @@ interface Grant {
   permission: string;
   project: string | null;
   environment: string | null;
+  /** Held through a root role rather than a project role. */
+  root: boolean;
 }
 
 /**
  * What the role tables say a principal may do (written here from the reference's rules, not imported from the
  * service): ADMIN passes; NONE needs no grant; otherwise a grant of the permission whose project (if any) is the
  * operation's project and whose environment (if any) is the operation's environment. A root-scoped check of a
- * project permission (deleting a tag needs UPDATE_FEATURE) is met by that permission in any project.
+ * project permission (deleting a tag needs UPDATE_FEATURE) is met only by a root role's grant (issue 27, defect 4):
+ * that permission in a project role, of any project, does not reach what all projects share.
  */
 function expectedAllowed(grants: Grant[], o: OperationPermission, project: string, environment: string): boolean {
   if (o.permission === NONE) return true;
   return grants.some((g) => g.permission === ADMIN || (g.permission === o.permission
-    && (o.scope === 'root' || g.project === null || g.project === project)
+    && (o.scope === 'root' ? g.root : g.project === null || g.project === project)
     && (o.scope !== 'environment' || g.environment === null || g.environment === environment)));
 }
 
@@ -219,4 +235,38 @@ describe('every declared operation, for every principal: allowed exactly where i
     }
     expect(wrong).toEqual([]);
   }, 120_000);
+});
+
+describe('a permission held in one other project only', () => {
+  // Generated from the operation table: for every operation that needs a permission, a user holds exactly that
+  // permission (in every environment) through a project role in a project the operation does not address, and is
+  // refused on both doors wherever the operation is tried. Root permissions and ADMIN are written into the project role
+  // directly (the role API refuses them there), to prove such a row is not honoured either.
+  const ops = matrixOps.filter((o) => o.permission !== NONE).flatMap((o) => [
+    ...(o.rest ?? []).map((route) => ({ o, door: 'REST' as const, name: route })),
+    ...(o.graphql ?? []).map((name) => ({ o, door: 'GraphQL' as const, name })),
+  ]);
+
+  it('is refused for every operation of the table, root-scoped ones included', async () => {
+    const sql = (q: string, params: unknown[] = []) => app.orm.em.fork().execute(q, params);
+    const wrong: string[] = [];
+    let refusals = 0;
+    for (const { o, door, name } of ops) {
+      for (const where of placesFor(o)) {
+        await sql('delete from role_permissions where role_id = ?', [elsewhere.roleId]);
+        await sql('insert into role_permissions (role_id, permission, environment) values (?, ?, null)', [elsewhere.roleId, o.permission]);
+        const r = door === 'REST' ? await sendRest(name, where, elsewhere.token) : await sendMutation(name, where, elsewhere.token);
+        const refusedName = door === 'REST' ? (r.status === 403 ? (r.body as { name?: string }).name : undefined)
+          : (r.body as { errors?: Array<{ extensions: { name: string } }> }).errors?.[0]?.extensions.name;
+        const at = `${door} ${name} (${o.permission}, ${o.scope}) in ${SAMPLE_PROJECT.get(name) ?? where.project}/${where.environment}`;
+        if (refusedName === 'NoAccessError') refusals += 1;
+        else {
+          wrong.push(`${at}: expected 403 NoAccessError, got ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`);
+          await world.restore();
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(refusals).toBeGreaterThan(150);
+  }, 300_000);
 });

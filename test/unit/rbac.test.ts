@@ -1,7 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import { isAllowed, type Grant } from '../../src/domain/access/rbac';
 
-const g = (permission: string, project: string | null = null, environment: string | null = null): Grant => ({ permission, project, environment });
+/** A grant of a root role (root-type permissions, and a root role's project permissions, which apply to `default`). */
+const g = (permission: string, project: string | null = null, environment: string | null = null): Grant => ({ permission, project, environment, root: true });
+/** A grant of a project role held in `project`. */
+const inProject = (permission: string, project: string, environment: string | null = null): Grant => ({ permission, project, environment, root: false });
 
 describe('isAllowed', () => {
   it('ADMIN passes every permission in every scope', () => {
@@ -23,5 +26,17 @@ describe('isAllowed', () => {
   });
   it('a grant without environment covers every environment', () => {
     expect(isAllowed([g('UPDATE_FEATURE_ENVIRONMENT', 'default')], 'UPDATE_FEATURE_ENVIRONMENT', { project: 'default', environment: 'any' })).toBe(true);
+  });
+  it('a check that names no project is met only by a root-level grant, never by a project role', () => {
+    expect(isAllowed([inProject('UPDATE_FEATURE', 'alpha')], 'UPDATE_FEATURE')).toBe(false);
+    expect(isAllowed([inProject('UPDATE_FEATURE', 'default')], 'UPDATE_FEATURE')).toBe(false);
+    expect(isAllowed([inProject('UPDATE_FEATURE', 'alpha')], 'UPDATE_FEATURE', { project: 'alpha' })).toBe(true);
+    expect(isAllowed([inProject('UPDATE_FEATURE', 'alpha')], 'UPDATE_FEATURE', { project: 'beta' })).toBe(false);
+    // An Editor's root role holds UPDATE_FEATURE (in `default` when a project is named) at root level.
+    expect(isAllowed([g('UPDATE_FEATURE', 'default')], 'UPDATE_FEATURE')).toBe(true);
+  });
+  it('a grant limited to one environment does not meet a check that names no environment', () => {
+    expect(isAllowed([inProject('UPDATE_FEATURE_ENVIRONMENT', 'alpha', 'production')], 'UPDATE_FEATURE_ENVIRONMENT', { project: 'alpha' })).toBe(false);
+    expect(isAllowed([inProject('UPDATE_FEATURE_ENVIRONMENT', 'alpha', null)], 'UPDATE_FEATURE_ENVIRONMENT', { project: 'alpha' })).toBe(true);
   });
 });

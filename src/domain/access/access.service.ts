@@ -11,7 +11,8 @@ import { isAllowed, type Grant, type Scope } from './rbac';
  *   Unleash), and the root roles of the user's groups likewise;
  * - the project roles the user holds in each project (`role_user`);
  * - the project roles the user's groups hold in each project (`group_role`).
- * An environment permission stored without an environment holds in every environment.
+ * An environment permission stored without an environment holds in every environment. Grants of root roles are
+ * marked `root`: only they meet a check that names no project (rbac.ts).
  */
 export class AccessService {
   private grants?: Promise<Grant[]>;
@@ -36,7 +37,7 @@ export class AccessService {
   }
 
   private async loadGrants(): Promise<Grant[]> {
-    if (this.principal.isAdmin) return [{ permission: ADMIN, project: null, environment: null }];
+    if (this.principal.isAdmin) return [{ permission: ADMIN, project: null, environment: null, root: true }];
     if (this.principal.kind !== 'user') return [];
     const rows: Array<{ permission: string; type: string; environment: string | null; project: string | null }> = await this.em.execute(
       `with held (role_id, project) as (
@@ -49,10 +50,13 @@ export class AccessService {
          from held join role_permissions rp on rp.role_id = held.role_id join permissions p on p.name = rp.permission`,
       [this.principal.rootRoleId, this.principal.userId, this.principal.userId, this.principal.userId],
     );
-    return rows.map((r) => ({
+    // A root permission in a project role would hold everywhere; roles are validated against that, and a row that
+    // slipped past (written by hand or an older version) is not honoured.
+    return rows.filter((r) => r.type !== 'root' || r.project === null).map((r) => ({
       permission: r.permission,
       project: r.type === 'root' ? null : r.project ?? 'default',
       environment: r.type === 'environment' ? r.environment || null : null,
+      root: r.project === null,
     }));
   }
 }
