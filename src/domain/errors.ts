@@ -67,6 +67,13 @@ export class NotFoundError extends DomainError {
 
 export class NameExistsError extends DomainError {
   override readonly name = 'NameExistsError';
+  /** `details` names the property whose value is taken, where one property of the request is to blame. */
+  constructor(message: string, readonly details?: ErrorDetail[]) {
+    super(message);
+  }
+  override extra() {
+    return this.details ? { details: this.details } : {};
+  }
 }
 
 /** A change of project access that would leave a project that had an Owner without one (Unleash's name; 400). */
@@ -192,8 +199,10 @@ interface UniqueKey {
   columns: readonly string[];
   message: (v: ReadonlyMap<string, string>) => string;
   fallback: string;
+  /** The request property the clash is about, named in `details` (where one property is to blame). */
+  path?: string;
 }
-const fixed = (text: string): UniqueKey => ({ columns: [], message: () => text, fallback: text });
+const fixed = (text: string, path?: string): UniqueKey => ({ columns: [], message: () => text, fallback: text, ...(path ? { path } : {}) });
 export const UNIQUE_KEYS: ReadonlyMap<string, UniqueKey> = new Map<string, UniqueKey>([
   ['environments_pkey', { columns: ['name'], message: (v) => `An environment with the name ${v.get('name')} already exists`, fallback: 'An environment with that name already exists' }],
   ['projects_pkey', { columns: ['id'], message: (v) => `A project with the id ${v.get('id')} already exists`, fallback: 'A project with that id already exists' }],
@@ -239,6 +248,10 @@ export const UNIQUE_KEYS: ReadonlyMap<string, UniqueKey> = new Map<string, Uniqu
   ['users_pkey', fixed('A user with that id already exists')],
   ['users_username_unique_idx', { columns: ['lower(username)'], message: (v) => `A user with the username ${v.get('lower(username)')} already exists`, fallback: 'A user with that username already exists' }],
   ['users_email_unique_idx', { columns: ['lower(email)'], message: (v) => `A user with the email ${v.get('lower(email)')} already exists`, fallback: 'A user with that email already exists' }],
+  // Usernames and e-mails share one namespace (migration 0020); its trigger names the property that clashed.
+  ['user_login_names_pkey', fixed('That name is already the username or email of another user')],
+  ['user_login_names_username_taken', fixed('The username is already the username or email of another user', 'username')],
+  ['user_login_names_email_taken', fixed('The email is already the username or email of another user', 'email')],
   ['role_user_pkey', fixed('The user already has that role in the project')],
   ['groups_pkey', fixed('A group with that id already exists')],
   ['groups_name_unique_idx', { columns: ['lower(name)'], message: (v) => `A group with the name ${v.get('lower(name)')} already exists`, fallback: 'A group with that name already exists' }],
@@ -263,7 +276,7 @@ export const UNIQUE_KEYS: ReadonlyMap<string, UniqueKey> = new Map<string, Uniqu
   ['addon_deliveries_pkey', fixed('A delivery with that id already exists')],
   ['addon_deliveries_seq_key', fixed('A delivery with that sequence number already exists')],
   ['change_requests_pkey', fixed('A change request with that id already exists')],
-  ['change_requests_one_draft_idx', fixed('You already have a draft change request for this environment of the project')],
+  ['change_requests_one_draft_per_actor_idx', fixed('You already have a draft change request for this environment of the project')],
   ['change_request_changes_pkey', fixed('A change with that id already exists')],
   ['change_request_comments_pkey', fixed('A comment with that id already exists')],
   ['saml_message_ids_pkey', fixed('That SAML message id is already recorded')],
@@ -305,7 +318,8 @@ export function nameExistsFromUniqueViolation(err: { constraint?: unknown; detai
   const key = typeof err.constraint === 'string' ? UNIQUE_KEYS.get(err.constraint) : undefined;
   if (!key) return new NameExistsError('Something with that name already exists; it was probably created by another request at the same time.');
   const values = uniqueKeyValues(err.detail, key.columns);
-  return new NameExistsError(values ? key.message(values) : key.fallback);
+  const message = values ? key.message(values) : key.fallback;
+  return new NameExistsError(message, key.path ? [{ path: key.path, message }] : undefined);
 }
 
 /**

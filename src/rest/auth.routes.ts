@@ -25,8 +25,9 @@ export function readCookie(req: Request, name: string): string | undefined {
 /**
  * `/auth`: password login and logout (issue 9), and the password reset and invite links (issue 10, D10): checking a
  * link's token and setting a password with it need no credentials (an Authorization header is not read).
- * Repeated login failures are refused with 429 by rate-limiter-flexible (in memory, per instance: an account gets
- * LOGIN_FAILURES_PER_ACCOUNT failures per 15 minutes on each instance, an address LOGIN_FAILURES_PER_ADDRESS);
+ * Repeated login failures are refused with 429 by rate-limiter-flexible (in memory, per instance: an account, by user
+ * id whatever name spells it, gets LOGIN_FAILURES_PER_ACCOUNT failures per 15 minutes on each instance, an address
+ * LOGIN_FAILURES_PER_ADDRESS; an attempt takes its point before the password is checked and a success gives it back);
  * `loginAttempts` counts failures in the database for every instance. The links need no limiter: a token is 32
  * random bytes, and a password is hashed only for a valid one.
  */
@@ -37,28 +38,34 @@ export function authRouter(em: EntityManager, onCredentialsRevoked: () => void =
   const resets = new PasswordResetService(em, onCredentialsRevoked);
   const r = Router();
 
-  const refusedFor = async (account: string, address: string): Promise<number> => {
-    const [a, b] = await Promise.all([perAccount.get(account), perAddress.get(address)]);
-    const blocked = [a && a.consumedPoints >= LOGIN_FAILURES_PER_ACCOUNT ? a : null, b && b.consumedPoints >= LOGIN_FAILURES_PER_ADDRESS ? b : null].filter((x): x is RateLimiterRes => x !== null);
-    return blocked.length ? Math.max(...blocked.map((x) => Math.ceil(x.msBeforeNext / 1000))) : 0;
+  /**
+   * Takes this attempt's point from the account's and the address's limits before the password is checked, so N
+   * attempts at once cannot all pass a limit they would together exceed; a refused attempt is a 429.
+   */
+  const reserve = async (account: string, address: string): Promise<void> => {
+    const outcomes = await Promise.allSettled([perAccount.consume(account), perAddress.consume(address)]);
+    const refused = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason] : []));
+    if (refused.length === 0) return;
+    const other = refused.find((x) => !(x instanceof RateLimiterRes));
+    if (other) throw other;
+    const wait = Math.max(1, ...refused.map((x: RateLimiterRes) => Math.ceil(x.msBeforeNext / 1000)));
+    throw new TooManyRequestsError(`Too many failed logins. Try again in ${wait} seconds.`, wait);
   };
 
   r.post('/simple/login', async (req: Request, res: Response) => {
-    const account = typeof req.body?.username === 'string' ? `u:${req.body.username.toLowerCase().slice(0, 254)}` : 'u:';
     const address = `a:${req.ip ?? ''}`;
-    const wait = await refusedFor(account, address);
-    if (wait > 0) {
-      res.setHeader('Retry-After', String(wait));
-      return sendError(res, new TooManyRequestsError(`Too many failed logins. Try again in ${wait} seconds.`, wait));
-    }
     try {
-      const login = await sessions.login(req.body);
-      await perAccount.delete(account);
+      // The account is the user the name resolves to (by id: every spelling of one account shares its limit); a name
+      // no user has is limited by itself.
+      const login = await sessions.login(req.body, (account) => reserve(account, address));
+      // A successful attempt gives its point back: only failures count.
+      await Promise.all([perAccount.reward(login.account, 1), perAddress.reward(address, 1)]);
       res.cookie(SESSION_COOKIE, login.sessionId, { httpOnly: true, sameSite: 'lax', secure: req.secure, path: '/', expires: login.expiresAt });
       res.json(login.user);
     } catch (err) {
-      if ((err as { name?: string }).name === 'AuthenticationRequired') {
-        await Promise.all([perAccount.penalty(account, 1), perAddress.penalty(address, 1)]);
+      if (err instanceof TooManyRequestsError) {
+        res.setHeader('Retry-After', String(err.retryAfterSeconds));
+        return sendError(res, err);
       }
       throw err;
     }

@@ -16,6 +16,7 @@ import { Migration0016ClientMetrics } from './0016-client-metrics';
 import { Migration0017ClientFeaturesVersion } from './0017-client-features-version';
 import { Migration0018ModelVersionNotify } from './0018-model-version-notify';
 import { Migration0019OverviewVersion } from './0019-overview-version';
+import { Migration0020IdentityById } from './0020-identity-by-id';
 
 /** Explicit, ordered migration list: no globbing, identical under tsx, jest and compiled dist/. */
 export const migrationsList = [
@@ -37,4 +38,5 @@ export const migrationsList = [
   { name: '0017-client-features-version', class: Migration0017ClientFeaturesVersion },
   { name: '0018-model-version-notify', class: Migration0018ModelVersionNotify },
   { name: '0019-overview-version', class: Migration0019OverviewVersion },
+  { name: '0020-identity-by-id', class: Migration0020IdentityById },
 ];

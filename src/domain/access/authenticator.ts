@@ -57,12 +57,12 @@ export class Authenticator {
   }
 
   private async apiToken(digest: string): Promise<Principal | null> {
-    const [row]: Array<{ secret_hash: string; token_name: string; type: string; projects: string[] | null; environment: string }> = await this.em.fork().execute(
-      `${CREDENTIAL_LOOKUP} select secret_hash, token_name, type, projects, environment from api_tokens where secret_hash = ? and (expires_at is null or expires_at > now())`, [digest]);
+    const [row]: Array<{ id: number; secret_hash: string; token_name: string; type: string; projects: string[] | null; environment: string }> = await this.em.fork().execute(
+      `${CREDENTIAL_LOOKUP} select id, secret_hash, token_name, type, projects, environment from api_tokens where secret_hash = ? and (expires_at is null or expires_at > now())`, [digest]);
     if (!row || !sameDigest(row.secret_hash, digest)) return null;
     const tokenType = row.type === 'admin' ? 'admin' : row.type === 'frontend' ? 'frontend' : 'client';
     const tokenProjects = row.projects && row.projects.length ? row.projects : ['*'];
-    return { kind: 'api-token', name: row.token_name, userId: SYSTEM_USER_ID, isAdmin: tokenType === 'admin', rootRoleId: null, tokenType, tokenProjects, tokenEnvironment: row.environment };
+    return { kind: 'api-token', name: row.token_name, userId: SYSTEM_USER_ID, isAdmin: tokenType === 'admin', rootRoleId: null, tokenId: row.id, tokenType, tokenProjects, tokenEnvironment: row.environment };
   }
 
   private async personalToken(digest: string): Promise<Principal | null> {
@@ -90,7 +90,8 @@ interface UserPrincipalRow {
   root_role_id: number;
 }
 
-const userPrincipal = (r: UserPrincipalRow): Principal => ({ kind: 'user', name: r.username ?? r.email ?? String(r.id), userId: r.id, isAdmin: false, rootRoleId: r.root_role_id });
+/** A signed-in user's principal: named by username, else e-mail; rights from the current root role and grants. */
+export const userPrincipal = (r: UserPrincipalRow): Principal => ({ kind: 'user', name: r.username ?? r.email ?? String(r.id), userId: r.id, isAdmin: false, rootRoleId: r.root_role_id });
 
 /**
  * The comment that starts each credential lookup: they run at most once per credential per cache period, so whether

@@ -11,6 +11,8 @@ export interface Principal {
   rootRoleId: number | null;
   /** API tokens: their type. Client and frontend tokens are refused on the admin API (403). */
   tokenType?: 'admin' | 'client' | 'frontend';
+  /** API tokens: the token's row id (who acts, by id: see `actorKey`). */
+  tokenId?: number;
   /** API tokens: the projects it reads (`['*']`: every project) and its environment (`*` for admin tokens). */
   tokenProjects?: string[];
   tokenEnvironment?: string;
@@ -19,6 +21,17 @@ export interface Principal {
 }
 
 export const SYSTEM_USER_ID = -1337;
+
+/**
+ * Who acts, by id: `user:<id>` for a user (session or personal access token), `token:<id>` for an API token, `system`
+ * for the service itself. Every "is this the same person" decision (author, reviewer, scheduler) compares these,
+ * never display names, which another account may share or which may change.
+ */
+export function actorKey(p: Principal): string {
+  if (p.kind === 'user' && p.userId !== null) return `user:${p.userId}`;
+  if (p.kind === 'api-token' && p.tokenId !== undefined) return `token:${p.tokenId}`;
+  return 'system';
+}
 
 export const systemPrincipal: Principal = { kind: 'system', name: 'unleash_system_user', userId: SYSTEM_USER_ID, isAdmin: true, rootRoleId: null };
 

@@ -26,19 +26,27 @@ export interface Login {
 export class SessionService {
   constructor(private readonly em: EntityManager) {}
 
-  async login(input: unknown): Promise<Login> {
+  /**
+   * `reserve` is called with the account the name resolves to (`user:<id>`, or `name:<lower-cased name>` when no user
+   * has it) before the password is checked: the caller's rate limit takes its point there, and may refuse the attempt
+   * by throwing. The name is a username or an e-mail, which share one namespace, so it names at most one user.
+   */
+  async login(input: unknown, reserve: (account: string) => Promise<void> = async () => {}): Promise<Login & { account: string }> {
     const { username, password } = parse(loginSchema, input);
     const em = this.em.fork();
     const [row]: Array<UserRow & { password_hash: string | null }> = await em.execute(
-      `select ${USER_COLUMNS}, password_hash from users where lower(username) = lower(?) or lower(email) = lower(?) order by (lower(username) = lower(?)) desc nulls last limit 1`,
-      [username, username, username],
+      `select ${USER_COLUMNS.split(', ').map((c) => `u.${c}`).join(', ')}, u.password_hash
+         from user_login_names n join users u on u.id = n.user_id where n.name = lower(?)`,
+      [username],
     );
+    const account = row ? `user:${row.id}` : `name:${username.toLowerCase()}`;
+    await reserve(account);
     const ok = await verifyPassword(password, row?.password_hash ?? null);
     if (!row || !ok) {
       if (row) await em.execute('update users set login_attempts = login_attempts + 1 where id = ?', [row.id]);
       throw new AuthenticationRequired('Wrong username or password.');
     }
-    return em.transactional((tx) => startSession(tx, row.id));
+    return { ...(await em.transactional((tx) => startSession(tx, row.id))), account };
   }
 
   /** Ends the session with this id (unknown ids are ignored: logging out twice is fine). */

@@ -2,9 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { change } from '../change';
-import { NameExistsError, NotFoundError, ValidationError } from '../errors';
+import { NotFoundError, ValidationError } from '../errors';
 import { parse } from '../validation';
 import type { AccessService } from './access.service';
+import { refuseTakenLoginNames } from './login-names';
 import { checkPasswordStrength, hashPassword } from './password';
 import { ADMIN, ROLE_VIEWER } from './permissions';
 import { SYSTEM_USER_ID, type Principal } from './principal';
@@ -160,10 +161,7 @@ export class SignupTokenService {
       const [row]: TokenRow[] = await tx.execute(`${TOKEN_SELECT} where t.secret = ? for share of t`, [secret]);
       if (!row?.valid) throw invalidLink();
       await tx.execute('select id from roles where id = ? for key share', [row.role_id]);
-      const taken: unknown[] = await tx.execute(
-        'select 1 from users where lower(email) = lower(?) or (?::text is not null and lower(username) = lower(?)) limit 1',
-        [data.email, data.username ?? null, data.username ?? null]);
-      if (taken.length > 0) throw new NameExistsError('User already exists');
+      await refuseTakenLoginNames(tx, { username: data.username, email: data.email });
       const user = await insertUser(tx, { name: data.name, username: data.username ?? null, email: data.email, passwordHash, rootRoleId: row.role_id });
       await tx.execute('insert into public_signup_token_users (secret, user_id) values (?, ?)', [row.secret, user.id]);
       emit({ type: 'user-created', data: userEventData(user) });

@@ -2,9 +2,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { change } from '../change';
-import { InvalidOperationError, NameExistsError, NotFoundError, ValidationError } from '../errors';
+import { InvalidOperationError, NotFoundError, ValidationError } from '../errors';
 import { parse, rowId, sameJson } from '../validation';
 import type { AccessService } from './access.service';
+import { refuseTakenLoginNames, userIdByLoginName } from './login-names';
 import { checkPasswordStrength, hashPassword } from './password';
 import { inviteUrl, issueResetToken, resetPasswordUrl } from './password-reset.service';
 import { ADMIN, ROLE_ADMIN, ROLE_VIEWER } from './permissions';
@@ -149,7 +150,7 @@ export class UserService {
     const passwordHash = data.password === undefined ? null : await hashPassword(data.password);
     return change(this.em, this.principal, async (tx, emit) => {
       const roleId = await rootRoleId(tx, data.rootRole, 'rootRole');
-      await this.refuseTaken(tx, data.username ?? null, data.email ?? null);
+      await refuseTakenLoginNames(tx, { username: data.username, email: data.email });
       const user = await insertUser(tx, { name: data.name ?? null, username: data.username ?? null, email: data.email ?? null, passwordHash, rootRoleId: roleId });
       emit({ type: 'user-created', data: userEventData(user) });
       // As Unleash does when it sends no email (this service sends none): the answer carries an invite link the admin
@@ -168,13 +169,10 @@ export class UserService {
     const { id } = parse(resetLinkSchema, input);
     await this.access.check(ADMIN);
     return change(this.em, this.principal, async (tx) => {
-      // A username wins over another user's equal email, as at login.
-      const [row]: Array<{ id: number }> = await tx.execute(
-        'select id from users where lower(username) = lower(?) or lower(email) = lower(?) order by (lower(username) = lower(?)) desc nulls last, id limit 1',
-        [id, id, id],
-      );
-      if (!row) throw new NotFoundError(`Could not find a user with the username or email ${JSON.stringify(id)}.`);
-      return { resetPasswordUrl: resetPasswordUrl(this.publicUrl, await issueResetToken(tx, row.id, this.principal.name)) };
+      // The name is one user's username or email, never two users' (login-names.ts).
+      const userId = await userIdByLoginName(tx, id);
+      if (userId === undefined) throw new NotFoundError(`Could not find a user with the username or email ${JSON.stringify(id)}.`);
+      return { resetPasswordUrl: resetPasswordUrl(this.publicUrl, await issueResetToken(tx, userId, this.principal.name)) };
     });
   }
 
@@ -187,7 +185,7 @@ export class UserService {
       const roleId = data.rootRole === undefined ? row.root_role_id : await rootRoleId(tx, data.rootRole, 'rootRole');
       const email = data.email === undefined ? row.email : data.email;
       if (!email && !row.username) throw ValidationError.single('email', 'A user without a username keeps an email.');
-      if (email && email.toLowerCase() !== (row.email ?? '').toLowerCase()) await this.refuseTaken(tx, null, email);
+      if (email && email.toLowerCase() !== (row.email ?? '').toLowerCase()) await refuseTakenLoginNames(tx, { email }, row.id);
       const [updated]: UserRow[] = await tx.execute(
         `update users set name = ?, email = ?, root_role_id = ? where id = ? returning ${USER_COLUMNS}`,
         [data.name === undefined ? row.name : data.name, email, roleId, row.id],
@@ -253,14 +251,6 @@ export class UserService {
     const [row]: UserRow[] = await em.execute(`select ${USER_COLUMNS} from users where id = ?${lock ? ' for update' : ''}`, [n]);
     if (!row) throw new NotFoundError(`Could not find user with id ${n}.`);
     return row;
-  }
-
-  private async refuseTaken(tx: EntityManager, username: string | null, email: string | null): Promise<void> {
-    const taken: Array<{ id: number }> = await tx.execute(
-      'select id from users where (?::text is not null and lower(username) = lower(?)) or (?::text is not null and lower(email) = lower(?)) limit 1',
-      [username, username, email, email],
-    );
-    if (taken.length > 0) throw new NameExistsError('User already exists');
   }
 }
 

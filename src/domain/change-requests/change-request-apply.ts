@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AccessService } from '../access/access.service';
+import type { Grant, Scope } from '../access/rbac';
 import type { Principal } from '../access/principal';
-import { ConflictError, DomainError } from '../errors';
+import { ConflictError, DomainError, NoAccessError } from '../errors';
 import { lockFeatures } from '../features/feature.lookup';
 import { FeatureReadModel, type FeatureStrategy } from '../features/feature.read-model';
 import { defaultStrategyFrom, defaultStrategySettings, FeatureStrategyService } from '../features/feature-strategy.service';
@@ -26,15 +27,34 @@ export interface ChangeInEnvironment {
 }
 
 /**
- * Applying an approved request: who may propose each change was checked when it was proposed (its author needed the
- * permission the change needs), and who may apply it when it is applied (APPLY_CHANGE_REQUEST). The changes then run
- * through the services of direct edits without further checks: in particular the change-request guard lets them
- * through, since they are the request.
+ * The access of applying one approved request: who may propose each change was checked when it was proposed (its
+ * author needed the permission the change needs); applying needs APPLY_CHANGE_REQUEST in the request's project and
+ * environment. The changes run through the services of direct edits, whose every check is answered here by that one
+ * permission of the applier, checked anew against `base` (the applier's current grants) each time, and only inside
+ * the request's project and, where a check names one, its environment. The change-request guard lets the changes
+ * through in every environment of the project (SKIP_CHANGE_REQUEST): they are the request.
  */
-export class GrantedAccess extends AccessService {
-  override async check(): Promise<void> {}
-  override async allows(): Promise<boolean> {
-    return true;
+export class ApplyingAccess extends AccessService {
+  constructor(tx: EntityManager, principal: Principal, private readonly base: AccessService, private readonly request: { project: string; environment: string }) {
+    super(tx, principal);
+  }
+
+  override async check(permission: string, scope: Scope = {}): Promise<void> {
+    if (!this.covers(permission, scope)) throw new NoAccessError(permission, scope.environment);
+    await this.base.check('APPLY_CHANGE_REQUEST', this.request);
+  }
+
+  override async allows(permission: string, scope: Scope = {}): Promise<boolean> {
+    return this.covers(permission, scope) && this.base.allows('APPLY_CHANGE_REQUEST', this.request);
+  }
+
+  override granted(): Promise<Grant[]> {
+    return this.base.granted();
+  }
+
+  private covers(permission: string, scope: Scope): boolean {
+    if (scope.project !== undefined && scope.project !== this.request.project) return false;
+    return permission === 'SKIP_CHANGE_REQUEST' || scope.environment === undefined || scope.environment === this.request.environment;
   }
 }
 
@@ -189,7 +209,9 @@ export function applyOrder<T extends StoredChange>(changes: readonly T[]): T[] {
  * (409 ConflictError) before anything is written. A change that fails (a strategy type deleted meanwhile, a segment
  * still in use) fails the whole request, naming the change.
  */
-export async function applyChangeRequest(tx: EntityManager, principal: Principal, request: { id: number; project: string; environment: string }): Promise<void> {
+export async function applyChangeRequest(
+  tx: EntityManager, principal: Principal, request: { id: number; project: string; environment: string }, base: AccessService,
+): Promise<void> {
   const changes: StoredChange[] = await tx.execute(
     'select id, feature, action, payload, snapshot from change_request_changes where change_request_id = ? order by id', [request.id]);
   const features = new Set<string>();
@@ -203,7 +225,8 @@ export async function applyChangeRequest(tx: EntityManager, principal: Principal
   if (first.length > 0) {
     throw new ConflictError(`Change request ${request.id} cannot be applied: ${first.length === 1 ? first[0] : `${first.length} of its changes conflict with changes made since (${first[0]} …)`} Edit or discard the conflicting changes first.`);
   }
-  const access = new GrantedAccess(tx, principal);
+  const access = new ApplyingAccess(tx, principal, base, request);
+  await access.check('APPLY_CHANGE_REQUEST', request);
   const strategies = new FeatureStrategyService(tx, principal, access);
   const featureService = new FeatureService(tx, principal, access);
   const segments = new SegmentService(tx, principal, access);

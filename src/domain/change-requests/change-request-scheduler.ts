@@ -1,23 +1,54 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from '../../logger';
-import type { Principal } from '../access/principal';
+import { AccessService } from '../access/access.service';
+import { userPrincipal } from '../access/authenticator';
+import { SYSTEM_USER_ID, type Principal } from '../access/principal';
 import { change } from '../change';
-import { DomainError } from '../errors';
+import { DomainError, NoAccessError } from '../errors';
 import { applyChangeRequest } from './change-request-apply';
 
 interface DueRow {
   id: number;
   scheduled_by: string;
   scheduled_by_user_id: number | null;
+  /** Who scheduled it, by id (`actorKey`): the one whose current rights the application is checked against. */
+  scheduled_by_actor: string | null;
   scheduled_at: Date;
   /** The time exactly as stored (microseconds included), to recognise this very schedule later. */
   scheduled_at_text: string;
 }
 
-/** The name and id written on the events of a scheduled application: whoever scheduled the request. */
+/**
+ * The name and id written on the scheduler's own events (success, failure): whoever scheduled the request, as
+ * recorded then. It holds no rights: applying runs as `currentScheduler` finds the scheduler now.
+ */
 const schedulerOf = (row: DueRow): Principal => ({
-  kind: row.scheduled_by_user_id === null ? 'api-token' : 'user', name: row.scheduled_by, userId: row.scheduled_by_user_id, isAdmin: false, rootRoleId: null,
+  kind: 'system', name: row.scheduled_by, userId: row.scheduled_by_user_id, isAdmin: false, rootRoleId: null,
 });
+
+/**
+ * Whoever scheduled the request, as they are now (inside the applying transaction): the user with their current root
+ * role, held `for key share` so they are not deleted before the application commits, or the admin API token if it
+ * still exists and has not expired. Anyone else (deleted, expired, or recorded by a version that kept only a name) is
+ * refused with NoAccessError, and the request fails with that reason.
+ */
+async function currentScheduler(tx: EntityManager, row: DueRow, environment: string): Promise<Principal> {
+  const refuse = (why: string) => new NoAccessError('APPLY_CHANGE_REQUEST', environment, `Change request ${row.id} was not applied: ${why}.`);
+  const [kind, id] = (row.scheduled_by_actor ?? '').split(':');
+  if (kind === 'user' && /^\d+$/.test(id)) {
+    const [u]: Array<{ id: number; username: string | null; email: string | null; root_role_id: number }> = await tx.execute(
+      'select id, username, email, root_role_id from users where id = ? for key share', [Number(id)]);
+    if (!u) throw refuse(`the user who scheduled it (${row.scheduled_by}) no longer exists`);
+    return userPrincipal(u);
+  }
+  if (kind === 'token' && /^\d+$/.test(id)) {
+    const [t]: Array<{ id: number; token_name: string; type: string }> = await tx.execute(
+      'select id, token_name, type from api_tokens where id = ? and (expires_at is null or expires_at > now()) for key share', [Number(id)]);
+    if (!t || t.type !== 'admin') throw refuse(`the API token that scheduled it (${row.scheduled_by}) was deleted or has expired`);
+    return { kind: 'api-token', name: t.token_name, userId: SYSTEM_USER_ID, isAdmin: true, rootRoleId: null, tokenId: t.id, tokenType: 'admin', tokenProjects: ['*'], tokenEnvironment: '*' };
+  }
+  throw refuse(`who scheduled it (${row.scheduled_by}) was recorded by an earlier version by name only and cannot be verified; schedule it again`);
+}
 
 /** Most requests one round looks at; a round that finds this many goes on with the next ones at once. */
 const BATCH = 20;
@@ -30,7 +61,8 @@ const BATCH = 20;
  *   Of two instances looking at the same request, one gets the lock and applies it; the other skips it, and finds it
  *   Applied if it looks again. So a request is applied once.
  * - Applying is the same as `PUT …/state {state: Applied}` (every change through the services of direct edits, in
- *   one transaction) in the name of whoever scheduled it, plus change-request-scheduled-application-success.
+ *   one transaction) by whoever scheduled it, with their rights as they are when it comes due (a user who lost
+ *   APPLY_CHANGE_REQUEST, or was deleted, or a deleted token fails it), plus change-request-scheduled-application-success.
  * - A request that cannot be applied (a conflict, a change the model now refuses) is rolled back whole, then marked
  *   `failed` with the reason and change-request-scheduled-application-failure, once: that update only matches a
  *   request still pending at the time it was found due. It stays Scheduled: scheduling it again (a new time) or
@@ -75,7 +107,7 @@ export class ChangeRequestScheduler {
     for (;;) {
       const em = this.orm.em.fork() as EntityManager;
       const due: DueRow[] = await em.execute(
-        `select id, scheduled_by, scheduled_by_user_id, scheduled_at, scheduled_at::text as scheduled_at_text from change_requests
+        `select id, scheduled_by, scheduled_by_user_id, scheduled_by_actor, scheduled_at, scheduled_at::text as scheduled_at_text from change_requests
           where state = 'Scheduled' and schedule_status = 'pending' and scheduled_at <= now() order by scheduled_at, id limit ?`, [BATCH]);
       let skipped = 0;
       for (const row of due) {
@@ -99,7 +131,15 @@ export class ChangeRequestScheduler {
           `select id, project, environment from change_requests
             where id = ? and state = 'Scheduled' and schedule_status = 'pending' and scheduled_at <= now() for update skip locked`, [row.id]);
         if (!r) return 'skipped';
-        await applyChangeRequest(tx, principal, r);
+        // The scheduler's rights now, checked as a direct apply checks them: a role taken away since scheduling, a
+        // deleted user or token, fails the request instead of applying it.
+        const scheduler = await currentScheduler(tx, row, r.environment);
+        const access = new AccessService(tx, scheduler);
+        if (!(await access.allows('APPLY_CHANGE_REQUEST', { project: r.project, environment: r.environment }))) {
+          throw new NoAccessError('APPLY_CHANGE_REQUEST', r.environment,
+            `Change request ${r.id} was not applied: ${scheduler.name}, who scheduled it, no longer holds the "APPLY_CHANGE_REQUEST" permission in the "${r.environment}" environment of project "${r.project}". Someone who holds it may apply it or schedule it again.`);
+        }
+        await applyChangeRequest(tx, scheduler, r, access);
         await tx.execute(`update change_requests set state = 'Applied', applied_at = now(), schedule_status = null where id = ?`, [r.id]);
         const base = { project: r.project, environment: r.environment, data: { changeRequestId: r.id } };
         emit({ type: 'change-request-applied', ...base });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AccessService } from '../access/access.service';
-import type { Principal } from '../access/principal';
+import { actorKey, type Principal } from '../access/principal';
 import { change } from '../change';
 import { lockedProjectEnvironment } from './change-request-config.service';
 import { applyChangeRequest, defaultChanges, findConflicts, snapshotsOf, type DefaultChange, type StoredChange } from './change-request-apply';
@@ -157,6 +157,8 @@ interface RequestRow {
   state: ChangeRequestState;
   min_approvals: number;
   created_by: string;
+  /** Who wrote it, by id (`actorKey`): authorship is decided by this, never by `created_by`. */
+  created_by_actor: string;
   created_at: Date;
   scheduled_at: Date | null;
   schedule_status: 'pending' | 'failed' | null;
@@ -256,12 +258,12 @@ export class ChangeRequestService {
       // the environment is configured with.
       for (const [i, c] of changes.entries()) await this.checkTargets(tx, project, environment, c, changes.length > 1 ? `${i}/` : '');
       const created: Array<{ id: number }> = await tx.execute(
-        `insert into change_requests (project, environment, min_approvals, created_by, created_by_user_id) values (?, ?, ?, ?, ?)
-         on conflict (project, environment, created_by) where state = 'Draft' do nothing returning id`,
-        [project, environment, config.requiredApprovals, this.principal.name, this.principal.userId]);
+        `insert into change_requests (project, environment, min_approvals, created_by, created_by_user_id, created_by_actor) values (?, ?, ?, ?, ?, ?)
+         on conflict (project, environment, created_by_actor) where state = 'Draft' do nothing returning id`,
+        [project, environment, config.requiredApprovals, this.principal.name, this.principal.userId, actorKey(this.principal)]);
       const [draft]: Array<{ id: number }> = await tx.execute(
-        `select id from change_requests where project = ? and environment = ? and created_by = ? and state = 'Draft' for update`,
-        [project, environment, this.principal.name]);
+        `select id from change_requests where project = ? and environment = ? and created_by_actor = ? and state = 'Draft' for update`,
+        [project, environment, actorKey(this.principal)]);
       if (created.length > 0) emit({ type: 'change-request-created', project, environment, data: { changeRequestId: draft.id } });
       const snapshots = await snapshotsOf(tx, changes.map((c) => ({ environment, change: stored(c) })));
       for (const [i, c] of changes.entries()) {
@@ -352,10 +354,10 @@ export class ChangeRequestService {
     // Who may make the move depends on the request's environment and author, which never change: read them before the
     // transaction (the permission check may query, and only the transaction's own connection may be used inside it).
     const target = rowId(id);
-    const [known]: Array<{ environment: string; created_by: string }> = target === undefined ? [] : await this.em.execute(
-      'select environment, created_by from change_requests where id = ? and project = ?', [target, project]);
+    const [known]: Array<{ environment: string; created_by: string; created_by_actor: string }> = target === undefined ? [] : await this.em.execute(
+      'select environment, created_by, created_by_actor from change_requests where id = ? and project = ?', [target, project]);
     if (!known) throw new NotFoundError(`Could not find change request ${String(id)} in project "${project}"`);
-    const isAuthor = known.created_by === this.principal.name;
+    const isAuthor = known.created_by_actor === actorKey(this.principal);
     const scope = { project, environment: known.environment };
     switch (data.state) {
       case 'In review':
@@ -397,8 +399,8 @@ export class ChangeRequestService {
         }
         case 'Approved': {
           const added = await tx.execute(
-            `insert into change_request_reviews (change_request_id, created_by, created_by_user_id, decision) values (?, ?, ?, 'approved')
-             on conflict (change_request_id, created_by) do nothing returning created_by`, [r.id, this.principal.name, this.principal.userId]);
+            `insert into change_request_reviews (change_request_id, created_by, created_by_user_id, created_by_actor, decision) values (?, ?, ?, ?, 'approved')
+             on conflict (change_request_id, created_by_actor) do nothing returning created_by`, [r.id, this.principal.name, this.principal.userId, actorKey(this.principal)]);
           if (added.length === 0) throw new ConflictError(`You have already reviewed change request ${r.id}.`);
           event('change-request-approval-added');
           const [{ approvals }]: Array<{ approvals: number }> = await tx.execute(
@@ -411,20 +413,22 @@ export class ChangeRequestService {
         }
         case 'Rejected':
           await tx.execute(
-            `insert into change_request_reviews (change_request_id, created_by, created_by_user_id, decision) values (?, ?, ?, 'rejected')
-             on conflict (change_request_id, created_by) do update set decision = 'rejected', created_at = now()`, [r.id, this.principal.name, this.principal.userId]);
+            `insert into change_request_reviews (change_request_id, created_by, created_by_user_id, created_by_actor, decision) values (?, ?, ?, ?, 'rejected')
+             on conflict (change_request_id, created_by_actor) do update set decision = 'rejected', created_by = excluded.created_by, created_at = now()`,
+            [r.id, this.principal.name, this.principal.userId, actorKey(this.principal)]);
           await tx.execute(`update change_requests set state = 'Rejected' where id = ?`, [r.id]);
           event('change-request-rejected');
           break;
         case 'Applied':
-          await applyChangeRequest(tx, this.principal, r);
+          await applyChangeRequest(tx, this.principal, r, this.access);
           await tx.execute(`update change_requests set state = 'Applied', applied_at = now(), schedule_status = null where id = ?`, [r.id]);
           event('change-request-applied');
           break;
         case 'Scheduled':
           await tx.execute(
-            `update change_requests set state = 'Scheduled', scheduled_at = ?, schedule_status = 'pending', failure_reason = null, scheduled_by = ?, scheduled_by_user_id = ? where id = ?`,
-            [scheduledAt, this.principal.name, this.principal.userId, r.id]);
+            `update change_requests set state = 'Scheduled', scheduled_at = ?, schedule_status = 'pending', failure_reason = null,
+                    scheduled_by = ?, scheduled_by_user_id = ?, scheduled_by_actor = ? where id = ?`,
+            [scheduledAt, this.principal.name, this.principal.userId, actorKey(this.principal), r.id]);
           event('change-request-scheduled', { scheduledDate: scheduledAt?.toISOString() });
           break;
         case 'Cancelled':
@@ -475,7 +479,7 @@ export class ChangeRequestService {
   /** As `lock`, for a change of what the request holds: only its author, only while Draft or In review. */
   private async lockEditable(tx: EntityManager, project: string, id: string | number): Promise<RequestRow> {
     const row = await this.lock(tx, project, id, 'update');
-    if (row.created_by !== this.principal.name) throw new ForbiddenError(`Only the author of change request ${row.id} (${row.created_by}) may change what it holds.`);
+    if (row.created_by_actor !== actorKey(this.principal)) throw new ForbiddenError(`Only the author of change request ${row.id} (${row.created_by}) may change what it holds.`);
     if (!EDITABLE_STATES.includes(row.state)) throw new ConflictError(`Change request ${row.id} is ${row.state}: its changes can only be changed while it is Draft or In review.`);
     return row;
   }
