@@ -1,5 +1,6 @@
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
 import dns from 'node:dns';
+import ipaddr from 'ipaddr.js';
 
 /**
  * Where addons may send (issue 11, safety): never to loopback, private, shared (CGNAT), link-local (cloud metadata
@@ -8,24 +9,71 @@ import dns from 'node:dns';
  * an addon is saved and again, for every connection, when a delivery is sent: the sender resolves the name itself
  * and connects only to an address this policy allows, so a name that changes its answer in between (DNS rebinding)
  * or a redirect to such an address gains nothing.
+ *
+ * Ranges are classified by ipaddr.js, which keeps IANA's special-purpose registries, rather than by a hand-kept list
+ * (one missed the 6to4 and IPv4-translated spellings of 127.0.0.1): an address is allowed only when the library files
+ * it under no name ('unicast'); every range it names, including any a later version adds, is refused.
  */
-const refused = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24],
-  ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) refused.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [
-  ['::', 96], ['::1', 128], ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['100::', 64], ['2001::', 23], ['2001:db8::', 32],
-  ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
-] as const) refused.addSubnet(net, prefix, 'ipv6');
+
+/**
+ * The one boundary ipaddr.js does not draw: it calls every IPv6 address outside its named ranges 'unicast', but only
+ * 2000::/3 is global unicast (RFC 4291 2.4). The rest is unassigned or IETF-reserved space, among it the deprecated
+ * IPv4-compatible ::a.b.c.d (the URL parser turns [::127.0.0.1] into ::7f00:1). Every IPv4 range the former list
+ * refused, documentation and benchmarking included, the library names itself, so IPv4 needs no supplement.
+ */
+const GLOBAL_UNICAST = ipaddr.IPv6.parseCIDR('2000::/3');
+/**
+ * ipaddr.js reads ::a.b.c.d as the IPv4-mapped ::ffff:a.b.c.d, where the socket API (inet_pton) reads the
+ * IPv4-compatible ::a.b.c.d (::808:808 for ::8.8.8.8): outside global unicast, so the spelling is refused before the
+ * library can take it for something else.
+ */
+const IPV4_COMPATIBLE = /^::\d+\.\d+\.\d+\.\d+(?:%.*)?$/;
+/** NAT64's well-known prefix (RFC 6052): the IPv4 address is the last 32 bits. */
+const NAT64_WELL_KNOWN = ipaddr.IPv6.parseCIDR('64:ff9b::/96');
+
+const ipv4Allowed = (address: ipaddr.IPv4): boolean => address.range() === 'unicast';
+
+/** The IPv4 address in the last 32 bits of an IPv6 address. */
+function lastIPv4(address: ipaddr.IPv6): ipaddr.IPv4 {
+  const [high, low] = address.parts.slice(6);
+  return new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
+}
+
+function ipv6Allowed(address: ipaddr.IPv6): boolean {
+  switch (address.range()) {
+    case 'unicast':
+      return address.match(GLOBAL_UNICAST);
+    // IPv4-mapped ::ffff:a.b.c.d is the IPv4 address itself to a dual-stack socket, and a translator hands
+    // IPv4-translated ::ffff:0:a.b.c.d to it: either is as safe as the IPv4 address it carries.
+    case 'ipv4Mapped':
+    case 'rfc6145':
+      return ipv4Allowed(lastIPv4(address));
+    // On an IPv6-only host, DNS64 answers 64:ff9b::a.b.c.d for every name with only a public IPv4 address, so
+    // refusing the well-known prefix would stop all such deliveries; the translator reaches the embedded address,
+    // which decides. The local-use 64:ff9b:1::/48 (RFC 8215) is refused: where the IPv4 address sits in it depends
+    // on the prefix length the operator chose (RFC 6052 2.2), and one's own network is what the opt-in is for.
+    case 'rfc6052':
+      return address.match(NAT64_WELL_KNOWN) && ipv4Allowed(lastIPv4(address));
+    // Everything else, 6to4 (2002::/16) and Teredo (2001::/32) included whatever IPv4 address they embed: both are
+    // deprecated tunnels (RFC 7526; the public Teredo servers are gone), so no receiver needs one, and reaching one
+    // goes through a tunnel to the embedded address (and a UDP port) that this policy would have to second-guess.
+    default:
+      return false;
+  }
+}
 
 /** Whether an IP address (v4 or v6) is one addons may not reach. */
 export function isRefusedAddress(address: string): boolean {
+  // isIP admits only dotted-decimal IPv4 (ipaddr.js would also read 0x7f.1 or 0177.0.0.1 its own way): hosts come
+  // here already normalised by the URL parser or from DNS, so any other spelling is not an address we connect to.
   const family = isIP(address);
-  if (family === 4) return refused.check(address, 'ipv4');
-  // BlockList checks an IPv4-mapped IPv6 address (::ffff:7f00:1) against the IPv4 rules too.
-  if (family === 6) return refused.check(address, 'ipv6');
+  if (family === 6 && IPV4_COMPATIBLE.test(address)) return true;
+  try {
+    if (family === 4) return !ipv4Allowed(ipaddr.IPv4.parse(address));
+    if (family === 6) return !ipv6Allowed(ipaddr.IPv6.parse(address));
+  } catch {
+    return true; // isIP takes zone ids ipaddr.js cannot read (fe80::1%eth0.5); an address we cannot classify is refused
+  }
   return true; // not an address at all
 }
 

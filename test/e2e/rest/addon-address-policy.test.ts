@@ -38,4 +38,11 @@ describe('address policy (ADDON_ALLOW_PRIVATE_URLS unset)', () => {
       await receiver?.close();
     }
   });
+
+  it('refuses the IPv6 spellings of loopback that carry 127.0.0.1 inside (6to4, IPv4-translated)', async () => {
+    for (const url of ['http://[2002:7f00:1::]:9/hook', 'http://[::ffff:0:7f00:1]:9/hook']) {
+      const res = await strict.post(A, { provider: 'webhook', parameters: { url }, events: ['feature-created'] });
+      expect([url, res.status, res.body.name, res.body.details?.[0]?.path]).toEqual([url, 400, 'ValidationError', 'parameters/url']);
+    }
+  });
 });
