@@ -112,6 +112,80 @@ describe('the scheduler', () => {
   });
 });
 
+/** A Viewer user holding `role` in project crsch, with a personal access token. */
+async function userWith(username: string, role: number): Promise<{ id: number; token: string }> {
+  const id = Number((await app.post('/api/admin/user-admin', { username, rootRole: 'Viewer', password: 'Scheduler-Pass-42' })).body.id);
+  expect((await app.post(`${P}/access`, { roles: [role], users: [id] })).status).toBe(200);
+  const login = await app.post('/auth/simple/login', { username, password: 'Scheduler-Pass-42' }, { token: null });
+  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
+  const pat = await app.post('/api/admin/user/tokens', { description: 'scheduler test', expiresAt: '2100-01-01T00:00:00.000Z' }, { token: null, headers: { cookie } });
+  expect(pat.status).toBe(201);
+  return { id, token: pat.body.secret };
+}
+
+describe("the scheduler's current rights (issue 27, defect 1)", () => {
+  let applier = 0;
+  beforeAll(async () => {
+    const role = await app.post('/api/admin/roles', { name: 'crsch-applier', type: 'custom', permissions: [{ name: 'APPLY_CHANGE_REQUEST', environment: 'production' }] });
+    expect(role.status).toBe(200);
+    applier = Number(role.body.roles.id);
+  });
+
+  /** Schedules the request `ms` ahead as `token`, lets `meanwhile` happen, and waits until it is applied or failed. */
+  async function scheduleAs(token: string, id: number, meanwhile: () => Promise<void>, ms = 1_500) {
+    const at = new Date(Date.now() + ms).toISOString();
+    const scheduled = await app.put(`${P}/change-requests/${id}/state`, { state: 'Scheduled', scheduledAt: at }, { token });
+    expect([scheduled.status, scheduled.body.schedule?.status]).toEqual([200, 'pending']);
+    await meanwhile();
+    return until(() => read(id), (r) => r.state === 'Applied' || r.schedule?.status === 'failed');
+  }
+
+  const expectFailed = async (id: number, feature: string, outcome: any, reason: RegExp) => {
+    expect(outcome.state).toBe('Scheduled');
+    expect(outcome.schedule).toMatchObject({ status: 'failed', failureReason: expect.stringMatching(reason) });
+    const failures = (await app.events('change-request-scheduled-application-failure')).filter((e) => e.data.changeRequestId === id);
+    expect(failures.map((e) => e.data.failureReason)).toEqual([outcome.schedule.failureReason]);
+    expect((await app.events('change-request-applied')).filter((e) => e.data.changeRequestId === id)).toEqual([]);
+    expect((await app.get(`${F}/${feature}`)).body.environments.find((e: any) => e.name === 'production').enabled).toBe(false);
+  };
+
+  it('a user who still holds APPLY_CHANGE_REQUEST when it comes due has it applied in their name', async () => {
+    const keeper = await userWith('crsch-keeper', applier);
+    const { id } = await approvedRequest(enable);
+    const outcome = await scheduleAs(keeper.token, id, async () => {});
+    expect(outcome.state).toBe('Applied');
+    const [applied] = (await app.events('change-request-applied')).filter((e) => e.data.changeRequestId === id);
+    expect([applied.createdBy, applied.createdByUserId]).toEqual(['crsch-keeper', keeper.id]);
+  });
+
+  it('a user whose project role was taken away after scheduling: failed, with a reason that says so, nothing applied', async () => {
+    const loser = await userWith('crsch-loser', applier);
+    const { id, feature } = await approvedRequest(enable);
+    const outcome = await scheduleAs(loser.token, id, async () => {
+      expect((await app.del(`${P}/users/${loser.id}/roles`)).status).toBe(200);
+    });
+    await expectFailed(id, feature, outcome, /crsch-loser, who scheduled it, no longer holds the "APPLY_CHANGE_REQUEST" permission in the "production" environment/);
+  });
+
+  it('a user deleted after scheduling: failed, nothing applied', async () => {
+    const gone = await userWith('crsch-gone', applier);
+    const { id, feature } = await approvedRequest(enable);
+    const outcome = await scheduleAs(gone.token, id, async () => {
+      expect((await app.del(`/api/admin/user-admin/${gone.id}`)).status).toBe(200);
+    });
+    await expectFailed(id, feature, outcome, /the user who scheduled it \(crsch-gone\) no longer exists/);
+  });
+
+  it('an admin API token deleted after scheduling: failed, nothing applied', async () => {
+    const created = (await app.post('/api/admin/api-tokens', { tokenName: 'crsch-short-lived', type: 'admin' })).body;
+    const { id, feature } = await approvedRequest(enable);
+    const outcome = await scheduleAs(created.secret, id, async () => {
+      expect((await app.del(`/api/admin/api-tokens/${encodeURIComponent(created.secret)}`)).status).toBe(200);
+    });
+    await expectFailed(id, feature, outcome, /the API token that scheduled it \(crsch-short-lived\) was deleted or has expired/);
+  });
+});
+
 describe('requests another instance is applying', () => {
   (onPostgres ? it : it.skip)('are left to the next poll: a round over a full batch of them ends at once instead of reading them again', async () => {
     const requests: number[] = [];
