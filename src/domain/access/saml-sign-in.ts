@@ -1,4 +1,5 @@
 import { generateServiceProviderMetadata, SAML, SamlStatusError, ValidateInResponseTo, type CacheItem, type CacheProvider, type Profile } from '@node-saml/node-saml';
+import { DOMParser } from '@xmldom/xmldom';
 import { z } from 'zod';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '../../logger';
@@ -20,9 +21,11 @@ import { insertUser, rootRoleId, userEventData } from './user.service';
  * - Assertion consumer service: `POST /auth/saml/callback`. node-saml checks the assertion's signature against the
  *   settings' `certificate` (the assertion must be signed; a signed Response alone is not enough), the audience (the
  *   SP entity id), the time window (NotBefore/NotOnOrAfter, at most MAX_ASSERTION_AGE_MS after IssueInstant, with
- *   CLOCK_SKEW_MS of skew) and InResponseTo when present (it must name a request of ours, once). Here: the issuer
- *   must be the settings' `entityId`, and the assertion id is recorded (kind `assertion`) for as long as the assertion
- *   could be valid: the same assertion is refused on every instance afterwards.
+ *   CLOCK_SKEW_MS of skew) and InResponseTo when present (it must name a request of ours, once). Here, for what
+ *   node-saml reads but does not compare: the issuer must be the settings' `entityId`; the Response's Destination and
+ *   every SubjectConfirmationData Recipient, when present, must be our ACS URL exactly (an assertion the IdP made for
+ *   another SP must not sign anyone in here). The assertion id is recorded (kind `assertion`) for as long as the
+ *   assertion could be valid: the same assertion is refused on every instance afterwards.
  * - The user is found by email, case-insensitively: the email attribute (`email`, `mail`, the urn:oid or the
  *   claims URI) or else an email NameID. An unknown user is created only when `autoCreate` is on and the email's
  *   domain is one of `emailDomains`, with `defaultRootRole` (event user-created, by the system user).
@@ -100,6 +103,27 @@ function reasonOf(err: unknown, audience: string): string {
   return 'it is not a SAML response this service can read';
 }
 
+/** The root element of a SAML message, read by xmldom as node-saml reads it; a parse error throws. */
+function messageRoot(xml: string): Element {
+  const fail = (msg: string) => { throw new Error(msg); };
+  const root = new DOMParser({ errorHandler: { error: fail, fatalError: fail } }).parseFromString(xml, 'text/xml').documentElement;
+  if (!root) throw new Error('not an XML document');
+  return root;
+}
+
+/** An attribute of the message's root element (as `Destination`), or undefined when it is absent. */
+const rootAttribute = (root: Element, name: string): string | undefined => root.getAttributeNode(name)?.value;
+
+/** The parts of the signed assertion read here, as node-saml parsed it (xml2js: attributes under `$`). */
+interface SignedAssertion {
+  $?: { ID?: unknown; IssueInstant?: unknown };
+  Subject?: Array<{ SubjectConfirmation?: Array<{ SubjectConfirmationData?: Array<{ $?: Record<string, unknown> } | string> }> }>;
+}
+/** The attributes of every SubjectConfirmationData of the signed assertion. */
+const confirmationData = (assertion: SignedAssertion | undefined): Array<Record<string, unknown>> =>
+  (assertion?.Subject ?? []).flatMap((s) => s?.SubjectConfirmation ?? []).flatMap((c) => c?.SubjectConfirmationData ?? [])
+    .map((d) => (typeof d === 'object' && d.$ ? d.$ : {}));
+
 type ProfileValues = Record<string, unknown>;
 const firstString = (v: unknown): string | undefined => (typeof v === 'string' ? v : Array.isArray(v) && typeof v[0] === 'string' ? v[0] : undefined);
 
@@ -133,9 +157,12 @@ export interface SamlSignedIn {
 
 export class SamlSignIn {
   private readonly spEntityId: string;
+  /** Our assertion consumer URL: what the metadata and AuthnRequests announce, and what Destination and Recipient must be. */
+  private readonly acsUrl: string;
 
   constructor(private readonly em: EntityManager, private readonly publicUrl: string, private readonly logger?: Logger) {
     this.spEntityId = `${publicUrl}${SAML_PATHS.metadata}`;
+    this.acsUrl = `${publicUrl}${SAML_PATHS.callback}`;
   }
 
   /** GET /auth/config: which sign-in methods a client may offer. */
@@ -150,7 +177,7 @@ export class SamlSignIn {
     const sp = await spSigningKey(this.em.fork());
     return generateServiceProviderMetadata({
       issuer: this.spEntityId,
-      callbackUrl: `${this.publicUrl}${SAML_PATHS.callback}`,
+      callbackUrl: this.acsUrl,
       logoutCallbackUrl: `${this.publicUrl}${SAML_PATHS.logoutCallback}`,
       identifierFormat: EMAIL_FORMAT,
       wantAssertionsSigned: true,
@@ -182,7 +209,8 @@ export class SamlSignIn {
     }
     if (!profile) throw this.refuse('it carries no assertion');
     if (profile.issuer !== settings.entityId) throw this.refuse('it was issued by another identity provider than the `entityId` of the SAML settings');
-    const assertion = (profile.getAssertion?.() as { Assertion?: { $?: { ID?: unknown; IssueInstant?: unknown } } } | undefined)?.Assertion?.$;
+    this.checkAddressedToUs(profile);
+    const assertion = (profile.getAssertion?.() as { Assertion?: SignedAssertion } | undefined)?.Assertion?.$;
     const assertionId = assertion?.ID;
     const issuedAt = Date.parse(String(assertion?.IssueInstant));
     if (typeof assertionId !== 'string' || assertionId === '' || assertionId.length > MAX_ID || Number.isNaN(issuedAt)) throw this.refuse('its assertion has no usable ID or IssueInstant');
@@ -265,6 +293,28 @@ export class SamlSignIn {
     return `${this.publicUrl}/`;
   }
 
+  /**
+   * What node-saml reads but does not compare (5.1.0 checks the audience, not these): the Response's Destination and
+   * each subject confirmation's Recipient. Each, when present, must be our ACS URL, compared as the exact string we
+   * announce (metadata, AuthnRequest).
+   */
+  private checkAddressedToUs(profile: Profile): void {
+    let root: Element;
+    try {
+      root = messageRoot(profile.getSamlResponseXml?.() ?? '');
+    } catch {
+      throw this.refuse('it is not a SAML response this service can read');
+    }
+    const destination = rootAttribute(root, 'Destination');
+    if (destination !== undefined && destination !== this.acsUrl) {
+      throw this.refuse(`its Destination is not this service's assertion consumer URL (${this.acsUrl})`);
+    }
+    const confirmations = confirmationData((profile.getAssertion?.() as { Assertion?: SignedAssertion } | undefined)?.Assertion);
+    if (confirmations.some((c) => c.Recipient !== undefined && c.Recipient !== this.acsUrl)) {
+      throw this.refuse(`the Recipient of its subject confirmation is not this service's assertion consumer URL (${this.acsUrl})`);
+    }
+  }
+
   private async enabled(em: EntityManager): Promise<{ settings: StoredSamlSettings; sp: SigningKeyPair }> {
     const { settings, saved } = await readSamlSettings(em);
     if (!saved || !settings.enabled || !settings.certificate || !settings.signOnUrl) {
@@ -283,7 +333,7 @@ export class SamlSignIn {
       entryPoint: settings.signOnUrl,
       issuer: this.spEntityId,
       audience: this.spEntityId,
-      callbackUrl: `${this.publicUrl}${SAML_PATHS.callback}`,
+      callbackUrl: this.acsUrl,
       idpCert: certificatePem(settings.certificate!),
       idpIssuer: settings.entityId,
       privateKey: sp.privateKey,

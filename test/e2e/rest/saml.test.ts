@@ -305,6 +305,42 @@ describe('SAML sign-in', () => {
     expect(await usersByEmail('other-sp@example.com')).toEqual([]);
   });
 
+  const sessionCount = async () => Number((await app.orm.em.fork().execute<Array<{ n: number }>>('select count(*)::int as n from user_sessions'))[0].n);
+  const OTHER_ACS = 'https://other-sp.example.test/saml/acs';
+
+  it('refused (401): a signed assertion whose Recipient is another service provider\'s ACS (or ours spelt differently); nobody is created, no session', async () => {
+    const sessions = await sessionCount();
+    const near = [OTHER_ACS, `${ACS}/`, ACS.replace('localhost', 'LOCALHOST'), `${SP}/auth/saml/callback?x=1`];
+    for (const recipient of near) {
+      await refusedAs(await post({ email: 'recipient@example.com', recipient, destination: ACS }), 401, 'AuthenticationRequired', /Recipient/);
+    }
+    expect(await usersByEmail('recipient@example.com')).toEqual([]);
+    expect(await sessionCount()).toBe(sessions);
+  });
+
+  it('refused (401): a Response whose Destination is another service provider\'s ACS (or ours spelt differently); nobody is created, no session', async () => {
+    const sessions = await sessionCount();
+    for (const destination of [OTHER_ACS, `${ACS}/`, '']) {
+      await refusedAs(await post({ email: 'destination@example.com', recipient: ACS, destination }), 401, 'AuthenticationRequired', /Destination/);
+    }
+    expect(await usersByEmail('destination@example.com')).toEqual([]);
+    expect(await sessionCount()).toBe(sessions);
+  });
+
+  it('a Recipient and a Destination that are this service\'s ACS sign in; so does a response that leaves either or both out', async () => {
+    const cases: Array<[string, Partial<ResponseOptions>]> = [
+      ['both@example.com', { recipient: ACS, destination: ACS }],
+      ['no-recipient@example.com', { recipient: null, destination: ACS }],
+      ['no-destination@example.com', { recipient: ACS, destination: null }],
+      ['neither@example.com', { recipient: null, destination: null }],
+    ];
+    for (const [email, o] of cases) {
+      const res = await post({ email, ...o });
+      expect({ email, status: res.status }).toEqual({ email, status: 302 });
+      expect((await app.get('/api/admin/user', { token: null, headers: { cookie: res.cookie! } })).body.user.email).toBe(email);
+    }
+  });
+
   it('refused (401): expired, and not yet valid', async () => {
     await refusedAs(await post({ email: 'late@example.com', issuedAtOffsetMs: -20 * 60_000, notBeforeOffsetMs: -20 * 60_000, notOnOrAfterOffsetMs: -10 * 60_000 }), 401, 'AuthenticationRequired', /expired/);
     await refusedAs(await post({ email: 'early@example.com', notBeforeOffsetMs: 10 * 60_000, notOnOrAfterOffsetMs: 20 * 60_000 }), 401, 'AuthenticationRequired', /not valid yet/);
