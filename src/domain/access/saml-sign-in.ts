@@ -21,11 +21,13 @@ import { insertUser, rootRoleId, userEventData } from './user.service';
  * - Assertion consumer service: `POST /auth/saml/callback`. node-saml checks the assertion's signature against the
  *   settings' `certificate` (the assertion must be signed; a signed Response alone is not enough), the audience (the
  *   SP entity id), the time window (NotBefore/NotOnOrAfter, at most MAX_ASSERTION_AGE_MS after IssueInstant, with
- *   CLOCK_SKEW_MS of skew) and InResponseTo when present (it must name a request of ours, once). Here, for what
- *   node-saml reads but does not compare: the issuer must be the settings' `entityId`; the Response's Destination and
- *   every SubjectConfirmationData Recipient, when present, must be our ACS URL exactly (an assertion the IdP made for
- *   another SP must not sign anyone in here). The assertion id is recorded (kind `assertion`) for as long as the
- *   assertion could be valid: the same assertion is refused on every instance afterwards.
+ *   CLOCK_SKEW_MS of skew) and the Response's InResponseTo when present (it must name a request of ours, once). Here,
+ *   for what node-saml reads but does not compare: the issuer of the assertion and of the Response must be the
+ *   settings' `entityId`; the Response's Destination and every SubjectConfirmationData Recipient, when present, must
+ *   be our ACS URL exactly (an assertion the IdP made for another SP must not sign anyone in here); an InResponseTo in
+ *   the assertion's subject confirmation must be the Response's (which node-saml checked). The assertion id is
+ *   recorded (kind `assertion`) for as long as the assertion could be valid: the same assertion is refused on every
+ *   instance afterwards.
  * - The user is found by email, case-insensitively: the email attribute (`email`, `mail`, the urn:oid or the
  *   claims URI) or else an email NameID. An unknown user is created only when `autoCreate` is on and the email's
  *   domain is one of `emailDomains`, with `defaultRootRole` (event user-created, by the system user).
@@ -113,6 +115,10 @@ function messageRoot(xml: string): Element {
 
 /** An attribute of the message's root element (as `Destination`), or undefined when it is absent. */
 const rootAttribute = (root: Element, name: string): string | undefined => root.getAttributeNode(name)?.value;
+
+/** The text of each `Issuer` child of the message's root element (the Response's own, outside the assertion). */
+const rootIssuers = (root: Element): string[] =>
+  Array.from(root.childNodes).filter((n): n is Element => n.nodeType === 1 && (n as Element).localName === 'Issuer').map((n) => n.textContent ?? '');
 
 /** The parts of the signed assertion read here, as node-saml parsed it (xml2js: attributes under `$`). */
 interface SignedAssertion {
@@ -209,7 +215,7 @@ export class SamlSignIn {
     }
     if (!profile) throw this.refuse('it carries no assertion');
     if (profile.issuer !== settings.entityId) throw this.refuse('it was issued by another identity provider than the `entityId` of the SAML settings');
-    this.checkAddressedToUs(profile);
+    this.checkAddressedToUs(profile, settings.entityId);
     const assertion = (profile.getAssertion?.() as { Assertion?: SignedAssertion } | undefined)?.Assertion?.$;
     const assertionId = assertion?.ID;
     const issuedAt = Date.parse(String(assertion?.IssueInstant));
@@ -294,16 +300,19 @@ export class SamlSignIn {
   }
 
   /**
-   * What node-saml reads but does not compare (5.1.0 checks the audience, not these): the Response's Destination and
-   * each subject confirmation's Recipient. Each, when present, must be our ACS URL, compared as the exact string we
-   * announce (metadata, AuthnRequest).
+   * What node-saml reads but does not compare (5.1.0 checks the audience, not these): the Response's Issuer and
+   * Destination, and each subject confirmation's Recipient and InResponseTo. Each, when present, must name the IdP of
+   * the settings, our ACS URL (compared as the exact string we announce), or the request the Response answers.
    */
-  private checkAddressedToUs(profile: Profile): void {
+  private checkAddressedToUs(profile: Profile, idpEntityId: string): void {
     let root: Element;
     try {
       root = messageRoot(profile.getSamlResponseXml?.() ?? '');
     } catch {
       throw this.refuse('it is not a SAML response this service can read');
+    }
+    if (rootIssuers(root).some((issuer) => issuer !== idpEntityId)) {
+      throw this.refuse('the Issuer of the response is another identity provider than the `entityId` of the SAML settings');
     }
     const destination = rootAttribute(root, 'Destination');
     if (destination !== undefined && destination !== this.acsUrl) {
@@ -312,6 +321,12 @@ export class SamlSignIn {
     const confirmations = confirmationData((profile.getAssertion?.() as { Assertion?: SignedAssertion } | undefined)?.Assertion);
     if (confirmations.some((c) => c.Recipient !== undefined && c.Recipient !== this.acsUrl)) {
       throw this.refuse(`the Recipient of its subject confirmation is not this service's assertion consumer URL (${this.acsUrl})`);
+    }
+    // node-saml checks the Response's InResponseTo only; without one, the signed assertion's would go unchecked. Read
+    // from the Response itself: profile.inResponseTo could also be an attribute of that name when the Response has none.
+    const inResponseTo = rootAttribute(root, 'InResponseTo');
+    if (confirmations.some((c) => c.InResponseTo !== undefined && c.InResponseTo !== inResponseTo)) {
+      throw this.refuse('its assertion answers a sign-in request (the InResponseTo of its subject confirmation) that the response does not name');
     }
   }
 

@@ -341,6 +341,26 @@ describe('SAML sign-in', () => {
     }
   });
 
+  it('refused (401): a Response whose own Issuer is another identity provider (the signed assertion\'s is right); leaving it out is fine', async () => {
+    await refusedAs(await post({ email: 'response-issuer@example.com', responseIssuer: 'https://someone-else.example.test' }), 401, 'AuthenticationRequired', /Issuer of the response/);
+    expect(await usersByEmail('response-issuer@example.com')).toEqual([]);
+    expect((await post({ email: 'response-issuer@example.com', responseIssuer: null })).status).toBe(302);
+  });
+
+  it('refused (401): a signed assertion answering a sign-in request (its InResponseTo) that the Response does not name, or names differently', async () => {
+    // Without the Response's InResponseTo, node-saml checks none: the assertion's would name any request, unchecked.
+    await refusedAs(await post({ email: 'subject-irt@example.com', subjectInResponseTo: '_never-issued' }), 401, 'AuthenticationRequired', /InResponseTo/);
+    const login = readRedirect((await raw('GET', '/auth/saml/login')).location!, spCertificate);
+    await refusedAs(await post({ email: 'subject-irt@example.com', subjectInResponseTo: login.id }), 401, 'AuthenticationRequired', /InResponseTo/);
+    expect(await usersByEmail('subject-irt@example.com')).toEqual([]);
+    const other = readRedirect((await raw('GET', '/auth/saml/login')).location!, spCertificate);
+    await refusedAs(await post({ email: 'subject-irt@example.com', inResponseTo: other.id, subjectInResponseTo: login.id }), 401, 'AuthenticationRequired', /request/);
+    expect(await usersByEmail('subject-irt@example.com')).toEqual([]);
+    // Named in both places, alike: signed in.
+    const third = readRedirect((await raw('GET', '/auth/saml/login')).location!, spCertificate);
+    expect((await post({ email: 'subject-irt@example.com', inResponseTo: third.id })).status).toBe(302);
+  });
+
   it('refused (401): expired, and not yet valid', async () => {
     await refusedAs(await post({ email: 'late@example.com', issuedAtOffsetMs: -20 * 60_000, notBeforeOffsetMs: -20 * 60_000, notOnOrAfterOffsetMs: -10 * 60_000 }), 401, 'AuthenticationRequired', /expired/);
     await refusedAs(await post({ email: 'early@example.com', notBeforeOffsetMs: 10 * 60_000, notOnOrAfterOffsetMs: 20 * 60_000 }), 401, 'AuthenticationRequired', /not valid yet/);
