@@ -122,9 +122,10 @@ export function readRedirect(location: string, spCertificate: string, parameter:
   return { xml, id, relayState: url.searchParams.get('RelayState'), signatureValid, sigAlg: url.searchParams.get('SigAlg') };
 }
 
-/** The query string of a signed HTTP-Redirect LogoutResponse answering `inResponseTo`. */
-export function logoutResponseQuery(idp: TestIdp, o: { inResponseTo: string; destination: string; signer?: TestIdp }): string {
-  const xml = `<samlp:LogoutResponse xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${newId()}" Version="2.0" IssueInstant="${iso(Date.now())}" Destination="${escapeXml(o.destination)}" InResponseTo="${escapeXml(o.inResponseTo)}">`
+/** The query string of a signed HTTP-Redirect LogoutResponse answering `inResponseTo`; a null destination leaves it out. */
+export function logoutResponseQuery(idp: TestIdp, o: { inResponseTo: string; destination: string | null; signer?: TestIdp }): string {
+  const destination = o.destination === null ? '' : ` Destination="${escapeXml(o.destination)}"`;
+  const xml = `<samlp:LogoutResponse xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${newId()}" Version="2.0" IssueInstant="${iso(Date.now())}"${destination} InResponseTo="${escapeXml(o.inResponseTo)}">`
     + `<saml:Issuer>${escapeXml(idp.entityId)}</saml:Issuer><samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status></samlp:LogoutResponse>`;
   const text = `SAMLResponse=${encodeURIComponent(deflateRawSync(Buffer.from(xml)).toString('base64'))}&SigAlg=${encodeURIComponent('http://www.w3.org/2001/04/xmldsig-more#rsa-sha256')}`;
   const signature = createSign('RSA-SHA256').update(text).sign((o.signer ?? idp).privateKey).toString('base64');

@@ -1,3 +1,5 @@
+import { promisify } from 'node:util';
+import { inflateRaw } from 'node:zlib';
 import { generateServiceProviderMetadata, SAML, SamlStatusError, ValidateInResponseTo, type CacheItem, type CacheProvider, type Profile } from '@node-saml/node-saml';
 import { DOMParser } from '@xmldom/xmldom';
 import { z } from 'zod';
@@ -35,7 +37,7 @@ import { insertUser, rootRoleId, userEventData } from './user.service';
  *   401 AuthenticationRequired saying which; a verified user who may not sign in: 403 ForbiddenError.
  * - Single logout: `GET /auth/saml/logout` ends the session here and, for a session SAML opened when `signOutUrl` is
  *   set, redirects to the IdP with a signed LogoutRequest; the IdP's LogoutResponse comes back to
- *   `GET /auth/saml/logout/callback` and must carry a valid signature.
+ *   `GET /auth/saml/logout/callback` and must carry a valid signature, and a Destination, when present, that is that URL.
  *
  * Nothing here logs or records a SAML message, a session id or a key: log lines carry the refusal reason only.
  */
@@ -130,6 +132,8 @@ const confirmationData = (assertion: SignedAssertion | undefined): Array<Record<
   (assertion?.Subject ?? []).flatMap((s) => s?.SubjectConfirmation ?? []).flatMap((c) => c?.SubjectConfirmationData ?? [])
     .map((d) => (typeof d === 'object' && d.$ ? d.$ : {}));
 
+const inflate = promisify(inflateRaw);
+
 type ProfileValues = Record<string, unknown>;
 const firstString = (v: unknown): string | undefined => (typeof v === 'string' ? v : Array.isArray(v) && typeof v[0] === 'string' ? v[0] : undefined);
 
@@ -165,10 +169,12 @@ export class SamlSignIn {
   private readonly spEntityId: string;
   /** Our assertion consumer URL: what the metadata and AuthnRequests announce, and what Destination and Recipient must be. */
   private readonly acsUrl: string;
+  private readonly logoutCallbackUrl: string;
 
   constructor(private readonly em: EntityManager, private readonly publicUrl: string, private readonly logger?: Logger) {
     this.spEntityId = `${publicUrl}${SAML_PATHS.metadata}`;
     this.acsUrl = `${publicUrl}${SAML_PATHS.callback}`;
+    this.logoutCallbackUrl = `${publicUrl}${SAML_PATHS.logoutCallback}`;
   }
 
   /** GET /auth/config: which sign-in methods a client may offer. */
@@ -184,7 +190,7 @@ export class SamlSignIn {
     return generateServiceProviderMetadata({
       issuer: this.spEntityId,
       callbackUrl: this.acsUrl,
-      logoutCallbackUrl: `${this.publicUrl}${SAML_PATHS.logoutCallback}`,
+      logoutCallbackUrl: this.logoutCallbackUrl,
       identifierFormat: EMAIL_FORMAT,
       wantAssertionsSigned: true,
       privateKey: sp.privateKey,
@@ -290,11 +296,18 @@ export class SamlSignIn {
     if (typeof query.SAMLResponse !== 'string' || typeof query.Signature !== 'string' || typeof query.SigAlg !== 'string') {
       throw new AuthenticationRequired('The logout response must carry SAMLResponse, SigAlg and Signature query parameters (a signed HTTP-Redirect LogoutResponse).');
     }
+    let destination: string | undefined;
     try {
       const result = await this.client(em, settings, sp).validateRedirectAsync(query as Record<string, string>, originalQuery);
       if (!result.loggedOut) throw new Error('not a logout response');
+      // node-saml verified the signature over this very parameter; it does not look at the Destination.
+      const xml = await inflate(Buffer.from(query.SAMLResponse, 'base64'));
+      destination = rootAttribute(messageRoot(xml.toString('utf8')), 'Destination');
     } catch (err) {
       throw this.refuse(reasonOf(err, this.spEntityId), 'logout response');
+    }
+    if (destination !== undefined && destination !== this.logoutCallbackUrl) {
+      throw this.refuse(`its Destination is not this service's logout callback URL (${this.logoutCallbackUrl})`, 'logout response');
     }
     return `${this.publicUrl}/`;
   }
@@ -364,7 +377,7 @@ export class SamlSignIn {
       requestIdExpirationPeriodMs: REQUEST_TTL_MS,
       cacheProvider: new RequestIds(em),
       logoutUrl: settings.signOutUrl ?? settings.signOnUrl,
-      logoutCallbackUrl: `${this.publicUrl}${SAML_PATHS.logoutCallback}`,
+      logoutCallbackUrl: this.logoutCallbackUrl,
     });
   }
 }

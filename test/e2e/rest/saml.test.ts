@@ -473,6 +473,23 @@ describe('SAML sign-in', () => {
     expect(answer.location).toBe(`${SP}/`);
   });
 
+  it('refused (401): a signed LogoutResponse whose Destination is another service provider\'s; ours, or none, lands home', async () => {
+    const logoutRequestId = async () => {
+      const signedIn = await post({ email: 'ada@example.com' });
+      return readRedirect((await raw('GET', '/auth/saml/logout', { cookie: signedIn.cookie! })).location!, spCertificate).id;
+    };
+    const id = await logoutRequestId();
+    for (const destination of ['https://other-sp.example.test/saml/logout/callback', `${SP}/auth/saml/logout/callback/`]) {
+      const res = await raw('GET', `/auth/saml/logout/callback?${logoutResponseQuery(idp, { inResponseTo: id, destination })}`);
+      expect({ status: res.status, name: res.body.name, cookie: res.cookie }).toEqual({ status: 401, name: 'AuthenticationRequired', cookie: null });
+      expect(res.body.message).toMatch(/Destination/);
+    }
+    const ours = await raw('GET', `/auth/saml/logout/callback?${logoutResponseQuery(idp, { inResponseTo: id, destination: `${SP}/auth/saml/logout/callback` })}`);
+    expect({ status: ours.status, location: ours.location }).toEqual({ status: 302, location: `${SP}/` });
+    const none = await raw('GET', `/auth/saml/logout/callback?${logoutResponseQuery(idp, { inResponseTo: await logoutRequestId(), destination: null })}`);
+    expect({ status: none.status, location: none.location }).toEqual({ status: 302, location: `${SP}/` });
+  });
+
   it('logout of a password session (or none) just ends it and goes home', async () => {
     expect((await app.post('/api/admin/user-admin', { username: 'pw-user', password: PASSWORD, rootRole: 'Viewer' })).status).toBe(201);
     const login = await app.post('/auth/simple/login', { username: 'pw-user', password: PASSWORD }, { token: null });
