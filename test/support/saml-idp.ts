@@ -38,15 +38,22 @@ export interface ResponseOptions {
   noEmailAttribute?: boolean;
   /** The SP entity id the assertion is for. */
   audience: string;
-  /** The ACS URL (Destination and Recipient). */
-  recipient: string;
+  /** The SubjectConfirmationData's Recipient (the ACS URL); null leaves the attribute out. */
+  recipient: string | null;
+  /** The Response's Destination (default: the recipient, left out when that is null); null leaves it out. */
+  destination?: string | null;
+  /** The Response's InResponseTo. */
   inResponseTo?: string;
+  /** The SubjectConfirmationData's InResponseTo (default: inResponseTo); null leaves it out. */
+  subjectInResponseTo?: string | null;
   /** Times relative to now, in ms (defaults: issued now, valid from 1 minute ago for 5 minutes). */
   issuedAtOffsetMs?: number;
   notBeforeOffsetMs?: number;
   notOnOrAfterOffsetMs?: number;
   /** Issuer written into the Response and the Assertion (default: the IdP's entity id). */
   issuer?: string;
+  /** The Response's own Issuer instead (the Assertion keeps `issuer`); null leaves the element out. */
+  responseIssuer?: string | null;
   /** Sign with this IdP's key instead (a forgery). */
   signer?: TestIdp;
   /** Leave the assertion unsigned. */
@@ -62,20 +69,24 @@ export function samlResponse(idp: TestIdp, o: ResponseOptions): { SAMLResponse: 
   const issued = iso(now + (o.issuedAtOffsetMs ?? 0));
   const notBefore = iso(now + (o.notBeforeOffsetMs ?? -60_000));
   const notOnOrAfter = iso(now + (o.notOnOrAfterOffsetMs ?? 5 * 60_000));
-  const inResponseTo = o.inResponseTo ? ` InResponseTo="${escapeXml(o.inResponseTo)}"` : '';
+  // An optional attribute, written only when there is a value.
+  const attr = (name: string, value: string | null | undefined) => (value == null ? '' : ` ${name}="${escapeXml(value)}"`);
+  const inResponseTo = attr('InResponseTo', o.inResponseTo);
+  const subjectInResponseTo = attr('InResponseTo', o.subjectInResponseTo === undefined ? o.inResponseTo : o.subjectInResponseTo);
+  const responseIssuer = o.responseIssuer === undefined ? issuer : o.responseIssuer === null ? null : escapeXml(o.responseIssuer);
   const attributes: Record<string, string | string[]> = { ...(o.noEmailAttribute ? {} : { email: o.email }), ...(o.attributes ?? {}) };
   const attributeXml = Object.entries(attributes).map(([name, value]) => `<saml:Attribute Name="${escapeXml(name)}">${(Array.isArray(value) ? value : [value])
     .map((v) => `<saml:AttributeValue xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:type="xs:string">${escapeXml(v)}</saml:AttributeValue>`).join('')}</saml:Attribute>`).join('');
   const assertion = `<saml:Assertion xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${assertionId}" Version="2.0" IssueInstant="${issued}">`
     + `<saml:Issuer>${issuer}</saml:Issuer>`
     + `<saml:Subject><saml:NameID Format="${escapeXml(o.nameIdFormat ?? 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress')}">${escapeXml(o.nameId ?? o.email)}</saml:NameID>`
-    + `<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer"><saml:SubjectConfirmationData NotOnOrAfter="${notOnOrAfter}" Recipient="${escapeXml(o.recipient)}"${inResponseTo}/></saml:SubjectConfirmation></saml:Subject>`
+    + `<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer"><saml:SubjectConfirmationData NotOnOrAfter="${notOnOrAfter}"${attr('Recipient', o.recipient)}${subjectInResponseTo}/></saml:SubjectConfirmation></saml:Subject>`
     + `<saml:Conditions NotBefore="${notBefore}" NotOnOrAfter="${notOnOrAfter}"><saml:AudienceRestriction><saml:Audience>${escapeXml(o.audience)}</saml:Audience></saml:AudienceRestriction></saml:Conditions>`
     + `<saml:AuthnStatement AuthnInstant="${issued}" SessionIndex="${escapeXml(o.sessionIndex ?? newId())}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>`
     + (attributeXml ? `<saml:AttributeStatement>${attributeXml}</saml:AttributeStatement>` : '')
     + `</saml:Assertion>`;
-  let xml = `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${newId()}" Version="2.0" IssueInstant="${issued}" Destination="${escapeXml(o.recipient)}"${inResponseTo}>`
-    + `<saml:Issuer>${issuer}</saml:Issuer><samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status>${assertion}</samlp:Response>`;
+  let xml = `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${newId()}" Version="2.0" IssueInstant="${issued}"${attr('Destination', o.destination === undefined ? o.recipient : o.destination)}${inResponseTo}>`
+    + (responseIssuer === null ? '' : `<saml:Issuer>${responseIssuer}</saml:Issuer>`) + `<samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status>${assertion}</samlp:Response>`;
   if (!o.unsigned) {
     const signer = o.signer ?? idp;
     const sig = new SignedXml({
@@ -111,9 +122,10 @@ export function readRedirect(location: string, spCertificate: string, parameter:
   return { xml, id, relayState: url.searchParams.get('RelayState'), signatureValid, sigAlg: url.searchParams.get('SigAlg') };
 }
 
-/** The query string of a signed HTTP-Redirect LogoutResponse answering `inResponseTo`. */
-export function logoutResponseQuery(idp: TestIdp, o: { inResponseTo: string; destination: string; signer?: TestIdp }): string {
-  const xml = `<samlp:LogoutResponse xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${newId()}" Version="2.0" IssueInstant="${iso(Date.now())}" Destination="${escapeXml(o.destination)}" InResponseTo="${escapeXml(o.inResponseTo)}">`
+/** The query string of a signed HTTP-Redirect LogoutResponse answering `inResponseTo`; a null destination leaves it out. */
+export function logoutResponseQuery(idp: TestIdp, o: { inResponseTo: string; destination: string | null; signer?: TestIdp }): string {
+  const destination = o.destination === null ? '' : ` Destination="${escapeXml(o.destination)}"`;
+  const xml = `<samlp:LogoutResponse xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${newId()}" Version="2.0" IssueInstant="${iso(Date.now())}"${destination} InResponseTo="${escapeXml(o.inResponseTo)}">`
     + `<saml:Issuer>${escapeXml(idp.entityId)}</saml:Issuer><samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status></samlp:LogoutResponse>`;
   const text = `SAMLResponse=${encodeURIComponent(deflateRawSync(Buffer.from(xml)).toString('base64'))}&SigAlg=${encodeURIComponent('http://www.w3.org/2001/04/xmldsig-more#rsa-sha256')}`;
   const signature = createSign('RSA-SHA256').update(text).sign((o.signer ?? idp).privateKey).toString('base64');

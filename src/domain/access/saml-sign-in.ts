@@ -1,4 +1,7 @@
+import { promisify } from 'node:util';
+import { inflateRaw } from 'node:zlib';
 import { generateServiceProviderMetadata, SAML, SamlStatusError, ValidateInResponseTo, type CacheItem, type CacheProvider, type Profile } from '@node-saml/node-saml';
+import { DOMParser } from '@xmldom/xmldom';
 import { z } from 'zod';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '../../logger';
@@ -20,9 +23,13 @@ import { insertUser, rootRoleId, userEventData } from './user.service';
  * - Assertion consumer service: `POST /auth/saml/callback`. node-saml checks the assertion's signature against the
  *   settings' `certificate` (the assertion must be signed; a signed Response alone is not enough), the audience (the
  *   SP entity id), the time window (NotBefore/NotOnOrAfter, at most MAX_ASSERTION_AGE_MS after IssueInstant, with
- *   CLOCK_SKEW_MS of skew) and InResponseTo when present (it must name a request of ours, once). Here: the issuer
- *   must be the settings' `entityId`, and the assertion id is recorded (kind `assertion`) for as long as the assertion
- *   could be valid: the same assertion is refused on every instance afterwards.
+ *   CLOCK_SKEW_MS of skew) and the Response's InResponseTo when present (it must name a request of ours, once). Here,
+ *   for what node-saml reads but does not compare: the issuer of the assertion and of the Response must be the
+ *   settings' `entityId`; the Response's Destination and every SubjectConfirmationData Recipient, when present, must
+ *   be our ACS URL exactly (an assertion the IdP made for another SP must not sign anyone in here); an InResponseTo in
+ *   the assertion's subject confirmation must be the Response's (which node-saml checked). The assertion id is
+ *   recorded (kind `assertion`) for as long as the assertion could be valid: the same assertion is refused on every
+ *   instance afterwards.
  * - The user is found by email, case-insensitively: the email attribute (`email`, `mail`, the urn:oid or the
  *   claims URI) or else an email NameID. An unknown user is created only when `autoCreate` is on and the email's
  *   domain is one of `emailDomains`, with `defaultRootRole` (event user-created, by the system user).
@@ -30,7 +37,7 @@ import { insertUser, rootRoleId, userEventData } from './user.service';
  *   401 AuthenticationRequired saying which; a verified user who may not sign in: 403 ForbiddenError.
  * - Single logout: `GET /auth/saml/logout` ends the session here and, for a session SAML opened when `signOutUrl` is
  *   set, redirects to the IdP with a signed LogoutRequest; the IdP's LogoutResponse comes back to
- *   `GET /auth/saml/logout/callback` and must carry a valid signature.
+ *   `GET /auth/saml/logout/callback` and must carry a valid signature, and a Destination, when present, that is that URL.
  *
  * Nothing here logs or records a SAML message, a session id or a key: log lines carry the refusal reason only.
  */
@@ -100,6 +107,33 @@ function reasonOf(err: unknown, audience: string): string {
   return 'it is not a SAML response this service can read';
 }
 
+/** The root element of a SAML message, read by xmldom as node-saml reads it; a parse error throws. */
+function messageRoot(xml: string): Element {
+  const fail = (msg: string) => { throw new Error(msg); };
+  const root = new DOMParser({ errorHandler: { error: fail, fatalError: fail } }).parseFromString(xml, 'text/xml').documentElement;
+  if (!root) throw new Error('not an XML document');
+  return root;
+}
+
+/** An attribute of the message's root element (as `Destination`), or undefined when it is absent. */
+const rootAttribute = (root: Element, name: string): string | undefined => root.getAttributeNode(name)?.value;
+
+/** The text of each `Issuer` child of the message's root element (the Response's own, outside the assertion). */
+const rootIssuers = (root: Element): string[] =>
+  Array.from(root.childNodes).filter((n): n is Element => n.nodeType === 1 && (n as Element).localName === 'Issuer').map((n) => n.textContent ?? '');
+
+/** The parts of the signed assertion read here, as node-saml parsed it (xml2js: attributes under `$`). */
+interface SignedAssertion {
+  $?: { ID?: unknown; IssueInstant?: unknown };
+  Subject?: Array<{ SubjectConfirmation?: Array<{ SubjectConfirmationData?: Array<{ $?: Record<string, unknown> } | string> }> }>;
+}
+/** The attributes of every SubjectConfirmationData of the signed assertion. */
+const confirmationData = (assertion: SignedAssertion | undefined): Array<Record<string, unknown>> =>
+  (assertion?.Subject ?? []).flatMap((s) => s?.SubjectConfirmation ?? []).flatMap((c) => c?.SubjectConfirmationData ?? [])
+    .map((d) => (typeof d === 'object' && d.$ ? d.$ : {}));
+
+const inflate = promisify(inflateRaw);
+
 type ProfileValues = Record<string, unknown>;
 const firstString = (v: unknown): string | undefined => (typeof v === 'string' ? v : Array.isArray(v) && typeof v[0] === 'string' ? v[0] : undefined);
 
@@ -133,9 +167,14 @@ export interface SamlSignedIn {
 
 export class SamlSignIn {
   private readonly spEntityId: string;
+  /** Our assertion consumer URL: what the metadata and AuthnRequests announce, and what Destination and Recipient must be. */
+  private readonly acsUrl: string;
+  private readonly logoutCallbackUrl: string;
 
   constructor(private readonly em: EntityManager, private readonly publicUrl: string, private readonly logger?: Logger) {
     this.spEntityId = `${publicUrl}${SAML_PATHS.metadata}`;
+    this.acsUrl = `${publicUrl}${SAML_PATHS.callback}`;
+    this.logoutCallbackUrl = `${publicUrl}${SAML_PATHS.logoutCallback}`;
   }
 
   /** GET /auth/config: which sign-in methods a client may offer. */
@@ -150,8 +189,8 @@ export class SamlSignIn {
     const sp = await spSigningKey(this.em.fork());
     return generateServiceProviderMetadata({
       issuer: this.spEntityId,
-      callbackUrl: `${this.publicUrl}${SAML_PATHS.callback}`,
-      logoutCallbackUrl: `${this.publicUrl}${SAML_PATHS.logoutCallback}`,
+      callbackUrl: this.acsUrl,
+      logoutCallbackUrl: this.logoutCallbackUrl,
       identifierFormat: EMAIL_FORMAT,
       wantAssertionsSigned: true,
       privateKey: sp.privateKey,
@@ -182,7 +221,8 @@ export class SamlSignIn {
     }
     if (!profile) throw this.refuse('it carries no assertion');
     if (profile.issuer !== settings.entityId) throw this.refuse('it was issued by another identity provider than the `entityId` of the SAML settings');
-    const assertion = (profile.getAssertion?.() as { Assertion?: { $?: { ID?: unknown; IssueInstant?: unknown } } } | undefined)?.Assertion?.$;
+    this.checkAddressedToUs(profile, settings.entityId);
+    const assertion = (profile.getAssertion?.() as { Assertion?: SignedAssertion } | undefined)?.Assertion?.$;
     const assertionId = assertion?.ID;
     const issuedAt = Date.parse(String(assertion?.IssueInstant));
     if (typeof assertionId !== 'string' || assertionId === '' || assertionId.length > MAX_ID || Number.isNaN(issuedAt)) throw this.refuse('its assertion has no usable ID or IssueInstant');
@@ -256,13 +296,51 @@ export class SamlSignIn {
     if (typeof query.SAMLResponse !== 'string' || typeof query.Signature !== 'string' || typeof query.SigAlg !== 'string') {
       throw new AuthenticationRequired('The logout response must carry SAMLResponse, SigAlg and Signature query parameters (a signed HTTP-Redirect LogoutResponse).');
     }
+    let destination: string | undefined;
     try {
       const result = await this.client(em, settings, sp).validateRedirectAsync(query as Record<string, string>, originalQuery);
       if (!result.loggedOut) throw new Error('not a logout response');
+      // node-saml verified the signature over this very parameter; it does not look at the Destination.
+      const xml = await inflate(Buffer.from(query.SAMLResponse, 'base64'));
+      destination = rootAttribute(messageRoot(xml.toString('utf8')), 'Destination');
     } catch (err) {
       throw this.refuse(reasonOf(err, this.spEntityId), 'logout response');
     }
+    if (destination !== undefined && destination !== this.logoutCallbackUrl) {
+      throw this.refuse(`its Destination is not this service's logout callback URL (${this.logoutCallbackUrl})`, 'logout response');
+    }
     return `${this.publicUrl}/`;
+  }
+
+  /**
+   * What node-saml reads but does not compare (5.1.0 checks the audience, not these): the Response's Issuer and
+   * Destination, and each subject confirmation's Recipient and InResponseTo. Each, when present, must name the IdP of
+   * the settings, our ACS URL (compared as the exact string we announce), or the request the Response answers.
+   */
+  private checkAddressedToUs(profile: Profile, idpEntityId: string): void {
+    let root: Element;
+    try {
+      root = messageRoot(profile.getSamlResponseXml?.() ?? '');
+    } catch {
+      throw this.refuse('it is not a SAML response this service can read');
+    }
+    if (rootIssuers(root).some((issuer) => issuer !== idpEntityId)) {
+      throw this.refuse('the Issuer of the response is another identity provider than the `entityId` of the SAML settings');
+    }
+    const destination = rootAttribute(root, 'Destination');
+    if (destination !== undefined && destination !== this.acsUrl) {
+      throw this.refuse(`its Destination is not this service's assertion consumer URL (${this.acsUrl})`);
+    }
+    const confirmations = confirmationData((profile.getAssertion?.() as { Assertion?: SignedAssertion } | undefined)?.Assertion);
+    if (confirmations.some((c) => c.Recipient !== undefined && c.Recipient !== this.acsUrl)) {
+      throw this.refuse(`the Recipient of its subject confirmation is not this service's assertion consumer URL (${this.acsUrl})`);
+    }
+    // node-saml checks the Response's InResponseTo only; without one, the signed assertion's would go unchecked. Read
+    // from the Response itself: profile.inResponseTo could also be an attribute of that name when the Response has none.
+    const inResponseTo = rootAttribute(root, 'InResponseTo');
+    if (confirmations.some((c) => c.InResponseTo !== undefined && c.InResponseTo !== inResponseTo)) {
+      throw this.refuse('its assertion answers a sign-in request (the InResponseTo of its subject confirmation) that the response does not name');
+    }
   }
 
   private async enabled(em: EntityManager): Promise<{ settings: StoredSamlSettings; sp: SigningKeyPair }> {
@@ -283,7 +361,7 @@ export class SamlSignIn {
       entryPoint: settings.signOnUrl,
       issuer: this.spEntityId,
       audience: this.spEntityId,
-      callbackUrl: `${this.publicUrl}${SAML_PATHS.callback}`,
+      callbackUrl: this.acsUrl,
       idpCert: certificatePem(settings.certificate!),
       idpIssuer: settings.entityId,
       privateKey: sp.privateKey,
@@ -299,7 +377,7 @@ export class SamlSignIn {
       requestIdExpirationPeriodMs: REQUEST_TTL_MS,
       cacheProvider: new RequestIds(em),
       logoutUrl: settings.signOutUrl ?? settings.signOnUrl,
-      logoutCallbackUrl: `${this.publicUrl}${SAML_PATHS.logoutCallback}`,
+      logoutCallbackUrl: this.logoutCallbackUrl,
     });
   }
 }

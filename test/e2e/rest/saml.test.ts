@@ -305,6 +305,62 @@ describe('SAML sign-in', () => {
     expect(await usersByEmail('other-sp@example.com')).toEqual([]);
   });
 
+  const sessionCount = async () => Number((await app.orm.em.fork().execute<Array<{ n: number }>>('select count(*)::int as n from user_sessions'))[0].n);
+  const OTHER_ACS = 'https://other-sp.example.test/saml/acs';
+
+  it('refused (401): a signed assertion whose Recipient is another service provider\'s ACS (or ours spelt differently); nobody is created, no session', async () => {
+    const sessions = await sessionCount();
+    const near = [OTHER_ACS, `${ACS}/`, ACS.replace('localhost', 'LOCALHOST'), `${SP}/auth/saml/callback?x=1`];
+    for (const recipient of near) {
+      await refusedAs(await post({ email: 'recipient@example.com', recipient, destination: ACS }), 401, 'AuthenticationRequired', /Recipient/);
+    }
+    expect(await usersByEmail('recipient@example.com')).toEqual([]);
+    expect(await sessionCount()).toBe(sessions);
+  });
+
+  it('refused (401): a Response whose Destination is another service provider\'s ACS (or ours spelt differently); nobody is created, no session', async () => {
+    const sessions = await sessionCount();
+    for (const destination of [OTHER_ACS, `${ACS}/`, '']) {
+      await refusedAs(await post({ email: 'destination@example.com', recipient: ACS, destination }), 401, 'AuthenticationRequired', /Destination/);
+    }
+    expect(await usersByEmail('destination@example.com')).toEqual([]);
+    expect(await sessionCount()).toBe(sessions);
+  });
+
+  it('a Recipient and a Destination that are this service\'s ACS sign in; so does a response that leaves either or both out', async () => {
+    const cases: Array<[string, Partial<ResponseOptions>]> = [
+      ['both@example.com', { recipient: ACS, destination: ACS }],
+      ['no-recipient@example.com', { recipient: null, destination: ACS }],
+      ['no-destination@example.com', { recipient: ACS, destination: null }],
+      ['neither@example.com', { recipient: null, destination: null }],
+    ];
+    for (const [email, o] of cases) {
+      const res = await post({ email, ...o });
+      expect({ email, status: res.status }).toEqual({ email, status: 302 });
+      expect((await app.get('/api/admin/user', { token: null, headers: { cookie: res.cookie! } })).body.user.email).toBe(email);
+    }
+  });
+
+  it('refused (401): a Response whose own Issuer is another identity provider (the signed assertion\'s is right); leaving it out is fine', async () => {
+    await refusedAs(await post({ email: 'response-issuer@example.com', responseIssuer: 'https://someone-else.example.test' }), 401, 'AuthenticationRequired', /Issuer of the response/);
+    expect(await usersByEmail('response-issuer@example.com')).toEqual([]);
+    expect((await post({ email: 'response-issuer@example.com', responseIssuer: null })).status).toBe(302);
+  });
+
+  it('refused (401): a signed assertion answering a sign-in request (its InResponseTo) that the Response does not name, or names differently', async () => {
+    // Without the Response's InResponseTo, node-saml checks none: the assertion's would name any request, unchecked.
+    await refusedAs(await post({ email: 'subject-irt@example.com', subjectInResponseTo: '_never-issued' }), 401, 'AuthenticationRequired', /InResponseTo/);
+    const login = readRedirect((await raw('GET', '/auth/saml/login')).location!, spCertificate);
+    await refusedAs(await post({ email: 'subject-irt@example.com', subjectInResponseTo: login.id }), 401, 'AuthenticationRequired', /InResponseTo/);
+    expect(await usersByEmail('subject-irt@example.com')).toEqual([]);
+    const other = readRedirect((await raw('GET', '/auth/saml/login')).location!, spCertificate);
+    await refusedAs(await post({ email: 'subject-irt@example.com', inResponseTo: other.id, subjectInResponseTo: login.id }), 401, 'AuthenticationRequired', /request/);
+    expect(await usersByEmail('subject-irt@example.com')).toEqual([]);
+    // Named in both places, alike: signed in.
+    const third = readRedirect((await raw('GET', '/auth/saml/login')).location!, spCertificate);
+    expect((await post({ email: 'subject-irt@example.com', inResponseTo: third.id })).status).toBe(302);
+  });
+
   it('refused (401): expired, and not yet valid', async () => {
     await refusedAs(await post({ email: 'late@example.com', issuedAtOffsetMs: -20 * 60_000, notBeforeOffsetMs: -20 * 60_000, notOnOrAfterOffsetMs: -10 * 60_000 }), 401, 'AuthenticationRequired', /expired/);
     await refusedAs(await post({ email: 'early@example.com', notBeforeOffsetMs: 10 * 60_000, notOnOrAfterOffsetMs: 20 * 60_000 }), 401, 'AuthenticationRequired', /not valid yet/);
@@ -415,6 +471,23 @@ describe('SAML sign-in', () => {
     const answer = await raw('GET', `/auth/saml/logout/callback?${logoutResponseQuery(idp, { inResponseTo: request.id, destination })}`);
     expect(answer.status).toBe(302);
     expect(answer.location).toBe(`${SP}/`);
+  });
+
+  it('refused (401): a signed LogoutResponse whose Destination is another service provider\'s; ours, or none, lands home', async () => {
+    const logoutRequestId = async () => {
+      const signedIn = await post({ email: 'ada@example.com' });
+      return readRedirect((await raw('GET', '/auth/saml/logout', { cookie: signedIn.cookie! })).location!, spCertificate).id;
+    };
+    const id = await logoutRequestId();
+    for (const destination of ['https://other-sp.example.test/saml/logout/callback', `${SP}/auth/saml/logout/callback/`]) {
+      const res = await raw('GET', `/auth/saml/logout/callback?${logoutResponseQuery(idp, { inResponseTo: id, destination })}`);
+      expect({ status: res.status, name: res.body.name, cookie: res.cookie }).toEqual({ status: 401, name: 'AuthenticationRequired', cookie: null });
+      expect(res.body.message).toMatch(/Destination/);
+    }
+    const ours = await raw('GET', `/auth/saml/logout/callback?${logoutResponseQuery(idp, { inResponseTo: id, destination: `${SP}/auth/saml/logout/callback` })}`);
+    expect({ status: ours.status, location: ours.location }).toEqual({ status: 302, location: `${SP}/` });
+    const none = await raw('GET', `/auth/saml/logout/callback?${logoutResponseQuery(idp, { inResponseTo: await logoutRequestId(), destination: null })}`);
+    expect({ status: none.status, location: none.location }).toEqual({ status: 302, location: `${SP}/` });
   });
 
   it('logout of a password session (or none) just ends it and goes home', async () => {
