@@ -24,9 +24,23 @@ describe('MetricsBuffer', () => {
       'b/web/production/2026-11-22T10:00:00.000Z': { yes: 0, no: 4, variants: undefined },
       'a/api/production/2026-11-22T10:00:00.000Z': { yes: 1, no: 0, variants: undefined },
     });
-    expect(batch.seen).toEqual([{ feature: 'a', environment: 'production', at: NOW + 2000 }, { feature: 'b', environment: 'production', at: NOW }]);
+    expect(batch.seen).toEqual([{ feature: 'a', environment: 'production', at: NOW + 2000, projects: ['*'] }, { feature: 'b', environment: 'production', at: NOW, projects: ['*'] }]);
     expect(batch.instances.map((i) => [i.app, i.instanceId, i.environment, i.at])).toEqual([['web', 'web-1', 'production', NOW + 1000], ['api', 'web-1', 'production', NOW + 2000]]);
     expect(b.take()).toEqual({ counts: [], seen: [], instances: [] });
+  });
+
+  it("keeps reports of tokens of different projects apart (the flush counts each only for its projects' features), and puts a failed batch back so", () => {
+    const b = new MetricsBuffer(1000);
+    b.add(report({ a: { yes: 1 } }), { ...source, projects: ['alpha'] }, NOW, 0);
+    b.add(report({ a: { yes: 2 } }), { ...source, projects: ['beta'] }, NOW, 0);
+    b.add(report({ a: { yes: 4 } }), { ...source, projects: ['alpha'] }, NOW, 0);
+    const batch = b.take();
+    const counts = batch.counts.map((c) => [c.feature, c.projects, c.yes]);
+    expect(counts).toEqual([['a', ['alpha'], 5], ['a', ['beta'], 2]]);
+    expect(batch.seen.map((s) => [s.feature, s.projects])).toEqual([['a', ['alpha']], ['a', ['beta']]]);
+    b.restore(batch);
+    b.add(report({ a: { yes: 8 } }), { ...source, projects: ['beta'] }, NOW, 0);
+    expect(b.take().counts.map((c) => [c.feature, c.projects, c.yes])).toEqual([['a', ['alpha'], 5], ['a', ['beta'], 10]]);
   });
 
   it('leaves out toggles with no evaluation and names that cannot be features; a future start counts now; an hour past retention only marks seen', () => {

@@ -24,6 +24,8 @@ export interface CountRow {
   yes: number;
   no: number;
   variants: Map<string, number> | undefined;
+  /** The reporting token's projects (`['*']`: all): the flush counts only features of these. */
+  projects: string[];
 }
 
 export interface SeenRow {
@@ -31,6 +33,8 @@ export interface SeenRow {
   environment: string;
   /** Epoch milliseconds of the latest report. */
   at: number;
+  /** The reporting token's projects, as for counts. */
+  projects: string[];
 }
 
 export interface InstanceRow {
@@ -62,13 +66,17 @@ export interface ReportSource {
   reporter: string;
 }
 
-/** The counts of one application, environment and hour, by feature. */
+/** The counts of one application, environment, hour and token projects, by feature. */
 interface CountGroup {
   app: string;
   environment: string;
   hour: number;
+  projects: string[];
   rows: Map<string, CountRow>;
 }
+
+/** The key of a token's project list: reports of tokens of other projects are kept apart until the flush decides. */
+const projectsKey = (projects: readonly string[]) => projects.join(SEP);
 
 export class MetricsBuffer {
   // Nested by what one report shares (application, environment, hour), then by feature: a report costs one lookup of
@@ -88,16 +96,17 @@ export class MetricsBuffer {
     return Math.max(this.countKeys, this.seenKeys, this.instances.size);
   }
 
-  private group(app: string, environment: string, hour: number): CountGroup {
-    const key = app + SEP + environment + SEP + hour;
+  private group(app: string, environment: string, hour: number, projects: string[]): CountGroup {
+    const key = app + SEP + environment + SEP + hour + SEP + SEP + projectsKey(projects);
     let group = this.counts.get(key);
-    if (!group) this.counts.set(key, (group = { app, environment, hour, rows: new Map() }));
+    if (!group) this.counts.set(key, (group = { app, environment, hour, projects, rows: new Map() }));
     return group;
   }
 
-  private seenIn(environment: string): Map<string, SeenRow> {
-    let seen = this.seen.get(environment);
-    if (!seen) this.seen.set(environment, (seen = new Map()));
+  private seenIn(environment: string, projects: string[]): Map<string, SeenRow> {
+    const key = environment + SEP + SEP + projectsKey(projects);
+    let seen = this.seen.get(key);
+    if (!seen) this.seen.set(key, (seen = new Map()));
     return seen;
   }
 
@@ -108,11 +117,11 @@ export class MetricsBuffer {
    */
   add(report: MetricsReport, source: ReportSource, now: number, oldestHour: number): void {
     const { appName: app } = report;
-    const { environment } = source;
+    const { environment, projects } = source;
     const start = Math.min(report.bucket.start.getTime(), now);
     const hour = Math.floor(start / HOUR_MS) * HOUR_MS;
-    const group = hour >= oldestHour ? this.group(app, environment, hour) : undefined;
-    const seenHere = this.seenIn(environment);
+    const group = hour >= oldestHour ? this.group(app, environment, hour, projects) : undefined;
+    const seenHere = this.seenIn(environment, projects);
     const toggles = report.bucket.toggles;
     for (const feature of Object.keys(toggles)) {
       const toggle = toggles[feature];
@@ -122,7 +131,7 @@ export class MetricsBuffer {
       const seen = seenHere.get(feature);
       if (seen) seen.at = Math.max(seen.at, now);
       else if (this.seenKeys < this.maxKeys) {
-        seenHere.set(feature, { feature, environment, at: now });
+        seenHere.set(feature, { feature, environment, at: now, projects });
         this.seenKeys += 1;
       } else this.dropped += 1;
       if (!group) continue;
@@ -132,7 +141,7 @@ export class MetricsBuffer {
           this.dropped += 1;
           continue;
         }
-        row = { feature, app, environment, hour, yes: 0, no: 0, variants: undefined };
+        row = { feature, app, environment, hour, yes: 0, no: 0, variants: undefined, projects };
         group.rows.set(feature, row);
         this.countKeys += 1;
       }
@@ -183,7 +192,7 @@ export class MetricsBuffer {
   /** Puts back a batch whose write failed, added to what arrived meanwhile (nothing is lost; the cap does not apply). */
   restore(batch: MetricsBatch): void {
     for (const c of batch.counts) {
-      const group = this.group(c.app, c.environment, c.hour);
+      const group = this.group(c.app, c.environment, c.hour, c.projects);
       const row = group.rows.get(c.feature);
       if (!row) {
         group.rows.set(c.feature, c);
@@ -198,7 +207,7 @@ export class MetricsBuffer {
       }
     }
     for (const s of batch.seen) {
-      const seenHere = this.seenIn(s.environment);
+      const seenHere = this.seenIn(s.environment, s.projects);
       const held = seenHere.get(s.feature);
       if (held) held.at = Math.max(held.at, s.at);
       else {

@@ -12,8 +12,8 @@ import { APPLICATION_COLUMNS, applicationCreatedData, type ApplicationRow } from
  * (`on conflict … do update set yes = client_metrics_hourly.yes + excluded.yes`), times only move forward
  * (`greatest`, or `where last_seen_at < …`), and every statement meets its rows in key order. The features reported
  * are locked first, by name (`for no key update`), as every change of a feature does (src/domain/change.ts rule 3),
- * so a flush and a change of the same feature wait for each other instead of deadlocking. Unknown features are left
- * out by the statements themselves (their rows would have no feature to belong to).
+ * so a flush and a change of the same feature wait for each other instead of deadlocking. Unknown features, and
+ * features outside the reporting token's projects, are left out by the statements themselves (TOKEN_COVERS).
  *
  * Returns the number of applications it created (each with its `application-created` event, written in the same
  * transaction: the unique key decides which instance created an application, so the event is written once).
@@ -29,11 +29,18 @@ async function bound<T = unknown>(tx: EntityManager, sql: string, values: unknow
   return ((await trx.raw(sql, values as Knex.RawBinding[])) as { rows: T[] }).rows;
 }
 
+/**
+ * A report counts only for features of its token's projects (`r.p`, the token's list, `["*"]` for all): a client token
+ * of one project cannot write usage (nor "last seen") onto another project's features. Unknown features are dropped
+ * by the same join. Reports of tokens of different projects are kept apart in the buffer and summed here.
+ */
+const TOKEN_COVERS = `(r.p @> '["*"]'::jsonb or r.p @> jsonb_build_array(x.project))`;
+
 export async function writeMetrics(em: EntityManager, batch: MetricsBatch, retentionHours: number): Promise<{ applicationsCreated: number }> {
   const iso = (ms: number) => new Date(ms).toISOString();
-  const counts = batch.counts.map((c) => ({ f: c.feature, a: c.app, e: c.environment, h: iso(c.hour), y: c.yes, n: c.no }));
-  const variants = batch.counts.flatMap((c) => [...(c.variants ?? [])].map(([v, n]) => ({ f: c.feature, a: c.app, e: c.environment, h: iso(c.hour), v, c: n })));
-  const seen = batch.seen.map((s) => ({ f: s.feature, e: s.environment, t: iso(s.at) }));
+  const counts = batch.counts.map((c) => ({ f: c.feature, a: c.app, e: c.environment, h: iso(c.hour), y: c.yes, n: c.no, p: c.projects }));
+  const variants = batch.counts.flatMap((c) => [...(c.variants ?? [])].map(([v, n]) => ({ f: c.feature, a: c.app, e: c.environment, h: iso(c.hour), v, c: n, p: c.projects })));
+  const seen = batch.seen.map((s) => ({ f: s.feature, e: s.environment, t: iso(s.at), p: s.projects }));
   const instances = batch.instances.map((i) => ({ a: i.app, e: i.environment, i: i.instanceId, ip: i.clientIp, p: i.projects, by: i.reporter, t: iso(i.at) }));
   const features = [...new Set([...batch.seen.map((s) => s.feature), ...batch.counts.map((c) => c.feature)])];
 
@@ -44,20 +51,23 @@ export async function writeMetrics(em: EntityManager, batch: MetricsBatch, reten
     if (seen.length > 0) {
       await bound(tx,
         `update features f set last_seen_at = s.t
-           from (select r.f, max(r.t) as t from jsonb_to_recordset(?::jsonb) as r(f text, e text, t timestamptz) group by r.f) s
+           from (select r.f, max(r.t) as t from jsonb_to_recordset(?::jsonb) as r(f text, e text, t timestamptz, p jsonb)
+                   join features x on x.name = r.f and ${TOKEN_COVERS} group by r.f) s
           where f.name = s.f and (f.last_seen_at is null or f.last_seen_at < s.t)`,
         [JSON.stringify(seen)]);
       await bound(tx,
-        `update feature_environments fe set last_seen_at = r.t
-           from jsonb_to_recordset(?::jsonb) as r(f text, e text, t timestamptz)
-          where fe.feature_name = r.f and fe.environment = r.e and (fe.last_seen_at is null or fe.last_seen_at < r.t)`,
+        `update feature_environments fe set last_seen_at = s.t
+           from (select r.f, r.e, max(r.t) as t from jsonb_to_recordset(?::jsonb) as r(f text, e text, t timestamptz, p jsonb)
+                   join features x on x.name = r.f and ${TOKEN_COVERS} group by r.f, r.e) s
+          where fe.feature_name = s.f and fe.environment = s.e and (fe.last_seen_at is null or fe.last_seen_at < s.t)`,
         [JSON.stringify(seen)]);
     }
     if (counts.length > 0) {
       await bound(tx,
         `insert into client_metrics_hourly (feature_name, app_name, environment, hour, yes, no)
-         select r.f, r.a, r.e, r.h, r.y, r.n from jsonb_to_recordset(?::jsonb) as r(f text, a text, e text, h timestamptz, y bigint, n bigint)
-          where exists (select 1 from features where name = r.f)
+         select r.f, r.a, r.e, r.h, sum(r.y), sum(r.n) from jsonb_to_recordset(?::jsonb) as r(f text, a text, e text, h timestamptz, y bigint, n bigint, p jsonb)
+           join features x on x.name = r.f and ${TOKEN_COVERS}
+          group by r.f, r.a, r.e, r.h
           order by r.f, r.a, r.e, r.h
          on conflict (feature_name, app_name, environment, hour)
          do update set yes = client_metrics_hourly.yes + excluded.yes, no = client_metrics_hourly.no + excluded.no`,
@@ -66,8 +76,10 @@ export async function writeMetrics(em: EntityManager, batch: MetricsBatch, reten
     if (variants.length > 0) {
       await bound(tx,
         `insert into client_metrics_hourly_variants (feature_name, app_name, environment, hour, variant, count)
-         select r.f, r.a, r.e, r.h, r.v, r.c from jsonb_to_recordset(?::jsonb) as r(f text, a text, e text, h timestamptz, v text, c bigint)
+         select r.f, r.a, r.e, r.h, r.v, sum(r.c) from jsonb_to_recordset(?::jsonb) as r(f text, a text, e text, h timestamptz, v text, c bigint, p jsonb)
+           join features x on x.name = r.f and ${TOKEN_COVERS}
           where exists (select 1 from client_metrics_hourly m where m.feature_name = r.f and m.app_name = r.a and m.environment = r.e and m.hour = r.h)
+          group by r.f, r.a, r.e, r.h, r.v
           order by r.f, r.a, r.e, r.h, r.v
          on conflict (feature_name, app_name, environment, hour, variant)
          do update set count = client_metrics_hourly_variants.count + excluded.count`,

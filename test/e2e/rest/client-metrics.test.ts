@@ -230,6 +230,31 @@ describe('the flush', () => {
     expect((await lastSeen('cm-d')).production).not.toBeNull();
   });
 
+  it("a token's report counts only for features of its projects: another project's feature gets no usage, no lastSeenAt, no application (issue 27, defect 5)", async () => {
+    await app.post('/api/admin/projects', { id: 'cm-beta', name: 'Beta' });
+    await app.post('/api/admin/projects/cm-beta/environments', { environment: 'development' });
+    await app.post('/api/admin/projects/cm-beta/features', { name: 'cm-beta-f' });
+    // tokens.clientDev reads project `default` only; the same report also counts a feature of its own project.
+    const answer = await app.post('/api/client/metrics', report('cm-outsider', { 'cm-beta-f': { yes: 1000, variants: { blue: 1000 } }, 'cm-a': { yes: 1 }, 'cm-unknown': { yes: 5 } }), { token: tokens.clientDev });
+    expect(answer.status).toBe(202);
+    // Summed apart from, and written in the same flush as, an admin token's report of the same feature and hour.
+    await app.post('/api/client/metrics', report('cm-outsider', { 'cm-beta-f': { yes: 2 } }, { environment: 'development' }));
+    const rows = await until(async () => { const r = await hourly('cm-a'); return r.some((x) => x.app_name === 'cm-outsider') && r; }, 'the flush');
+    expect(rows.filter((x) => x.app_name === 'cm-outsider')).toEqual([{ app_name: 'cm-outsider', environment: 'development', yes: 1, no: 0 }]);
+    await until(async () => (await hourly('cm-beta-f')).length > 0, 'the admin report');
+    expect(await hourly('cm-beta-f')).toEqual([{ app_name: 'cm-outsider', environment: 'development', yes: 2, no: 0 }]);
+    expect(await sql(`select variant from client_metrics_hourly_variants where feature_name = 'cm-beta-f'`)).toEqual([]);
+    expect(await hourly('cm-unknown')).toEqual([]);
+    // The client token alone never marks the other project's feature seen.
+    await app.post('/api/admin/projects/cm-beta/features', { name: 'cm-beta-g' });
+    await app.post('/api/client/metrics', report('cm-outsider', { 'cm-beta-g': { yes: 7 }, 'cm-b': { yes: 1 } }), { token: tokens.clientDev });
+    await until(async () => (await hourly('cm-b')).some((x) => x.app_name === 'cm-outsider'), 'the second flush');
+    expect(await hourly('cm-beta-g')).toEqual([]);
+    const g = (await app.get('/api/admin/projects/cm-beta/features/cm-beta-g')).body;
+    expect([g.lastSeenAt, ...g.environments.map((e: any) => e.lastSeenAt)].filter((at) => at !== null)).toEqual([]);
+    expect((await app.get('/api/admin/client-metrics/features/cm-beta-g')).body.seenApplications).toEqual([]);
+  });
+
   it('a flush that fails keeps its counts for the next one, and the service keeps answering', async () => {
     await sql('alter table client_metrics_hourly rename to client_metrics_hourly_away');
     try {
