@@ -30,7 +30,10 @@ describe('change() and deadlocks', () => {
     });
     const results = await Promise.all([lockBoth('lock-a', 'lock-b', 'ab'), lockBoth('lock-b', 'lock-a', 'ba')]);
     expect(results).toEqual(['ab', 'ba']);
-    expect(attempts.ab + attempts.ba).toBe(3);
+    // At least one rerun; under load PostgreSQL's deadlock checks of both waiting sessions can each pick itself as the
+    // victim (the second runs before the first's abort releases its locks), so both may run again.
+    expect(attempts.ab + attempts.ba).toBeGreaterThanOrEqual(3);
+    expect(attempts.ab + attempts.ba).toBeLessThanOrEqual(4);
     const events = (await app.events('feature-metadata-updated')).filter((e) => e.data?.by);
     expect(events.map((e) => e.data.by).sort()).toEqual(['ab', 'ba']);
   });
