@@ -5,6 +5,7 @@ import { buildApp } from './app';
 import { answerClientErrors } from './client-error';
 import type { Config } from './config';
 import { ensureAdminTokens } from './domain/access/api-token.service';
+import { createGeneratedCredentials, type GeneratedCredentials } from './domain/access/generated-credentials';
 import { ensureAdminUser } from './domain/access/user.service';
 import { StartupError, type EmbeddedDatabase } from './db/embedded';
 import { openDatabase } from './db/open-database';
@@ -18,10 +19,8 @@ export interface Running {
   server: Server;
   orm: MikroORM;
   port: number;
-  /** The admin token created because none existed, shown once. */
-  createdAdminToken: string | null;
-  /** The generated password of the `admin` user created because no user existed, shown once. */
-  createdAdminPassword: string | null;
+  /** The admin token and user `admin` this start generated because none existed, shown once. */
+  generated: GeneratedCredentials;
   /**
    * Graceful stop (issue 8, defect 10): no new connections; requests in flight finish; live event streams end;
    * idle keep-alive connections close at once and the others as soon as their response is sent; whatever is still
@@ -30,16 +29,17 @@ export interface Running {
   stop(): Promise<void>;
 }
 
-/** config → database (embedded when no DATABASE_URL) → migrations → admin tokens → HTTP server. */
+/**
+ * config → database (embedded when no DATABASE_URL) → migrations and the configured admin token and password → HTTP
+ * server → generated admin token and password: those are shown only once, so a start that fails on the port must not
+ * make them (defect 8); the configured ones are known to whoever set them, so they work from the first request.
+ */
 export async function startServer(config: Config, logger: Logger, embeddedStarting?: Promise<EmbeddedDatabase>): Promise<Running> {
-  let created = { token: null as string | null, password: null as string | null };
   const db = await openDatabase(config, {
     embeddedStarting,
     afterMigrations: async (orm) => {
-      created = {
-        token: (await ensureAdminTokens(orm.em, config.initAdminApiTokens)).created,
-        password: (await ensureAdminUser(orm.em, config.initAdminPassword)).createdPassword,
-      };
+      await ensureAdminTokens(orm.em, config.initAdminApiTokens);
+      if (config.initAdminPassword !== undefined) await ensureAdminUser(orm.em, config.initAdminPassword);
     },
   });
   if (db.embedded) logger.info({ dataDir: config.dataDir }, 'embedded PostgreSQL (PGlite) started');
@@ -54,27 +54,40 @@ export async function startServer(config: Config, logger: Logger, embeddedStarti
   }
   const app = buildApp({ orm: openedOrm, logger, playgroundCombinationLimit: config.playgroundCombinationLimit, graphqlMaxCost: config.graphqlMaxCost, publicUrl: config.publicUrl, eventHub, allowPrivateAddonUrls: config.addonDelivery.allowPrivateUrls, importBodyLimit: config.importBodyLimit,
     corsOrigins: config.corsOrigins, metricsFlushMs: config.metricsFlushMs, metricsRetentionHours: config.metricsRetentionHours, memorySoftLimitMb: config.memorySoftLimitMb });
-  // Express 5 calls the listen callback with the server's error (a port in use) as well as on success.
-  const server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(config.port, (err?: Error) => (err ? reject(err) : resolve(s)));
-  }).catch(async (err: NodeJS.ErrnoException) => {
+  const closeAll = async () => {
     await app.close();
     eventHub.close();
     await listener?.stop();
     await db.close();
+  };
+  // Express 5 calls the listen callback with the server's error (a port in use) as well as on success.
+  const server = await new Promise<Server>((resolve, reject) => {
+    const s = app.listen(config.port, (err?: Error) => (err ? reject(err) : resolve(s)));
+  }).catch(async (err: NodeJS.ErrnoException) => {
+    await closeAll();
     if (err.code === 'EADDRINUSE') throw new StartupError(`port ${config.port} is already in use by another program. Stop it, or start flagdeck on another port with PORT=<port>.`);
     if (err.code === 'EACCES') throw new StartupError(`this user may not listen on port ${config.port}. Use a port above 1023 with PORT=<port>.`);
     throw err;
   });
   answerClientErrors(server);
   const port = (server.address() as AddressInfo).port;
+  let generated: GeneratedCredentials;
+  try {
+    generated = await db.exclusive(() => createGeneratedCredentials(openedOrm.em));
+  } catch (err) {
+    const closed = new Promise((resolve) => server.close(resolve));
+    server.closeAllConnections();
+    await closed;
+    await closeAll();
+    throw err;
+  }
   // Addon deliveries: this instance's worker shares the outbox with every other instance's.
   const worker = new DeliveryWorker(openedOrm, { ...config.addonDelivery, publicUrl: config.publicUrl }, logger, eventHub).start();
   // Scheduled change requests: every instance looks for due ones; each is applied by one of them.
   const scheduler = new ChangeRequestScheduler(openedOrm, { pollMs: config.changeRequestPollMs }, logger).start();
   let stopping: Promise<void> | undefined;
   return {
-    server, orm: openedOrm, port, createdAdminToken: created.token, createdAdminPassword: created.password,
+    server, orm: openedOrm, port, generated,
     stop() {
       stopping ??= (async () => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
