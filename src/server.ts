@@ -5,7 +5,7 @@ import { buildApp } from './app';
 import { answerClientErrors } from './client-error';
 import type { Config } from './config';
 import { ensureAdminTokens } from './domain/access/api-token.service';
-import { createGeneratedCredentials, type GeneratedCredentials } from './domain/access/generated-credentials';
+import { createGeneratedCredentials, findUnshown, markShown, type GeneratedCredentials, type UnshownCredential } from './domain/access/generated-credentials';
 import { ensureAdminUser } from './domain/access/user.service';
 import { StartupError, type EmbeddedDatabase } from './db/embedded';
 import { openDatabase } from './db/open-database';
@@ -19,8 +19,12 @@ export interface Running {
   server: Server;
   orm: MikroORM;
   port: number;
-  /** The admin token and user `admin` this start generated because none existed, shown once. */
+  /** The admin token and user `admin` this start generated because none existed: shown once, then `markShown`. */
   generated: GeneratedCredentials;
+  /** Credentials earlier starts generated but never showed, still unused: the start says how to recover them. */
+  unshown: UnshownCredential[];
+  /** The generated credentials were written to stdout: their unshown records go. */
+  markShown(): Promise<void>;
   /**
    * Graceful stop (issue 8, defect 10): no new connections; requests in flight finish; live event streams end;
    * idle keep-alive connections close at once and the others as soon as their response is sent; whatever is still
@@ -72,7 +76,10 @@ export async function startServer(config: Config, logger: Logger, embeddedStarti
   answerClientErrors(server);
   const port = (server.address() as AddressInfo).port;
   let generated: GeneratedCredentials;
+  let unshown: UnshownCredential[];
   try {
+    // Earlier starts' records first: this start's own are shown next, or reported by main when that fails.
+    unshown = await findUnshown(openedOrm.em);
     generated = await db.exclusive(() => createGeneratedCredentials(openedOrm.em));
   } catch (err) {
     const closed = new Promise((resolve) => server.close(resolve));
@@ -87,7 +94,8 @@ export async function startServer(config: Config, logger: Logger, embeddedStarti
   const scheduler = new ChangeRequestScheduler(openedOrm, { pollMs: config.changeRequestPollMs }, logger).start();
   let stopping: Promise<void> | undefined;
   return {
-    server, orm: openedOrm, port, generated,
+    server, orm: openedOrm, port, generated, unshown,
+    markShown: () => markShown(openedOrm.em, generated),
     stop() {
       stopping ??= (async () => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
