@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig } from './config';
 import { startEmbeddedDatabase, StartupError } from './db/embedded';
+import type * as CredentialsModule from './domain/access/generated-credentials';
 import type * as LoggerModule from './logger';
 import type * as ServerModule from './server';
 
@@ -21,6 +22,7 @@ async function main(): Promise<void> {
   embedded?.catch(() => {}); // awaited (and reported) by startServer
   const { createLogger } = require('./logger') as typeof LoggerModule;
   const { startServer } = require('./server') as typeof ServerModule;
+  const { generatedBanner, unshownNotice, unshownOf } = require('./domain/access/generated-credentials') as typeof CredentialsModule;
   const logger = createLogger(config.logLevel, config.logFormat);
   // Signal handlers go in before anything is announced: a supervisor (or a test) that reads "listening" and sends
   // SIGTERM at once must get the graceful stop, not the default action. While starting there is nothing to finish,
@@ -48,16 +50,24 @@ async function main(): Promise<void> {
       process.exit(1);
     }
   };
+  // A closed stdout (EPIPE) must not end the service: the one write that matters, the generated credentials, checks
+  // its own outcome below.
+  process.stdout.on('error', () => {});
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
   running = await startServer(config, logger, embedded);
   logger.info({ port: running.port, database: config.databaseUrl ? 'postgresql' : 'embedded', startupMs: Date.now() - started }, `flagdeck listening on http://localhost:${running.port} (GraphiQL at /graphql)`);
-  if (running.createdAdminToken) {
-    process.stdout.write(`\nNo admin API token existed, so one was created. It is shown only this once:\n\n    ${running.createdAdminToken}\n\nTry: curl -H "Authorization: ${running.createdAdminToken}" http://localhost:${running.port}/api/admin/tags\n\n`);
+  const where = { embedded: !config.databaseUrl, port: running.port };
+  if (running.unshown.length > 0) process.stdout.write(unshownNotice(running.unshown, where));
+  const banner = generatedBanner(running.generated, running.port);
+  if (!banner) return;
+  // Generated credentials count as shown only once stdout took them; until then the next start says how to recover.
+  const failure = await new Promise<Error | null | undefined>((resolve) => process.stdout.write(banner, resolve));
+  if (failure) {
+    process.stderr.write(`flagdeck: the generated admin credentials could not be written to stdout (${(failure as NodeJS.ErrnoException).code ?? failure.message}), so they were never shown.\n${unshownNotice(unshownOf(running.generated), where)}`);
+    return;
   }
-  if (running.createdAdminPassword) {
-    process.stdout.write(`No user existed, so user "admin" was created. Its password is shown only this once:\n\n    ${running.createdAdminPassword}\n\nLog in: curl -c cookies -H 'Content-Type: application/json' -d '{"username":"admin","password":"…"}' http://localhost:${running.port}/auth/simple/login\n\n`);
-  }
+  await running.markShown().catch((err: unknown) => logger.warn({ err }, 'could not record that the generated admin credentials were shown; the next start will say they were not'));
 }
 
 main().catch((err) => {

@@ -24,6 +24,13 @@ export class StartupError extends Error {
   override name = 'StartupError';
 }
 
+/** Another live process (a running service, or a command-line tool) holds the data folder. */
+export class DataFolderInUseError extends StartupError {
+  constructor(readonly dir: string, readonly pid: number) {
+    super(`the data folder ${dir} is in use by process ${pid}; stop it or choose another DATA_DIR`);
+  }
+}
+
 function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -39,7 +46,7 @@ function acquireLock(dir: string): () => void {
   if (existsSync(file)) {
     const pid = Number(readFileSync(file, 'utf8').trim());
     if (pid && pid !== process.pid && pidAlive(pid)) {
-      throw new StartupError(`the data folder ${dir} is in use by process ${pid}; stop it or choose another DATA_DIR`);
+      throw new DataFolderInUseError(dir, pid);
     }
     unlinkSync(file);
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { unreachableDatabase } from '../../src/server';
+import { unreachableDatabase } from '../../src/db/open-database';
 
 describe('unreachableDatabase: why the configured PostgreSQL cannot be used, never with its password', () => {
   const url = 'postgresql://app%40team:p%40ss-w0rd@db.example.com:6543/flags';

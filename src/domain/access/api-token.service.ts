@@ -19,10 +19,10 @@ export function generateAdminToken(): string {
 }
 
 /**
- * Start-up: create each configured admin token that is absent; if no admin token exists at all, create one
- * and return its secret so the caller can print it once.
+ * Start-up: create each configured admin token (INIT_ADMIN_API_TOKENS) that is absent. A token generated because none
+ * exists is made by `createGeneratedCredentials`, once the service can show it.
  */
-export async function ensureAdminTokens(em: EntityManager, initTokens: string[]): Promise<{ created: string | null }> {
+export async function ensureAdminTokens(em: EntityManager, initTokens: string[]): Promise<void> {
   const fork = em.fork();
   for (const token of initTokens) {
     const digest = hashToken(token);
@@ -31,11 +31,6 @@ export async function ensureAdminTokens(em: EntityManager, initTokens: string[])
     }
   }
   await fork.flush();
-  if ((await fork.count(ApiTokenSchema, { type: 'admin' })) > 0) return { created: null };
-  const secret = generateAdminToken();
-  fork.create(ApiTokenSchema, { secretHash: hashToken(secret), tokenName: 'admin', type: 'admin', projects: ['*'], environment: '*' });
-  await fork.flush();
-  return { created: secret };
 }
 
 export type ApiTokenType = 'client' | 'admin' | 'frontend';

@@ -287,19 +287,17 @@ export async function rootRoleId(em: EntityManager, ref: number | string, path: 
 }
 
 /**
- * Start-up: a database without users gets user `admin` with the Admin root role. Its password is `password` (from
- * INIT_ADMIN_PASSWORD) or a generated one, returned so the caller can print it once. Safe to run from several
- * instances at once (the insert is conditional on the table being empty, under the start-up lock).
+ * Start-up with INIT_ADMIN_PASSWORD: a database without users gets user `admin` with the Admin root role and that
+ * password. Without it, `createGeneratedCredentials` makes the user with a generated password, once the service can
+ * show it. Safe to run from several instances at once (the insert is conditional on the table being empty).
  */
-export async function ensureAdminUser(em: EntityManager, password: string | undefined): Promise<{ createdPassword: string | null }> {
+export async function ensureAdminUser(em: EntityManager, password: string): Promise<void> {
   const fork = em.fork();
   const [{ any }]: Array<{ any: boolean }> = await fork.execute('select exists (select 1 from users) as any');
-  if (any) return { createdPassword: null };
-  const chosen = password ?? generatePassword();
-  const inserted: unknown[] = await fork.execute(
-    `insert into users (name, username, password_hash, root_role_id) select 'Admin', 'admin', ?, ? where not exists (select 1 from users) returning id`,
-    [await hashPassword(chosen), ROLE_ADMIN]);
-  return { createdPassword: inserted.length > 0 && password === undefined ? chosen : null };
+  if (any) return;
+  await fork.execute(
+    `insert into users (name, username, password_hash, root_role_id) select 'Admin', 'admin', ?, ? where not exists (select 1 from users)`,
+    [await hashPassword(password), ROLE_ADMIN]);
 }
 
 /**
