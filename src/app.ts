@@ -1,6 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { MikroORM } from '@mikro-orm/postgresql';
+import proxyaddr from 'proxy-addr';
+import type { TrustProxy } from './config';
 import { refuseNonAdminToken } from './domain/access/api-token.service';
 import { Authenticator, SESSION_COOKIE } from './domain/access/authenticator';
 import { AuthenticationRequired, ContentTypeerror, type DomainError } from './domain/errors';
@@ -63,6 +65,8 @@ export interface AppDeps {
   metricsRetentionHours?: number;
   /** MEMORY_SOFT_LIMIT_MB: RSS above which requests trigger a full garbage collection now and then (0: never; src/idle-gc.ts). */
   memorySoftLimitMb?: number;
+  /** TRUST_PROXY: Express's `trust proxy` (config.ts); default false, X-Forwarded-* ignored. */
+  trustProxy?: TrustProxy;
 }
 
 /** The app, and what must be finished before its database closes (buffered SDK metrics are written). */
@@ -77,11 +81,17 @@ const refuse = (req: Request, res: Response, err: DomainError) => (req.baseUrl =
  * read, so an anonymous caller cannot make the server parse anything; everything the door refuses, it refuses before
  * routing, so no route or service sees it.
  */
-export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinationLimit, graphqlMaxCost, graphqlCompiled = true, graphqlCompileAfter, credentialTtlMs, publicUrl = 'http://localhost:4242', eventHub = new EventHub('local'), allowPrivateAddonUrls = false, importBodyLimit = '500kb', corsOrigins = [], metricsFlushMs = 5_000, metricsRetentionHours = 48, memorySoftLimitMb = MEMORY_SOFT_LIMIT_MB }: AppDeps): App {
+export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinationLimit, graphqlMaxCost, graphqlCompiled = true, graphqlCompileAfter, credentialTtlMs, publicUrl = 'http://localhost:4242', eventHub = new EventHub('local'), allowPrivateAddonUrls = false, importBodyLimit = '500kb', corsOrigins = [], metricsFlushMs = 5_000, metricsRetentionHours = 48, memorySoftLimitMb = MEMORY_SOFT_LIMIT_MB, trustProxy = false }: AppDeps): App {
   attachEventHub(orm.em, eventHub);
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  // Behind a TLS proxy (TRUST_PROXY): req.ip and req.secure read X-Forwarded-For and X-Forwarded-Proto from the trusted
+  // proxies only; without it the headers are ignored. What sees requests before Express (the request log, the SDK
+  // metrics fast path) reads the client address with the same compiled trust function, so both agree with req.ip.
+  app.set('trust proxy', trustProxy);
+  const trust = app.get('trust proxy fn') as (address: string, hop: number) => boolean;
+  const clientAddress = (req: IncomingMessage): string => proxyaddr(req, trust);
   // A full garbage collection once requests stop for a while, and now and then while busy above the soft memory limit
   // (src/idle-gc.ts): the heap returns to its live size.
   const idle = idleCollector({ softLimitBytes: memorySoftLimitMb * 2 ** 20 });
@@ -92,7 +102,7 @@ export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinati
   const playgroundCache = new SnapshotCache();
   const overviewCache = new FeatureOverviewCache();
   // Request log lines and Prometheus metrics (src/observability): every request is observed as it enters (see the end).
-  const obs = observability(app, orm, logger, eventHub);
+  const obs = observability(app, orm, logger, eventHub, clientAddress);
   const serviceOptions = { playgroundCombinationLimit, playgroundCache, overviewCache, onCredentialsRevoked, publicUrl, eventHub, allowPrivateAddonUrls, onPlaygroundEvaluation: obs.playgroundEvaluated };
 
   app.get('/health', async (_req, res) => {
@@ -198,7 +208,7 @@ export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinati
   // Express takes the rest. Express's app function calls `app.handle` for each request, so this is where one enters.
   const fastPaths: FastPath[] = [
     clientPollFastPath(credentials, clientFeatures),
-    clientMetricsFastPath(credentials, metrics.report, limitInBytes(bodyLimit), logger),
+    clientMetricsFastPath(credentials, metrics.report, limitInBytes(bodyLimit), logger, clientAddress),
   ];
   const expressHandle = (app as unknown as { handle: Handle }).handle.bind(app);
   (app as unknown as { handle: Handle }).handle = (req, res, callback) => {

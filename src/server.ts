@@ -98,7 +98,7 @@ export async function startServer(config: Config, logger: Logger, embeddedStarti
     await listener.ready;
   }
   const app = buildApp({ orm: openedOrm, logger, playgroundCombinationLimit: config.playgroundCombinationLimit, graphqlMaxCost: config.graphqlMaxCost, publicUrl: config.publicUrl, eventHub, allowPrivateAddonUrls: config.addonDelivery.allowPrivateUrls, importBodyLimit: config.importBodyLimit,
-    corsOrigins: config.corsOrigins, metricsFlushMs: config.metricsFlushMs, metricsRetentionHours: config.metricsRetentionHours, memorySoftLimitMb: config.memorySoftLimitMb });
+    corsOrigins: config.corsOrigins, metricsFlushMs: config.metricsFlushMs, metricsRetentionHours: config.metricsRetentionHours, memorySoftLimitMb: config.memorySoftLimitMb, trustProxy: config.trustProxy });
   // Express 5 calls the listen callback with the server's error (a port in use) as well as on success.
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(config.port, (err?: Error) => (err ? reject(err) : resolve(s)));

@@ -176,6 +176,10 @@ describe('the request log', () => {
     for (const leaked of [secret, clientToken.slice(clientToken.indexOf('.') + 1)]) expect(written).not.toContain(leaked);
   });
 
+  it('writes the client address (remoteAddress); without TRUST_PROXY an X-Forwarded-For header does not change it', async () => {
+    const res = await app.get('/health', { token: null, headers: { 'x-forwarded-for': '203.0.113.7' } });
+    expect((await lineOf(res)).remoteAddress).toBe('127.0.0.1');
+  });
 });
 
 describe('GET /internal-backstage/prometheus', () => {
