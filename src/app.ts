@@ -1,11 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { MIMEType } from 'node:util';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import proxyaddr from 'proxy-addr';
 import type { TrustProxy } from './config';
 import { refuseNonAdminToken } from './domain/access/api-token.service';
 import { Authenticator, SESSION_COOKIE } from './domain/access/authenticator';
-import { AuthenticationRequired, ContentTypeerror, type DomainError } from './domain/errors';
+import { AuthenticationRequired, ContentTypeerror, ForbiddenError, type DomainError } from './domain/errors';
 import { attachEventHub, EventHub } from './domain/events/event-hub';
 import { SnapshotCache } from './domain/playground/snapshot-cache';
 import { FeatureOverviewCache } from './domain/projects/feature-overview';
@@ -72,6 +73,31 @@ export interface AppDeps {
 /** The app, and what must be finished before its database closes (buffered SDK metrics are written). */
 export type App = ReturnType<typeof express> & { close(): Promise<void> };
 
+/** Methods that change nothing; every other method is a write. */
+const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Whether a Content-Type header names JSON (`application/json`, `application/<x>+json`), whatever the body. */
+function declaresJson(header: string | undefined): boolean {
+  if (header === undefined) return false;
+  try {
+    const { type, subtype } = new MIMEType(header);
+    return type === 'application' && (subtype === 'json' || subtype.endsWith('+json'));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The session cookie's guard against cross-site request forgery: a write it authenticates must declare JSON. A page on
+ * another port of this site (SameSite=Lax lets it) can make a browser send the cookie only with what a form sends; JSON
+ * needs a CORS preflight, never granted with credentials. The content type rather than Origin or Sec-Fetch-Site: those
+ * are missing from older browsers and scripts. ForbiddenError, not NoAccessError: no permission is missing.
+ */
+function cookieWriteRefusal(req: Request): ForbiddenError | undefined {
+  if (SAFE_METHODS.has(req.method) || declaresJson(req.headers['content-type'])) return undefined;
+  return new ForbiddenError('A change made with the session cookie must be sent with `Content-Type: application/json` (also when it has no body), which a page on another site cannot send. Send that header, or authenticate with an API token or personal access token in the Authorization header.');
+}
+
 /** Errors of the door answer in the shape of the door: GraphQL's `{errors}` on /graphql, the REST body elsewhere. */
 const refuse = (req: Request, res: Response, err: DomainError) => (req.baseUrl === '/graphql' ? sendGraphQLError(res, err) : sendError(res, err));
 
@@ -118,12 +144,16 @@ export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinati
   app.get(PROMETHEUS_PATH, obs.prometheus);
 
   // The Authorization header (an API token or a personal access token) wins over the session cookie; client and
-  // frontend tokens are valid credentials but never open the admin API (403).
+  // frontend tokens are valid credentials but never open the admin API (403). A write authenticated by the cookie must
+  // declare JSON (cookieWriteRefusal, 403), checked once the session is known, so an anonymous caller still gets 401.
   const authenticate = async (req: Request, res: Response, next: NextFunction) => {
-    const principal = req.headers.authorization !== undefined
-      ? await credentials.fromHeader(req.headers.authorization)
-      : await credentials.fromSession(readCookie(req, SESSION_COOKIE));
+    const byCookie = req.headers.authorization === undefined;
+    const principal = byCookie
+      ? await credentials.fromSession(readCookie(req, SESSION_COOKIE))
+      : await credentials.fromHeader(req.headers.authorization);
     if (!principal) return refuse(req, res, new AuthenticationRequired());
+    const forged = byCookie ? cookieWriteRefusal(req) : undefined;
+    if (forged) return refuse(req, res, forged);
     const refused = refuseNonAdminToken(principal);
     if (refused) return refuse(req, res, refused);
     (req as Request & { scope?: unknown }).scope = { services: createServices(orm.em.fork(), principal, serviceOptions) };
