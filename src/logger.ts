@@ -61,6 +61,12 @@ const CREDENTIAL_SHORT_NAMES = new Set(['sid', 'pw', 'pass', 'sig']);
  */
 const CREDENTIAL_SHAPE = /[*\]A-Za-z0-9~_.-]:(?:\*|[A-Za-z0-9~_.-]{1,100})\.[A-Za-z0-9_-]{8}|user:[A-Za-z0-9_-]{8}|[0-9a-f]{32}/i;
 
+/**
+ * A value that names a credential inside itself, as GraphQL over GET does (`variables={"password":"…"}`,
+ * `query=mutation { setUserPassword(input: {password: "…"}) }`): a credential's name, then `:` or `=`.
+ */
+const EMBEDDED_CREDENTIAL = /(?:auth[a-z]*|token|secret|passw[a-z]*|pwd|api[_-]?key|session[a-z]*|cookie)["']?\s*[:=]/i;
+
 /** Whether a URL may hold anything redactUrl replaces; most request URLs do not, and are logged as they are. */
 const MAY_HOLD_SECRET = /[?#%:;]|invite|[0-9a-f]{32}/i;
 
@@ -102,7 +108,8 @@ function redactPath(path: string): string {
 
 /**
  * A query string or fragment as `name=value` pairs separated by `&` or `;`: a pair whose name holds a credential
- * goes whole; a value under a credential's name, or holding one, becomes `[redacted]`.
+ * goes whole; a value under a credential's name, holding one, or naming one inside (EMBEDDED_CREDENTIAL) becomes
+ * `[redacted]`.
  */
 function redactPairs(text: string): string {
   return text.replace(/[^&;]+/g, (pair) => {
@@ -110,7 +117,9 @@ function redactPairs(text: string): string {
     const name = eq === -1 ? pair : pair.slice(0, eq);
     if (holdsCredential(name)) return '[redacted]';
     if (eq === -1 || eq === pair.length - 1) return pair;
-    return isCredentialName(name) || holdsCredential(pair.slice(eq + 1)) ? `${name}=[redacted]` : pair;
+    if (isCredentialName(name)) return `${name}=[redacted]`;
+    const value = decoded(pair.slice(eq + 1));
+    return CREDENTIAL_SHAPE.test(value) || EMBEDDED_CREDENTIAL.test(value) ? `${name}=[redacted]` : pair;
   });
 }
 
@@ -119,7 +128,8 @@ function redactPairs(text: string): string {
  * - query (and fragment) values whose name suggests a credential (CREDENTIAL_NAME: `authorization`, `token`,
  *   `api_key`, `x-api-key`, `client_secret`, `password`, `session`, the SAML fields, `invite`...);
  * - any path segment, query name or value, or fragment part holding something shaped like one of the service's
- *   credentials (CREDENTIAL_SHAPE), percent-encoded or not;
+ *   credentials (CREDENTIAL_SHAPE), percent-encoded or not, and query values naming a credential inside them
+ *   (GraphQL's `query` and `variables` over GET);
  * - the secret segment of signup links (`/invite/<secret>`, `/invite-link/tokens/<secret>`), and the user information
  *   of an absolute-form request target.
  * A URL longer than MAX_LOGGED_URL is cut at the last separator before it and ends in `…[cut]`: the work is bounded,

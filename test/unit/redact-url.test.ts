@@ -41,12 +41,17 @@ describe('redactUrl: query values whose name suggests a credential, in any case 
     ['/x?a=1;token=abc', '/x?a=1;token=[redacted]'],
     // A sensitive name in the fragment (sent only by raw clients), as OAuth's implicit flow puts it there.
     ['/x#access_token=abc&state=1', '/x#access_token=[redacted]&state=1'],
+    // A credential named inside a value: GraphQL over GET (mutations are refused there, but the URL is logged).
+    [`/graphql?query=${encodeURIComponent('mutation { setUserPassword(input: { id: 2, password: "Pass-word-42" }) }')}`, '/graphql?query=[redacted]'],
+    [`/graphql?query=${encodeURIComponent('{ tags { value } }')}&variables=${encodeURIComponent('{"input":{"password":"Pass-word-42"}}')}`,
+      `/graphql?query=${encodeURIComponent('{ tags { value } }')}&variables=[redacted]`],
   ])('%s', (url, logged) => {
     expect(redactUrl(url)).toBe(logged);
   });
 
   it('keeps ordinary names and values, and an empty value', () => {
-    for (const url of ['/api/admin/events?limit=100&type=feature-created', '/api/admin/projects/default/features?tag=simple%3Ablue', '/x?token=', '/graphql?query=%7B%20projects%20%7B%20id%20%7D%20%7D']) {
+    for (const url of ['/api/admin/events?limit=100&type=feature-created', '/api/admin/projects/default/features?tag=simple%3Ablue', '/x?token=', '/graphql?query=%7B%20projects%20%7B%20id%20%7D%20%7D',
+      `/graphql?query=${encodeURIComponent('{ apiTokens { tokenName secret } }')}`]) {
       expect(redactUrl(url)).toBe(url);
     }
   });
