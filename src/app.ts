@@ -1,9 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { MIMEType } from 'node:util';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { MikroORM } from '@mikro-orm/postgresql';
+import proxyaddr from 'proxy-addr';
+import type { TrustProxy } from './config';
 import { refuseNonAdminToken } from './domain/access/api-token.service';
 import { Authenticator, SESSION_COOKIE } from './domain/access/authenticator';
-import { AuthenticationRequired, ContentTypeerror, type DomainError } from './domain/errors';
+import { AuthenticationRequired, ContentTypeerror, ForbiddenError, type DomainError } from './domain/errors';
 import { attachEventHub, EventHub } from './domain/events/event-hub';
 import { SnapshotCache } from './domain/playground/snapshot-cache';
 import { FeatureOverviewCache } from './domain/projects/feature-overview';
@@ -63,10 +66,37 @@ export interface AppDeps {
   metricsRetentionHours?: number;
   /** MEMORY_SOFT_LIMIT_MB: RSS above which requests trigger a full garbage collection now and then (0: never; src/idle-gc.ts). */
   memorySoftLimitMb?: number;
+  /** TRUST_PROXY: Express's `trust proxy` (config.ts); default false, X-Forwarded-* ignored. */
+  trustProxy?: TrustProxy;
 }
 
 /** The app, and what must be finished before its database closes (buffered SDK metrics are written). */
 export type App = ReturnType<typeof express> & { close(): Promise<void> };
+
+/** Methods that change nothing; every other method is a write. */
+const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Whether a Content-Type header names JSON (`application/json`, `application/<x>+json`), whatever the body. */
+function declaresJson(header: string | undefined): boolean {
+  if (header === undefined) return false;
+  try {
+    const { type, subtype } = new MIMEType(header);
+    return type === 'application' && (subtype === 'json' || subtype.endsWith('+json'));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The session cookie's guard against cross-site request forgery: a write it authenticates must declare JSON. A page on
+ * another port of this site (SameSite=Lax lets it) can make a browser send the cookie only with what a form sends; JSON
+ * needs a CORS preflight, never granted with credentials. The content type rather than Origin or Sec-Fetch-Site: those
+ * are missing from older browsers and scripts. ForbiddenError, not NoAccessError: no permission is missing.
+ */
+function cookieWriteRefusal(req: Request): ForbiddenError | undefined {
+  if (SAFE_METHODS.has(req.method) || declaresJson(req.headers['content-type'])) return undefined;
+  return new ForbiddenError('A change made with the session cookie must be sent with `Content-Type: application/json` (also when it has no body), which a page on another site cannot send. Send that header, or authenticate with an API token or personal access token in the Authorization header.');
+}
 
 /** Errors of the door answer in the shape of the door: GraphQL's `{errors}` on /graphql, the REST body elsewhere. */
 const refuse = (req: Request, res: Response, err: DomainError) => (req.baseUrl === '/graphql' ? sendGraphQLError(res, err) : sendError(res, err));
@@ -77,11 +107,17 @@ const refuse = (req: Request, res: Response, err: DomainError) => (req.baseUrl =
  * read, so an anonymous caller cannot make the server parse anything; everything the door refuses, it refuses before
  * routing, so no route or service sees it.
  */
-export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinationLimit, graphqlMaxCost, graphqlCompiled = true, graphqlCompileAfter, credentialTtlMs, publicUrl = 'http://localhost:4242', eventHub = new EventHub('local'), allowPrivateAddonUrls = false, importBodyLimit = '500kb', corsOrigins = [], metricsFlushMs = 5_000, metricsRetentionHours = 48, memorySoftLimitMb = MEMORY_SOFT_LIMIT_MB }: AppDeps): App {
+export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinationLimit, graphqlMaxCost, graphqlCompiled = true, graphqlCompileAfter, credentialTtlMs, publicUrl = 'http://localhost:4242', eventHub = new EventHub('local'), allowPrivateAddonUrls = false, importBodyLimit = '500kb', corsOrigins = [], metricsFlushMs = 5_000, metricsRetentionHours = 48, memorySoftLimitMb = MEMORY_SOFT_LIMIT_MB, trustProxy = false }: AppDeps): App {
   attachEventHub(orm.em, eventHub);
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  // Behind a TLS proxy (TRUST_PROXY): req.ip and req.secure read X-Forwarded-For and X-Forwarded-Proto from the trusted
+  // proxies only; without it the headers are ignored. What sees requests before Express (the request log, the SDK
+  // metrics fast path) reads the client address with the same compiled trust function, so both agree with req.ip.
+  app.set('trust proxy', trustProxy);
+  const trust = app.get('trust proxy fn') as (address: string, hop: number) => boolean;
+  const clientAddress = (req: IncomingMessage): string => proxyaddr(req, trust);
   // A full garbage collection once requests stop for a while, and now and then while busy above the soft memory limit
   // (src/idle-gc.ts): the heap returns to its live size.
   const idle = idleCollector({ softLimitBytes: memorySoftLimitMb * 2 ** 20 });
@@ -92,7 +128,7 @@ export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinati
   const playgroundCache = new SnapshotCache();
   const overviewCache = new FeatureOverviewCache();
   // Request log lines and Prometheus metrics (src/observability): every request is observed as it enters (see the end).
-  const obs = observability(app, orm, logger, eventHub);
+  const obs = observability(app, orm, logger, eventHub, clientAddress);
   const serviceOptions = { playgroundCombinationLimit, playgroundCache, overviewCache, onCredentialsRevoked, publicUrl, eventHub, allowPrivateAddonUrls, onPlaygroundEvaluation: obs.playgroundEvaluated };
 
   app.get('/health', async (_req, res) => {
@@ -108,12 +144,16 @@ export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinati
   app.get(PROMETHEUS_PATH, obs.prometheus);
 
   // The Authorization header (an API token or a personal access token) wins over the session cookie; client and
-  // frontend tokens are valid credentials but never open the admin API (403).
+  // frontend tokens are valid credentials but never open the admin API (403). A write authenticated by the cookie must
+  // declare JSON (cookieWriteRefusal, 403), checked once the session is known, so an anonymous caller still gets 401.
   const authenticate = async (req: Request, res: Response, next: NextFunction) => {
-    const principal = req.headers.authorization !== undefined
-      ? await credentials.fromHeader(req.headers.authorization)
-      : await credentials.fromSession(readCookie(req, SESSION_COOKIE));
+    const byCookie = req.headers.authorization === undefined;
+    const principal = byCookie
+      ? await credentials.fromSession(readCookie(req, SESSION_COOKIE))
+      : await credentials.fromHeader(req.headers.authorization);
     if (!principal) return refuse(req, res, new AuthenticationRequired());
+    const forged = byCookie ? cookieWriteRefusal(req) : undefined;
+    if (forged) return refuse(req, res, forged);
     const refused = refuseNonAdminToken(principal);
     if (refused) return refuse(req, res, refused);
     (req as Request & { scope?: unknown }).scope = { services: createServices(orm.em.fork(), principal, serviceOptions) };
@@ -198,7 +238,7 @@ export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinati
   // Express takes the rest. Express's app function calls `app.handle` for each request, so this is where one enters.
   const fastPaths: FastPath[] = [
     clientPollFastPath(credentials, clientFeatures),
-    clientMetricsFastPath(credentials, metrics.report, limitInBytes(bodyLimit), logger),
+    clientMetricsFastPath(credentials, metrics.report, limitInBytes(bodyLimit), logger, clientAddress),
   ];
   const expressHandle = (app as unknown as { handle: Handle }).handle.bind(app);
   (app as unknown as { handle: Handle }).handle = (req, res, callback) => {

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import proxyaddr from 'proxy-addr';
 import { checkPasswordStrength } from './domain/access/password';
 import type { DeliveryOptions } from './domain/addons/delivery-options';
 import { MEMORY_SOFT_LIMIT_MB } from './idle-gc';
@@ -46,7 +47,19 @@ export interface Config {
   metricsRetentionHours: number;
   /** RSS above which a busy process collects garbage fully now and then (MEMORY_SOFT_LIMIT_MB; 0 never). */
   memorySoftLimitMb: number;
+  /**
+   * TRUST_PROXY: which peers are proxies whose `X-Forwarded-For` and `X-Forwarded-Proto` are believed, as Express's
+   * `trust proxy` setting: `false` (the default: the headers are ignored, the client is the peer), `true` (every peer,
+   * so the left-most forwarded address: only when nothing can reach the service but through the proxy), a number of
+   * proxy hops in front of the service, or the proxies' addresses and subnets (`loopback, 10.0.0.0/8`; also
+   * `linklocal`, `uniquelocal`). It decides the client address (login limits, the request log, SDK metrics, the
+   * remoteAddress strategy of the frontend API) and whether a request came over HTTPS (the session cookie's `Secure`).
+   */
+  trustProxy: TrustProxy;
 }
+
+/** Express's `trust proxy` values the service takes (TRUST_PROXY). */
+export type TrustProxy = boolean | number | string[];
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -103,10 +116,36 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const metricsFlushMs = integer('CLIENT_METRICS_FLUSH_MS', env.CLIENT_METRICS_FLUSH_MS, 5_000, 10, 600_000);
   const metricsRetentionHours = integer('CLIENT_METRICS_RETENTION_HOURS', env.CLIENT_METRICS_RETENTION_HOURS, 48, 1, 24 * 366);
   const memorySoftLimitMb = integer('MEMORY_SOFT_LIMIT_MB', env.MEMORY_SOFT_LIMIT_MB, MEMORY_SOFT_LIMIT_MB, 0, 1_048_576);
+  const trustProxy = parseTrustProxy(env.TRUST_PROXY);
   return {
     port, databaseUrl, dataDir, initAdminApiTokens, initAdminPassword, logLevel, logFormat, dbPoolMax, playgroundCombinationLimit, graphqlMaxCost, shutdownTimeoutMs,
-    publicUrl, addonDelivery, changeRequestPollMs, importBodyLimit, corsOrigins, metricsFlushMs, metricsRetentionHours, memorySoftLimitMb,
+    publicUrl, addonDelivery, changeRequestPollMs, importBodyLimit, corsOrigins, metricsFlushMs, metricsRetentionHours, memorySoftLimitMb, trustProxy,
   };
+}
+
+const TRUST_PROXY_FORMS = 'false, true, a number of proxy hops (1-100), or proxy addresses and subnets separated by commas (e.g. "loopback, 10.0.0.0/8")';
+
+/**
+ * TRUST_PROXY → Express's `trust proxy` value. A list is checked by proxy-addr, the library Express compiles it with,
+ * so what passes here is exactly what Express accepts; `0` means no hop, as `false`.
+ */
+export function parseTrustProxy(raw: string | undefined): TrustProxy {
+  const text = raw?.trim().toLowerCase() ?? '';
+  if (text === '' || text === 'false' || text === '0') return false;
+  if (text === 'true') return true;
+  if (/^\d+$/.test(text)) {
+    const hops = Number(text);
+    if (hops > 100) throw new ConfigError(`TRUST_PROXY must be ${TRUST_PROXY_FORMS}, got "${raw}"`);
+    return hops;
+  }
+  const entries = text.split(',').map((e) => e.trim());
+  if (entries.some((e) => e === '')) throw new ConfigError(`TRUST_PROXY has an empty entry: it must be ${TRUST_PROXY_FORMS}, got "${raw}"`);
+  try {
+    proxyaddr.compile(entries);
+  } catch (err) {
+    throw new ConfigError(`TRUST_PROXY must be ${TRUST_PROXY_FORMS}, got "${raw}" (${(err as Error).message})`);
+  }
+  return entries;
 }
 
 /** `https://a.example, http://localhost:3000` → the origins, each `scheme://host[:port]` without a path; `*` alone allows any. */

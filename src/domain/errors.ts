@@ -143,7 +143,11 @@ export class ContentTypeerror extends DomainError {
   }
 }
 
-/** Who someone is was proved, but they may not do this (SAML: no account, and none may be created for them). Unleash's name; 403. */
+/**
+ * Who someone is was proved, but they may not do this, for a reason other than a missing permission (SAML: no account,
+ * and none may be created for them; a change request's author rule; a session-cookie write that does not declare
+ * JSON, src/app.ts). Unleash's name; 403.
+ */
 export class ForbiddenError extends DomainError {
   override readonly name = 'ForbiddenError';
 }

@@ -36,13 +36,13 @@ function poolCounts(orm: MikroORM): () => PoolCounts | undefined {
  * Request logs and Prometheus metrics of one app. Audit events are counted as this instance's committed
  * transactions write them (EventHub.onWritten, after the commit: a rolled-back change counts nothing).
  */
-export function observability(app: unknown, orm: MikroORM, logger: Logger, eventHub: EventHub): Observability {
+export function observability(app: unknown, orm: MikroORM, logger: Logger, eventHub: EventHub, clientAddress?: (req: IncomingMessage) => string): Observability {
   const metrics = new AppMetrics(poolCounts(orm));
   let table: RouteTable | undefined;
   const routes = () => (table ??= routeTable((app as { router: { stack: [] } }).router.stack));
   const stopCounting = eventHub.onWritten((rows) => metrics.eventsWritten(rows));
   return {
-    observe: requestObserver(logger, metrics, routes),
+    observe: requestObserver(logger, metrics, routes, clientAddress),
     async prometheus(_req, res) {
       const { contentType, body } = await metrics.scrape();
       res.setHeader('Content-Type', contentType);

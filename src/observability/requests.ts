@@ -22,6 +22,8 @@ interface Outcome {
 interface Timing {
   start: number;
   req: IncomingMessage;
+  /** The client address, read as the request enters: a client that goes early takes its socket's address with it. */
+  remoteAddress?: string;
   outcome?: Outcome;
 }
 
@@ -34,13 +36,18 @@ type Req = IncomingMessage & { route?: object; originalUrl?: string };
  * paths that never reach Express are observed too): one log line when it ends, through pino-http, and its duration in
  * the metrics.
  *
- * The line (level info) holds the request id, method, route pattern, status, duration in ms and the URL passed through
- * `redactUrl`; never a header (so no token, cookie or Authorization), nor a body. The request id is the caller's
- * `X-Request-Id` when it is well-formed and short, else a new UUID; it is echoed in the `X-Request-Id` answer header.
+ * The line (level info) holds the request id, method, route pattern, status, duration in ms, the client address and
+ * the URL passed through `redactUrl`; never a header (so no token, cookie or Authorization), nor a body. The client
+ * address (`remoteAddress`, for telling who sent what, e.g. a run of failed logins) is `clientAddress(req)`: buildApp
+ * gives the one Express's `req.ip` reads, so TRUST_PROXY alone decides whether X-Forwarded-For counts; by default the
+ * socket's peer. The request id is the caller's `X-Request-Id` when it is well-formed and short, else a new UUID; it
+ * is echoed in the `X-Request-Id` answer header.
  *
  * `table()` gives the app's routes (read on first use, when every route is in place).
  */
-export function requestObserver(logger: Logger, metrics: AppMetrics, table: () => RouteTable): (req: IncomingMessage, res: ServerResponse) => void {
+export function requestObserver(
+  logger: Logger, metrics: AppMetrics, table: () => RouteTable, clientAddress: (req: IncomingMessage) => string | undefined = (req) => req.socket.remoteAddress,
+): (req: IncomingMessage, res: ServerResponse) => void {
   const outcome = (req: Req, res: Res): Outcome => {
     const timing = res[TIMING]!;
     timing.outcome ??= {
@@ -54,7 +61,8 @@ export function requestObserver(logger: Logger, metrics: AppMetrics, table: () =
     // Nothing to build when the line is not written (LOG_LEVEL above info); the metrics read the outcome themselves.
     if (!logger.isLevelEnabled('info')) return {};
     const { route, status, durationMs } = outcome(req, res);
-    return { reqId: req.id, method: req.method, route, status, durationMs: Math.round(durationMs * 1000) / 1000, url: redactUrl(req.originalUrl ?? req.url ?? '') };
+    const { remoteAddress } = res[TIMING]!;
+    return { reqId: req.id, method: req.method, route, status, durationMs: Math.round(durationMs * 1000) / 1000, remoteAddress, url: redactUrl(req.originalUrl ?? req.url ?? '') };
   };
   const log = pinoHttp<Req, Res>({
     logger,
@@ -84,7 +92,7 @@ export function requestObserver(logger: Logger, metrics: AppMetrics, table: () =
   }
   return (req, res) => {
     const r = res as Res;
-    r[TIMING] = { start: performance.now(), req };
+    r[TIMING] = { start: performance.now(), req, remoteAddress: logger.isLevelEnabled('info') ? clientAddress(req) : undefined };
     log(req as Req, r);
     res.on('close', measured);
   };

@@ -12,6 +12,7 @@ import { DeliveryWorker } from '../../src/domain/addons/delivery-worker';
 import { ChangeRequestScheduler } from '../../src/domain/change-requests/change-request-scheduler';
 import { EventHub, type StreamLimits } from '../../src/domain/events/event-hub';
 import { listenForEvents, type EventListener } from '../../src/domain/events/event-listener';
+import type { TrustProxy } from '../../src/config';
 import { openOrm } from '../../src/db/orm';
 import { seedStatements } from '../../src/db/seed';
 import { createLogger, type Logger } from '../../src/logger';
@@ -96,6 +97,8 @@ export interface TestAppOptions {
    * `GRAPHQL_COMPILE_AFTER=0 npx jest` runs every query compiled.
    */
   graphqlCompiled?: false | { compileAfter?: number };
+  /** TRUST_PROXY (default false: X-Forwarded-* ignored). */
+  trustProxy?: TrustProxy;
 }
 
 /** Starts the real app (buildApp) on an ephemeral port against the suite's database, reset to fresh defaults. */
@@ -123,6 +126,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     graphqlCompiled: options.graphqlCompiled !== false,
     // The jest worker's RSS is the suite's, not this app's: no collections for it (test/unit/idle-gc.test.ts covers them).
     memorySoftLimitMb: 0,
+    trustProxy: options.trustProxy,
     graphqlCompileAfter: options.graphqlCompiled !== undefined ? (options.graphqlCompiled || undefined)?.compileAfter
       : process.env.GRAPHQL_COMPILE_AFTER ? Number(process.env.GRAPHQL_COMPILE_AFTER) : undefined });
   const worker = options.deliveries

@@ -15,11 +15,11 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r))));
 });
 
-async function serve(level: pino.Level, handler: (req: IncomingMessage, res: ServerResponse) => void) {
+async function serve(level: pino.Level, handler: (req: IncomingMessage, res: ServerResponse) => void, clientAddress?: (req: IncomingMessage) => string) {
   const lines: Array<Record<string, any>> = [];
   const logger = pino({ level, base: undefined }, { write: (l: string) => { lines.push(JSON.parse(l)); } });
   const metrics = new AppMetrics(() => undefined);
-  const observe = requestObserver(logger, metrics, () => routeTable([]));
+  const observe = requestObserver(logger, metrics, () => routeTable([]), clientAddress);
   const server = createServer((req, res) => {
     observe(req, res);
     handler(req, res);
@@ -42,6 +42,24 @@ describe('the request log line', () => {
     await sleep(20);
     expect(warn.lines).toEqual([]);
     expect(await warn.metrics.registry.metrics()).toMatch(/^http_request_duration_seconds_count\{method="GET",route="unmatched",status="200"\} 1$/m);
+  });
+
+  it('holds the client address: the socket\'s peer by default (X-Forwarded-For ignored), or what buildApp\'s clientAddress reads', async () => {
+    const plain = await serve('info', (_req, res) => res.end('ok'));
+    await (await fetch(`${plain.base}/x`, { headers: { 'x-forwarded-for': '203.0.113.9' } })).text();
+    const proxied = await serve('info', (_req, res) => res.end('ok'), (req) => String(req.headers['x-forwarded-for']));
+    await (await fetch(`${proxied.base}/x`, { headers: { 'x-forwarded-for': '203.0.113.9' } })).text();
+    await sleep(20);
+    expect(plain.lines).toEqual([expect.objectContaining({ remoteAddress: '127.0.0.1' })]);
+    expect(proxied.lines).toEqual([expect.objectContaining({ remoteAddress: '203.0.113.9' })]);
+  });
+
+  it('a credential in the URL is redacted in the line (redactUrl)', async () => {
+    const s = await serve('info', (_req, res) => res.end('ok'));
+    await (await fetch(`${s.base}/api/admin/tags?authorization=*%3A*.some-admin-secret-123&limit=5`)).text();
+    await sleep(20);
+    expect(s.lines).toEqual([expect.objectContaining({ url: '/api/admin/tags?authorization=[redacted]&limit=5' })]);
+    expect(JSON.stringify(s.lines)).not.toContain('some-admin-secret');
   });
 
   it('a 5xx answer is logged as a failed request, at info like the others', async () => {

@@ -26,14 +26,16 @@ const STATUS_TEXT: Readonly<Record<number, string>> = {
 
 /**
  * Errors every route of a kind may answer, besides its own: a URL that is not well-formed text (every route); no or a
- * wrong credential (every route that needs one); a body that is not JSON, too large or of another media type (every
- * route that reads one); an object a path parameter names that does not exist (every route with one); an unexpected
- * error (every route).
+ * wrong credential (every route that needs one); a session-cookie write that does not declare JSON (every admin route
+ * that changes something); a body that is not JSON, too large or of another media type (every route that reads one);
+ * an object a path parameter names that does not exist (every route with one); an unexpected error (every route).
  */
 export function commonErrors(method: string, path: string, doc: RouteDoc): string[] {
   const names = ['ValidationError', 'InternalError'];
   const auth = doc.auth ?? 'admin';
   if (auth !== 'public') names.push('AuthenticationRequired', 'NoAccessError');
+  // A write signed in by the session cookie without a JSON Content-Type (src/app.ts, cookieWriteRefusal).
+  if (auth === 'admin' && method !== 'GET' && method !== 'HEAD') names.push('ForbiddenError');
   if (BODY_METHODS.has(method)) names.push('ContentTooLarge', 'ContentTypeerror');
   if (path.includes('/:')) names.push('NotFoundError');
   return names;
@@ -198,7 +200,7 @@ export function buildOpenApiDocument(version: string, docs: RouteDocs = ROUTE_DO
       schemas: components,
       securitySchemes: {
         apiToken: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'An API token (admin, client or frontend) or a personal access token' },
-        session: { type: 'apiKey', in: 'cookie', name: 'unleash-session', description: 'The session cookie set by /auth/simple/login or SAML sign-in' },
+        session: { type: 'apiKey', in: 'cookie', name: 'unleash-session', description: 'The session cookie set by /auth/simple/login or SAML sign-in. A change (any method but GET and HEAD) made with it must send `Content-Type: application/json`, also without a body; otherwise 403 ForbiddenError' },
       },
     },
   };

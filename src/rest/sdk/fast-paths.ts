@@ -102,9 +102,12 @@ function readBody(req: IncomingMessage, length: number): Promise<Buffer> {
  * (a browser's request goes through Express's CORS, src/rest/cors.ts), a URL the door accepts, a plain JSON body within the door's limit (plainJsonLength), and a client or admin token. Everything else
  * goes to Express before a byte of the body is read (fallback). Once it reads the body it answers itself, through the
  * same functions as the route: `parseJsonBytes` (the door's JSON checks), the `report` intake (validation, the
- * buffer; a 202), and `answerError` for any error (the bodies Express's error handler writes).
+ * buffer; a 202), and `answerError` for any error (the bodies Express's error handler writes). The report's client
+ * address is `clientAddress(req)`: buildApp gives the one Express's `req.ip` gives the route (TRUST_PROXY); by default
+ * the socket's peer.
  */
-export function clientMetricsFastPath(credentials: Authenticator, report: ReportIntake, maxBodyBytes: number, logger: Logger): FastPath {
+export function clientMetricsFastPath(credentials: Authenticator, report: ReportIntake, maxBodyBytes: number, logger: Logger,
+  clientAddress: (req: IncomingMessage) => string | undefined = (req) => req.socket.remoteAddress): FastPath {
   return (req, res, fallback) => {
     if (req.method !== 'POST' || req.headers.origin !== undefined) return false;
     const url = req.url ?? '';
@@ -116,7 +119,7 @@ export function clientMetricsFastPath(credentials: Authenticator, report: Report
       if (!principal || sdkRefusal(principal, CLIENT_DOOR) !== undefined) return fallback();
       const bytes = await readBody(req, length);
       try {
-        report(principal, parseJsonBytes(bytes), req.socket.remoteAddress ?? '');
+        report(principal, parseJsonBytes(bytes), clientAddress(req) ?? '');
         res.statusCode = 202;
         res.end();
       } catch (err) {

@@ -323,7 +323,7 @@ describe('reading and redelivering', () => {
     await app.post('/api/admin/user-admin', { username: 'delivery-viewer', password: 'Delivery-Viewer-42', rootRole: 'Viewer' });
     const login = await app.post('/auth/simple/login', { username: 'delivery-viewer', password: 'Delivery-Viewer-42' }, { token: null });
     const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
-    const viewer = await app.post(`${A}/${addon}/deliveries/00000000-0000-4000-8000-000000000000/redeliver`, undefined, { token: null, headers: { cookie } });
+    const viewer = await app.post(`${A}/${addon}/deliveries/00000000-0000-4000-8000-000000000000/redeliver`, undefined, { token: null, headers: { cookie, 'content-type': 'application/json' } });
     expect([viewer.status, viewer.body.name]).toEqual([403, 'NoAccessError']);
     expect((await app.get(`${A}/${addon}/deliveries`, { token: null, headers: { cookie } })).status).toBe(200);
   });

@@ -6,13 +6,15 @@ import { startTestApp, type TestApp } from '../../support/harness';
  * direct changes to features in that environment need SKIP_CHANGE_REQUEST; cloning into the project is refused.
  */
 let app: TestApp;
-let owner: { headers: { cookie: string }; token: null };
-let skipper: { headers: { cookie: string }; token: null };
-let viewer: { headers: { cookie: string }; token: null };
+type As = { headers: { cookie: string; 'content-type': string }; token: null };
+let owner: As;
+let skipper: As;
+let viewer: As;
 
 const login = async (username: string) => {
   const res = await app.post('/auth/simple/login', { username, password: 'Change-Request-42' }, { token: null });
-  return { token: null, headers: { cookie: (res.headers.get('set-cookie') ?? '').split(';')[0] } } as { headers: { cookie: string }; token: null };
+  // JSON, as the UI sends every change: a change signed in by the session cookie must declare it (src/app.ts, cookieWriteRefusal).
+  return { token: null, headers: { cookie: (res.headers.get('set-cookie') ?? '').split(';')[0], 'content-type': 'application/json' } } as As;
 };
 const P = '/api/admin/projects/cr';
 const F = `${P}/features`;

@@ -7,7 +7,7 @@ import { startTestApp, type TestApp } from '../../support/harness';
  * the request; anyone comments. Every step that changes the request writes its event.
  */
 let app: TestApp;
-type As = { token: null; headers: { cookie: string } };
+type As = { token: null; headers: { cookie: string; 'content-type': string } };
 let ann: As;
 let bob: As;
 const P = '/api/admin/projects/crd';
@@ -17,7 +17,8 @@ let segment: number;
 
 const login = async (username: string): Promise<As> => {
   const res = await app.post('/auth/simple/login', { username, password: 'Change-Drafts-42' }, { token: null });
-  return { token: null, headers: { cookie: (res.headers.get('set-cookie') ?? '').split(';')[0] } };
+  // JSON, as the UI sends every change: a change signed in by the session cookie must declare it (src/app.ts, cookieWriteRefusal).
+  return { token: null, headers: { cookie: (res.headers.get('set-cookie') ?? '').split(';')[0], 'content-type': 'application/json' } };
 };
 
 beforeAll(async () => {

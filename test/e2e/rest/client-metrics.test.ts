@@ -473,7 +473,7 @@ describe('the admin views and their GraphQL twins', () => {
     await app.post('/api/admin/user-admin', { username: 'cm-viewer', password: 'Viewer-Pass-42', rootRole: 'Viewer' });
     const login = await app.post('/auth/simple/login', { username: 'cm-viewer', password: 'Viewer-Pass-42' }, { token: null });
     const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
-    const asViewer = { token: null, headers: { cookie } };
+    const asViewer = { token: null, headers: { cookie, 'content-type': 'application/json' } };
     expect((await app.get('/api/admin/metrics/applications', asViewer)).status).toBe(200);
     const refused = await app.del('/api/admin/metrics/applications/cm-view', asViewer);
     expect([refused.status, refused.body.name, refused.body.permissions]).toEqual([403, 'NoAccessError', ['UPDATE_APPLICATION']]);

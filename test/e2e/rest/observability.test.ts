@@ -160,6 +160,26 @@ describe('the request log', () => {
     expect(written.toLowerCase()).not.toContain('cookie');
     expect((await lineOf(reset)).url).toBe('/auth/reset/validate?token=[redacted]');
   });
+
+  it('defect 9: a credential in the URL (query value under any name, query name, path segment) is redacted, the request refused or not', async () => {
+    const before = lines.length;
+    const secret = ADMIN_TOKEN.slice(ADMIN_TOKEN.indexOf('.') + 1);
+    const encoded = encodeURIComponent(ADMIN_TOKEN);
+    const refused = await app.get(`/api/admin/tags?authorization=${encoded}`, { token: null });
+    expect(refused.status).toBe(401);
+    expect((await lineOf(refused)).url).toBe('/api/admin/tags?authorization=[redacted]');
+    const plain = await app.get(`/api/admin/tags?x-api-key=${secret}&q=${encodeURIComponent(clientToken)}&${encoded}`, { token: null });
+    expect((await lineOf(plain)).url).toBe('/api/admin/tags?x-api-key=[redacted]&q=[redacted]&[redacted]');
+    const inPath = await app.get(`/api/admin/api-tokens/${encodeURIComponent(clientToken)}`);
+    expect((await lineOf(inPath)).url).toBe('/api/admin/api-tokens/[redacted]');
+    const written = lines.slice(before).join('\n');
+    for (const leaked of [secret, clientToken.slice(clientToken.indexOf('.') + 1)]) expect(written).not.toContain(leaked);
+  });
+
+  it('writes the client address (remoteAddress); without TRUST_PROXY an X-Forwarded-For header does not change it', async () => {
+    const res = await app.get('/health', { token: null, headers: { 'x-forwarded-for': '203.0.113.7' } });
+    expect((await lineOf(res)).remoteAddress).toBe('127.0.0.1');
+  });
 });
 
 describe('GET /internal-backstage/prometheus', () => {

@@ -30,7 +30,8 @@ async function login(username: string, password = PASSWORD) {
   return { res, cookie };
 }
 
-const asSession = (cookie: string) => ({ token: null, headers: { cookie } });
+// JSON, as the UI sends every change: a change signed in by the session cookie must declare it (src/app.ts, cookieWriteRefusal).
+const asSession = (cookie: string) => ({ token: null, headers: { cookie, 'content-type': 'application/json' } });
 
 describe('users', () => {
   it('a fresh database has no users until start-up creates admin (the harness resets to none)', async () => {

@@ -9,7 +9,7 @@ const auth = 'Authentication';
 const saml = 'SAML';
 const signup = 'Signup tokens';
 
-const SESSION_SET = 'Sets the session cookie `unleash-session` (HttpOnly, SameSite=Lax, two days)';
+const SESSION_SET = 'Sets the session cookie `unleash-session` (HttpOnly, SameSite=Lax, two days; Secure when the request came over HTTPS, behind a proxy as TRUST_PROXY decides)';
 const redirect = (where: string) => ({ description: 'Found: the browser goes on', headers: { Location: where } });
 
 /**
