@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -68,4 +70,36 @@ export async function probe(service: ServiceProcess, path = '/health', headers: 
   } catch (e) {
     return (e as { cause?: { code?: string } }).cause?.code ?? String(e);
   }
+}
+
+/**
+ * The services a test file starts, each on a data folder of its own under the system's temporary folder, with `env`
+ * under every start's own variables: `cleanup()` (in afterAll) kills what still runs and removes the folders.
+ */
+export function serviceFleet(prefix: string, env: Record<string, string | undefined> = {}) {
+  const folders: string[] = [];
+  const running: ServiceProcess[] = [];
+  return {
+    /** A new data folder (not yet created: the service makes it, as on a first start). */
+    newFolder(): string {
+      const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+      folders.push(dir);
+      return path.join(dir, 'data');
+    },
+    async start(dataDir: string, more: Record<string, string | undefined> = {}, waitForListening = true): Promise<ServiceProcess> {
+      const s = await spawnService({ DATA_DIR: dataDir, ...env, ...more }, { waitForListening });
+      running.push(s);
+      return s;
+    },
+    /** SIGTERM; the exit code. */
+    stop(s: ServiceProcess): Promise<number | string> {
+      s.kill('SIGTERM');
+      return s.exited;
+    },
+    async cleanup(): Promise<void> {
+      for (const s of running) s.kill('SIGKILL');
+      await Promise.all(running.map((s) => s.exited));
+      for (const f of folders) rmSync(f, { recursive: true, force: true });
+    },
+  };
 }

@@ -29,29 +29,22 @@ export class Migration0020IdentityById extends Migration {
   select lower(username), id, 'username' from users where username is not null order by id on conflict do nothing`);
     // On an update only a changed name is claimed: a user left holding a name an older version let clash can still be
     // edited otherwise.
+    const claim = (property: 'username' | 'email') => `
+  if new.${property} is not null and (tg_op = 'INSERT' or new.${property} is distinct from old.${property})
+     and not exists (select 1 from user_login_names where name = lower(new.${property}) and user_id = new.id) then
+    begin
+      insert into user_login_names (name, user_id, property) values (lower(new.${property}), new.id, '${property}');
+    exception when unique_violation then
+      raise exception 'the ${property} is another user''s username or email' using errcode = 'unique_violation', constraint = 'user_login_names_${property}_taken';
+    end;
+  end if;`;
     this.addSql(`create function users_claim_login_names() returns trigger language plpgsql as $$
 begin
   if tg_op = 'UPDATE' then
     delete from user_login_names where user_id = new.id and (
       (property = 'username' and new.username is distinct from old.username)
       or (property = 'email' and new.email is distinct from old.email));
-  end if;
-  if new.username is not null and (tg_op = 'INSERT' or new.username is distinct from old.username)
-     and not exists (select 1 from user_login_names where name = lower(new.username) and user_id = new.id) then
-    begin
-      insert into user_login_names (name, user_id, property) values (lower(new.username), new.id, 'username');
-    exception when unique_violation then
-      raise exception 'the username is another user''s username or email' using errcode = 'unique_violation', constraint = 'user_login_names_username_taken';
-    end;
-  end if;
-  if new.email is not null and (tg_op = 'INSERT' or new.email is distinct from old.email)
-     and not exists (select 1 from user_login_names where name = lower(new.email) and user_id = new.id) then
-    begin
-      insert into user_login_names (name, user_id, property) values (lower(new.email), new.id, 'email');
-    exception when unique_violation then
-      raise exception 'the email is another user''s username or email' using errcode = 'unique_violation', constraint = 'user_login_names_email_taken';
-    end;
-  end if;
+  end if;${claim('username')}${claim('email')}
   return null;
 end $$`);
     this.addSql(`create trigger users_login_names after insert or update of username, email on users for each row execute function users_claim_login_names()`);

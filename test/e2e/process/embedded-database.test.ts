@@ -1,10 +1,9 @@
-import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { Client } from 'pg';
 import { ormConfig } from '../../../src/db/orm';
-import { probe, spawnService, type ServiceProcess } from '../../support/service-process';
+import { probe, serviceFleet } from '../../support/service-process';
 
 /**
  * Issue 8, defects 1 and 2: the real service in a child process on the embedded database.
@@ -14,27 +13,8 @@ import { probe, spawnService, type ServiceProcess } from '../../support/service-
  *    anyway gets a message that says what to do, never a WASM abort.
  */
 const TOKEN = '*:*.embedded-test-token-1';
-const folders: string[] = [];
-const running: ServiceProcess[] = [];
-const newFolder = () => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'flagdeck-embedded-'));
-  folders.push(dir);
-  return path.join(dir, 'data');
-};
-const start = async (dataDir: string, env: Record<string, string> = {}) => {
-  const s = await spawnService({ DATA_DIR: dataDir, INIT_ADMIN_API_TOKENS: TOKEN, ...env });
-  running.push(s);
-  return s;
-};
-const stop = async (s: ServiceProcess) => {
-  s.kill('SIGTERM');
-  return s.exited;
-};
-afterAll(async () => {
-  for (const s of running) s.kill('SIGKILL');
-  await Promise.all(running.map((s) => s.exited));
-  for (const f of folders) rmSync(f, { recursive: true, force: true });
-});
+const { newFolder, start, stop, cleanup } = serviceFleet('flagdeck-embedded-', { INIT_ADMIN_API_TOKENS: TOKEN });
+afterAll(cleanup);
 
 /** Inodes of the TCP sockets in LISTEN state (IPv4 and IPv6) with their ports. */
 function listeningTcp(): Map<string, number> {
@@ -100,8 +80,7 @@ describe('the first start is atomic', () => {
   it('a kill -9 at any moment of the first start leaves a folder the next start opens', async () => {
     for (const after of [300, 900, 1600, 2400]) {
       const dataDir = newFolder();
-      const s = await spawnService({ DATA_DIR: dataDir, INIT_ADMIN_API_TOKENS: TOKEN }, { waitForListening: false });
-      running.push(s);
+      const s = await start(dataDir, {}, false);
       await new Promise((r) => setTimeout(r, after));
       s.kill('SIGKILL');
       await s.exited;
@@ -118,8 +97,7 @@ describe('the first start is atomic', () => {
     expect(await stop(first)).toBe(0);
     // Damage the catalog the way a crash of the machine might: the control file is gone.
     writeFileSync(path.join(dataDir, 'pglite', 'global', 'pg_control'), Buffer.alloc(0));
-    const broken = await spawnService({ DATA_DIR: dataDir }, { waitForListening: false });
-    running.push(broken);
+    const broken = await start(dataDir, { INIT_ADMIN_API_TOKENS: undefined }, false);
     expect(await broken.exited).toBe(1);
     expect(broken.stderr()).toContain('cannot be opened');
     expect(broken.stderr()).toContain(`mv "${path.join(dataDir, 'pglite')}"`);

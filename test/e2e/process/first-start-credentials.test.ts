@@ -1,10 +1,8 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { probe, spawnService, type ServiceProcess } from '../../support/service-process';
+import { probe, serviceFleet, type ServiceProcess } from '../../support/service-process';
 
 /**
  * Defect 8 of the security review: the admin token and password a first start generates are shown once, so they must
@@ -12,28 +10,9 @@ import { probe, spawnService, type ServiceProcess } from '../../support/service-
  * on the embedded database, each case in one data folder; every start costs seconds, so each test runs a whole story.
  */
 const ROOT = path.resolve(__dirname, '../../..');
-const folders: string[] = [];
-const running: ServiceProcess[] = [];
-const newFolder = () => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'flagdeck-first-start-'));
-  folders.push(dir);
-  return path.join(dir, 'data');
-};
 // INIT_* unset: these are the cases where the service generates the credentials itself.
-const start = async (dataDir: string, env: Record<string, string | undefined> = {}, wait = true) => {
-  const s = await spawnService({ DATA_DIR: dataDir, INIT_ADMIN_PASSWORD: undefined, ...env }, { waitForListening: wait });
-  running.push(s);
-  return s;
-};
-const stop = async (s: ServiceProcess) => {
-  s.kill('SIGTERM');
-  return s.exited;
-};
-afterAll(async () => {
-  for (const s of running) s.kill('SIGKILL');
-  await Promise.all(running.map((s) => s.exited));
-  for (const f of folders) rmSync(f, { recursive: true, force: true });
-});
+const { newFolder, start, stop, cleanup } = serviceFleet('flagdeck-first-start-', { INIT_ADMIN_PASSWORD: undefined });
+afterAll(cleanup);
 
 /** Waits until `done()` holds; fails with `shown()` (what the process printed) after `ms`. */
 async function until(done: () => boolean, shown: () => string, ms = 30_000): Promise<void> {
