@@ -4,9 +4,9 @@ import { AccessService } from './access.service';
 import { ApiTokenSchema } from './api-token.entity';
 import { generateAdminToken, hashToken } from './api-token.service';
 import { hashPassword } from './password';
-import { ROLE_ADMIN } from './permissions';
 import { systemPrincipal, type Principal } from './principal';
-import { generatePassword, UserService } from './user.service';
+import { userIdByLoginName } from './login-names';
+import { generatePassword, insertFirstAdmin, UserService } from './user.service';
 
 /**
  * The admin token and user `admin` a start generates when none exist (defect 8 of the security review). Their secrets
@@ -43,6 +43,11 @@ async function record(tx: EntityManager, kind: UnshownCredential['kind'], conten
   await tx.execute('insert into settings (name, content) values (?, ?::jsonb) on conflict (name) do update set content = excluded.content', [UNSHOWN[kind], JSON.stringify(content)]);
 }
 
+/** Removes the unshown record of the credential `id` of this kind (a record of another one stays). */
+async function forget(em: EntityManager, kind: UnshownCredential['kind'], id: number): Promise<void> {
+  await em.fork().execute(`delete from settings where name = ? and (content->>'id')::int = ?`, [UNSHOWN[kind], id]);
+}
+
 /**
  * Start-up, once the port is bound: the admin token and user `admin` that are missing, each with its unshown record,
  * in one transaction. The caller runs it alone among starting instances (the start-up lock on PostgreSQL).
@@ -65,12 +70,10 @@ export async function createGeneratedCredentials(em: EntityManager): Promise<Gen
       await record(tx, 'token', { id: token.id, createdAt: created.createdAt });
     }
     if (password !== null) {
-      const [row]: Array<{ id: number }> = await tx.execute(
-        `insert into users (name, username, password_hash, root_role_id) select 'Admin', 'admin', ?, ? where not exists (select 1 from users) returning id`,
-        [passwordHash, ROLE_ADMIN]);
-      if (row) {
-        created.password = { userId: row.id, password };
-        await record(tx, 'password', { id: row.id, createdAt: created.createdAt });
+      const userId = await insertFirstAdmin(tx, passwordHash as string);
+      if (userId !== undefined) {
+        created.password = { userId, password };
+        await record(tx, 'password', { id: userId, createdAt: created.createdAt });
       }
     }
   });
@@ -87,9 +90,7 @@ export function unshownOf(created: GeneratedCredentials): UnshownCredential[] {
 
 /** After the credentials of `created` were written to stdout: their unshown records go. */
 export async function markShown(em: EntityManager, created: GeneratedCredentials): Promise<void> {
-  for (const c of unshownOf(created)) {
-    await em.fork().execute(`delete from settings where name = ? and (content->>'id')::int = ?`, [UNSHOWN[c.kind], c.id]);
-  }
+  for (const c of unshownOf(created)) await forget(em, c.kind, c.id);
 }
 
 /** A record as found at start, with what became of its credential since. */
@@ -119,7 +120,7 @@ export async function findUnshown(em: EntityManager): Promise<UnshownCredential[
   const { unshown, settled } = settleRecords(rows.map((r) => ({
     kind: r.name === UNSHOWN.token ? 'token' : 'password', id: r.content.id, createdAt: r.content.createdAt, exists: r.exists, used: r.used,
   })));
-  for (const c of settled) await fork.execute(`delete from settings where name = ? and (content->>'id')::int = ?`, [UNSHOWN[c.kind], c.id]);
+  for (const c of settled) await forget(fork, c.kind, c.id);
   return unshown;
 }
 
@@ -128,18 +129,15 @@ export const RECOVERY_PRINCIPAL: Principal = { ...systemPrincipal, name: 'admin:
 
 /**
  * The recovery command (scripts/admin-reset-password.ts): sets the password of the user named by username or email
- * (a username wins over another user's equal email, as at login) exactly as an admin would, so its sessions and reset
- * links end and `user-updated` with `passwordChanged` is written; an unshown record of its generated password goes.
+ * (one namespace: the name is at most one user's) exactly as an admin would, so its sessions and reset links end and
+ * `user-updated` with `passwordChanged` is written; an unshown record of its generated password goes.
  */
-export async function resetPasswordOf(em: EntityManager, login: string, password: string): Promise<{ id: number; username: string | null; email: string | null }> {
-  const [user]: Array<{ id: number; username: string | null; email: string | null }> = await em.fork().execute(
-    'select id, username, email from users where lower(username) = lower(?) or lower(email) = lower(?) order by (lower(username) = lower(?)) desc nulls last, id limit 1',
-    [login, login, login]);
-  if (!user) throw new NotFoundError(`There is no user with the username or email ${JSON.stringify(login)}.`);
+export async function resetPasswordOf(em: EntityManager, login: string, password: string): Promise<void> {
   const fork = em.fork();
-  await new UserService(fork, RECOVERY_PRINCIPAL, new AccessService(fork, RECOVERY_PRINCIPAL)).setPassword(user.id, { password });
-  await em.fork().execute(`delete from settings where name = ? and (content->>'id')::int = ?`, [UNSHOWN.password, user.id]);
-  return user;
+  const userId = await userIdByLoginName(fork, login);
+  if (userId === undefined) throw new NotFoundError(`There is no user with the username or email ${JSON.stringify(login)}.`);
+  await new UserService(fork, RECOVERY_PRINCIPAL, new AccessService(fork, RECOVERY_PRINCIPAL)).setPassword(userId, { password });
+  await forget(em, 'password', userId);
 }
 
 /** The recovery command, as the README documents it. */
