@@ -6,7 +6,7 @@ import { parse, rowId, sameJson } from '../validation';
 import type { AccessService } from './access.service';
 import { ADMIN } from './permissions';
 import type { Principal } from './principal';
-import { rootRoleId, toUser, USER_COLUMNS, type User, type UserRow } from './user.service';
+import { rootRoleId, toUser, USER_COLUMNS_OF_U, type User, type UserRow } from './user.service';
 
 /** A member of a group: when and by whom the user was added. */
 export interface GroupMember {
@@ -42,7 +42,7 @@ interface GroupRow {
 type MemberRow = UserRow & { group_id: number; joined_at: Date; member_created_by: string | null };
 
 const GROUP_COLUMNS = 'id, name, description, mappings_sso, root_role_id, created_by, created_at';
-const MEMBER_COLUMNS = `gu.group_id, gu.joined_at, gu.created_by as member_created_by, ${USER_COLUMNS.split(', ').map((c) => `u.${c}`).join(', ')}`;
+const MEMBER_COLUMNS = `gu.group_id, gu.joined_at, gu.created_by as member_created_by, ${USER_COLUMNS_OF_U}`;
 
 const MAX_ID = 2_147_483_647;
 const text = (max: number) => z.string().trim().max(max);

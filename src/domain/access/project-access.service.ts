@@ -6,7 +6,7 @@ import { parse } from '../validation';
 import type { AccessService } from './access.service';
 import { ROLE_OWNER } from './permissions';
 import type { Principal } from './principal';
-import { toUser, USER_COLUMNS, type User, type UserRow } from './user.service';
+import { toUser, USER_COLUMNS_OF_U, type User, type UserRow } from './user.service';
 
 export interface ProjectRole {
   id: number;
@@ -77,14 +77,14 @@ export class ProjectAccessService {
     if (exists.length === 0) throw new NotFoundError(`Could not find project with id ${project}.`);
     const [roles, users, groups]: [ProjectRole[], Array<UserRow & { added_at: Date; roles: number[] }>, Array<GroupRow & { added_at: Date; roles: number[] }>] = await Promise.all([
       conn.execute(`select id, name, type, coalesce(description, '') as description from roles where type in ('project', 'custom') order by id`),
-      conn.execute(`select ${USER_COLUMNS.split(', ').map((c) => `u.${c}`).join(', ')}, min(ru.created_at) as added_at, array_agg(ru.role_id order by ru.created_at, ru.role_id) as roles
+      conn.execute(`select ${USER_COLUMNS_OF_U}, min(ru.created_at) as added_at, array_agg(ru.role_id order by ru.created_at, ru.role_id) as roles
          from role_user ru join users u on u.id = ru.user_id where ru.project = ? group by u.id order by u.id`, [project]),
       conn.execute(`select g.id, g.name, g.description, g.mappings_sso, g.root_role_id, g.created_by, g.created_at, min(gr.created_at) as added_at,
            array_agg(gr.role_id order by gr.created_at, gr.role_id) as roles
          from group_role gr join groups g on g.id = gr.group_id where gr.project = ? group by g.id order by g.id`, [project]),
     ]) as never;
     const members: Array<UserRow & { group_id: number; joined_at: Date; member_created_by: string | null }> = groups.length === 0 ? [] : await conn.execute(
-      `select gu.group_id, gu.joined_at, gu.created_by as member_created_by, ${USER_COLUMNS.split(', ').map((c) => `u.${c}`).join(', ')}
+      `select gu.group_id, gu.joined_at, gu.created_by as member_created_by, ${USER_COLUMNS_OF_U}
          from group_user gu join users u on u.id = gu.user_id where gu.group_id in (?) order by gu.group_id, u.id`, [groups.map((g) => g.id)]);
     const byGroup = new Map<number, ProjectAccessGroup['users']>();
     for (const m of members) {

@@ -5,7 +5,7 @@ import { AuthenticationRequired } from '../errors';
 import { parse } from '../validation';
 import { hashToken } from './api-token.service';
 import { verifyPassword } from './password';
-import { toUser, USER_COLUMNS, type User, type UserRow } from './user.service';
+import { toUser, USER_COLUMNS, USER_COLUMNS_OF_U, type User, type UserRow } from './user.service';
 
 /** How long a session lives (Unleash: two days). */
 export const SESSION_TTL_MS = 48 * 60 * 60 * 1000;
@@ -35,7 +35,7 @@ export class SessionService {
     const { username, password } = parse(loginSchema, input);
     const em = this.em.fork();
     const [row]: Array<UserRow & { password_hash: string | null }> = await em.execute(
-      `select ${USER_COLUMNS.split(', ').map((c) => `u.${c}`).join(', ')}, u.password_hash
+      `select ${USER_COLUMNS_OF_U}, u.password_hash
          from user_login_names n join users u on u.id = n.user_id where n.name = lower(?)`,
       [username],
     );

@@ -9,7 +9,7 @@ import { refuseTakenLoginNames } from './login-names';
 import { checkPasswordStrength, hashPassword } from './password';
 import { ADMIN, ROLE_VIEWER } from './permissions';
 import { SYSTEM_USER_ID, type Principal } from './principal';
-import { insertUser, rootRoleId, userEventData, USER_COLUMNS, toUser, type User, type UserRow } from './user.service';
+import { insertUser, rootRoleId, userEventData, USER_COLUMNS_OF_U, toUser, type User, type UserRow } from './user.service';
 
 /** A public signup token as both doors return it (spec: Public signup token). */
 export interface SignupToken {
@@ -182,7 +182,7 @@ export class SignupTokenService {
     const users = new Map<string, User[]>();
     if (rows.length > 0) {
       const found: Array<UserRow & { secret: string }> = await em.execute(
-        `select tu.secret, ${USER_COLUMNS.split(', ').map((c) => `u.${c}`).join(', ')} from public_signup_token_users tu join users u on u.id = tu.user_id
+        `select tu.secret, ${USER_COLUMNS_OF_U} from public_signup_token_users tu join users u on u.id = tu.user_id
          where tu.secret in (?) order by tu.created_at, u.id`, [rows.map((r) => r.secret)]);
       for (const f of found) {
         const list = users.get(f.secret) ?? [];

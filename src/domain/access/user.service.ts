@@ -49,6 +49,8 @@ export interface UserRow {
 
 /** Every column but the password hash: what any query that may reach a response reads. */
 export const USER_COLUMNS = 'id, name, username, email, image_url, login_attempts, email_sent, account_type, root_role_id, seen_at, created_at';
+/** USER_COLUMNS of `users u`, for queries that join it. */
+export const USER_COLUMNS_OF_U = USER_COLUMNS.split(', ').map((c) => `u.${c}`).join(', ');
 
 /** Unleash's avatar: a Gravatar URL from the email (or the username, or the id), never anything secret. */
 function avatar(r: Pick<UserRow, 'email' | 'username' | 'id'>): string {
@@ -295,9 +297,15 @@ export async function ensureAdminUser(em: EntityManager, password: string): Prom
   const fork = em.fork();
   const [{ any }]: Array<{ any: boolean }> = await fork.execute('select exists (select 1 from users) as any');
   if (any) return;
-  await fork.execute(
-    `insert into users (name, username, password_hash, root_role_id) select 'Admin', 'admin', ?, ? where not exists (select 1 from users)`,
-    [await hashPassword(password), ROLE_ADMIN]);
+  await insertFirstAdmin(fork, await hashPassword(password));
+}
+
+/** User `admin` (root role Admin) with this password hash, only into a table without users: its id, or undefined. */
+export async function insertFirstAdmin(em: EntityManager, passwordHash: string): Promise<number | undefined> {
+  const [row]: Array<{ id: number }> = await em.execute(
+    `insert into users (name, username, password_hash, root_role_id) select 'Admin', 'admin', ?, ? where not exists (select 1 from users) returning id`,
+    [passwordHash, ROLE_ADMIN]);
+  return row?.id;
 }
 
 /**
