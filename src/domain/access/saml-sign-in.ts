@@ -221,8 +221,9 @@ export class SamlSignIn {
     }
     if (!profile) throw this.refuse('it carries no assertion');
     if (profile.issuer !== settings.entityId) throw this.refuse('it was issued by another identity provider than the `entityId` of the SAML settings');
-    this.checkAddressedToUs(profile, settings.entityId);
-    const assertion = (profile.getAssertion?.() as { Assertion?: SignedAssertion } | undefined)?.Assertion?.$;
+    const signed = (profile.getAssertion?.() as { Assertion?: SignedAssertion } | undefined)?.Assertion;
+    this.checkAddressedToUs(profile, signed, settings.entityId);
+    const assertion = signed?.$;
     const assertionId = assertion?.ID;
     const issuedAt = Date.parse(String(assertion?.IssueInstant));
     if (typeof assertionId !== 'string' || assertionId === '' || assertionId.length > MAX_ID || Number.isNaN(issuedAt)) throw this.refuse('its assertion has no usable ID or IssueInstant');
@@ -317,7 +318,7 @@ export class SamlSignIn {
    * Destination, and each subject confirmation's Recipient and InResponseTo. Each, when present, must name the IdP of
    * the settings, our ACS URL (compared as the exact string we announce), or the request the Response answers.
    */
-  private checkAddressedToUs(profile: Profile, idpEntityId: string): void {
+  private checkAddressedToUs(profile: Profile, signed: SignedAssertion | undefined, idpEntityId: string): void {
     let root: Element;
     try {
       root = messageRoot(profile.getSamlResponseXml?.() ?? '');
@@ -331,7 +332,7 @@ export class SamlSignIn {
     if (destination !== undefined && destination !== this.acsUrl) {
       throw this.refuse(`its Destination is not this service's assertion consumer URL (${this.acsUrl})`);
     }
-    const confirmations = confirmationData((profile.getAssertion?.() as { Assertion?: SignedAssertion } | undefined)?.Assertion);
+    const confirmations = confirmationData(signed);
     if (confirmations.some((c) => c.Recipient !== undefined && c.Recipient !== this.acsUrl)) {
       throw this.refuse(`the Recipient of its subject confirmation is not this service's assertion consumer URL (${this.acsUrl})`);
     }
