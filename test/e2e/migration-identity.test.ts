@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { MikroORM } from '@mikro-orm/postgresql';
-import { Client } from 'pg';
 import { ormConfig } from '../../src/db/orm';
+import { createScratchDatabase } from '../support/scratch-database';
 
 /**
  * Migration 0020 (issue 27, defect 2) on a database an earlier version wrote: usernames that clash with another user's
@@ -14,22 +14,16 @@ const name = `flagdeck_migration_${process.pid}`;
 let orm: MikroORM | undefined;
 
 (admin ? describe : describe.skip)('migration 0020 on data of an earlier version', () => {
+  let drop = async () => {};
   beforeAll(async () => {
-    const c = new Client({ connectionString: admin });
-    await c.connect();
-    await c.query(`create database ${name}`);
-    await c.end();
-    const url = new URL(admin!);
-    url.pathname = `/${name}`;
-    orm = await MikroORM.init(ormConfig({ url: url.toString(), poolMax: 2 }));
+    const scratch = await createScratchDatabase(admin!, name);
+    drop = scratch.drop;
+    orm = await MikroORM.init(ormConfig({ url: scratch.url, poolMax: 2 }));
     await orm.getMigrator().up({ to: '0019-overview-version' });
   });
   afterAll(async () => {
     await orm?.close(true);
-    const c = new Client({ connectionString: admin });
-    await c.connect();
-    await c.query(`drop database if exists ${name} with (force)`);
-    await c.end();
+    await drop();
   });
 
   it('fills the login namespace (an e-mail keeps a name a username clashed with) and the actors of change requests and reviews', async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Client } from 'pg';
 import { migrationsList } from '../../src/db/migrations';
+import { createScratchDatabase } from '../support/scratch-database';
 import { probe, spawnService, type ServiceProcess } from '../support/service-process';
 
 /**
@@ -16,22 +17,14 @@ const services: ServiceProcess[] = [];
 
 (admin ? describe : describe.skip)('instances started together on an empty PostgreSQL database', () => {
   let url = '';
+  let drop = async () => {};
   beforeAll(async () => {
-    const c = new Client({ connectionString: admin });
-    await c.connect();
-    await c.query(`create database ${name}`);
-    await c.end();
-    const u = new URL(admin!);
-    u.pathname = `/${name}`;
-    url = u.toString();
+    ({ url, drop } = await createScratchDatabase(admin!, name));
   });
   afterAll(async () => {
     for (const s of services) s.kill('SIGKILL');
     await Promise.all(services.map((s) => s.exited));
-    const c = new Client({ connectionString: admin });
-    await c.connect();
-    await c.query(`drop database if exists ${name} with (force)`);
-    await c.end();
+    await drop();
   });
 
   it(`all ${INSTANCES} start, migrate once between them, and serve`, async () => {
