@@ -2,6 +2,8 @@
 /**
  * `npm run build`, and `prepare` (run by `npm install` and `npm ci`): compiles src/ into dist/ and writes
  * dist/.build-stamp, which scripts/start.js compares with the sources. The stamp gets the time the build started.
+ * Then the web UI (web/): its typed GraphQL documents (graphql-codegen) and its bundle (vite) into dist/web, which the
+ * service serves at `/`. `--web-only` builds only the UI.
  *
  * `--if-possible` (prepare): without TypeScript (`npm ci --omit=dev`), or when the sources do not compile, it says so
  * and succeeds: `npm start` then runs the sources through tsx.
@@ -13,6 +15,35 @@ const path = require('node:path');
 const ROOT = path.resolve(__dirname, '..');
 const STAMP = path.join(ROOT, 'dist', '.build-stamp');
 const lenient = process.argv.includes('--if-possible');
+const webOnly = process.argv.includes('--web-only');
+
+/** The UI: typed documents from schema/schema.graphql, then the bundle. Both tools are dev dependencies. */
+function buildWeb() {
+  let codegen;
+  let vite;
+  try {
+    const bin = (pkg, file) => path.join(path.dirname(require.resolve(`${pkg}/package.json`, { paths: [ROOT] })), file);
+    codegen = bin('@graphql-codegen/cli', 'cjs/bin.js');
+    vite = bin('vite', 'bin/vite.js');
+  } catch {
+    if (!lenient) throw new Error('the web UI needs its build tools: npm install (with dev dependencies) first');
+    process.stdout.write('flagdeck: no web UI build tools here (installed without dev dependencies); / says the UI is not built.\n');
+    return;
+  }
+  for (const args of [[codegen, '--config', 'codegen.ts', '--silent'], [vite, 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn']]) {
+    const step = spawnSync(process.execPath, args, { cwd: ROOT, stdio: 'inherit' });
+    if (step.status !== 0) {
+      if (!lenient) process.exit(step.status ?? 1);
+      process.stdout.write('flagdeck: the web UI did not build; / says so until `npm run build` succeeds.\n');
+      return;
+    }
+  }
+}
+
+if (webOnly) {
+  buildWeb();
+  process.exit(0);
+}
 
 let tsc;
 try {
@@ -29,7 +60,9 @@ const run = spawnSync(process.execPath, [tsc, '-p', path.join(ROOT, 'tsconfig.bu
 if (run.status !== 0) {
   if (!lenient) process.exit(run.status ?? 1);
   process.stdout.write('flagdeck: the sources did not compile; npm start runs them through tsx until `npm run build` succeeds.\n');
+  buildWeb();
   process.exit(0);
 }
 fs.writeFileSync(STAMP, `${started.toISOString()}\n`);
 fs.utimesSync(STAMP, started, started);
+buildWeb();

@@ -16,6 +16,7 @@ import { graphiqlRouter } from './graphiql/graphiql';
 import { observability, PROMETHEUS_PATH } from './observability';
 import { graphqlHandler } from './resolvers/graphql.handler';
 import { errorHandler, notFound, sendError, sendGraphQLError } from './rest/errors';
+import { uiRouter } from './ui/ui.routes';
 import { docsRouter } from './rest/openapi/docs.routes';
 import { SERVICE_VERSION } from './version';
 import { adminRouter } from './rest';
@@ -212,6 +213,10 @@ export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinati
   auth.use(authRouter(orm.em, onCredentialsRevoked));
   auth.use(notFound);
   app.use('/auth', auth);
+
+  // The web UI (src/ui/ui.routes.ts): its files, and its page for every path a browser asks for that no door owns
+  // (including /invite/<secret>, the signup page of an invite link, before the invite door below).
+  app.use(uiRouter(logger));
 
   // Invite links (public signup tokens): validated and used without credentials, as in Unleash.
   const invite = express.Router();

@@ -1,14 +1,10 @@
 import { createHash } from 'node:crypto';
-import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
-import accepts from 'accepts';
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import type { GraphiQLOptions } from 'graphql-yoga';
 import { urlGuard } from '../request-guard';
-import { appendVary } from '../rest/cors';
 import type { Logger } from '../logger';
 import { errorHandler, notFound } from '../rest/errors';
-import { ifNoneMatchNames } from '../rest/sdk/etag';
+import { sendStaticAsset, type StaticAsset } from '../rest/static-asset';
 import { PAGE_SCRIPT } from './page-script';
 
 /** What the Headers tab starts with until someone puts their token there. */
@@ -39,26 +35,17 @@ export const GRAPHIQL_CSP = [
   "img-src 'self' data:", "font-src 'self' data:", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'",
 ].join('; ');
 
-interface Asset {
-  type: string;
-  body: Buffer;
-  etag: string;
-  gzipped?: Promise<Buffer>;
-}
-
 interface Assets {
   /** File name → asset; each name carries a digest of its bytes, so it can be cached forever. */
-  files: Map<string, Asset>;
+  files: Map<string, StaticAsset>;
   /** The file names the page refers to. */
   names: { script: string; css: string; favicon: string; page: string; workers: Record<string, string> };
 }
 
-const gzipAsync = promisify(gzip);
-
 /** The GraphiQL bundle of @graphql-yoga/render-graphiql (JS, CSS, favicon and monaco workers, ~9 MB), loaded on first use. */
 async function loadAssets(): Promise<Assets> {
   const bundle = await import('@graphql-yoga/render-graphiql/graphiql');
-  const files = new Map<string, Asset>();
+  const files = new Map<string, StaticAsset>();
   const add = (base: string, extension: string, type: string, body: Buffer): string => {
     const digest = createHash('sha256').update(body).digest('base64url').slice(0, 16);
     const name = `${base}.${digest}.${extension}`;
@@ -148,20 +135,7 @@ export function graphiqlRouter(logger: Logger): Router {
   r.get('/graphql/assets/:name', async (req: Request, res: Response, next: NextFunction) => {
     const asset = (await load()).files.get(req.params.name as string);
     if (!asset) return notFound(req, res, next);
-    res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('ETag', asset.etag);
-    appendVary(res, 'Accept-Encoding');
-    if (ifNoneMatchNames(req.headers['if-none-match'], asset.etag)) {
-      res.status(304).end();
-      return;
-    }
-    const compress = accepts(req).encoding('gzip', 'identity') === 'gzip';
-    const body = compress ? await (asset.gzipped ??= gzipAsync(asset.body)) : asset.body;
-    if (compress) res.setHeader('Content-Encoding', 'gzip');
-    res.setHeader('Content-Type', asset.type);
-    res.setHeader('Content-Length', body.length);
-    res.status(200).end(body);
+    await sendStaticAsset(req, res, asset);
   });
   // A middleware rather than a GET route: a route would make the router answer `OPTIONS /graphql` itself (200, Allow),
   // where it must go on to the CORS preflight rules and the GraphQL door.

@@ -48,6 +48,14 @@ const MeRef = builder.objectRef<{ user: User; permissions: Array<{ permission: s
   fields: (t) => ({
     user: t.field({ type: UserRef, description: 'The caller (an API token is shown as a user with isAPI true).', resolve: (m) => m.user }),
     permissions: t.field({ type: [GrantRef], description: 'Every permission the caller holds, with its project and environment.', resolve: (m) => m.permissions }),
+    allowed: t.stringList({
+      description: 'The names of the permissions the caller holds in a project and environment, decided as every permission check decides (an admin holds them all; without `project`, only root grants count; without `environment`, only grants that hold in every environment). What a client may offer, read from the service rather than guessed from `permissions`.',
+      args: {
+        project: t.arg.string({ required: false, description: 'The project; omitted for a check that names none.' }),
+        environment: t.arg.string({ required: false, description: 'The environment; omitted for a check that names none.' }),
+      },
+      resolve: (_m, args, ctx) => ctx.services.users.allowedIn({ ...(args.project == null ? {} : { project: args.project }), ...(args.environment == null ? {} : { environment: args.environment }) }),
+    }),
   }),
 });
 

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { NoAccessError } from '../errors';
-import { ADMIN } from './permissions';
+import { ADMIN, PERMISSIONS } from './permissions';
 import type { Principal } from './principal';
 import { isAllowed, type Grant, type Scope } from './rbac';
 
@@ -29,6 +29,17 @@ export class AccessService {
   async allows(permission: string, scope: Scope = {}): Promise<boolean> {
     if (this.principal.isAdmin) return true;
     return isAllowed(await this.granted(), permission, scope);
+  }
+
+  /**
+   * The names of every permission the caller holds in `scope`, decided as `check` decides (ADMIN for an admin, which
+   * passes every check): what a client may offer, read from the service rather than guessed from the grants.
+   */
+  async allowedIn(scope: Scope = {}): Promise<string[]> {
+    const names = PERMISSIONS.map((d) => d.name);
+    if (this.principal.isAdmin) return names;
+    const grants = await this.granted();
+    return names.filter((name) => isAllowed(grants, name, scope));
   }
 
   /** Every grant of the caller (GET /api/admin/user lists them). */

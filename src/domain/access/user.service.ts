@@ -1,3 +1,4 @@
+import type { Scope } from './rbac';
 import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -113,6 +114,11 @@ export class UserService {
     /** The service's public address, without a trailing slash: the base of the links handed out. */
     private readonly publicUrl: string = 'http://localhost:4242',
   ) {}
+
+  /** The permission names the caller holds in a project and environment (GraphQL `me { allowed }`; AccessService.allowedIn). */
+  allowedIn(scope: Scope): Promise<string[]> {
+    return this.access.allowedIn(scope);
+  }
 
   /** GET /api/admin/user: the caller and every permission it holds, with where it holds it. */
   async me(): Promise<{ user: User; feedback: unknown[]; splash: Record<string, boolean>; permissions: Array<{ permission: string; project?: string; environment?: string }> }> {

@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { ADMIN_PASSWORD, browserSuite, expectAccessible, signIn, startUi, type UiHarness } from '../../support/ui-browser';
+
+/**
+ * The web UI's frame in Chromium: how it is served (CSP, hashed assets, index.html for UI routes while API paths keep
+ * theirs), signing in and out, a session that ends sending the user to /login and back, and the links the service
+ * hands out (invitation, reset, invite link) setting a password that then signs in.
+ */
+let ui: UiHarness;
+
+(browserSuite() ? describe : describe.skip)('the web UI: serving and signing in', () => {
+  beforeAll(async () => {
+    ui = await startUi();
+  }, 120_000);
+  jest.setTimeout(60_000);
+  afterAll(async () => {
+    await ui?.close();
+  });
+
+  it('serves the page for UI routes with a CSP of its own host, hashed assets for a year, and leaves API paths alone', async () => {
+    const html = { accept: 'text/html' };
+    for (const p of ['/', '/login', '/projects/default', '/projects/default/features/x', '/playground', '/history', '/new-user?token=x', '/reset-password?token=x', '/invite/abc', '/no/such/page']) {
+      const res = await fetch(`${ui.base}${p}`, { headers: html });
+      expect([p, res.status, res.headers.get('content-type')]).toEqual([p, 200, 'text/html; charset=utf-8']);
+      expect(res.headers.get('content-security-policy')).toMatch(/default-src 'self'; script-src 'self'; style-src 'self' 'nonce-[A-Za-z0-9+/=]+'/);
+      expect(res.headers.get('cache-control')).toBe('no-cache');
+    }
+    const page = await (await fetch(`${ui.base}/`, { headers: html })).text();
+    const nonce = /content="([^"]+)"/.exec(page.match(/<meta name="csp-nonce"[^>]*>/)![0])![1];
+    expect(nonce).not.toBe('%CSP_NONCE%');
+    const script = /<script type="module" crossorigin src="(\/assets\/[^"]+\.js)"/.exec(page)![1];
+    const asset = await fetch(`${ui.base}${script}`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(asset.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    // API paths keep their answers, for browsers too.
+    expect((await fetch(`${ui.base}/api/admin/projects`, { headers: html })).status).toBe(401);
+    expect((await fetch(`${ui.base}/invite/abc/validate`, { headers: html })).status).not.toBe(200);
+    expect((await fetch(`${ui.base}/docs`, { headers: html })).headers.get('content-security-policy')).not.toMatch(/nonce/);
+    // Not a browser: the JSON 404 as before.
+    const plain = await fetch(`${ui.base}/no/such/page`);
+    expect([plain.status, ((await plain.json()) as { name: string }).name]).toEqual([404, 'NotFoundError']);
+    expect((await fetch(`${ui.base}/assets/nothing-here.js`)).status).toBe(404);
+  });
+
+  it('signs in with the admin password, shows the projects, and signs out', async () => {
+    const { page } = ui;
+    await page.goto('/');
+    await page.waitForURL(/\/login\?next=%2F$/);
+    await ui.shot('login');
+    await expectAccessible(page);
+    await page.getByLabel('Username or email').fill('admin');
+    await page.getByLabel('Password').fill('wrong-password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').waitFor();
+    expect(await page.getByRole('alert').innerText()).toMatch(/password/i);
+    await ui.shot('login-refused');
+    await signIn(page, 'admin', ADMIN_PASSWORD);
+    await page.waitForURL(/\/projects$/);
+    const nav = page.getByRole('navigation', { name: 'Main navigation' });
+    for (const name of ['Projects', 'Playground', 'Event log']) await nav.getByRole('link', { name }).waitFor();
+    await page.getByRole('link', { name: 'Default' }).waitFor();
+    expect(await page.getByRole('main').count()).toBe(1);
+    await ui.shot('projects');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(/\/login$/);
+    await page.goto('/projects');
+    await page.waitForURL(/\/login\?next=%2Fprojects/);
+    expect(ui.seen.elsewhere).toEqual([]);
+    expect(ui.seen.consoleErrors).toEqual([]);
+  });
+
+  it('sends a user whose session ended to /login, and back to where they were', async () => {
+    const { page, context } = ui;
+    await signIn(page, 'admin', ADMIN_PASSWORD);
+    await page.waitForURL(/\/projects$/);
+    await page.goto('/playground?x=1');
+    await page.getByRole('main').waitFor();
+    await context.clearCookies();
+    await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Projects' }).click();
+    await page.waitForURL(/\/login\?next=%2Fprojects/);
+    await page.getByLabel('Username or email').fill('admin');
+    await page.getByLabel('Password').fill(ADMIN_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/projects$/);
+  });
+});

@@ -1,0 +1,143 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { spawnService, type ServiceProcess } from './service-process';
+
+/**
+ * The web UI in a real browser: the service (src/main.ts, embedded database in a folder of its own) serving the built
+ * UI (dist/web, rebuilt first when web/ or the schema is newer), and headless Chromium (Debian's package, driven by
+ * playwright-core) with every request to another host refused, as if offline. Each test file starts its own.
+ *
+ * Skipped, saying so, when Chromium is not installed, unless FLAGDECK_REQUIRE_BROWSER is set (.ci/run sets it).
+ */
+const ROOT = path.resolve(__dirname, '../..');
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const hasChromium = existsSync(CHROMIUM);
+export const SHOTS = path.join(ROOT, 'test-results', 'ui');
+export const ADMIN_TOKEN = '*:*.ui-browser-admin-token';
+export const ADMIN_PASSWORD = 'Flagdeck-Ui-Test-1!';
+
+/** `describe` when Chromium is here; otherwise a failing test (CI requires it) or a skip with the reason. */
+export function browserSuite(): boolean {
+  if (hasChromium) return true;
+  if (process.env.FLAGDECK_REQUIRE_BROWSER) {
+    const { it } = require('@jest/globals') as typeof import('@jest/globals');
+    it('finds Chromium (FLAGDECK_REQUIRE_BROWSER is set)', () => {
+      throw new Error(`no Chromium at ${CHROMIUM}: apt-get install -y chromium, or set CHROMIUM_PATH`);
+    });
+  } else {
+    console.warn(`UI browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
+  }
+  return false;
+}
+
+function newest(dir: string): number {
+  let latest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === 'gql' || entry.name === 'node_modules') continue;
+    const full = path.join(dir, entry.name);
+    latest = Math.max(latest, entry.isDirectory() ? newest(full) : statSync(full).mtimeMs);
+  }
+  return latest;
+}
+
+/** Builds the UI when dist/web is missing or older than web/ or the schema (a test must never run a stale UI). */
+export function ensureUiBuilt(): void {
+  const index = path.join(ROOT, 'dist', 'web', 'index.html');
+  const sources = Math.max(newest(path.join(ROOT, 'web')), statSync(path.join(ROOT, 'schema', 'schema.graphql')).mtimeMs);
+  if (existsSync(index) && statSync(index).mtimeMs >= sources) return;
+  const run = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'build.js'), '--web-only'], { cwd: ROOT, encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`the web UI did not build:\n${run.stdout}\n${run.stderr}`);
+}
+
+export interface UiHarness {
+  service: ServiceProcess;
+  base: string;
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  /** What the pages did that a test should see: requests to other hosts, console errors (CSP violations included). */
+  seen: { elsewhere: string[]; consoleErrors: string[] };
+  /** A GraphQL request with the admin token, for setting things up and checking what the UI did. */
+  admin<T = Record<string, unknown>>(query: string, variables?: Record<string, unknown>): Promise<T>;
+  /** A new browser context (its own cookies), offline like the first. */
+  newContext(): Promise<BrowserContext>;
+  shot(name: string, page?: Page): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Starts the service and Chromium. `env` adds to the service's environment. */
+export async function startUi(env: Record<string, string> = {}): Promise<UiHarness> {
+  ensureUiBuilt();
+  mkdirSync(SHOTS, { recursive: true });
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'flagdeck-ui-'));
+  const service = await spawnService({ DATA_DIR: path.join(dir, 'data'), INIT_ADMIN_API_TOKENS: ADMIN_TOKEN, INIT_ADMIN_PASSWORD: ADMIN_PASSWORD, ...env });
+  const base = `http://127.0.0.1:${service.port}`;
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
+  const seen = { elsewhere: [] as string[], consoleErrors: [] as string[] };
+  const newContext = async () => {
+    const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, baseURL: base });
+    await context.route((url) => url.origin !== base, (route) => {
+      seen.elsewhere.push(route.request().url());
+      return route.abort('internetdisconnected');
+    });
+    context.on('page', (p) => watch(p));
+    return context;
+  };
+  const watch = (p: Page) => {
+    p.on('console', (m) => {
+      // A refused request is the page's business (the test checks what it shows); anything else is a fault.
+      if (m.type() === 'error' && !/Failed to load resource: the server responded with a status of (4\d\d)/.test(m.text())) seen.consoleErrors.push(m.text());
+    });
+    p.on('pageerror', (e) => seen.consoleErrors.push(String(e)));
+  };
+  const context = await newContext();
+  const page = await context.newPage();
+  const admin = async <T,>(query: string, variables: Record<string, unknown> = {}): Promise<T> => {
+    const res = await fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: ADMIN_TOKEN }, body: JSON.stringify({ query, variables }) });
+    const body = (await res.json()) as { data?: T; errors?: unknown[] };
+    if (body.errors?.length) throw new Error(`GraphQL refused: ${JSON.stringify(body.errors)}`);
+    return body.data as T;
+  };
+  return {
+    service, base, browser, context, page, seen, admin, newContext,
+    shot: async (name, p = page) => { await p.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true }); },
+    close: async () => {
+      await browser.close().catch(() => undefined);
+      service.kill();
+      await service.exited;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Signs in through the login page, as a person would. */
+export async function signIn(page: Page, username: string, password: string, path = '/login'): Promise<void> {
+  await page.goto(path);
+  await page.getByLabel('Username or email').fill(username);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** axe-core's serious and critical violations on the page as it is now (none expected). */
+export async function accessibilityViolations(page: Page): Promise<Array<{ id: string; impact: string; nodes: string[] }>> {
+  const axePath = require.resolve('axe-core/axe.min.js');
+  // Injected through the protocol, not a <script> element: the page's CSP rightly refuses inline and foreign scripts.
+  await page.evaluate(require('node:fs').readFileSync(axePath, 'utf8') as string);
+  const result = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } }).axe;
+    return axe.run(document, { resultTypes: ['violations'] });
+  });
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }));
+}
+
+/** Asserts the page has no serious or critical accessibility violation. */
+export async function expectAccessible(page: Page): Promise<void> {
+  const { expect } = require('@jest/globals') as typeof import('@jest/globals');
+  expect(await accessibilityViolations(page)).toEqual([]);
+}

@@ -1,0 +1,51 @@
+import { useQuery } from '@tanstack/react-query';
+import { graphql } from '../gql';
+import { gql, rest } from './client';
+
+const MeQuery = graphql(`
+  query Me {
+    me {
+      user { id name username email rootRole isAPI }
+    }
+  }
+`);
+
+/** The signed-in user; a 401 here (no session) sends the app to the login page (main.tsx). */
+export function useMe() {
+  return useQuery({ queryKey: ['me'], queryFn: () => gql(MeQuery), staleTime: 60_000 });
+}
+
+const AllowedQuery = graphql(`
+  query Allowed($project: String, $environment: String) {
+    me { allowed(project: $project, environment: $environment) }
+  }
+`);
+
+/**
+ * The permissions the signed-in user holds in a project and environment, as the service decides them (`me.allowed`).
+ * `can(name)` is false until the answer is in, so a control appears only once the service says it may.
+ */
+export function useAllowed(project?: string, environment?: string) {
+  const query = useQuery({
+    queryKey: ['allowed', project ?? null, environment ?? null],
+    queryFn: () => gql(AllowedQuery, { project: project ?? null, environment: environment ?? null }),
+    staleTime: 30_000,
+  });
+  const held = new Set(query.data?.me.allowed ?? []);
+  return { can: (permission: string) => held.has(permission), loading: query.isPending };
+}
+
+export interface SignInConfig {
+  password: boolean;
+  saml: { enabled: boolean; loginUrl: string | null };
+}
+
+export const signInConfig = () => rest<SignInConfig>('GET', '/auth/config');
+export const signIn = (username: string, password: string) => rest('POST', '/auth/simple/login', { username, password });
+export const signOut = () => rest('POST', '/auth/logout', {});
+
+/** Where to go after signing in: only a path of this app (never another origin), default the projects. */
+export function safeNext(next: string | null): string {
+  if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/login')) return '/projects';
+  return next;
+}

@@ -1,0 +1,62 @@
+import { AppShell, Burger, Button, Center, Group, Loader, NavLink, Text, Title } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { useQueryClient } from '@tanstack/react-query';
+import { Suspense } from 'react';
+import { Link, Outlet, useLocation, useNavigate } from 'react-router';
+import { signOut, useMe } from '../api/session';
+import { ErrorNotice } from '../components/ErrorNotice';
+
+const NAV = [
+  { to: '/projects', label: 'Projects' },
+  { to: '/playground', label: 'Playground' },
+  { to: '/history', label: 'Event log' },
+];
+
+/** The signed-in frame: header with the user and "Sign out", the main navigation, and the page in `main`. */
+export function AppLayout() {
+  const me = useMe();
+  const [opened, { toggle, close }] = useDisclosure();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+
+  const onSignOut = async () => {
+    await signOut().catch(() => undefined);
+    queryClient.clear();
+    navigate('/login', { replace: true });
+  };
+
+  if (me.isPending || (me.isError && (me.error as { status?: number }).status === 401)) {
+    return <Center component="main" h="100vh"><Loader aria-label="Loading" /></Center>;
+  }
+  if (me.isError) return <main style={{ padding: 24 }}><ErrorNotice error={me.error} /></main>;
+  const user = me.data.me.user;
+
+  return (
+    <AppShell header={{ height: 56 }} navbar={{ width: 200, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between">
+          <Group gap="sm">
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
+            <Title order={2} size="h4">flagdeck</Title>
+          </Group>
+          <Group gap="sm">
+            <Text size="sm" c="dimmed">Signed in as {user.name || user.username || user.email}</Text>
+            <Button variant="default" size="xs" onClick={onSignOut}>Sign out</Button>
+          </Group>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="xs" aria-label="Main navigation">
+        {NAV.map((item) => (
+          <NavLink key={item.to} component={Link} to={item.to} label={item.label} onClick={close}
+            active={location.pathname === item.to || location.pathname.startsWith(`${item.to}/`)} />
+        ))}
+      </AppShell.Navbar>
+      <AppShell.Main>
+        <Suspense fallback={<Loader aria-label="Loading" />}>
+          <Outlet />
+        </Suspense>
+      </AppShell.Main>
+    </AppShell>
+  );
+}

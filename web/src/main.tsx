@@ -1,0 +1,46 @@
+import '@mantine/core/styles.css';
+import '@mantine/notifications/styles.css';
+import { MantineProvider } from '@mantine/core';
+import { Notifications } from '@mantine/notifications';
+import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { RouterProvider } from 'react-router';
+import { ApiError } from './api/errors';
+import { router } from './routes';
+import { cssVariables, theme } from './theme';
+
+/** The nonce the service put in this page's CSP (src/ui/ui.routes.ts): Mantine's `<style>` elements carry it. */
+const nonce = document.querySelector<HTMLMetaElement>('meta[name="csp-nonce"]')?.content ?? '';
+
+/** A request refused for want of a session (it expired, or was signed out elsewhere): to the login page, then back. */
+function toLoginOnSignedOut(error: unknown) {
+  if (!(error instanceof ApiError) || !error.isSignedOut) return;
+  const here = `${window.location.pathname}${window.location.search}`;
+  if (window.location.pathname === '/login') return;
+  queryClient.clear();
+  void router.navigate(`/login?next=${encodeURIComponent(here)}`, { replace: true });
+}
+
+const queryClient = new QueryClient({
+  queryCache: new QueryCache({ onError: toLoginOnSignedOut }),
+  mutationCache: new MutationCache({ onError: toLoginOnSignedOut }),
+  defaultOptions: {
+    queries: {
+      // A refusal is an answer: asking again would not change it.
+      retry: (count, error) => !(error instanceof ApiError && error.status >= 400 && error.status < 500) && count < 2,
+      refetchOnWindowFocus: true,
+    },
+  },
+});
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariables} getStyleNonce={() => nonce}>
+      <Notifications position="top-right" />
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
+    </MantineProvider>
+  </StrictMode>,
+);

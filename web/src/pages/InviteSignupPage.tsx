@@ -1,0 +1,56 @@
+import { Alert, Anchor, Button, Container, Loader, Paper, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { Link, useParams } from 'react-router';
+import { rest } from '../api/client';
+import { ErrorNotice } from '../components/ErrorNotice';
+
+/** `/invite/:secret`: the public signup page of an invite link. */
+export default function InviteSignupPage() {
+  return <InviteSignup secret={useParams().secret ?? ''} />;
+}
+
+/** Checks the invite (GET /invite/:secret/validate), then signs up with it (POST /invite/:secret/signup). */
+export function InviteSignup({ secret }: { secret: string }) {
+  const [form, setForm] = useState({ name: '', email: '', username: '', password: '' });
+  const base = `/invite/${encodeURIComponent(secret)}`;
+  const valid = useQuery({ queryKey: ['invite', secret], queryFn: () => rest('GET', `${base}/validate`), retry: false });
+  const signup = useMutation({
+    mutationFn: () => rest('POST', `${base}/signup`, { name: form.name, email: form.email, password: form.password, ...(form.username ? { username: form.username } : {}) }),
+  });
+  const field = (key: keyof typeof form) => ({ value: form[key], onChange: (e: React.ChangeEvent<HTMLInputElement>) => setForm({ ...form, [key]: e.currentTarget.value }) });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    signup.mutate();
+  };
+
+  return (
+    <Container component="main" size={460} py={80}>
+      <Title order={1} ta="center" mb="lg">Join flagdeck</Title>
+      <Paper withBorder p="lg" radius="md">
+        {valid.isPending ? (
+          <Loader aria-label="Checking the invite link" />
+        ) : valid.isError ? (
+          <ErrorNotice error={valid.error} title="This invite link cannot be used" />
+        ) : signup.isSuccess ? (
+          <Stack>
+            <Alert color="green" title="Account created">You can now sign in.</Alert>
+            <Button component={Link} to="/login">Go to sign in</Button>
+          </Stack>
+        ) : (
+          <form onSubmit={submit} aria-label="Sign up">
+            <Stack>
+              <TextInput label="Name" required autoComplete="name" {...field('name')} />
+              <TextInput label="Email" type="email" required autoComplete="email" {...field('email')} />
+              <TextInput label="Username" description="Optional" autoComplete="username" {...field('username')} />
+              <PasswordInput label="Password" required autoComplete="new-password" {...field('password')} />
+              <ErrorNotice error={signup.error} title="Signing up failed" />
+              <Button type="submit" loading={signup.isPending}>Sign up</Button>
+            </Stack>
+          </form>
+        )}
+      </Paper>
+      <Anchor component={Link} to="/login" size="sm" display="block" ta="center" mt="md">Back to sign in</Anchor>
+    </Container>
+  );
+}

@@ -1,0 +1,80 @@
+import { Alert, Anchor, Button, Container, Loader, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { Link, useLocation, useSearchParams } from 'react-router';
+import { rest } from '../api/client';
+import { ErrorNotice } from '../components/ErrorNotice';
+import { InviteSignup } from './InviteSignupPage';
+
+interface TokenUser {
+  id: number;
+  name: string | null;
+  email: string;
+}
+
+/**
+ * `/new-user?token=` (an admin's invitation) and `/reset-password?token=` (a reset link): the link's token is checked
+ * (GET /auth/reset/validate), then sets the password (POST /auth/reset/password). `/new-user?invite=` is an invite
+ * link's signup form.
+ */
+export default function SetPasswordPage() {
+  const [params] = useSearchParams();
+  const invite = params.get('invite');
+  if (invite) return <InviteSignup secret={invite} />;
+  return <SetPassword token={params.get('token') ?? ''} />;
+}
+
+function SetPassword({ token }: { token: string }) {
+  const isNewUser = useLocation().pathname.startsWith('/new-user');
+  const [password, setPassword] = useState('');
+  const holder = useQuery({
+    queryKey: ['reset-token', token],
+    queryFn: () => rest<TokenUser>('GET', `/auth/reset/validate?token=${encodeURIComponent(token)}`),
+    retry: false,
+    enabled: token !== '',
+  });
+  const save = useMutation({ mutationFn: () => rest('POST', '/auth/reset/password', { token, password }) });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    save.mutate();
+  };
+  const title = isNewUser ? 'Welcome to flagdeck' : 'Reset your password';
+
+  return (
+    <Container component="main" size={460} py={80}>
+      <Title order={1} ta="center" mb="lg">{title}</Title>
+      <Paper withBorder p="lg" radius="md">
+        {token === '' ? (
+          <Alert color="red" title="No token">This address has no token: open the link you were given as it is.</Alert>
+        ) : holder.isPending ? (
+          <Loader aria-label="Checking the link" />
+        ) : holder.isError ? (
+          <>
+            <ErrorNotice error={holder.error} title="This link cannot be used" />
+            <Text size="sm">Links are valid for 24 hours and once only. Ask an admin for a new one.</Text>
+          </>
+        ) : save.isSuccess ? (
+          <Stack>
+            <Alert color="green" title="Password set">You can now sign in with it.</Alert>
+            <Button component={Link} to="/login">Go to sign in</Button>
+          </Stack>
+        ) : (
+          <form onSubmit={submit} aria-label="Set password">
+            <Stack>
+              <Text size="sm">
+                {isNewUser ? 'Choose a password for ' : 'Choose a new password for '}
+                <strong>{holder.data.email || holder.data.name}</strong>.
+              </Text>
+              <PasswordInput label="Password" autoComplete="new-password" required value={password}
+                description="At least 10 characters, with upper and lower case letters, a digit and a symbol."
+                onChange={(e) => setPassword(e.currentTarget.value)} />
+              <ErrorNotice error={save.error} title="The password was not set" />
+              <Button type="submit" loading={save.isPending}>Set password</Button>
+            </Stack>
+          </form>
+        )}
+      </Paper>
+      <Anchor component={Link} to="/login" size="sm" display="block" ta="center" mt="md">Back to sign in</Anchor>
+    </Container>
+  );
+}

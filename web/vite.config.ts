@@ -1,0 +1,27 @@
+import path from 'node:path';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+// The web UI (design §10): built into dist/web, which src/ui/ui.routes.ts serves at `/`. Every file but index.html goes
+// to assets/ under a hashed name (cached for a year); pages are split by route (React.lazy in src/routes.tsx).
+export default defineConfig({
+  root: __dirname,
+  base: '/',
+  plugins: [react()],
+  build: {
+    outDir: path.resolve(__dirname, '../dist/web'),
+    emptyOutDir: true,
+    assetsDir: 'assets',
+    // No inline script or data: URL in the page: the CSP allows only this service's files.
+    assetsInlineLimit: 0,
+    modulePreload: { polyfill: false },
+    chunkSizeWarningLimit: 700,
+    rollupOptions: {
+      output: {
+        // React and Mantine change together and rarely: one long-cached chunk the first route and every page share.
+        manualChunks: (id) => (/node_modules[\\/](react|react-dom|scheduler|@mantine[\\/](core|hooks)|react-router)[\\/]/.test(id) ? 'vendor' : undefined),
+      },
+    },
+  },
+  server: { proxy: { '/api': 'http://127.0.0.1:4242', '/auth': 'http://127.0.0.1:4242', '/graphql': 'http://127.0.0.1:4242', '/invite': { target: 'http://127.0.0.1:4242', bypass: (req) => (req.headers.accept?.includes('text/html') ? '/index.html' : undefined) } } },
+});
