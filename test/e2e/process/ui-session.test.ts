@@ -84,4 +84,69 @@ let ui: UiHarness;
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(/\/projects$/);
   });
+
+  it('an invitation link and a reset link each set a password that then signs in; a used link is refused', async () => {
+    const page = await (await ui.newContext()).newPage();
+    const created = await ui.admin<{ createUser: { id: number; inviteLink: string } }>(
+      'mutation($i: CreateUserInput!) { createUser(input: $i) { id inviteLink } }', { i: { username: 'newcomer', email: 'newcomer@example.com', name: 'New Comer', rootRole: 'Editor' } });
+    const invitation = new URL(created.createUser.inviteLink);
+    expect(invitation.pathname).toBe('/new-user');
+    await page.goto(`${invitation.pathname}${invitation.search}`);
+    await page.getByText('newcomer@example.com').waitFor();
+    await ui.shot('new-user', page);
+    await expectAccessible(page);
+    await page.getByLabel('Password').fill('weak');
+    await page.getByRole('button', { name: 'Set password' }).click();
+    await page.getByRole('alert').waitFor();
+    expect(await page.getByRole('alert').innerText()).toMatch(/password/i);
+    await page.getByLabel('Password').fill('Newcomer-Chose-This-1');
+    await page.getByRole('button', { name: 'Set password' }).click();
+    await page.getByRole('link', { name: 'Go to sign in' }).click();
+    await signIn(page, 'newcomer@example.com', 'Newcomer-Chose-This-1');
+    await page.waitForURL(/\/projects$/);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(/\/login$/);
+
+    const reset = await ui.admin<{ createPasswordResetLink: { resetPasswordUrl: string } }>(
+      'mutation { createPasswordResetLink(input: { id: "newcomer" }) { resetPasswordUrl } }');
+    const link = new URL(reset.createPasswordResetLink.resetPasswordUrl);
+    expect(link.pathname).toBe('/reset-password');
+    await page.goto(`${link.pathname}${link.search}`);
+    await page.getByLabel('Password').fill('Newcomer-Reset-This-2');
+    await page.getByRole('button', { name: 'Set password' }).click();
+    await page.getByText('Password set').waitFor();
+    await signIn(page, 'newcomer', 'Newcomer-Reset-This-2');
+    await page.waitForURL(/\/projects$/);
+    await page.goto(`${link.pathname}${link.search}`);
+    await page.getByText('This link cannot be used').waitFor();
+    await ui.shot('reset-password-used', page);
+    await page.context().close();
+  });
+
+  it('an invite link (at /invite/<secret> and at the /new-user?invite= address the service hands out) signs a person up', async () => {
+    const token = await ui.admin<{ createPublicSignupToken: { secret: string; url: string } }>(
+      'mutation { createPublicSignupToken(input: { name: "team", expiresAt: "2100-01-01T00:00:00Z" }) { secret url } }');
+    const handedOut = new URL(token.createPublicSignupToken.url);
+    for (const [i, address] of [`/invite/${token.createPublicSignupToken.secret}`, `${handedOut.pathname}${handedOut.search}`].entries()) {
+      const page = await (await ui.newContext()).newPage();
+      await page.goto(address);
+      await page.getByLabel('Name').fill(`Joiner ${i}`);
+      await page.getByLabel('Email').fill(`joiner${i}@example.com`);
+      await page.getByLabel('Password').fill(`Joiner-Password-${i}x!`);
+      if (i === 0) {
+        await ui.shot('invite-signup', page);
+        await expectAccessible(page);
+      }
+      await page.getByRole('button', { name: 'Sign up' }).click();
+      await page.getByRole('link', { name: 'Go to sign in' }).click();
+      await signIn(page, `joiner${i}@example.com`, `Joiner-Password-${i}x!`);
+      await page.waitForURL(/\/projects$/);
+      await page.context().close();
+    }
+    const page = await (await ui.newContext()).newPage();
+    await page.goto('/invite/not-a-real-secret');
+    await page.getByText('This invite link cannot be used').waitFor();
+    await page.context().close();
+    expect(ui.seen.consoleErrors).toEqual([]);
+  });
 });
