@@ -117,8 +117,8 @@ export async function startUi(env: Record<string, string> = {}): Promise<UiHarne
 /** Signs in through the login page, as a person would. */
 export async function signIn(page: Page, username: string, password: string, path = '/login'): Promise<void> {
   await page.goto(path);
-  await page.getByLabel('Username or email').fill(username);
-  await page.getByLabel('Password').fill(password);
+  await page.getByRole('textbox', { name: 'Username or email' }).fill(username);
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 

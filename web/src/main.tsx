@@ -17,7 +17,8 @@ const nonce = document.querySelector<HTMLMetaElement>('meta[name="csp-nonce"]')?
 function toLoginOnSignedOut(error: unknown) {
   if (!(error instanceof ApiError) || !error.isSignedOut) return;
   const here = `${window.location.pathname}${window.location.search}`;
-  if (window.location.pathname === '/login') return;
+  // The pages for people who are not signed in take a 401 as an answer (a used or unknown link), not as a lost session.
+  if (/^\/(login|new-user|reset-password|invite)(\/|$)/.test(window.location.pathname)) return;
   queryClient.clear();
   void router.navigate(`/login?next=${encodeURIComponent(here)}`, { replace: true });
 }

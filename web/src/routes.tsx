@@ -1,11 +1,14 @@
+import { Center, Loader } from '@mantine/core';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { AppLayout } from './layout/AppLayout';
 import { RouteError } from './components/RouteError';
 import { LoginPage } from './pages/LoginPage';
 
 /** A page loaded on demand: its code is fetched the first time its route is visited (the first route stays small). */
-const page = (load: () => Promise<{ default: React.ComponentType }>): Pick<RouteObject, 'lazy'> => ({
+const page = (load: () => Promise<{ default: React.ComponentType }>): Pick<RouteObject, 'lazy' | 'hydrateFallbackElement'> => ({
   lazy: async () => ({ Component: (await load()).default }),
+  // What shows while the first page's code arrives (on a page opened directly).
+  hydrateFallbackElement: <Center h="100vh"><Loader aria-label="Loading" /></Center>,
 });
 
 export const routes: RouteObject[] = [

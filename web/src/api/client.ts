@@ -38,11 +38,12 @@ export async function rest<T = unknown>(method: 'GET' | 'POST', path: string, bo
     throw new ApiError(0, 'NetworkError', 'The service could not be reached. Check that it is running, then try again.');
   }
   const text = await response.text();
-  let parsed: unknown;
+  // An empty answer (200 with no body, as several of these paths give) is null: the query cache takes no undefined.
+  let parsed: unknown = null;
   try {
-    parsed = text ? JSON.parse(text) : undefined;
+    parsed = text ? JSON.parse(text) : null;
   } catch {
-    parsed = undefined;
+    parsed = null;
   }
   if (!response.ok) throw toApiError(response.status, parsed);
   return parsed as T;

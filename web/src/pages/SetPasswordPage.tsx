@@ -59,7 +59,7 @@ function SetPassword({ token }: { token: string }) {
             <Button component={Link} to="/login">Go to sign in</Button>
           </Stack>
         ) : (
-          <form onSubmit={submit} aria-label="Set password">
+          <form onSubmit={submit}>
             <Stack>
               <Text size="sm">
                 {isNewUser ? 'Choose a password for ' : 'Choose a new password for '}
