@@ -37,6 +37,24 @@ function buildIsCurrent() {
   }
 }
 
+/** The built UI is older than web/ (edited or pulled since): say so, as the service serves what was built. */
+function warnIfUiIsStale() {
+  const index = path.join(ROOT, 'dist', 'web', 'index.html');
+  if (!fs.existsSync(index) || !fs.existsSync(path.join(ROOT, 'web'))) return;
+  let newest = 0;
+  const visit = (dir) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      if (entry.name === 'gql') continue;
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) visit(full);
+      else newest = Math.max(newest, fs.statSync(full).mtimeMs);
+    }
+  };
+  visit(path.join(ROOT, 'web'));
+  if (newest > fs.statSync(index).mtimeMs) process.stderr.write('flagdeck: the web UI in dist/web is older than web/; `npm run build:web` brings it up to date.\n');
+}
+
+warnIfUiIsStale();
 if (buildIsCurrent()) {
   require(path.join(ROOT, 'dist', 'src', 'main.js'));
 } else {
