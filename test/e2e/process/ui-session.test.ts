@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { createIdp } from '../../support/saml-idp';
 import { ADMIN_PASSWORD, browserSuite, expectAccessible, signIn, startUi, type UiHarness } from '../../support/ui-browser';
 
 /**
@@ -148,5 +149,20 @@ let ui: UiHarness;
     await page.getByText('This invite link cannot be used').first().waitFor();
     await page.context().close();
     expect(ui.seen.consoleErrors).toEqual([]);
+  });
+
+  it('offers "Sign in with SSO" once SAML is enabled, leading to the service\'s SAML login', async () => {
+    const page = await (await ui.newContext()).newPage();
+    await page.goto('/login');
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Sign in with SSO' }).count()).toBe(0);
+    const idp = await createIdp();
+    await ui.admin('mutation($i: UpdateSamlSettingsInput!) { updateSamlSettings(input: $i) { enabled } }',
+      { i: { enabled: true, entityId: idp.entityId, signOnUrl: idp.signOnUrl, certificate: idp.certificate } });
+    await page.reload();
+    const sso = page.getByRole('link', { name: 'Sign in with SSO' });
+    await sso.waitFor();
+    expect(await sso.getAttribute('href')).toBe('/auth/saml/login');
+    await page.context().close();
   });
 });

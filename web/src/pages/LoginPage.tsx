@@ -5,6 +5,12 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { safeNext, signIn, signInConfig } from '../api/session';
 import { ErrorNotice } from '../components/ErrorNotice';
 
+/** The SSO address on this origin: the page is served by the service itself, whatever PUBLIC_URL names. */
+const samePath = (url: string) => {
+  const u = new URL(url, window.location.origin);
+  return `${u.pathname}${u.search}`;
+};
+
 /** `/login`: username or e-mail and password (POST /auth/simple/login), and "Sign in with SSO" when SAML is on. */
 export function LoginPage() {
   const [params] = useSearchParams();
@@ -41,7 +47,7 @@ export function LoginPage() {
         {saml?.enabled && saml.loginUrl && (
           <>
             <Divider label="or" labelPosition="center" my="md" />
-            <Button component="a" href={saml.loginUrl} variant="default" fullWidth>Sign in with SSO</Button>
+            <Button component="a" href={samePath(saml.loginUrl)} variant="default" fullWidth>Sign in with SSO</Button>
           </>
         )}
       </Paper>
