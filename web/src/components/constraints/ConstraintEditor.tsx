@@ -48,7 +48,7 @@ export function ConstraintEditor({ value, onChange, errors = [], title = 'Constr
         />
       ))}
       <Group>
-        <Button variant="light" size="xs" onClick={() => onChange([...value, emptyConstraint(firstField)])}>Add constraint</Button>
+        <Button variant="default" size="xs" onClick={() => onChange([...value, emptyConstraint(firstField)])}>Add constraint</Button>
       </Group>
     </Stack>
   );

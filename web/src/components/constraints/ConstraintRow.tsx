@@ -96,6 +96,7 @@ export function ConstraintRow({ index, constraint: c, fields, errors = {}, onCha
                 onChange={(values) => onChange({ values })}
                 error={errors.values}
                 clearable
+                clearButtonProps={{ 'aria-label': 'Clear values' }}
               />
             )}
             {kind === 'number' && (
@@ -118,6 +119,7 @@ export function ConstraintRow({ index, constraint: c, fields, errors = {}, onCha
                 valueFormat="YYYY-MM-DD HH:mm"
                 error={valueError}
                 clearable
+                clearButtonProps={{ 'aria-label': 'Clear date and time' }}
                 submitButtonProps={{ 'aria-label': 'Set date and time' }}
               />
             )}

@@ -190,6 +190,7 @@ export function StrategyForm({ project, featureName, environment, strategy, onDo
           onChange={edited(setSegmentIds)}
           searchable
           clearable
+          clearButtonProps={{ 'aria-label': 'Clear segments' }}
           error={placed.segments}
         />
         <ErrorNotice error={segments.error} title="The segments could not be read" />

@@ -68,7 +68,7 @@ export function StrategyParameters({ strategy, definition, values, errors, stick
           case 'list':
             return (
               <TagsInput key={p.name} label={label} description={description ?? 'Press Enter after each value'} value={splitList(value)}
-                onChange={(list) => set(p.name, joinList(list))} error={error} required={p.required} clearable />
+                onChange={(list) => set(p.name, joinList(list))} error={error} required={p.required} clearable clearButtonProps={{ 'aria-label': `Clear ${label}` }} />
             );
           case 'number':
             return <NumberInput key={p.name} label={label} description={description} value={value} onChange={(v) => set(p.name, String(v))} error={error} required={p.required} />;

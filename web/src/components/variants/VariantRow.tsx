@@ -1,6 +1,6 @@
 import { ActionIcon, Badge, Button, Fieldset, Group, JsonInput, MultiSelect, NumberInput, SegmentedControl, Select, Stack, TagsInput, Text, TextInput, Textarea, Tooltip } from '@mantine/core';
 import {
-  emptyOverride, formatPercent, percentToPermille, permilleToPercent, type OverrideDraft, type PayloadType, type VariantDraft, type VariantErrors,
+  emptyOverride, formatPercent, payloadError, percentToPermille, permilleToPercent, type OverrideDraft, type PayloadType, type VariantDraft, type VariantErrors,
 } from '../../logic/variants';
 import type { ContextFieldInfo } from '../constraints/contextFields';
 
@@ -64,7 +64,7 @@ export function VariantRow({ index, variant: v, resolvedWeight, errors = {}, sti
           ) : (
             <Stack gap={4}>
               <Text size="sm" fw={500}>Weight</Text>
-              <Badge size="lg" variant="light">{formatPercent(resolvedWeight)}</Badge>
+              <Badge size="lg" variant="outline">{formatPercent(resolvedWeight)}</Badge>
             </Stack>
           )}
           <Select label="Stickiness" data={stickiness} value={v.stickiness} onChange={(s) => onChange({ stickiness: s ?? 'default' })} allowDeselect={false} w={160} />
@@ -83,7 +83,9 @@ export function VariantRow({ index, variant: v, resolvedWeight, errors = {}, sti
           </Tooltip>
         </Group>
         {v.payloadType === 'json' && (
+          // JsonInput checks on blur and then shows `validationError` instead of `error`: both carry the parser's words.
           <JsonInput label={payloadLabel} value={v.payloadValue} onChange={(s) => onChange({ payloadValue: s })} error={errors.payload}
+            validationError={errors.payload ?? payloadError('json', v.payloadValue) ?? 'Not valid JSON.'}
             autosize minRows={3} maxRows={12} placeholder='{"key": "value"}' />
         )}
         {v.payloadType === 'csv' && (

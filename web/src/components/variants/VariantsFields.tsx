@@ -66,7 +66,7 @@ export function VariantsFields({ value, onChange, errors = [], listError, sticki
         />
       ))}
       <Group>
-        <Button variant="light" size="xs" onClick={() => onChange([...value, emptyVariant('', value[0]?.stickiness ?? defaultStickiness)])}>Add variant</Button>
+        <Button variant="default" size="xs" onClick={() => onChange([...value, emptyVariant('', value[0]?.stickiness ?? defaultStickiness)])}>Add variant</Button>
       </Group>
     </Stack>
   );
