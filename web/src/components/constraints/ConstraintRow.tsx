@@ -121,6 +121,9 @@ export function ConstraintRow({ index, constraint: c, fields, errors = {}, onCha
                 clearable
                 clearButtonProps={{ 'aria-label': 'Clear date and time' }}
                 submitButtonProps={{ 'aria-label': 'Set date and time' }}
+                timePickerProps={{ hoursInputLabel: 'Hours', minutesInputLabel: 'Minutes', 'aria-label': 'Time' }}
+                nextLabel="Next month"
+                previousLabel="Previous month"
               />
             )}
             {kind === 'semver' && (
