@@ -183,7 +183,7 @@ export function StrategyForm({ project, featureName, environment, strategy, onDo
         <Title order={3} size="h5">Segments</Title>
         <Text size="sm" c="dimmed" mb={4}>Saved sets of constraints; the context must match every segment chosen.</Text>
         <MultiSelect
-          label="Segments"
+          aria-label="Segments"
           placeholder={segments.data?.length === 0 ? 'No segments exist yet' : 'Choose segments'}
           data={(segments.data ?? []).map((s) => ({ value: String(s.id), label: s.name }))}
           value={segmentIds}

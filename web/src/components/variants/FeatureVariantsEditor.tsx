@@ -59,8 +59,8 @@ export function FeatureVariantsEditor({ project, featureName, environment, varia
   return (
     <Stack gap="md">
       <VariantsFields
-        title={`Variants in ${environment}`}
-        description="What an enabled flag hands out. Fixed weights keep their share; variable ones split what is left."
+        title="Variants"
+        description={`What the flag hands out when it is enabled in ${environment}. Fixed weights keep their share; variable ones split what is left.`}
         value={drafts}
         onChange={(next) => { setDrafts(next); setServerErrors({ variants: [] }); }}
         errors={errors}

@@ -1,4 +1,5 @@
 import { ActionIcon, Badge, Button, Fieldset, Group, JsonInput, MultiSelect, NumberInput, SegmentedControl, Select, Stack, TagsInput, Text, TextInput, Textarea, Tooltip } from '@mantine/core';
+import { useState } from 'react';
 import {
   emptyOverride, formatPercent, payloadError, percentToPermille, permilleToPercent, type OverrideDraft, type PayloadType, type VariantDraft, type VariantErrors,
 } from '../../logic/variants';
@@ -35,49 +36,39 @@ export function VariantRow({ index, variant: v, resolvedWeight, errors = {}, sti
   return (
     <Fieldset legend={`Variant ${n}${v.name.trim() ? `: ${v.name.trim()}` : ''}`} p="sm">
       <Stack gap="xs">
-        <Group align="flex-start" gap="sm">
-          <TextInput label="Name" value={v.name} onChange={(e) => onChange({ name: e.currentTarget.value })} error={errors.name} required w={200} />
-          <Stack gap={4}>
-            <Text size="sm" fw={500} id={`variant-${v.key}-weight-type`}>Weight type</Text>
-            <SegmentedControl
-              aria-labelledby={`variant-${v.key}-weight-type`}
-              size="xs"
-              value={v.weightType}
-              onChange={(t) => onChange(t === 'fix' ? { weightType: 'fix', weight: resolvedWeight } : { weightType: 'variable' })}
-              data={[{ value: 'variable', label: 'Variable' }, { value: 'fix', label: 'Fixed' }]}
-            />
-          </Stack>
-          {v.weightType === 'fix' ? (
-            <NumberInput
-              label="Weight"
-              description="Fixed share"
-              value={permilleToPercent(v.weight)}
-              onChange={(p) => onChange({ weight: percentToPermille(typeof p === 'number' ? p : Number(p) || 0) })}
-              min={0}
-              max={100}
-              decimalScale={1}
-              suffix="%"
-              allowNegative={false}
-              error={errors.weight}
-              w={120}
-            />
-          ) : (
+        <Group align="flex-start" justify="space-between" wrap="nowrap" gap="sm">
+          <Group align="flex-start" gap="sm">
+            <TextInput label="Name" value={v.name} onChange={(e) => onChange({ name: e.currentTarget.value })} error={errors.name} required w={200} />
             <Stack gap={4}>
-              <Text size="sm" fw={500}>Weight</Text>
-              <Badge size="lg" variant="outline">{formatPercent(resolvedWeight)}</Badge>
+              <Text size="sm" fw={500} id={`variant-${v.key}-weight-type`}>Weight type</Text>
+              <SegmentedControl
+                aria-labelledby={`variant-${v.key}-weight-type`}
+                size="xs"
+                value={v.weightType}
+                onChange={(t) => onChange(t === 'fix' ? { weightType: 'fix', weight: resolvedWeight } : { weightType: 'variable' })}
+                data={[{ value: 'variable', label: 'Variable' }, { value: 'fix', label: 'Fixed' }]}
+              />
             </Stack>
-          )}
-          <Select label="Stickiness" data={stickiness} value={v.stickiness} onChange={(s) => onChange({ stickiness: s ?? 'default' })} allowDeselect={false} w={160} />
-          <Select
-            label="Payload type"
-            data={PAYLOAD_DATA}
-            value={v.payloadType}
-            onChange={(t) => onChange({ payloadType: (t ?? '') as PayloadType | '' })}
-            allowDeselect={false}
-            w={140}
-          />
+            {v.weightType === 'fix' ? (
+              <FixedWeightInput weight={v.weight} error={errors.weight} onChange={(weight) => onChange({ weight })} />
+            ) : (
+              <Stack gap={4}>
+                <Text size="sm" fw={500}>Weight</Text>
+                <Badge size="lg" variant="outline">{formatPercent(resolvedWeight)}</Badge>
+              </Stack>
+            )}
+            <Select label="Stickiness" data={stickiness} value={v.stickiness} onChange={(s) => onChange({ stickiness: s ?? 'default' })} allowDeselect={false} w={160} />
+            <Select
+              label="Payload type"
+              data={PAYLOAD_DATA}
+              value={v.payloadType}
+              onChange={(t) => onChange({ payloadType: (t ?? '') as PayloadType | '' })}
+              allowDeselect={false}
+              w={140}
+            />
+          </Group>
           <Tooltip label={`Remove variant ${n}`}>
-            <ActionIcon variant="subtle" color="red" aria-label={`Remove variant ${n}`} onClick={onRemove} mt={26} ml="auto">
+            <ActionIcon variant="subtle" color="red" aria-label={`Remove variant ${n}`} onClick={onRemove} mt={26}>
               <span aria-hidden>✕</span>
             </ActionIcon>
           </Tooltip>
@@ -128,5 +119,31 @@ export function VariantRow({ index, variant: v, resolvedWeight, errors = {}, sti
         )}
       </Stack>
     </Fieldset>
+  );
+}
+
+/**
+ * A fixed weight typed as a percentage with one decimal. The text is held here, so "12." stays as typed while the
+ * draft already holds 120 per mille; a weight changed from outside replaces it.
+ */
+function FixedWeightInput({ weight, error, onChange }: { weight: number; error?: string; onChange(weight: number): void }) {
+  const [text, setText] = useState<string | number>(permilleToPercent(weight));
+  const shown = percentToPermille(Number(text) || 0) === weight ? text : permilleToPercent(weight);
+  return (
+    <NumberInput
+      label="Weight"
+      value={shown}
+      onChange={(p) => {
+        setText(p);
+        onChange(percentToPermille(typeof p === 'number' ? p : Number(p) || 0));
+      }}
+      min={0}
+      max={100}
+      decimalScale={1}
+      suffix="%"
+      allowNegative={false}
+      error={error}
+      w={120}
+    />
   );
 }
