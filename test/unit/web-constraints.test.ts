@@ -22,10 +22,10 @@ describe('web constraint editor logic', () => {
 
   it('builds the mutation input with only the value slot the operator uses, and reads a stored constraint back', () => {
     const list = draft({ operator: 'IN', values: [' u1', 'u2', ''], value: 'stale', caseInsensitive: true, inverted: true });
-    expect(toConstraintInput(list)).toEqual({ contextName: 'userId', operator: 'IN', values: ['u1', 'u2'], caseInsensitive: false, inverted: true });
+    expect(toConstraintInput(list)).toEqual({ contextName: 'userId', operator: 'IN', values: ['u1', 'u2'], caseInsensitive: true, inverted: true });
     const str = draft({ operator: 'STR_CONTAINS', values: ['a'], caseInsensitive: true });
     expect(toConstraintInput(str)).toEqual({ contextName: 'userId', operator: 'STR_CONTAINS', values: ['a'], caseInsensitive: true, inverted: false });
-    const num = draft({ operator: 'NUM_GT', values: ['kept in the editor'], value: ' 4.5 ' });
+    const num = draft({ operator: 'NUM_GT', values: ['kept in the editor'], value: ' 4.5 ', caseInsensitive: true });
     expect(toConstraintInput(num)).toEqual({ contextName: 'userId', operator: 'NUM_GT', value: '4.5', caseInsensitive: false, inverted: false });
     const stored = { contextName: 'appName', operator: 'SEMVER_GT', values: [], value: '1.2.3', caseInsensitive: false, inverted: true };
     const back = fromConstraint(stored);

@@ -83,7 +83,9 @@ export function toConstraintInput(d: ConstraintDraft): Required<Pick<ConstraintI
   const base = {
     contextName: d.contextName,
     operator: d.operator,
-    caseInsensitive: takesCaseInsensitive(d.operator) ? d.caseInsensitive : false,
+    // IN/NOT_IN show no switch but keep what a stored constraint had (the evaluation honours it); numbers, dates and
+    // versions have no case.
+    caseInsensitive: valueKind(d.operator) === 'list' ? d.caseInsensitive : false,
     inverted: d.inverted,
   };
   if (valueKind(d.operator) === 'list') return { ...base, values: d.values.map((v) => v.trim()).filter((v) => v !== '') };
