@@ -1,4 +1,15 @@
-import { Text } from '@mantine/core';
+import { Button, Group, Stack } from '@mantine/core';
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import { gql } from '../../api/client';
+import { ApiError } from '../../api/errors';
+import { graphql } from '../../gql';
+import { stickinessChoices } from '../../logic/strategy-parameters';
+import { fromVariant, toVariantInputs, validateVariants, variantErrorAt, type VariantErrors } from '../../logic/variants';
+import { ErrorNotice } from '../ErrorNotice';
+import { useContextFields } from '../constraints/contextFields';
+import { useProjectStickiness } from '../strategy/editorData';
+import { VariantsFields } from './VariantsFields';
 
 /** A feature environment variant (the fields of GraphQL `FeatureVariant`). */
 export interface EditedVariant {
@@ -19,10 +30,72 @@ export interface FeatureVariantsEditorProps {
   onDone(saved: boolean): void;
 }
 
+const SetVariantsMutation = graphql(`
+  mutation FeatureVariantsEditorSet($input: SetFeatureVariantsInput!) {
+    setFeatureVariants(input: $input) { name weight weightType stickiness }
+  }
+`);
+
 /**
  * Edits a flag's variants in one environment: weights that always add up to 100%, stickiness, payloads (JSON checked
- * before sending), then setFeatureVariants. (Placeholder until built.)
+ * before sending), overrides, then setFeatureVariants for that environment alone.
  */
-export function FeatureVariantsEditor(_props: FeatureVariantsEditorProps) {
-  return <Text>Variants editor: not built yet.</Text>;
+export function FeatureVariantsEditor({ project, featureName, environment, variants, onDone }: FeatureVariantsEditorProps) {
+  const [drafts, setDrafts] = useState(() => variants.map(fromVariant));
+  const [attempted, setAttempted] = useState(false);
+  const [serverErrors, setServerErrors] = useState<{ variants: VariantErrors[]; list?: string }>({ variants: [] });
+  const fields = useContextFields();
+  const projectStickiness = useProjectStickiness(project);
+
+  const save = useMutation({
+    mutationFn: () => gql(SetVariantsMutation, { input: { project, feature: featureName, environments: [environment], variants: toVariantInputs(drafts, true) } }),
+    onSuccess: () => onDone(true),
+    onError: (error) => setServerErrors(placeErrors(error)),
+  });
+
+  const validation = validateVariants(drafts);
+  const errors = drafts.map((_, i) => ({ ...(attempted ? validation.variants[i] : {}), ...serverErrors.variants[i] }));
+
+  return (
+    <Stack gap="md">
+      <VariantsFields
+        title="Variants"
+        description={`What the flag hands out when it is enabled in ${environment}. Fixed weights keep their share; variable ones split what is left.`}
+        value={drafts}
+        onChange={(next) => { setDrafts(next); setServerErrors({ variants: [] }); }}
+        errors={errors}
+        listError={serverErrors.list}
+        stickiness={stickinessChoices(fields.data ?? [])}
+        defaultStickiness={projectStickiness}
+        withOverrides
+        fields={fields.data ?? []}
+      />
+      <ErrorNotice error={save.error} />
+      <Group justify="flex-end">
+        <Button variant="default" onClick={() => onDone(false)}>Cancel</Button>
+        <Button
+          loading={save.isPending}
+          onClick={() => {
+            setAttempted(true);
+            if (validation.ok) save.mutate();
+          }}
+        >
+          Save
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
+
+/** The service's refusal details that name a variant (`variants/1/payload/value`) placed on its fields. */
+function placeErrors(error: unknown): { variants: VariantErrors[]; list?: string } {
+  const out: { variants: VariantErrors[]; list?: string } = { variants: [] };
+  if (!(error instanceof ApiError)) return out;
+  for (const d of error.details) {
+    const at = d.path ? variantErrorAt(d.path) : null;
+    if (!at) continue;
+    if (at.index === null || at.field === null) out.list = d.message;
+    else out.variants[at.index] = { ...out.variants[at.index], [at.field]: d.message };
+  }
+  return out;
 }

@@ -1,0 +1,55 @@
+import '@mantine/dates/styles.css';
+import { Button, Group, Stack, Text, Title } from '@mantine/core';
+import { emptyConstraint, type ConstraintDraft, type ConstraintErrors } from '../../logic/constraints';
+import { ErrorNotice } from '../ErrorNotice';
+import { ConstraintRow } from './ConstraintRow';
+import { useContextFields } from './contextFields';
+
+export interface ConstraintEditorProps {
+  /** The constraints being edited (see logic/constraints.ts: fromConstraint, toConstraintInput, validateConstraints). */
+  value: ConstraintDraft[];
+  onChange(next: ConstraintDraft[]): void;
+  /** Messages per constraint, by position: the owner's validation before sending and the service's refusal details. */
+  errors?: ReadonlyArray<ConstraintErrors | undefined>;
+  /** The section's heading (a strategy's or a segment's constraints). */
+  title?: string;
+}
+
+/**
+ * A list of constraints, all of which must hold: each with its context field (legal values offered), operator, the
+ * value its operator takes and the "Not" / "Case insensitive" switches. It only edits; its owner validates and sends,
+ * so it serves strategies and segments alike.
+ */
+export function ConstraintEditor({ value, onChange, errors = [], title = 'Constraints' }: ConstraintEditorProps) {
+  const fields = useContextFields();
+  const list = fields.data ?? [];
+  const update = (i: number, patch: Partial<ConstraintDraft>) => onChange(value.map((c, j) => (j === i ? { ...c, ...patch } : c)));
+  // A new constraint starts on userId, the field most constraints use, when there is one.
+  const firstField = list.find((f) => f.name === 'userId')?.name ?? list[0]?.name ?? '';
+
+  return (
+    <Stack gap="xs">
+      <div>
+        <Title order={3} size="h5">{title}</Title>
+        <Text size="sm" c="dimmed">
+          {value.length === 0 ? 'No constraints: the strategy applies to every context.' : 'All constraints must hold.'}
+        </Text>
+      </div>
+      <ErrorNotice error={fields.error} title="The context fields could not be read" />
+      {value.map((c, i) => (
+        <ConstraintRow
+          key={c.key}
+          index={i}
+          constraint={c}
+          fields={list}
+          errors={errors[i]}
+          onChange={(patch) => update(i, patch)}
+          onRemove={() => onChange(value.filter((_, j) => j !== i))}
+        />
+      ))}
+      <Group>
+        <Button variant="default" size="xs" onClick={() => onChange([...value, emptyConstraint(firstField)])}>Add constraint</Button>
+      </Group>
+    </Stack>
+  );
+}
