@@ -105,6 +105,8 @@ const heading = (page: Page, name: string) => page.getByRole('heading', { level:
     const order = await eventually(() => env('checkout-v2', 'development'), (e) => e.strategies[0]?.title === 'Second rollout', 'second strategy first');
     expect(order.strategies.map((s) => s.title)).toEqual(['Second rollout', 'First rollout']);
     await page.getByRole('button', { name: 'Move Second rollout up' }).and(page.locator('[disabled]')).waitFor();
+    // The keyboard user keeps their place: at the top, focus is on the other move button.
+    await page.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Move Second rollout down');
 
     await page.getByRole('button', { name: 'Disable Second rollout' }).click();
     await page.getByRole('button', { name: 'Enable Second rollout' }).waitFor();
@@ -122,6 +124,11 @@ const heading = (page: Page, name: string) => page.getByRole('heading', { level:
     await page.keyboard.press('Escape');
     await page.getByRole('dialog', { name: 'Add strategy' }).waitFor({ state: 'detached' });
 
+    await dev.getByRole('button', { name: 'Edit variants' }).click();
+    await page.getByRole('dialog', { name: 'Edit variants' }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog', { name: 'Edit variants' }).waitFor({ state: 'detached' });
+
     // The flag's own events, newest first, as the service names them.
     const events = page.getByRole('table', { name: 'Events of the flag' });
     await events.getByText('strategy-order-changed').waitFor();
@@ -137,6 +144,48 @@ const heading = (page: Page, name: string) => page.getByRole('heading', { level:
 
     await ui.shot('flag');
     await expectAccessible(page);
+  });
+
+  it('adds and removes a dependency, lists children, and pages through the events', async () => {
+    const { page } = ui;
+    await ui.admin(`mutation { createFeature(input: {project: "default", name: "checkout-parent"}) { name } }`);
+    for (let i = 0; i < 12; i++) {
+      for (const enabled of [true, false]) {
+        await ui.admin(`mutation ($enabled: Boolean!) { setFeatureEnvironmentEnabled(input: {project: "default", feature: "checkout-parent", environment: "production", enabled: $enabled}) { enabled } }`, { enabled });
+      }
+    }
+    await page.goto('/projects/default/features/checkout-v2');
+    await heading(page, 'checkout-v2').waitFor();
+    await page.getByRole('button', { name: 'Add dependency' }).click();
+    await page.getByRole('textbox', { name: 'Parent flag' }).click();
+    await page.getByRole('option', { name: 'checkout-parent' }).click();
+    await page.getByRole('button', { name: 'Save dependency' }).click();
+    const removeDependency = page.getByRole('button', { name: 'Remove dependency on checkout-parent' });
+    await removeDependency.waitFor();
+    const deps = async () => (await ui.admin<{ feature: { dependencies: Array<{ feature: string; enabled: boolean }> } }>(
+      `{ feature(name: "checkout-v2") { dependencies { feature enabled } } }`)).feature.dependencies;
+    expect(await deps()).toEqual([{ feature: 'checkout-parent', enabled: true }]);
+
+    await page.getByRole('link', { name: 'checkout-parent' }).click();
+    await heading(page, 'checkout-parent').waitFor();
+    await page.getByRole('link', { name: 'checkout-v2' }).waitFor();
+    const rows = page.getByRole('table', { name: 'Events of the flag' }).locator('tbody tr');
+    // 24 switches and the creation (the first switch on also added the default strategy): more than a page of 20.
+    const counter = page.getByText(/^20 of \d+$/);
+    await counter.waitFor();
+    const total = Number(/of (\d+)/.exec(await counter.innerText())![1]);
+    expect(total).toBeGreaterThan(25);
+    expect(await rows.count()).toBe(20);
+    await page.getByRole('button', { name: 'Show more' }).click();
+    await page.getByText(`${total} of ${total}`).waitFor();
+    expect(await rows.count()).toBe(total);
+    expect(await page.getByRole('button', { name: 'Show more' }).count()).toBe(0);
+
+    await page.goBack();
+    await heading(page, 'checkout-v2').waitFor();
+    await removeDependency.click();
+    await removeDependency.waitFor({ state: 'detached' });
+    expect(await deps()).toEqual([]);
   });
 
   it('clones the flag, then archives and revives it', async () => {

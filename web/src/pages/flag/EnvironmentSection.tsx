@@ -1,6 +1,6 @@
 import { Alert, Badge, Button, Card, Group, Modal, Stack, Switch, Table, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { gql } from '../../api/client';
 import { useAllowed } from '../../api/session';
 import { ErrorNotice } from '../../components/ErrorNotice';
@@ -28,6 +28,8 @@ export function EnvironmentSection({ project, featureName, environment, changeRe
   const client = useQueryClient();
   const [editing, setEditing] = useState<FlagStrategy | 'new' | null>(null);
   const [editingVariants, setEditingVariants] = useState(false);
+  const [moved, setMoved] = useState<{ id: string; delta: -1 | 1; to: number } | null>(null);
+  const clearMoved = useCallback(() => setMoved(null), []);
 
   const setEnabled = useFlagMutation(featureName, (enabled: boolean) =>
     gql(FlagPageSetEnabled, { input: { project, feature: featureName, environment: env, enabled } }));
@@ -37,7 +39,9 @@ export function EnvironmentSection({ project, featureName, environment, changeRe
   const strategies = environment.strategies;
   const move = (index: number, delta: -1 | 1) => {
     const order = movedSortOrder(strategies.map((s) => s.id), index, delta);
-    if (order) sort.mutate(order);
+    if (!order) return;
+    setMoved({ id: strategies[index].id, delta, to: index + delta });
+    sort.mutate(order);
   };
   const done = (saved: boolean) => {
     setEditing(null);
@@ -91,6 +95,8 @@ export function EnvironmentSection({ project, featureName, environment, changeRe
             may={{ update: can('UPDATE_FEATURE_STRATEGY'), remove: can('DELETE_FEATURE_STRATEGY') }}
             onMove={(delta) => move(i, delta)}
             movePending={sort.isPending}
+            focusAfterMove={moved?.id === s.id && moved.to === i ? moved.delta : null}
+            onFocused={clearMoved}
             onEdit={() => setEditing(s)}
           />
         ))}

@@ -1,5 +1,5 @@
 import { ActionIcon, Badge, Button, Group, List, Paper, Stack, Text, Title, Tooltip } from '@mantine/core';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { gql } from '../../api/client';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import {
@@ -24,12 +24,24 @@ interface StrategyCardProps {
   /** Moves it one place (−1 up, +1 down); the section sends the new order. */
   onMove(delta: -1 | 1): void;
   movePending: boolean;
+  /** Set after this strategy was moved with its buttons: focus returns to them once the new order is shown. */
+  focusAfterMove: -1 | 1 | null;
+  onFocused(): void;
   onEdit(): void;
 }
 
 /** One strategy of an environment: what it does (parameters, constraints, segments, variants) and what may be done to it. */
-export function StrategyCard({ project, featureName, environment, strategy, position, count, may, onMove, movePending, onEdit }: StrategyCardProps) {
+export function StrategyCard({ project, featureName, environment, strategy, position, count, may, onMove, movePending, focusAfterMove, onFocused, onEdit }: StrategyCardProps) {
   const [confirming, setConfirming] = useState(false);
+  const upRef = useRef<HTMLButtonElement>(null);
+  const downRef = useRef<HTMLButtonElement>(null);
+  // A keyboard user who moved a strategy keeps their place: the same button, or the other one at the end of the list.
+  useEffect(() => {
+    if (focusAfterMove === null || movePending) return;
+    const [first, second] = focusAfterMove === -1 ? [upRef.current, downRef.current] : [downRef.current, upRef.current];
+    (first && !first.disabled ? first : second)?.focus();
+    onFocused();
+  }, [focusAfterMove, movePending, position, onFocused]);
   const toggle = useFlagMutation(featureName, (disabled: boolean) =>
     gql(FlagPageUpdateStrategy, { input: { project, feature: featureName, environment, id: strategy.id, disabled } }));
   const remove = useFlagMutation(featureName, () =>
@@ -53,12 +65,12 @@ export function StrategyCard({ project, featureName, environment, strategy, posi
           {may.update && (
             <>
               <Tooltip label="Move up">
-                <ActionIcon variant="subtle" color="gray" aria-label={`Move ${moveName} up`} disabled={position === 0 || movePending} onClick={() => onMove(-1)}>
+                <ActionIcon ref={upRef} variant="subtle" color="gray" aria-label={`Move ${moveName} up`} disabled={position === 0 || movePending} onClick={() => onMove(-1)}>
                   <span aria-hidden>↑</span>
                 </ActionIcon>
               </Tooltip>
               <Tooltip label="Move down">
-                <ActionIcon variant="subtle" color="gray" aria-label={`Move ${moveName} down`} disabled={position === count - 1 || movePending} onClick={() => onMove(1)}>
+                <ActionIcon ref={downRef} variant="subtle" color="gray" aria-label={`Move ${moveName} down`} disabled={position === count - 1 || movePending} onClick={() => onMove(1)}>
                   <span aria-hidden>↓</span>
                 </ActionIcon>
               </Tooltip>
