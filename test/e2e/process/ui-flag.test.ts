@@ -43,9 +43,19 @@ async function createFlag(name: string) {
         project: 'default', feature: name, environment: 'development', name: 'flexibleRollout', title,
         parameters: { rollout, stickiness: 'userId', groupId: name },
         constraints: [{ contextName: 'userId', operator: 'IN', values: ['alice', 'bob'], inverted: title === 'Second rollout', caseInsensitive: true }],
+        variants: title === 'First rollout' ? [] : [{ name: 'wide', weight: 1000, weightType: 'variable', stickiness: 'default', payload: { type: 'json', value: '{"w":2}' } }],
       },
     });
   }
+  await ui.admin(`mutation ($input: SetFeatureVariantsInput!) { setFeatureVariants(input: $input) { name } }`, {
+    input: {
+      project: 'default', feature: name, environments: ['development'],
+      variants: [
+        { name: 'blue', weight: 500, weightType: 'variable', stickiness: 'default', payload: { type: 'string', value: 'b' } },
+        { name: 'green', weight: 500, weightType: 'variable', stickiness: 'default' },
+      ],
+    },
+  });
 }
 
 async function createUser(username: string, rootRole: string) {
@@ -75,6 +85,9 @@ const heading = (page: Page, name: string) => page.getByRole('heading', { level:
     const dev = page.getByRole('region', { name: 'development' });
     await dev.getByText('50% of userId, group id checkout-v2').waitFor();
     expect(await dev.getByRole('listitem', { name: 'userId not is one of alice, bob (case-insensitive)' }).count()).toBe(1);
+    const variants = await dev.getByRole('table', { name: 'Variants in development' }).locator('tbody tr').allInnerTexts();
+    expect(variants.map((r) => r.split('\t').map((c) => c.trim()))).toEqual([['blue', '50%', 'string', 'default'], ['green', '50%', '—', 'default']]);
+    await dev.getByText('wide · 100% · json').waitFor();
 
     // The environment switch.
     await page.getByRole('switch', { name: 'Enabled in development' }).click();

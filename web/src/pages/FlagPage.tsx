@@ -18,6 +18,11 @@ import { flagKey, FlagPageChangeRequestConfigQuery, FlagPageQuery } from './flag
  */
 export default function FlagPage() {
   const { projectId = '', featureName = '' } = useParams();
+  // Another flag (a clone, a parent) starts afresh: no draft, dialog or form of the previous one carries over.
+  return <FlagView key={featureName} projectId={projectId} featureName={featureName} />;
+}
+
+function FlagView({ projectId, featureName }: { projectId: string; featureName: string }) {
   const flag = useQuery({ queryKey: flagKey(featureName), queryFn: () => gql(FlagPageQuery, { name: featureName }) });
   const project = flag.data?.feature.project ?? projectId;
   const changeRequests = useQuery({
