@@ -1,4 +1,5 @@
 import { createTheme, type CSSVariablesResolver } from '@mantine/core';
+import { darkenHex, readableShade } from './logic/contrast';
 
 // The system font stack (no web font to download: the UI works with no network), a focus ring on every control, and
 // shades dark enough for text to meet WCAG AA contrast (4.5:1) on white: Mantine's default blue 6 and dimmed gray 6 do not.
@@ -9,8 +10,24 @@ export const theme = createTheme({
   defaultRadius: 'sm',
 });
 
+// Mantine draws light/outline text and filled backgrounds of every colour with its shade 8, which is below AA for red,
+// orange, yellow, green, teal, cyan and lime (and for the active NavLink's tint): each colour gets a shade that passes.
+const readableColors = (colors: Record<string, readonly string[]>) =>
+  Object.fromEntries(Object.entries(colors).flatMap(([name, shades]) => {
+    // Text on a light tint needs a little more than on white; white text on a filled background needs 4.5.
+    const shade = readableShade(shades, 5.3);
+    const filled = readableShade(shades, 4.6);
+    return [
+      [`--mantine-color-${name}-filled`, filled],
+      [`--mantine-color-${name}-filled-hover`, darkenHex(filled, 0.12)],
+      [`--mantine-color-${name}-light-color`, shade],
+      [`--mantine-color-${name}-outline`, shade],
+      [`--mantine-color-${name}-text`, shade],
+    ];
+  }));
+
 export const cssVariables: CSSVariablesResolver = (t) => ({
   variables: {},
-  light: { '--mantine-color-dimmed': t.colors.gray[7], '--mantine-color-anchor': t.colors.blue[8] },
+  light: { ...readableColors(t.colors), '--mantine-color-dimmed': t.colors.gray[7], '--mantine-color-anchor': t.colors.blue[8] },
   dark: {},
 });

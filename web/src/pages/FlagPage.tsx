@@ -1,6 +1,95 @@
-import { Title } from '@mantine/core';
+import { Anchor, Badge, Breadcrumbs, Grid, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useParams } from 'react-router';
+import { gql } from '../api/client';
+import { useAllowed } from '../api/session';
+import { ErrorNotice } from '../components/ErrorNotice';
+import { EnvironmentSection } from './flag/EnvironmentSection';
+import { ArchivedNotice, FlagActions } from './flag/FlagActions';
+import { FlagDependencies } from './flag/FlagDependencies';
+import { FlagDetails, FlagTags } from './flag/FlagDetails';
+import { FlagEvents } from './flag/FlagEvents';
+import { flagKey, FlagPageChangeRequestConfigQuery, FlagPageQuery } from './flag/queries';
 
-// To be built (issue 28).
+/**
+ * A flag (`/projects/:projectId/features/:featureName`): its metadata, tags and dependencies, each environment with its
+ * switch, strategies and variants, clone/archive/revive, and its events. Every control appears only when the service
+ * says the user may use it, and every change is read back from the service.
+ */
 export default function FlagPage() {
-  return <Title order={1}>FlagPage</Title>;
+  const { projectId = '', featureName = '' } = useParams();
+  // Another flag (a clone, a parent) starts afresh: no draft, dialog or form of the previous one carries over.
+  return <FlagView key={featureName} projectId={projectId} featureName={featureName} />;
+}
+
+function FlagView({ projectId, featureName }: { projectId: string; featureName: string }) {
+  const flag = useQuery({ queryKey: flagKey(featureName), queryFn: () => gql(FlagPageQuery, { name: featureName }) });
+  const project = flag.data?.feature.project ?? projectId;
+  const changeRequests = useQuery({
+    queryKey: ['flag-page-change-requests', project],
+    queryFn: () => gql(FlagPageChangeRequestConfigQuery, { project }),
+    enabled: flag.isSuccess,
+  });
+  const allowed = useAllowed(project);
+
+  if (flag.isPending) {
+    return <Stack><Title order={1}>{featureName}</Title><Loader role="status" aria-label="Loading the flag" /></Stack>;
+  }
+  if (flag.isError) {
+    return <Stack><Title order={1}>{featureName}</Title><ErrorNotice error={flag.error} /></Stack>;
+  }
+  const f = flag.data.feature;
+  const readOnly = f.archived;
+  const guarded = new Map((changeRequests.data?.changeRequestConfig ?? []).filter((c) => c.changeRequestsEnabled).map((c) => [c.environment, c]));
+
+  return (
+    <Stack gap="md">
+      <Breadcrumbs aria-label="Breadcrumb">
+        <Anchor component={Link} to="/projects" size="sm">Projects</Anchor>
+        <Anchor component={Link} to={`/projects/${encodeURIComponent(f.project)}`} size="sm">{f.project}</Anchor>
+        <Text size="sm" aria-current="page">{f.name}</Text>
+      </Breadcrumbs>
+      <Group justify="space-between" align="flex-start">
+        <div>
+          <Group gap="sm">
+            <Title order={1}>{f.name}</Title>
+            {f.archived && <Badge color="orange" size="lg">Archived</Badge>}
+            {f.stale && <Badge color="yellow" variant="light" size="lg" tt="none">Stale</Badge>}
+          </Group>
+          <Text size="sm" c="dimmed" mt={4}>
+            Project {f.project} · type {f.type} · created {new Date(f.createdAt).toLocaleDateString(undefined, { dateStyle: 'medium' })}
+          </Text>
+        </div>
+        {!readOnly && <FlagActions flag={f} mayClone={allowed.can('CREATE_FEATURE')} mayArchive={allowed.can('DELETE_FEATURE')} />}
+      </Group>
+      {f.project !== projectId && (
+        <Text size="sm">This flag belongs to project <Anchor component={Link} to={`/projects/${encodeURIComponent(f.project)}`}>{f.project}</Anchor>.</Text>
+      )}
+      {f.archived && <ArchivedNotice flag={f} mayRevive={allowed.can('UPDATE_FEATURE')} />}
+      <ErrorNotice error={changeRequests.error} />
+
+      <Grid gutter="md">
+        <Grid.Col span={{ base: 12, lg: 8 }}>
+          <Stack gap="md">
+            {f.environments.length === 0 && <Text c="dimmed">The project has no environments.</Text>}
+            {f.environments.map((env) => {
+              const cr = guarded.get(env.name);
+              return (
+                <EnvironmentSection key={env.name} project={f.project} featureName={f.name} environment={env} readOnly={readOnly}
+                  {...(cr ? { changeRequests: { requiredApprovals: cr.requiredApprovals } } : {})} />
+              );
+            })}
+            <FlagEvents featureName={f.name} />
+          </Stack>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, lg: 4 }}>
+          <Stack gap="md">
+            <FlagDetails flag={f} mayUpdate={!readOnly && allowed.can('UPDATE_FEATURE')} />
+            <FlagTags flag={f} mayUpdate={!readOnly && allowed.can('UPDATE_FEATURE')} />
+            <FlagDependencies flag={f} mayUpdate={!readOnly && allowed.can('UPDATE_FEATURE_DEPENDENCY')} />
+          </Stack>
+        </Grid.Col>
+      </Grid>
+    </Stack>
+  );
 }

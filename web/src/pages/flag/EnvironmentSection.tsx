@@ -1,0 +1,150 @@
+import { Alert, Badge, Button, Card, Group, Modal, Stack, Switch, Table, Text, Title } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useState } from 'react';
+import { gql } from '../../api/client';
+import { useAllowed } from '../../api/session';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { StrategyForm } from '../../components/strategy/StrategyForm';
+import { FeatureVariantsEditor } from '../../components/variants/FeatureVariantsEditor';
+import { movedSortOrder, weightPercent } from '../../logic/flag-summary';
+import { StrategyCard } from './StrategyCard';
+import { flagKey, FlagPageSetEnabled, FlagPageSortStrategies, useFlagMutation, type FlagEnvironment, type FlagStrategy } from './queries';
+
+interface EnvironmentSectionProps {
+  project: string;
+  featureName: string;
+  environment: FlagEnvironment;
+  /** The environment's change-request settings when change requests guard it. */
+  changeRequests?: { requiredApprovals: number };
+  /** An archived flag is shown read-only. */
+  readOnly: boolean;
+}
+
+/** One environment of the flag: its switch, its strategies in order, and its variants, with what the user may do to them. */
+export function EnvironmentSection({ project, featureName, environment, changeRequests, readOnly }: EnvironmentSectionProps) {
+  const env = environment.name;
+  const allowed = useAllowed(project, env);
+  const can = (permission: string) => !readOnly && allowed.can(permission);
+  const client = useQueryClient();
+  const [editing, setEditing] = useState<FlagStrategy | 'new' | null>(null);
+  const [editingVariants, setEditingVariants] = useState(false);
+  const [moved, setMoved] = useState<{ id: string; delta: -1 | 1; to: number } | null>(null);
+  const clearMoved = useCallback(() => setMoved(null), []);
+
+  const setEnabled = useFlagMutation(featureName, (enabled: boolean) =>
+    gql(FlagPageSetEnabled, { input: { project, feature: featureName, environment: env, enabled } }));
+  const sort = useFlagMutation(featureName, (order: Array<{ id: string; sortOrder: number }>) =>
+    gql(FlagPageSortStrategies, { input: { project, feature: featureName, environment: env, order } }));
+
+  const strategies = environment.strategies;
+  const move = (index: number, delta: -1 | 1) => {
+    const order = movedSortOrder(strategies.map((s) => s.id), index, delta);
+    if (!order) return;
+    setMoved({ id: strategies[index].id, delta, to: index + delta });
+    sort.mutate(order);
+  };
+  const done = (saved: boolean) => {
+    setEditing(null);
+    setEditingVariants(false);
+    if (saved) void client.invalidateQueries({ queryKey: flagKey(featureName) });
+  };
+
+  return (
+    <Card withBorder radius="md" padding="md" component="section" aria-labelledby={`env-${env}`}>
+      <Group justify="space-between" align="center" mb="xs">
+        <Group gap="xs">
+          <Title order={2} size="h3" id={`env-${env}`}>{env}</Title>
+          <Badge variant="light" color="gray" tt="none">{environment.type}</Badge>
+          {environment.lastSeenAt && <Text size="xs" c="dimmed">last seen {new Date(environment.lastSeenAt).toLocaleString()}</Text>}
+        </Group>
+        {can('UPDATE_FEATURE_ENVIRONMENT') ? (
+          <Switch
+            label={`Enabled in ${env}`}
+            labelPosition="left"
+            checked={environment.enabled}
+            disabled={setEnabled.isPending}
+            onChange={(e) => setEnabled.mutate(e.currentTarget.checked)}
+          />
+        ) : (
+          <Badge color={environment.enabled ? 'green' : 'gray'} variant="light" size="lg" tt="none">
+            {environment.enabled ? `On in ${env}` : `Off in ${env}`}
+          </Badge>
+        )}
+      </Group>
+      <ErrorNotice error={setEnabled.error} />
+
+      {changeRequests && (
+        <Alert color="yellow" role="note" title={`Change requests guard ${env}`} mb="sm">
+          {allowed.can('SKIP_CHANGE_REQUEST')
+            ? `Changes here need ${changeRequests.requiredApprovals} approval(s) through a change request; you hold SKIP_CHANGE_REQUEST, so your edits apply directly.`
+            : 'Edits here are refused until they can be made as change-request drafts; the service explains each refusal next to the control you used.'}
+        </Alert>
+      )}
+
+      <Stack gap="xs">
+        {strategies.length === 0 && <Text size="sm" c="dimmed">No strategies: when switched on, the flag is on for everyone.</Text>}
+        {strategies.map((s, i) => (
+          <StrategyCard
+            key={s.id}
+            project={project}
+            featureName={featureName}
+            environment={env}
+            strategy={s}
+            position={i}
+            count={strategies.length}
+            may={{ update: can('UPDATE_FEATURE_STRATEGY'), remove: can('DELETE_FEATURE_STRATEGY') }}
+            onMove={(delta) => move(i, delta)}
+            movePending={sort.isPending}
+            focusAfterMove={moved?.id === s.id && moved.to === i ? moved.delta : null}
+            onFocused={clearMoved}
+            onEdit={() => setEditing(s)}
+          />
+        ))}
+        <ErrorNotice error={sort.error} />
+        {can('CREATE_FEATURE_STRATEGY') && (
+          <Group>
+            <Button variant="light" size="sm" onClick={() => setEditing('new')}>Add strategy</Button>
+          </Group>
+        )}
+      </Stack>
+
+      <Group justify="space-between" mt="md" mb={4}>
+        <Title order={3} size="h5">Variants</Title>
+        {can('UPDATE_FEATURE_ENVIRONMENT_VARIANTS') && (
+          <Button variant="default" size="xs" onClick={() => setEditingVariants(true)} aria-label={`Edit variants in ${env}`}>Edit variants</Button>
+        )}
+      </Group>
+      {environment.variants.length === 0 ? (
+        <Text size="sm" c="dimmed">No variants.</Text>
+      ) : (
+        <Table withTableBorder striped fz="sm" aria-label={`Variants in ${env}`}>
+          <Table.Thead>
+            <Table.Tr><Table.Th>Name</Table.Th><Table.Th>Weight</Table.Th><Table.Th>Payload</Table.Th><Table.Th>Stickiness</Table.Th></Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {environment.variants.map((v) => (
+              <Table.Tr key={v.name}>
+                <Table.Td>{v.name}</Table.Td>
+                <Table.Td>{weightPercent(v.weight)}{v.weightType === 'fix' ? ' (fixed)' : ''}</Table.Td>
+                <Table.Td>{v.payload?.type ?? '—'}</Table.Td>
+                <Table.Td>{v.stickiness}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+
+      <Modal opened={editing !== null} onClose={() => setEditing(null)} title={editing === 'new' ? 'Add strategy' : 'Edit strategy'} size="xl">
+        {editing !== null && (
+          <StrategyForm project={project} featureName={featureName} environment={env}
+            {...(editing === 'new' ? {} : { strategy: editing })} onDone={done} />
+        )}
+      </Modal>
+      <Modal opened={editingVariants} onClose={() => setEditingVariants(false)} title="Edit variants" size="xl">
+        {editingVariants && (
+          <FeatureVariantsEditor project={project} featureName={featureName} environment={env} variants={environment.variants} onDone={done} />
+        )}
+      </Modal>
+    </Card>
+  );
+}

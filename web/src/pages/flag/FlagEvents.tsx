@@ -1,0 +1,52 @@
+import { Badge, Button, Card, Group, Table, Text, Title } from '@mantine/core';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { gql } from '../../api/client';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { flagKey, FlagPageEventsQuery } from './queries';
+
+const PAGE = 20;
+
+/** The flag's own audit events, newest first, a page at a time ("Show more"). */
+export function FlagEvents({ featureName }: { featureName: string }) {
+  const events = useInfiniteQuery({
+    queryKey: [...flagKey(featureName), 'events'],
+    queryFn: ({ pageParam }) => gql(FlagPageEventsQuery, { name: featureName, first: PAGE, after: pageParam }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => (last.feature.events.pageInfo.hasNextPage ? last.feature.events.pageInfo.endCursor : null),
+  });
+  const rows = events.data?.pages.flatMap((p) => p.feature.events.nodes) ?? [];
+  const total = events.data?.pages[0]?.feature.events.totalCount ?? 0;
+
+  return (
+    <Card withBorder radius="md" padding="md" component="section" aria-labelledby="flag-events">
+      <Group justify="space-between" mb="sm">
+        <Title order={2} size="h4" id="flag-events">Events</Title>
+        {events.data && <Text size="sm" c="dimmed">{rows.length} of {total}</Text>}
+      </Group>
+      <ErrorNotice error={events.error} />
+      {events.data && rows.length === 0 && <Text size="sm" c="dimmed">No events yet.</Text>}
+      {rows.length > 0 && (
+        <Table striped fz="sm" aria-label="Events of the flag">
+          <Table.Thead>
+            <Table.Tr><Table.Th>When</Table.Th><Table.Th>Type</Table.Th><Table.Th>Environment</Table.Th><Table.Th>By</Table.Th></Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.map((e) => (
+              <Table.Tr key={e.id}>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>{new Date(e.createdAt).toLocaleString()}</Table.Td>
+                <Table.Td><Badge variant="light" tt="none" color="gray">{e.type}</Badge></Table.Td>
+                <Table.Td>{e.environment ?? '—'}</Table.Td>
+                <Table.Td>{e.createdBy}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+      {events.hasNextPage && (
+        <Group justify="center" mt="sm">
+          <Button variant="default" size="xs" loading={events.isFetchingNextPage} onClick={() => void events.fetchNextPage()}>Show more</Button>
+        </Group>
+      )}
+    </Card>
+  );
+}

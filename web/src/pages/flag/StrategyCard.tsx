@@ -1,0 +1,140 @@
+import { ActionIcon, Badge, Button, Group, List, Paper, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { useEffect, useRef, useState } from 'react';
+import { gql } from '../../api/client';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import {
+  constraintSentence, constraintValues, operatorLabel, parameterSummary, strategyHeading, strategyLabel, strategyMoveName, weightPercent,
+} from '../../logic/flag-summary';
+import { ConfirmDialog } from './ConfirmDialog';
+import { FlagPageDeleteStrategy, FlagPageUpdateStrategy, useFlagMutation, type FlagStrategy } from './queries';
+
+export interface StrategyPermissions {
+  update: boolean;
+  remove: boolean;
+}
+
+interface StrategyCardProps {
+  project: string;
+  featureName: string;
+  environment: string;
+  strategy: FlagStrategy;
+  position: number;
+  count: number;
+  may: StrategyPermissions;
+  /** Moves it one place (−1 up, +1 down); the section sends the new order. */
+  onMove(delta: -1 | 1): void;
+  movePending: boolean;
+  /** Set after this strategy was moved with its buttons: focus returns to them once the new order is shown. */
+  focusAfterMove: -1 | 1 | null;
+  onFocused(): void;
+  onEdit(): void;
+}
+
+/** One strategy of an environment: what it does (parameters, constraints, segments, variants) and what may be done to it. */
+export function StrategyCard({ project, featureName, environment, strategy, position, count, may, onMove, movePending, focusAfterMove, onFocused, onEdit }: StrategyCardProps) {
+  const [confirming, setConfirming] = useState(false);
+  const upRef = useRef<HTMLButtonElement>(null);
+  const downRef = useRef<HTMLButtonElement>(null);
+  // A keyboard user who moved a strategy keeps their place: the same button, or the other one at the end of the list.
+  useEffect(() => {
+    if (focusAfterMove === null || movePending) return;
+    const [first, second] = focusAfterMove === -1 ? [upRef.current, downRef.current] : [downRef.current, upRef.current];
+    (first && !first.disabled ? first : second)?.focus();
+    onFocused();
+  }, [focusAfterMove, movePending, position, onFocused]);
+  const toggle = useFlagMutation(featureName, (disabled: boolean) =>
+    gql(FlagPageUpdateStrategy, { input: { project, feature: featureName, environment, id: strategy.id, disabled } }));
+  const remove = useFlagMutation(featureName, () =>
+    gql(FlagPageDeleteStrategy, { input: { project, feature: featureName, environment, id: strategy.id } }));
+  const heading = strategyHeading(strategy);
+  const moveName = strategyMoveName(strategy);
+
+  return (
+    <Paper withBorder p="sm" radius="sm" bg={strategy.disabled ? 'gray.0' : undefined} aria-label={`Strategy ${heading}`} component="article">
+      <Group justify="space-between" align="flex-start" wrap="nowrap">
+        <Stack gap={4} style={{ minWidth: 0 }}>
+          <Group gap="xs">
+            <Text size="sm" c="dimmed" aria-hidden>{position + 1}.</Text>
+            <Title order={3} size="h5">{heading}</Title>
+            {strategy.title && <Badge variant="light" color="gray" size="sm">{strategyLabel(strategy.name)}</Badge>}
+            {strategy.disabled && <Badge color="orange" variant="light" size="sm">Disabled</Badge>}
+          </Group>
+          <Text size="sm">{parameterSummary(strategy.name, strategy.parameters)}</Text>
+        </Stack>
+        <Group gap={4} wrap="nowrap">
+          {may.update && (
+            <>
+              <Tooltip label="Move up">
+                <ActionIcon ref={upRef} variant="subtle" color="gray" aria-label={`Move ${moveName} up`} disabled={position === 0 || movePending} onClick={() => onMove(-1)}>
+                  <span aria-hidden>↑</span>
+                </ActionIcon>
+              </Tooltip>
+              <Tooltip label="Move down">
+                <ActionIcon ref={downRef} variant="subtle" color="gray" aria-label={`Move ${moveName} down`} disabled={position === count - 1 || movePending} onClick={() => onMove(1)}>
+                  <span aria-hidden>↓</span>
+                </ActionIcon>
+              </Tooltip>
+              <Button size="xs" variant="default" onClick={onEdit} aria-label={`Edit ${moveName}`}>Edit</Button>
+              <Button size="xs" variant="default" loading={toggle.isPending} onClick={() => toggle.mutate(!strategy.disabled)}
+                aria-label={`${strategy.disabled ? 'Enable' : 'Disable'} ${moveName}`}>
+                {strategy.disabled ? 'Enable' : 'Disable'}
+              </Button>
+            </>
+          )}
+          {may.remove && (
+            <Button size="xs" variant="outline" color="red" onClick={() => { remove.reset(); setConfirming(true); }} aria-label={`Delete ${moveName}`}>Delete</Button>
+          )}
+        </Group>
+      </Group>
+
+      {strategy.constraints.length > 0 && (
+        <Stack gap={2} mt="xs">
+          <Text size="xs" fw={600} c="dimmed">Constraints</Text>
+          <List size="sm" spacing={2}>
+            {strategy.constraints.map((c, i) => (
+              <List.Item key={i} aria-label={constraintSentence(c)}>
+                <Group gap={6} wrap="wrap">
+                  <Text span size="sm" fw={600}>{c.contextName}</Text>
+                  {c.inverted && <Badge size="xs" color="red" variant="outline" tt="none">not</Badge>}
+                  <Text span size="sm">{operatorLabel(c.operator)}</Text>
+                  <Text span size="xs" c="dimmed">({c.operator})</Text>
+                  {constraintValues(c).slice(0, 10).map((v) => <Badge key={v} size="sm" variant="light" color="gray" tt="none">{v}</Badge>)}
+                  {constraintValues(c).length > 10 && <Text span size="xs" c="dimmed">and {constraintValues(c).length - 10} more</Text>}
+                  {c.caseInsensitive && <Badge size="xs" variant="outline" color="gray" tt="none">case-insensitive</Badge>}
+                </Group>
+              </List.Item>
+            ))}
+          </List>
+        </Stack>
+      )}
+
+      {strategy.segments.length > 0 && (
+        <Group gap={6} mt="xs">
+          <Text size="xs" fw={600} c="dimmed">Segments</Text>
+          {strategy.segments.map((s) => <Badge key={s.id} variant="light" tt="none">{s.name}</Badge>)}
+        </Group>
+      )}
+
+      {strategy.variants.length > 0 && (
+        <Group gap={6} mt="xs">
+          <Text size="xs" fw={600} c="dimmed">Variants</Text>
+          {strategy.variants.map((v) => (
+            <Badge key={v.name} variant="outline" color="grape" tt="none">{v.name} · {weightPercent(v.weight)}{v.payload ? ` · ${v.payload.type}` : ''}</Badge>
+          ))}
+        </Group>
+      )}
+
+      <ErrorNotice error={toggle.error} />
+      <ConfirmDialog
+        opened={confirming}
+        title="Delete strategy"
+        message={<>Delete the strategy “{heading}” from {featureName} in {environment}? This cannot be undone.</>}
+        confirmLabel="Delete strategy"
+        pending={remove.isPending}
+        error={remove.error}
+        onClose={() => setConfirming(false)}
+        onConfirm={() => remove.mutate(undefined, { onSuccess: () => setConfirming(false) })}
+      />
+    </Paper>
+  );
+}
