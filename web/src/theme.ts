@@ -1,4 +1,4 @@
-import { createTheme, type CSSVariablesResolver } from '@mantine/core';
+import { createTheme, Modal, type CSSVariablesResolver } from '@mantine/core';
 import { darkenHex, readableShade } from './logic/contrast';
 
 // The system font stack (no web font to download: the UI works with no network), a focus ring on every control, and
@@ -8,6 +8,10 @@ export const theme = createTheme({
   primaryShade: { light: 8, dark: 6 },
   focusRing: 'auto',
   defaultRadius: 'sm',
+  components: {
+    // Mantine's close button is an icon alone: give every dialog's a name.
+    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
+  },
 });
 
 // Mantine draws light/outline text and filled backgrounds of every colour with its shade 8, which is below AA for red,

@@ -62,7 +62,7 @@ async function tallShot(name: string) {
     await page.waitForURL(/\/projects$/);
     await page.goto(`/projects/default/features/${FLAG}`);
     await page.getByRole('heading', { level: 1, name: FLAG }).waitFor();
-    await page.getByRole('button', { name: 'Add strategy' }).first().click();
+    await page.getByRole('region', { name: 'development' }).getByRole('button', { name: 'Add strategy' }).click();
     const dialog = page.getByRole('dialog');
     await field(dialog, 'Strategy type').waitFor();
     expect(await field(dialog, 'Strategy type').inputValue()).toBe('Gradual rollout');
@@ -149,7 +149,7 @@ async function tallShot(name: string) {
 
   it('edits flag variants whose weights always add up to 100%, and checks a JSON payload before sending', async () => {
     const { page } = ui;
-    await page.getByRole('button', { name: 'Edit variants' }).click();
+    await page.getByRole('region', { name: 'development' }).getByRole('button', { name: 'Edit variants in development' }).click();
     const dialog = page.getByRole('dialog');
     for (let i = 0; i < 3; i++) await dialog.getByRole('button', { name: 'Add variant' }).click();
     const names = ['blue', 'green', 'red'];
