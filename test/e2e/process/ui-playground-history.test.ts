@@ -1,0 +1,163 @@
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import type { Page } from 'playwright-core';
+import { ADMIN_PASSWORD, browserSuite, expectAccessible, signIn, startUi, type UiHarness } from '../../support/ui-browser';
+
+/**
+ * Issue 28 items 7 and 8 in Chromium: the playground shows each flag's result and why (the constraint that failed),
+ * for one environment and in the advanced form; the event log lists events with the service's type names, filters and
+ * pages them, and shows a change made elsewhere while it is open, without a reload.
+ */
+let ui: UiHarness;
+const FLAG = 'pg-checkout';
+const OTHER = 'pg-noise';
+
+async function choose(page: Page, label: string, option: string): Promise<void> {
+  await page.getByRole('textbox', { name: label, exact: true }).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+const resultRow = (page: Page, flag: string) => page.getByRole('list', { name: 'Results' }).locator(`li[data-flag="${flag}"]`);
+const eventItems = (page: Page) => page.getByRole('list', { name: 'Events' }).locator(':scope > li');
+
+(browserSuite() ? describe : describe.skip)('the web UI: playground and live event log', () => {
+  beforeAll(async () => {
+    ui = await startUi();
+    await ui.admin('mutation($f: CreateFeatureInput!) { createFeature(input: $f) { name } }', { f: { project: 'default', name: FLAG } });
+    await ui.admin('mutation($s: AddFeatureStrategyInput!) { addFeatureStrategy(input: $s) { id } }', {
+      s: {
+        project: 'default', feature: FLAG, environment: 'development', name: 'flexibleRollout',
+        parameters: { rollout: '100', stickiness: 'default', groupId: FLAG },
+        constraints: [{ contextName: 'userId', operator: 'IN', values: ['alice'] }],
+      },
+    });
+    await ui.admin('mutation($e: SetFeatureEnvironmentEnabledInput!) { setFeatureEnvironmentEnabled(input: $e) { enabled } }',
+      { e: { project: 'default', feature: FLAG, environment: 'development', enabled: true } });
+    // More than one page (25) of events, so "Load more" has something to load.
+    await ui.admin('mutation($f: CreateFeatureInput!) { createFeature(input: $f) { name } }', { f: { project: 'default', name: OTHER } });
+    for (let i = 0; i < 30; i++) {
+      await ui.admin('mutation($u: UpdateFeatureInput!) { updateFeature(input: $u) { name } }', { u: { project: 'default', feature: OTHER, description: `revision ${i}` } });
+    }
+    await signIn(ui.page, 'admin', ADMIN_PASSWORD);
+    await ui.page.waitForURL(/\/projects$/);
+  }, 180_000);
+  jest.setTimeout(60_000);
+  afterAll(async () => {
+    await ui?.close();
+  });
+
+  it('evaluates a context in one environment: enabled for alice, disabled for bob with the failed constraint shown', async () => {
+    const { page } = ui;
+    await page.goto('/playground');
+    await page.getByRole('heading', { level: 1, name: 'Playground' }).waitFor();
+    await choose(page, 'Environment', 'development');
+    await page.getByRole('textbox', { name: 'userId', exact: true }).fill('alice');
+    await page.getByRole('button', { name: 'Evaluate' }).click();
+    const row = resultRow(page, FLAG);
+    await row.waitFor();
+    expect(await row.innerText()).toContain(FLAG);
+    expect(await row.innerText()).toMatch(/\benabled\b/);
+    expect(await row.innerText()).not.toMatch(/\bdisabled\b/);
+    await ui.shot('playground');
+    await expectAccessible(page);
+
+    await page.getByRole('textbox', { name: 'userId', exact: true }).fill('bob');
+    await page.getByRole('button', { name: 'Evaluate' }).click();
+    await row.getByText('disabled', { exact: true }).waitFor();
+    await row.getByRole('button', { name: `Why is ${FLAG} disabled?` }).click();
+    const why = row.getByRole('table', { name: 'Constraints of strategy 1' });
+    await why.waitFor();
+    await page.waitForTimeout(300); // the Collapse opening
+    expect(await row.innerText()).toMatch(/constraint userId IN failed/);
+    expect(await why.innerText()).toMatch(/userId\s+IN\s+alice\s+failed/);
+    await ui.shot('playground-why');
+    await expectAccessible(page);
+
+    // Another context field can be added and removed.
+    await choose(page, 'Context field to add', 'environment');
+    await page.getByRole('button', { name: 'Add context field' }).click();
+    await page.getByLabel('environment', { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Remove context field environment' }).click();
+    expect(await page.getByLabel('environment', { exact: true }).count()).toBe(0);
+  });
+
+  it('evaluates two environments and two users in the advanced form', async () => {
+    const { page } = ui;
+    await page.getByRole('switch', { name: /Advanced form/ }).check();
+    await page.getByRole('textbox', { name: 'Environments', exact: true }).click();
+    await page.getByRole('option', { name: 'development', exact: true }).click();
+    await page.getByRole('option', { name: 'production', exact: true }).click();
+    await page.keyboard.press('Escape');
+    await page.getByRole('textbox', { name: 'userId', exact: true }).fill('alice, bob');
+    await page.getByRole('button', { name: 'Evaluate' }).click();
+    const table = page.getByRole('table', { name: 'Advanced results' });
+    await table.waitFor();
+    const rows = table.locator(`tr[data-flag="${FLAG}"]`);
+    await rows.first().waitFor();
+    const texts = (await rows.allInnerTexts()).map((t) => t.replace(/\s+/g, ' '));
+    expect(texts).toHaveLength(4);
+    const find = (env: string, user: string) => texts.find((t) => t.includes(` ${env} `) && t.includes(`userId=${user}`));
+    expect(find('development', 'alice')).toMatch(/\benabled\b/);
+    expect(find('development', 'bob')).toMatch(/\bdisabled\b/);
+    expect(find('production', 'alice')).toMatch(/\bdisabled\b/);
+    expect(find('production', 'bob')).toMatch(/\bdisabled\b/);
+    await ui.shot('playground-advanced');
+    await expectAccessible(page);
+  });
+
+  it('lists the flag\'s events by type name, shows a change made elsewhere live, filters by type and loads more', async () => {
+    const { page } = ui;
+    await page.goto('/history');
+    await page.getByRole('heading', { level: 1, name: 'Event log' }).waitFor();
+    await page.getByRole('status').filter({ hasText: /^Live$/ }).waitFor({ timeout: 10_000 });
+    // The flag's events, found by its name filter.
+    await page.getByLabel('Flag', { exact: true }).fill(FLAG);
+    await page.waitForURL(new RegExp(`feature=${FLAG}`));
+    await page.getByRole('status').filter({ hasText: /^Live$/ }).waitFor({ timeout: 10_000 });
+    const items = eventItems(page);
+    await items.filter({ hasText: 'feature-environment-enabled' }).first().waitFor();
+    const listed = await items.allInnerTexts();
+    for (const type of ['feature-created', 'feature-strategy-add', 'feature-environment-enabled']) {
+      expect(listed.some((t) => t.includes(FLAG) && t.includes(type))).toBe(true);
+    }
+    await page.getByRole('button', { name: /Show data of event/ }).first().click();
+    await page.getByRole('region', { name: /^Data of event/ }).first().waitFor();
+    await page.waitForTimeout(300); // the Collapse opening
+    await ui.shot('history');
+    await expectAccessible(page);
+
+    // A change made elsewhere appears without a reload.
+    const before = Date.now();
+    await ui.admin('mutation($e: SetFeatureEnvironmentEnabledInput!) { setFeatureEnvironmentEnabled(input: $e) { enabled } }',
+      { e: { project: 'default', feature: FLAG, environment: 'development', enabled: false } });
+    const committed = Date.now();
+    const live = items.filter({ hasText: 'feature-environment-disabled' }).first();
+    await live.waitFor({ timeout: 5000 });
+    const shown = Date.now();
+    console.log(`live event: shown ${shown - committed} ms after the mutation answered (${shown - before} ms after it was sent)`);
+    expect(shown - committed).toBeLessThan(3000);
+    expect(await live.innerText()).toContain(FLAG);
+    expect(await items.first().innerText()).toContain('feature-environment-disabled');
+    await ui.shot('history-live');
+
+    // Filter by type: only that type is listed.
+    await page.getByLabel('Flag', { exact: true }).fill('');
+    await page.getByRole('textbox', { name: 'Event type', exact: true }).fill('feature-metadata-updated');
+    await page.getByRole('option', { name: 'feature-metadata-updated', exact: true }).click();
+    await page.waitForURL(/type=feature-metadata-updated/);
+    await items.filter({ hasText: OTHER }).first().waitFor();
+    const typed = await items.allInnerTexts();
+    expect(typed.length).toBeGreaterThan(0);
+    expect(typed.every((t) => t.includes('feature-metadata-updated'))).toBe(true);
+
+    // Paging: the first page is 25, "Load more" adds the next.
+    await page.getByRole('button', { name: 'Load more' }).waitFor();
+    expect(await items.count()).toBe(25);
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await page.waitForFunction(() => document.querySelectorAll('ul[aria-label="Events"] > li').length > 25);
+    expect(await items.count()).toBe(30);
+    expect(await page.getByRole('button', { name: 'Load more' }).count()).toBe(0);
+    await expectAccessible(page);
+    expect(ui.seen.consoleErrors).toEqual([]);
+    expect(ui.seen.elsewhere).toEqual([]);
+  });
+});
