@@ -11,6 +11,12 @@ let ui: UiHarness;
 const FLAG = 'pg-checkout';
 const OTHER = 'pg-noise';
 
+/** A full-page screenshot from the top (the fixed header otherwise lands mid-page). */
+async function shot(name: string): Promise<void> {
+  await ui.page.evaluate(() => window.scrollTo(0, 0));
+  await ui.shot(name);
+}
+
 async function choose(page: Page, label: string, option: string): Promise<void> {
   await page.getByRole('textbox', { name: label, exact: true }).click();
   await page.getByRole('option', { name: option, exact: true }).click();
@@ -21,7 +27,8 @@ const eventItems = (page: Page) => page.getByRole('list', { name: 'Events' }).lo
 
 (browserSuite() ? describe : describe.skip)('the web UI: playground and live event log', () => {
   beforeAll(async () => {
-    ui = await startUi();
+    // A small combination limit, so the advanced form can be refused with a handful of values.
+    ui = await startUi({ PLAYGROUND_COMBINATION_LIMIT: '10' });
     await ui.admin('mutation($f: CreateFeatureInput!) { createFeature(input: $f) { name } }', { f: { project: 'default', name: FLAG } });
     await ui.admin('mutation($s: AddFeatureStrategyInput!) { addFeatureStrategy(input: $s) { id } }', {
       s: {
@@ -57,7 +64,7 @@ const eventItems = (page: Page) => page.getByRole('list', { name: 'Events' }).lo
     expect(await row.innerText()).toContain(FLAG);
     expect(await row.innerText()).toMatch(/\benabled\b/);
     expect(await row.innerText()).not.toMatch(/\bdisabled\b/);
-    await ui.shot('playground');
+    await shot('playground');
     await expectAccessible(page);
 
     await page.getByRole('textbox', { name: 'userId', exact: true }).fill('bob');
@@ -69,7 +76,7 @@ const eventItems = (page: Page) => page.getByRole('list', { name: 'Events' }).lo
     await page.waitForTimeout(300); // the Collapse opening
     expect(await row.innerText()).toMatch(/constraint userId IN failed/);
     expect(await why.innerText()).toMatch(/userId\s+IN\s+alice\s+failed/);
-    await ui.shot('playground-why');
+    await shot('playground-why');
     await expectAccessible(page);
 
     // Another context field can be added and removed.
@@ -100,8 +107,16 @@ const eventItems = (page: Page) => page.getByRole('list', { name: 'Events' }).lo
     expect(find('development', 'bob')).toMatch(/\bdisabled\b/);
     expect(find('production', 'alice')).toMatch(/\bdisabled\b/);
     expect(find('production', 'bob')).toMatch(/\bdisabled\b/);
-    await ui.shot('playground-advanced');
+    await shot('playground-advanced');
     await expectAccessible(page);
+
+    // Over the combination limit: the service's refusal, with its details, next to the form.
+    await page.getByRole('textbox', { name: 'userId', exact: true }).fill('alice, bob, carol');
+    await page.getByRole('button', { name: 'Evaluate' }).click();
+    const refusal = page.getByRole('form', { name: 'Playground form' }).getByRole('alert');
+    await refusal.waitFor();
+    expect(await refusal.innerText()).toMatch(/ValidationError/);
+    await shot('playground-refused');
   });
 
   it('lists the flag\'s events by type name, shows a change made elsewhere live, filters by type and loads more', async () => {
@@ -122,7 +137,7 @@ const eventItems = (page: Page) => page.getByRole('list', { name: 'Events' }).lo
     await page.getByRole('button', { name: /Show data of event/ }).first().click();
     await page.getByRole('region', { name: /^Data of event/ }).first().waitFor();
     await page.waitForTimeout(300); // the Collapse opening
-    await ui.shot('history');
+    await shot('history');
     await expectAccessible(page);
 
     // A change made elsewhere appears without a reload.
@@ -137,7 +152,7 @@ const eventItems = (page: Page) => page.getByRole('list', { name: 'Events' }).lo
     expect(shown - committed).toBeLessThan(3000);
     expect(await live.innerText()).toContain(FLAG);
     expect(await items.first().innerText()).toContain('feature-environment-disabled');
-    await ui.shot('history-live');
+    await shot('history-live');
 
     // Filter by type: only that type is listed.
     await page.getByLabel('Flag', { exact: true }).fill('');

@@ -79,7 +79,7 @@ export default function EventLogPage() {
           onChange={(v) => setParam('type', v)} searchable clearable w={300} nothingFoundMessage="No such event type" />
         <Select label="Project" placeholder="Any project" data={(filters.data?.projects ?? []).map((p) => ({ value: p.id, label: p.name }))}
           value={project} onChange={(v) => setParam('project', v)} searchable clearable w={220} />
-        <TextInput label="Flag" placeholder="Flag name" value={flagText} onChange={(e) => setFlagText(e.currentTarget.value)} w={220} />
+        <TextInput label="Flag" placeholder="Exact flag name" value={flagText} onChange={(e) => setFlagText(e.currentTarget.value)} w={220} />
       </Group>
       <ErrorNotice error={filters.error} />
       <ErrorNotice error={events.error} />

@@ -1,4 +1,4 @@
-import { Button, Grid, Group, Loader, MultiSelect, Paper, Select, Stack, Switch, Text, Title } from '@mantine/core';
+import { Button, Group, Loader, MultiSelect, Paper, Select, SimpleGrid, Stack, Switch, Text, Title } from '@mantine/core';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { gql } from '../api/client';
@@ -82,44 +82,41 @@ export default function PlaygroundPage() {
     <>
       <Title order={1} mb="md">Playground</Title>
       <ErrorNotice error={options.error} />
-      <Grid gutter="lg">
-        <Grid.Col span={{ base: 12, md: 4 }}>
-          <Paper withBorder p="md" radius="md" component="form" onSubmit={submit} aria-label="Playground form">
-            <Stack gap="sm">
-              <Switch label="Advanced form (several environments, several values per field)" checked={advanced}
-                onChange={(e) => { setAdvanced(e.currentTarget.checked); evaluate.reset(); }} />
-              {advanced ? (
-                <MultiSelect label="Environments" placeholder="Choose environments" data={envOptions} value={environments}
-                  onChange={setEnvironments} searchable />
-              ) : (
-                <Select label="Environment" placeholder="Choose an environment" data={envOptions} value={environment}
-                  onChange={setEnvironment} searchable />
-              )}
-              <MultiSelect label="Projects" placeholder={projects.length ? undefined : 'All projects'} data={projectOptions}
-                value={projects} onChange={setProjects} searchable clearable />
-              <Text size="sm" fw={600} mt="xs">Context</Text>
-              {options.isPending ? <Loader size="sm" aria-label="Loading context fields" /> : (
-                <ContextForm fields={options.data?.contextFields ?? []} appName={appName} onAppName={setAppName}
-                  entries={entries} onEntries={setEntries} advanced={advanced} />
-              )}
-              <Group justify="space-between" mt="sm">
-                {advanced ? <Text size="xs" c="dimmed">{perFlag} evaluation{perFlag === 1 ? '' : 's'} per flag</Text> : <span />}
-                <Button type="submit" disabled={!ready} loading={evaluate.isPending}>Evaluate</Button>
-              </Group>
-              <ErrorNotice error={evaluate.error} />
-            </Stack>
-          </Paper>
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, md: 8 }}>
-          <section aria-label="Evaluation results">
-            {!evaluate.data && !evaluate.isPending && (
-              <Text c="dimmed">Choose an environment and a context, then press Evaluate to see which flags the context gets, and why.</Text>
+      <Paper withBorder p="md" radius="md" component="form" onSubmit={submit} aria-label="Playground form" mb="lg">
+        <Stack gap="sm">
+          <Switch label="Advanced form (several environments, several values per field)" checked={advanced}
+            onChange={(e) => { setAdvanced(e.currentTarget.checked); evaluate.reset(); }} />
+          <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md">
+            {advanced ? (
+              <MultiSelect label="Environments" placeholder={environments.length ? undefined : 'Choose environments'} data={envOptions}
+                value={environments} onChange={setEnvironments} searchable />
+            ) : (
+              <Select label="Environment" placeholder="Choose an environment" data={envOptions} value={environment}
+                onChange={setEnvironment} searchable />
             )}
-            {evaluate.data?.mode === 'simple' && <SimpleResults features={evaluate.data.features} environment={evaluate.data.environment} />}
-            {evaluate.data?.mode === 'advanced' && <AdvancedResults rows={evaluate.data.rows} environments={evaluate.data.environments} />}
-          </section>
-        </Grid.Col>
-      </Grid>
+            <MultiSelect label="Projects" placeholder={projects.length ? undefined : 'All projects'} data={projectOptions}
+              value={projects} onChange={setProjects} searchable clearable />
+          </SimpleGrid>
+          <Title order={2} size="h4" mt="xs">Context</Title>
+          {options.isPending ? <Loader size="sm" aria-label="Loading context fields" /> : (
+            <ContextForm fields={options.data?.contextFields ?? []} appName={appName} onAppName={setAppName}
+              entries={entries} onEntries={setEntries} advanced={advanced} />
+          )}
+          <Group justify="flex-end" gap="md">
+            {advanced && <Text size="sm" c="dimmed">{perFlag} evaluation{perFlag === 1 ? '' : 's'} per flag</Text>}
+            <Button type="submit" disabled={!ready} loading={evaluate.isPending}>Evaluate</Button>
+          </Group>
+          <ErrorNotice error={evaluate.error} />
+        </Stack>
+      </Paper>
+      <section aria-label="Evaluation results">
+        <Title order={2} size="h4" mb="xs">Results</Title>
+        {!evaluate.data && !evaluate.isPending && (
+          <Text c="dimmed">Choose an environment and a context, then press Evaluate to see which flags the context gets, and why.</Text>
+        )}
+        {evaluate.data?.mode === 'simple' && <SimpleResults features={evaluate.data.features} environment={evaluate.data.environment} />}
+        {evaluate.data?.mode === 'advanced' && <AdvancedResults rows={evaluate.data.rows} environments={evaluate.data.environments} />}
+      </section>
     </>
   );
 }

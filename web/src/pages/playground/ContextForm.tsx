@@ -1,4 +1,4 @@
-import { ActionIcon, Button, Group, MultiSelect, Select, Stack, Text, TextInput } from '@mantine/core';
+import { ActionIcon, Button, Group, MultiSelect, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { addableFields, splitValues, type ContextEntry } from '../../logic/playground-context';
 
@@ -7,6 +7,9 @@ export interface ContextFieldOption {
   description?: string | null;
   legalValues: Array<{ value: string; description?: string | null }>;
 }
+
+// Descriptions under the inputs, so inputs of one grid row line up whatever their descriptions' lengths.
+const ORDER: Array<'label' | 'input' | 'description' | 'error'> = ['label', 'input', 'description', 'error'];
 
 const HINTS: Record<string, string> = {
   currentTime: 'RFC 3339, for example 2030-01-01T12:00:00Z (blank: now)',
@@ -33,34 +36,36 @@ export function ContextForm({ fields, appName, onAppName, entries, onEntries, ad
   const commaHint = advanced ? 'Comma-separated values: each one is evaluated.' : undefined;
 
   return (
-    <Stack gap="xs">
-      <TextInput label="appName" required value={appName} onChange={(e) => onAppName(e.currentTarget.value)}
-        description={advanced ? commaHint : 'The application asking'} />
+    <Stack gap="sm">
+      <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md" verticalSpacing="sm">
+        <TextInput label="appName" required inputWrapperOrder={ORDER} value={appName} onChange={(e) => onAppName(e.currentTarget.value)}
+          description={advanced ? commaHint : 'The application asking'} />
       {entries.map((entry) => {
         const field = byName.get(entry.name);
         const legal = field?.legalValues.map((l) => ({ value: l.value, label: l.description ? `${l.value} (${l.description})` : l.value })) ?? [];
         const description = [field?.description, HINTS[entry.name], legal.length ? undefined : commaHint].filter(Boolean).join(' · ') || undefined;
         let input;
         if (legal.length && advanced) {
-          input = <MultiSelect label={entry.name} description={description} data={legal} value={splitValues(entry.value)}
+          input = <MultiSelect label={entry.name} inputWrapperOrder={ORDER} description={description} data={legal} value={splitValues(entry.value)}
             onChange={(v) => set(entry.name, v.join(','))} searchable clearable style={{ flex: 1 }} />;
         } else if (legal.length) {
-          input = <Select label={entry.name} description={description} data={legal} value={entry.value || null}
+          input = <Select label={entry.name} inputWrapperOrder={ORDER} description={description} data={legal} value={entry.value || null}
             onChange={(v) => set(entry.name, v ?? '')} searchable clearable style={{ flex: 1 }} />;
         } else {
-          input = <TextInput label={entry.name} description={description} value={entry.value}
+          input = <TextInput label={entry.name} inputWrapperOrder={ORDER} description={description} value={entry.value}
             onChange={(e) => set(entry.name, e.currentTarget.value)} style={{ flex: 1 }} />;
         }
         return (
-          <Group key={entry.name} align="flex-end" wrap="nowrap" gap="xs">
+          <Group key={entry.name} align="flex-start" wrap="nowrap" gap="xs">
             {input}
-            <ActionIcon variant="default" size="lg" aria-label={`Remove context field ${entry.name}`} mb={2}
+            <ActionIcon variant="default" size="lg" aria-label={`Remove context field ${entry.name}`} mt={23}
               onClick={() => onEntries(entries.filter((e) => e.name !== entry.name))}>
               <span aria-hidden>×</span>
             </ActionIcon>
           </Group>
         );
       })}
+      </SimpleGrid>
       <Group align="flex-end" gap="xs">
         <Select label="Context field to add" placeholder={addable.length ? 'Choose a field' : 'Every field is on the form'} data={addable}
           value={adding} onChange={setAdding} searchable disabled={!addable.length} w={240} />
