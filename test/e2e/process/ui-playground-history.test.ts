@@ -39,6 +39,8 @@ const eventItems = (page: Page) => page.getByRole('list', { name: 'Events' }).lo
     });
     await ui.admin('mutation($e: SetFeatureEnvironmentEnabledInput!) { setFeatureEnvironmentEnabled(input: $e) { enabled } }',
       { e: { project: 'default', feature: FLAG, environment: 'development', enabled: true } });
+    await ui.admin('mutation($c: CreateContextFieldInput!) { createContextField(input: $c) { name } }',
+      { c: { name: 'region', description: 'Where the user is', legalValues: [{ value: 'eu', description: 'Europe' }, { value: 'us' }] } });
     // More than one page (25) of events, so "Load more" has something to load.
     await ui.admin('mutation($f: CreateFeatureInput!) { createFeature(input: $f) { name } }', { f: { project: 'default', name: OTHER } });
     for (let i = 0; i < 30; i++) {
@@ -79,12 +81,14 @@ const eventItems = (page: Page) => page.getByRole('list', { name: 'Events' }).lo
     await shot('playground-why');
     await expectAccessible(page);
 
-    // Another context field can be added and removed.
-    await choose(page, 'Context field to add', 'environment');
+    // Another context field can be added (its legal values offered) and removed.
+    await choose(page, 'Context field to add', 'region');
     await page.getByRole('button', { name: 'Add context field' }).click();
-    await page.getByLabel('environment', { exact: true }).waitFor();
-    await page.getByRole('button', { name: 'Remove context field environment' }).click();
-    expect(await page.getByLabel('environment', { exact: true }).count()).toBe(0);
+    await choose(page, 'region', 'eu (Europe)');
+    await page.getByRole('button', { name: 'Evaluate' }).click();
+    await row.getByText('disabled', { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Remove context field region' }).click();
+    expect(await page.getByRole('textbox', { name: 'region', exact: true }).count()).toBe(0);
   });
 
   it('evaluates two environments and two users in the advanced form', async () => {
@@ -163,15 +167,28 @@ const eventItems = (page: Page) => page.getByRole('list', { name: 'Events' }).lo
     const typed = await items.allInnerTexts();
     expect(typed.length).toBeGreaterThan(0);
     expect(typed.every((t) => t.includes('feature-metadata-updated'))).toBe(true);
+    // The live stream follows the new filter: a matching change appears, another type does not.
+    await page.getByRole('status').filter({ hasText: /^Live$/ }).waitFor({ timeout: 10_000 });
+    await ui.admin('mutation($e: SetFeatureEnvironmentEnabledInput!) { setFeatureEnvironmentEnabled(input: $e) { enabled } }',
+      { e: { project: 'default', feature: FLAG, environment: 'development', enabled: true } });
+    await ui.admin('mutation($u: UpdateFeatureInput!) { updateFeature(input: $u) { name } }', { u: { project: 'default', feature: FLAG, description: 'live and filtered' } });
+    await items.filter({ hasText: FLAG }).first().waitFor({ timeout: 5000 });
+    expect(await items.first().innerText()).toContain('feature-metadata-updated');
+    expect((await items.allInnerTexts()).some((t) => t.includes('feature-environment-enabled'))).toBe(false);
 
-    // Paging: the first page is 25, "Load more" adds the next.
+    // Paging: the first page is 25 (plus the one streamed), "Load more" adds the next.
     await page.getByRole('button', { name: 'Load more' }).waitFor();
-    expect(await items.count()).toBe(25);
+    expect(await items.count()).toBe(26);
     await page.getByRole('button', { name: 'Load more' }).click();
-    await page.waitForFunction(() => document.querySelectorAll('ul[aria-label="Events"] > li').length > 25);
-    expect(await items.count()).toBe(30);
+    await page.waitForFunction(() => document.querySelectorAll('ul[aria-label="Events"] > li').length > 26);
+    expect(await items.count()).toBe(31);
     expect(await page.getByRole('button', { name: 'Load more' }).count()).toBe(0);
     await expectAccessible(page);
+
+    // Leaving the page closes the stream.
+    const closed = page.waitForEvent('requestfailed', { predicate: (r) => (r.postData() ?? '').includes('subscription LiveEvents'), timeout: 5000 });
+    await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Projects' }).click();
+    await closed;
     expect(ui.seen.consoleErrors).toEqual([]);
     expect(ui.seen.elsewhere).toEqual([]);
   });
