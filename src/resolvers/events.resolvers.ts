@@ -91,6 +91,12 @@ builder.queryFields((t) => ({
     },
     resolve: (_root, args, ctx, info) => eventConnection(ctx, args.filter ?? {}, args.first, args.after, selectedParts(info)),
   }),
+  // The event log's type filter offers these, so a reader picks a type the service knows instead of guessing one.
+  eventTypes: t.stringList({
+    complexity: FREE,
+    description: 'Every event type the audit log can hold (what `EventFilter.type` and `EventStreamFilter.types` accept), in the spec\'s order.',
+    resolve: () => [...EVENT_TYPES],
+  }),
 }));
 
 /**
