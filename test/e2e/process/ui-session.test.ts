@@ -75,15 +75,16 @@ let ui: UiHarness;
     const { page, context } = ui;
     await signIn(page, 'admin', ADMIN_PASSWORD);
     await page.waitForURL(/\/projects$/);
-    await page.goto('/playground?x=1');
-    await page.getByRole('main').waitFor();
+    await page.getByRole('link', { name: 'Default' }).waitFor();
     await context.clearCookies();
-    await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Projects' }).click();
-    await page.waitForURL(/\/login\?next=%2Fprojects/);
+    // The next page's data is refused (401): to the login page, remembering where the user was going.
+    await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Playground' }).click();
+    await page.waitForURL(/\/login\?next=%2Fplayground/);
     await page.getByRole('textbox', { name: 'Username or email' }).fill('admin');
     await page.getByRole('textbox', { name: 'Password', exact: true }).fill(ADMIN_PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/projects$/);
+    await page.waitForURL(/\/playground$/);
+    await page.getByRole('heading', { level: 1, name: 'Playground' }).waitFor();
   });
 
   it('an invitation link and a reset link each set a password that then signs in; a used link is refused', async () => {
