@@ -18,8 +18,9 @@ export default defineConfig({
     chunkSizeWarningLimit: 700,
     rollupOptions: {
       output: {
-        // React and Mantine change together and rarely: one long-cached chunk the first route and every page share.
-        manualChunks: (id) => (/node_modules[\\/](react|react-dom|scheduler|@mantine[\\/](core|hooks)|react-router)[\\/]/.test(id) ? 'vendor' : undefined),
+        // React and the router change rarely: one long-cached chunk. Mantine's components split with the pages that use
+        // them, so the first route carries only what it shows.
+        manualChunks: (id) => (/node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/.test(id) ? 'react' : undefined),
       },
     },
   },
