@@ -94,7 +94,7 @@ builder.queryFields((t) => ({
   // The event log's type filter offers these, so a reader picks a type the service knows instead of guessing one.
   eventTypes: t.stringList({
     complexity: FREE,
-    description: 'Every event type the audit log can hold (what `EventFilter.type` and `EventStreamFilter.types` accept), in the spec\'s order.',
+    description: 'Every event type the audit log can hold (what `EventFilter.type` and `EventStreamFilter.types` accept), in the documented order.',
     resolve: () => [...EVENT_TYPES],
   }),
 }));

@@ -36,8 +36,9 @@ function labelsIn(text: string): string[] {
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const full = path.join(dir, e.name);
+    if (e.isDirectory() && e.name === 'gql') return [];
     if (e.isDirectory()) return sourceFiles(full);
-    return e.name.endsWith('.ts') ? [full] : [];
+    return /\.tsx?$/.test(e.name) ? [full] : [];
   });
 }
 
@@ -65,8 +66,8 @@ describe('no internal labels where users read', () => {
     expect(labelsIn(printSchema(buildSchema()))).toEqual([]);
   });
 
-  it('the strings of src/ (error messages, descriptions, pages)', () => {
-    const found = sourceFiles(path.join(ROOT, 'src')).flatMap((file) =>
+  it('the strings of src/ and of the web UI (error messages, descriptions, pages)', () => {
+    const found = [...sourceFiles(path.join(ROOT, 'src')), ...sourceFiles(path.join(ROOT, 'web', 'src'))].flatMap((file) =>
       stringLiterals(file).flatMap(({ line, text }) =>
         labelsIn(text).map((hit) => `${path.relative(ROOT, file)}:${line} ${hit.replace(/^line \d+: /, '')}`)));
     expect(found).toEqual([]);
