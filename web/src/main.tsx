@@ -12,6 +12,8 @@ import { cssVariables, theme } from './theme';
 
 /** The nonce the service put in this page's CSP (src/ui/ui.routes.ts): Mantine's `<style>` elements carry it. */
 const nonce = document.querySelector<HTMLMetaElement>('meta[name="csp-nonce"]')?.content ?? '';
+// Modals lock scrolling with a <style> element (react-remove-scroll → get-nonce), which reads the nonce from this global.
+(window as unknown as { __webpack_nonce__: string }).__webpack_nonce__ = nonce;
 
 /** A request refused for want of a session (it expired, or was signed out elsewhere): to the login page, then back. */
 function toLoginOnSignedOut(error: unknown) {

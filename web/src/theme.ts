@@ -11,6 +11,11 @@ export const theme = createTheme({
 
 export const cssVariables: CSSVariablesResolver = (t) => ({
   variables: {},
-  light: { '--mantine-color-dimmed': t.colors.gray[7], '--mantine-color-anchor': t.colors.blue[8] },
+  light: {
+    '--mantine-color-dimmed': t.colors.gray[7],
+    '--mantine-color-anchor': t.colors.blue[8],
+    // Text of light variants (the active navigation link, light badges) on their tinted background: shade 8 falls short of 4.5:1.
+    '--mantine-color-blue-light-color': t.colors.blue[9],
+  },
   dark: {},
 });
