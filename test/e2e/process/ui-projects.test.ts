@@ -23,6 +23,18 @@ async function pick(page: Page, label: string, option: string, scope: Pick<Page,
   await page.getByRole('option', { name: option, exact: true }).click();
 }
 
+/** Resolves once the page has the service's answer on the switches of `n` environments (ProjectFlagsAllowed). */
+function permissionsAnswered(page: Page, n = 2): Promise<void> {
+  let seen = 0;
+  return new Promise((resolve) => {
+    const on = (r: import('playwright-core').Response) => {
+      if (!r.url().endsWith('/graphql') || !(r.request().postData() ?? '').includes('ProjectFlagsAllowed')) return;
+      void r.finished().then(() => { if (++seen === n) { page.off('response', on); resolve(); } });
+    };
+    page.on('response', on);
+  });
+}
+
 async function person(username: string, rootRole: string): Promise<number> {
   const { createUser } = await ui.admin<{ createUser: { id: number } }>('mutation($input: CreateUserInput!) { createUser(input: $input) { id } }', { input: { username, password: PASSWORD, rootRole } });
   return createUser.id;
@@ -101,6 +113,7 @@ async function person(username: string, rootRole: string): Promise<number> {
     await seedFlags(ui.admin, PROJECT, 320, { environments: ['development', 'production'] });
     await page.goto(`/projects/${PROJECT}`);
     await page.getByRole('link', { name: 'flag-0000' }).waitFor();
+    await page.getByRole('switch', { name: 'flag-0000 in production', disabled: false }).waitFor();
     expect(await counter(page).innerText()).toBe('321 flags');
     const inDom = await domRows(page).count();
     expect(inDom).toBeGreaterThan(5);
@@ -150,10 +163,11 @@ async function person(username: string, rootRole: string): Promise<number> {
     const page = await context.newPage();
     await signIn(page, 'viewer-vera', PASSWORD);
     await page.waitForURL(/\/projects$/);
+    const answered = permissionsAnswered(page);
     await page.getByRole('link', { name: 'Checkout' }).click();
     const toggle = page.getByRole('switch', { name: `${FLAG} in development` });
     await toggle.waitFor();
-    await page.waitForLoadState('networkidle');
+    await answered;
     expect(await toggle.isDisabled()).toBe(true);
     expect(await page.getByRole('switch', { name: `${FLAG} in production` }).isDisabled()).toBe(true);
     expect(await page.getByRole('button', { name: 'New flag' }).count()).toBe(0);
@@ -176,9 +190,8 @@ async function person(username: string, rootRole: string): Promise<number> {
     await page.waitForURL(/\/projects$/);
     await page.goto(`/projects/${PROJECT}`);
     await page.getByText(/Change requests guard production/).waitFor();
-    const toggle = page.getByRole('switch', { name: `${FLAG} in production` });
-    await page.waitForLoadState('networkidle');
-    expect(await toggle.isDisabled()).toBe(false);
+    const toggle = page.getByRole('switch', { name: `${FLAG} in production`, disabled: false });
+    await toggle.waitFor();
     await toggle.click();
     const refusal = page.getByRole('alert').filter({ hasText: 'Change requests are enabled for the "production" environment' }).first();
     await refusal.waitFor();
