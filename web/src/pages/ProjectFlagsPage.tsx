@@ -72,6 +72,31 @@ async function loadFlags(id: string) {
 }
 type Loaded = Awaited<ReturnType<typeof loadFlags>>;
 
+/**
+ * The router loads this chunk before the layout has asked the service who the user is: when the address is a
+ * project's flag list, its request starts now, in parallel with that question, and the page's first load takes it
+ * over (once). A refusal (no session) is seen by that load, or by nobody when the layout sends the user to sign in.
+ */
+let early: { id: string; promise: Promise<Loaded> } | null = (() => {
+  const m = /^\/projects\/([^/]+)\/?$/.exec(window.location.pathname);
+  if (!m) return null;
+  let id: string;
+  try {
+    id = decodeURIComponent(m[1]);
+  } catch {
+    return null;
+  }
+  const promise = loadFlags(id);
+  promise.catch(() => undefined);
+  return { id, promise };
+})();
+
+function firstLoad(id: string): Promise<Loaded> {
+  const taken = early?.id === id ? early.promise : null;
+  early = null;
+  return taken ?? loadFlags(id);
+}
+
 const setEnabledIn = (data: Loaded | undefined, flag: string, environment: string, enabled: boolean): Loaded | undefined =>
   data && {
     ...data,
@@ -89,7 +114,7 @@ export default function ProjectFlagsPage() {
   const projectId = useParams().projectId ?? '';
   const queryClient = useQueryClient();
   const key = useMemo(() => ['project-flags', projectId], [projectId]);
-  const list = useQuery({ queryKey: key, queryFn: () => loadFlags(projectId), staleTime: 10_000 });
+  const list = useQuery({ queryKey: key, queryFn: () => firstLoad(projectId), staleTime: 10_000 });
   const { can } = useAllowed(projectId);
   const [creating, { open, close }] = useDisclosure(false);
 

@@ -1,7 +1,8 @@
-import { Anchor, Badge, Group, Switch, Table, Text, Tooltip, UnstyledButton } from '@mantine/core';
+import { Switch, Table, UnstyledButton } from '@mantine/core';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useRef } from 'react';
+import { memo, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
+import classes from './FlagTable.module.css';
 import { lastSeen, relativeTime, type FlagListItem, type SortDirection, type SortKey } from '../../logic/flag-list';
 
 /** Every row has this height, so the virtualiser never measures (scrolling 1000 rows does no layout reads). */
@@ -28,6 +29,16 @@ export interface FlagTableProps {
 
 const exactTime = (iso: string) => new Date(iso).toLocaleString();
 
+/** Now, to the minute: relative times stay current, and rows (memoised) re-render once a minute, not on every scroll. */
+function useMinuteClock(): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 60_000);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
+}
+
 /**
  * The project's flags as a table whose rows are rendered only around the visible part of its scroll container
  * (@tanstack/react-virtual): two spacer rows stand for the rest, so the table keeps its semantics (header row,
@@ -40,14 +51,16 @@ export function FlagTable({ projectId, flags, environments, canSwitch, sort, onS
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
     paddingStart: HEADER_HEIGHT,
-    overscan: 8,
+    overscan: 6,
     getItemKey: (i) => flags[i].name,
+    // Rows follow the scroll in React's own batch, not synchronously inside each scroll event.
+    useFlushSync: false,
   });
   const items = virtualizer.getVirtualItems();
   const top = items.length ? items[0].start - HEADER_HEIGHT : 0;
   const bottom = items.length ? virtualizer.getTotalSize() - items[items.length - 1].end : 0;
   const columns = 5 + environments.length;
-  const now = Date.now();
+  const now = useMinuteClock();
 
   const header = (key: SortKey, label: string, width?: number | string) => (
     <Table.Th w={width} aria-sort={sort.key === key ? (sort.direction === 'asc' ? 'ascending' : 'descending') : undefined}>
@@ -93,51 +106,40 @@ interface FlagRowProps {
   now: number;
 }
 
-const cell = { whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' } as const;
-
-/** One flag: memoised, so switching one flag re-renders that row alone. */
+/** One flag, in plain elements but its switches; memoised, so switching one flag re-renders that row alone. */
 const FlagRow = memo(function FlagRow({ index, flag, projectId, environments, canSwitch, onSwitch, now }: FlagRowProps) {
   const seen = lastSeen(flag);
   const byEnv = new Map(flag.environments.map((e) => [e.name, e.enabled]));
   const extraTags = flag.tags.slice(SHOWN_TAGS);
   return (
-    <Table.Tr h={ROW_HEIGHT} aria-rowindex={index + 2}>
-      <Table.Td style={cell}>
-        <Group gap={6} wrap="nowrap">
-          <Anchor component={Link} to={`/projects/${encodeURIComponent(projectId)}/features/${encodeURIComponent(flag.name)}`} fw={500} style={cell}
-            title={flag.description ?? undefined}>
+    <tr className={classes.row} aria-rowindex={index + 2}>
+      <td className={classes.cell}>
+        <span className={classes.name}>
+          <Link className={classes.link} to={`/projects/${encodeURIComponent(projectId)}/features/${encodeURIComponent(flag.name)}`} title={flag.description ?? undefined}>
             {flag.name}
-          </Anchor>
-          {flag.stale && <Badge size="sm" color="orange" variant="dot" tt="none">stale</Badge>}
-        </Group>
-      </Table.Td>
-      <Table.Td style={cell}><Text size="sm">{flag.type}</Text></Table.Td>
-      <Table.Td style={cell}>
-        <Group gap={4} wrap="nowrap">
-          {flag.tags.slice(0, SHOWN_TAGS).map((t) => (
-            <Badge key={`${t.type}:${t.value}`} size="sm" variant="outline" color="gray.8" tt="none">{t.type}:{t.value}</Badge>
-          ))}
-          {extraTags.length > 0 && (
-            <Tooltip label={extraTags.map((t) => `${t.type}:${t.value}`).join(', ')}>
-              <Badge size="sm" variant="light" color="gray.8" tabIndex={0}>+{extraTags.length}</Badge>
-            </Tooltip>
-          )}
-        </Group>
-      </Table.Td>
-      <Table.Td style={cell}>
-        <Text size="sm" component="time" dateTime={flag.createdAt} title={exactTime(flag.createdAt)}>{relativeTime(flag.createdAt, now)}</Text>
-      </Table.Td>
-      <Table.Td style={cell}>
-        {seen
-          ? <Text size="sm" component="time" dateTime={seen} title={exactTime(seen)}>{relativeTime(seen, now)}</Text>
-          : <Text size="sm" c="dimmed">never</Text>}
-      </Table.Td>
+          </Link>
+          {flag.stale && <span className={classes.stale}>stale</span>}
+        </span>
+      </td>
+      <td className={classes.cell}>{flag.type}</td>
+      <td className={classes.cell}>
+        {flag.tags.slice(0, SHOWN_TAGS).map((t) => <span key={`${t.type}:${t.value}`} className={classes.tag}>{t.type}:{t.value}</span>)}
+        {extraTags.length > 0 && (
+          <span className={classes.tag} title={extraTags.map((t) => `${t.type}:${t.value}`).join(', ')}>+{extraTags.length}</span>
+        )}
+      </td>
+      <td className={classes.cell}>
+        <time dateTime={flag.createdAt} title={exactTime(flag.createdAt)}>{relativeTime(flag.createdAt, now)}</time>
+      </td>
+      <td className={classes.cell}>
+        {seen ? <time dateTime={seen} title={exactTime(seen)}>{relativeTime(seen, now)}</time> : <span className={classes.dimmed}>never</span>}
+      </td>
       {environments.map((env) => (
-        <Table.Td key={env}>
+        <td key={env} className={classes.cell}>
           <Switch aria-label={`${flag.name} in ${env}`} checked={byEnv.get(env) ?? false} disabled={!canSwitch[env]}
             onChange={(e) => onSwitch(flag.name, env, e.currentTarget.checked)} />
-        </Table.Td>
+        </td>
       ))}
-    </Table.Tr>
+    </tr>
   );
 });
