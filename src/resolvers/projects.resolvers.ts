@@ -133,6 +133,15 @@ export const ProjectRef = builder.objectRef<Project>('Project').implement({
       },
       resolve: (p) => p.id,
     }),
+    memberCount: t.loadable({
+      type: 'Int',
+      description: 'Distinct users holding a role in the project, directly or through a group (as the state export\'s memberCount).',
+      load: async (ids: string[], ctx) => {
+        const counts = await ctx.services.projects.memberCounts(ids);
+        return ids.map((id) => counts.get(id) ?? 0);
+      },
+      resolve: (p) => p.id,
+    }),
     environments: t.loadableList({
       type: ProjectEnvironmentRef,
       description: 'Environments available in the project (switched-off ones are left out).',

@@ -8,7 +8,7 @@ import { ValidationError, type ErrorDetail } from '../errors';
 import { normalizeConstraint, type Constraint } from '../features/constraints';
 import { canonicalVariant, type FeatureVariant, type StrategyVariant } from '../features/variants';
 import { healthRatings } from '../projects/health-report.service';
-import type { ProjectMode } from '../projects/project.service';
+import { memberCounts, type ProjectMode } from '../projects/project.service';
 import { SEGMENT_SELECT, type SegmentRow } from '../segments/segment.entity';
 import type { StrategyParameter, StrategyParameterType } from '../strategies/strategy-definition.entity';
 
@@ -205,7 +205,7 @@ interface StrategyDbRow {
 interface ProjectDbRow {
   id: string; name: string; description: string | null; mode: ProjectMode; default_stickiness: string;
   feature_naming_pattern: string | null; feature_naming_example: string | null; feature_naming_description: string | null;
-  created_at: Date; updated_at: Date | null; feature_count: number; member_count: number;
+  created_at: Date; updated_at: Date | null; feature_count: number;
 }
 interface FeatureStrategyDbRow {
   id: string; feature_name: string; project: string; environment: string; strategy_name: string; title: string | null;
@@ -285,21 +285,17 @@ export class StateExportService {
     const rows: ProjectDbRow[] = await tx.execute(
       `select p.id, p.name, p.description, p.mode, p.default_stickiness,
               p.feature_naming_pattern, p.feature_naming_example, p.feature_naming_description, p.created_at, p.updated_at,
-              (select count(*) from features f where f.project = p.id and f.archived_at is null)::int as feature_count,
-              (select count(*) from (
-                 select ru.user_id from role_user ru where ru.project = p.id
-                 union
-                 select gu.user_id from group_role gr join group_user gu on gu.group_id = gr.group_id where gr.project = p.id
-               ) members)::int as member_count
+              (select count(*) from features f where f.project = p.id and f.archived_at is null)::int as feature_count
          from projects p order by p.id collate "C"`);
     const health = await healthRatings(tx, rows.map((r) => r.id));
+    const members = await memberCounts(tx, rows.map((r) => r.id));
     return rows.map((r) => ({
       id: r.id,
       name: r.name,
       description: r.description ?? null,
       health: health.get(r.id) ?? 100,
       featureCount: r.feature_count,
-      memberCount: r.member_count,
+      memberCount: members.get(r.id) ?? 0,
       createdAt: iso(r.created_at),
       updatedAt: isoOrNull(r.updated_at),
       favorite: false,

@@ -68,6 +68,20 @@ export const toProject = (r: ProjectRow): Project => ({
   updatedAt: r.updatedAt ? new Date(r.updatedAt).toISOString() : null,
 });
 
+/**
+ * Distinct users holding a role in each project, directly or through a group (Unleash's `memberCount`), in one query;
+ * the state export's projects carry the same figure.
+ */
+export async function memberCounts(em: EntityManager, ids: readonly string[]): Promise<Map<string, number>> {
+  const rows: Array<{ project: string; count: number }> = ids.length === 0 ? [] : await em.execute(
+    `select project, count(distinct user_id)::int as count from (
+       select ru.project, ru.user_id from role_user ru where ru.project in (?)
+       union all
+       select gr.project, gu.user_id from group_role gr join group_user gu on gu.group_id = gr.group_id where gr.project in (?)
+     ) holders group by project`, [ids as string[], ids as string[]]);
+  return new Map(rows.map((r) => [r.project, r.count]));
+}
+
 export class ProjectService {
   constructor(private readonly em: EntityManager, private readonly principal: Principal, private readonly access: AccessService) {}
 
@@ -109,6 +123,11 @@ export class ProjectService {
     const rows: Array<{ project: string; count: number }> = ids.length === 0 ? [] : await this.em.execute(
       `select project, count(*)::int as count from features where archived_at is null and project in (?) group by project`, [ids as string[]]);
     return new Map(rows.map((r) => [r.project, r.count]));
+  }
+
+  /** Members of the given projects (see memberCounts), in one query. */
+  memberCounts(ids: readonly string[]): Promise<Map<string, number>> {
+    return memberCounts(this.em, ids);
   }
 
   /** Environment links of the given projects (switched-off environments left out, D6), in one query. */

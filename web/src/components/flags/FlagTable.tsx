@@ -1,0 +1,145 @@
+import { Switch, Table, UnstyledButton } from '@mantine/core';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { memo, useEffect, useRef, useState } from 'react';
+import { Link } from 'react-router';
+import classes from './FlagTable.module.css';
+import { lastSeen, relativeTime, type FlagListItem, type SortDirection, type SortKey } from '../../logic/flag-list';
+
+/** Every row has this height, so the virtualiser never measures (scrolling 1000 rows does no layout reads). */
+export const ROW_HEIGHT = 48;
+const HEADER_HEIGHT = 40;
+const SHOWN_TAGS = 2;
+
+export interface FlagRowData extends FlagListItem {
+  description?: string | null;
+}
+
+export interface FlagTableProps {
+  projectId: string;
+  /** The rows to show, already filtered and sorted. */
+  flags: FlagRowData[];
+  /** The project's environments, one switch column each. */
+  environments: string[];
+  /** Environments whose switches the user may use. */
+  canSwitch: Record<string, boolean>;
+  sort: { key: SortKey; direction: SortDirection };
+  onSort: (key: SortKey) => void;
+  onSwitch: (flag: string, environment: string, enabled: boolean) => void;
+}
+
+const exactTime = (iso: string) => new Date(iso).toLocaleString();
+
+/** Now, to the minute: relative times stay current, and rows (memoised) re-render once a minute, not on every scroll. */
+function useMinuteClock(): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 60_000);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
+}
+
+/**
+ * The project's flags as a table whose rows are rendered only around the visible part of its scroll container
+ * (@tanstack/react-virtual): two spacer rows stand for the rest, so the table keeps its semantics (header row,
+ * aria-rowcount and aria-rowindex tell a screen reader where it is in the whole list).
+ */
+export function FlagTable({ projectId, flags, environments, canSwitch, sort, onSort, onSwitch }: FlagTableProps) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: flags.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    paddingStart: HEADER_HEIGHT,
+    overscan: 6,
+    getItemKey: (i) => flags[i].name,
+    // Rows follow the scroll in React's own batch, not synchronously inside each scroll event.
+    useFlushSync: false,
+  });
+  const items = virtualizer.getVirtualItems();
+  const top = items.length ? items[0].start - HEADER_HEIGHT : 0;
+  const bottom = items.length ? virtualizer.getTotalSize() - items[items.length - 1].end : 0;
+  const columns = 5 + environments.length;
+  const now = useMinuteClock();
+
+  const header = (key: SortKey, label: string, width?: number | string) => (
+    <Table.Th w={width} aria-sort={sort.key === key ? (sort.direction === 'asc' ? 'ascending' : 'descending') : undefined}>
+      <UnstyledButton onClick={() => onSort(key)} fw={700} fz="sm" aria-label={`Sort by ${label.toLowerCase()}`}>
+        {label} {sort.key === key ? (sort.direction === 'asc' ? '▲' : '▼') : ''}
+      </UnstyledButton>
+    </Table.Th>
+  );
+
+  return (
+    <div ref={scrollRef} data-testid="flag-scroll" style={{ maxHeight: 'max(360px, calc(100vh - 300px))', overflow: 'auto', contain: 'content' }}>
+      <Table stickyHeader layout="fixed" highlightOnHover aria-label="Flags" aria-rowcount={flags.length + 1} miw={720 + environments.length * 110}>
+        <Table.Thead>
+          <Table.Tr h={HEADER_HEIGHT} aria-rowindex={1}>
+            {header('name', 'Name', '32%')}
+            {header('type', 'Type', 120)}
+            <Table.Th>Tags</Table.Th>
+            {header('createdAt', 'Created', 120)}
+            {header('lastSeen', 'Last seen', 130)}
+            {environments.map((env) => <Table.Th key={env} w={110}>{env}</Table.Th>)}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {top > 0 && <tr aria-hidden="true"><td colSpan={columns} style={{ height: top, padding: 0, border: 0 }} /></tr>}
+          {items.map((item) => (
+            <FlagRow key={item.key} index={item.index} flag={flags[item.index]} projectId={projectId} environments={environments}
+              canSwitch={canSwitch} onSwitch={onSwitch} now={now} />
+          ))}
+          {bottom > 0 && <tr aria-hidden="true"><td colSpan={columns} style={{ height: bottom, padding: 0, border: 0 }} /></tr>}
+        </Table.Tbody>
+      </Table>
+    </div>
+  );
+}
+
+interface FlagRowProps {
+  index: number;
+  flag: FlagRowData;
+  projectId: string;
+  environments: string[];
+  canSwitch: Record<string, boolean>;
+  onSwitch: FlagTableProps['onSwitch'];
+  now: number;
+}
+
+/** One flag, in plain elements but its switches; memoised, so switching one flag re-renders that row alone. */
+const FlagRow = memo(function FlagRow({ index, flag, projectId, environments, canSwitch, onSwitch, now }: FlagRowProps) {
+  const seen = lastSeen(flag);
+  const byEnv = new Map(flag.environments.map((e) => [e.name, e.enabled]));
+  const extraTags = flag.tags.slice(SHOWN_TAGS);
+  return (
+    <tr className={classes.row} aria-rowindex={index + 2}>
+      <td className={classes.cell}>
+        <span className={classes.name}>
+          <Link className={classes.link} to={`/projects/${encodeURIComponent(projectId)}/features/${encodeURIComponent(flag.name)}`} title={flag.description ?? undefined}>
+            {flag.name}
+          </Link>
+          {flag.stale && <span className={classes.stale}>stale</span>}
+        </span>
+      </td>
+      <td className={classes.cell}>{flag.type}</td>
+      <td className={classes.cell}>
+        {flag.tags.slice(0, SHOWN_TAGS).map((t) => <span key={`${t.type}:${t.value}`} className={classes.tag}>{t.type}:{t.value}</span>)}
+        {extraTags.length > 0 && (
+          <span className={classes.tag} title={extraTags.map((t) => `${t.type}:${t.value}`).join(', ')}>+{extraTags.length}</span>
+        )}
+      </td>
+      <td className={classes.cell}>
+        <time dateTime={flag.createdAt} title={exactTime(flag.createdAt)}>{relativeTime(flag.createdAt, now)}</time>
+      </td>
+      <td className={classes.cell}>
+        {seen ? <time dateTime={seen} title={exactTime(seen)}>{relativeTime(seen, now)}</time> : <span className={classes.dimmed}>never</span>}
+      </td>
+      {environments.map((env) => (
+        <td key={env} className={classes.cell}>
+          <Switch aria-label={`${flag.name} in ${env}`} checked={byEnv.get(env) ?? false} disabled={!canSwitch[env]}
+            onChange={(e) => onSwitch(flag.name, env, e.currentTarget.checked)} />
+        </td>
+      ))}
+    </tr>
+  );
+});
