@@ -5,21 +5,14 @@ import { gql } from '../../api/client';
 import { ApiError } from '../../api/errors';
 import { graphql } from '../../gql';
 import { stickinessChoices } from '../../logic/strategy-parameters';
-import { fromVariant, toVariantInputs, validateVariants, variantErrorAt, type VariantErrors } from '../../logic/variants';
+import { fromVariant, toVariantInputs, validateVariants, variantErrorAt, type VariantErrors, type VariantShape } from '../../logic/variants';
 import { ErrorNotice } from '../ErrorNotice';
 import { useContextFields } from '../constraints/contextFields';
 import { useProjectStickiness } from '../strategy/editorData';
 import { VariantsFields } from './VariantsFields';
 
 /** A feature environment variant (the fields of GraphQL `FeatureVariant`). */
-export interface EditedVariant {
-  name: string;
-  weight: number;
-  weightType: string;
-  stickiness: string;
-  payload?: { type: string; value: string } | null;
-  overrides?: Array<{ contextName: string; values: string[] }> | null;
-}
+export type EditedVariant = VariantShape;
 
 export interface FeatureVariantsEditorProps {
   project: string;
