@@ -75,8 +75,11 @@ export function uiRouter(logger: Logger, dir = UI_BUILD_DIR): Router {
   const build = readBuild(dir);
   if (!build) logger.warn({ dir }, 'the web UI is not built (npm run build): / answers with a page that says so');
   const r = Router();
+  // The URL rules of every door before the route decodes the name, so a malformed one is refused with the door's
+  // message (naming the segment) rather than the router's.
   const guard = urlGuard();
-  r.get('/assets/:name', guard, async (req: Request, res: Response, next: NextFunction) => {
+  r.use((req: Request, res: Response, next: NextFunction) => (req.path.startsWith('/assets/') ? guard(req, res, next) : next()));
+  r.get('/assets/:name', async (req: Request, res: Response, next: NextFunction) => {
     const asset = build?.assets.get(req.params.name as string);
     if (!asset) return notFound(req, res, next);
     await sendStaticAsset(req, res, asset);
