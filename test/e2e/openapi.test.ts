@@ -11,8 +11,8 @@ let t: TestApp;
 beforeAll(async () => { t = await startTestApp(); });
 afterAll(async () => { await t.close(); });
 
-/** Routes that are not part of the REST API: the reference itself, and GraphiQL's files. */
-const NOT_REST = (path: string) => path === '/docs' || path.startsWith('/docs/') || path.startsWith('/graphql/');
+/** Routes that are not part of the REST API: the reference itself, GraphiQL's files, and the web UI's files. */
+const NOT_REST = (path: string) => path === '/docs' || path.startsWith('/docs/') || path.startsWith('/graphql/') || path.startsWith('/assets/');
 
 describe('the OpenAPI document', () => {
   it('documents every REST route of the app, and nothing else', () => {
