@@ -1,3 +1,4 @@
+const uiWithPostgres = process.env.FLAGDECK_UI_TESTS_WITH_POSTGRES === '1';
 /** @type {import('jest').Config} */
 const swc = ['@swc/jest', {
   jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
@@ -21,7 +22,11 @@ module.exports = {
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
       // test/e2e/process starts the service in child processes, always on the embedded database in a folder of its
       // own (they drop DATABASE_URL): a run against PostgreSQL leaves them to the embedded run instead of repeating them.
-      testPathIgnorePatterns: process.env.DATABASE_URL ? ['/node_modules/', '<rootDir>/test/e2e/process/'] : ['/node_modules/'],
+      // FLAGDECK_UI_TESTS_WITH_POSTGRES=1 (.ci/run, which runs both side by side) moves the web UI's browser tests
+      // (ui-*, which start their own embedded service too) into the PostgreSQL run, so the two runs take about as long.
+      testPathIgnorePatterns: process.env.DATABASE_URL
+        ? ['/node_modules/', uiWithPostgres ? '<rootDir>/test/e2e/process/(?!ui-)' : '<rootDir>/test/e2e/process/']
+        : ['/node_modules/', ...(uiWithPostgres ? ['<rootDir>/test/e2e/process/ui-'] : [])],
     },
   ],
   // PGlite serves one session; real PostgreSQL tests share one database: run files one at a time.
