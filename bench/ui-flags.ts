@@ -7,7 +7,7 @@
  * - switch: a click on a switch until the server's GraphQL answer arrived, timed inside the page (goal p50 ≤ 100 ms);
  * - scroll: the whole list scrolled top to bottom, 240 px per frame by default, each frame's time from requestAnimationFrame
  *   (goal: no frame over 25 ms; --step sets the pixels per frame);
- * - bundle: the gzipped JavaScript of the first route (entry + vendor chunk of dist/web/index.html; goal ≤ 300 kB) and
+ * - bundle: the gzipped JavaScript of the first route (the scripts dist/web/index.html loads; goal ≤ 300 kB) and
  *   of everything the flag page loads.
  * Not a test: it prints figures.   npx tsx bench/ui-flags.ts [--runs 7] [--clicks 24] [--flags 1000] [--step 240]
  */
