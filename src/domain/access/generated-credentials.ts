@@ -151,7 +151,7 @@ export function generatedBanner(created: GeneratedCredentials, port: number): st
     text += `\nNo admin API token existed, so one was created. It is shown only this once:\n\n    ${secret}\n\nTry: curl -H "Authorization: ${secret}" http://localhost:${port}/api/admin/tags\n\n`;
   }
   if (created.password) {
-    text += `No user existed, so user "admin" was created. Its password is shown only this once:\n\n    ${created.password.password}\n\nLog in: curl -c cookies -H 'Content-Type: application/json' -d '{"username":"admin","password":"…"}' http://localhost:${port}/auth/simple/login\n\n`;
+    text += `No user existed, so user "admin" was created. Its password is shown only this once:\n\n    ${created.password.password}\n\nSign in to the web UI at http://localhost:${port}/ as admin with it (or from a script: curl -c cookies -H 'Content-Type: application/json' -d '{"username":"admin","password":"…"}' http://localhost:${port}/auth/simple/login).\n\n`;
   }
   return text;
 }
