@@ -28,7 +28,9 @@ function permissionsAnswered(page: Page, n = 2): Promise<void> {
   let seen = 0;
   return new Promise((resolve) => {
     const on = (r: import('playwright-core').Response) => {
-      if (!r.url().endsWith('/graphql') || !(r.request().postData() ?? '').includes('ProjectFlagsAllowed')) return;
+      // The per-environment permission questions (me.allowed with an environment), not the project-wide one.
+      const body = r.request().postData() ?? '';
+      if (!r.url().endsWith('/graphql') || !body.includes('query Allowed(') || !/"environment":"/.test(body)) return;
       void r.finished().then(() => { if (++seen === n) { page.off('response', on); resolve(); } });
     };
     page.on('response', on);

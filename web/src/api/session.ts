@@ -21,16 +21,19 @@ const AllowedQuery = graphql(`
   }
 `);
 
+/** The query of `me.allowed` in one place (for pages that ask for several places at once with useQueries). */
+export const allowedQuery = (project?: string, environment?: string) => ({
+  queryKey: ['allowed', project ?? null, environment ?? null],
+  queryFn: () => gql(AllowedQuery, { project: project ?? null, environment: environment ?? null }),
+  staleTime: 30_000,
+});
+
 /**
  * The permissions the signed-in user holds in a project and environment, as the service decides them (`me.allowed`).
  * `can(name)` is false until the answer is in, so a control appears only once the service says it may.
  */
 export function useAllowed(project?: string, environment?: string) {
-  const query = useQuery({
-    queryKey: ['allowed', project ?? null, environment ?? null],
-    queryFn: () => gql(AllowedQuery, { project: project ?? null, environment: environment ?? null }),
-    staleTime: 30_000,
-  });
+  const query = useQuery(allowedQuery(project, environment));
   const held = new Set(query.data?.me.allowed ?? []);
   return { can: (permission: string) => held.has(permission), loading: query.isPending };
 }

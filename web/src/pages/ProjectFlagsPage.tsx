@@ -5,7 +5,7 @@ import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/rea
 import { useCallback, useMemo, useState } from 'react';
 import { useParams } from 'react-router';
 import { gql } from '../api/client';
-import { useAllowed } from '../api/session';
+import { allowedQuery, useAllowed } from '../api/session';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { FlagTable } from '../components/flags/FlagTable';
 import { NewFlagModal } from '../components/flags/NewFlagModal';
@@ -41,12 +41,6 @@ const ProjectFlagsQuery = graphql(`
 const ProjectFlagsMoreQuery = graphql(`
   query ProjectFlagsMore($id: String!, $first: Int!, $after: String) {
     project(id: $id) { features(first: $first, after: $after) { nodes { ...ProjectFlagsRow } pageInfo { hasNextPage endCursor } } }
-  }
-`);
-
-const ProjectFlagsAllowedQuery = graphql(`
-  query ProjectFlagsAllowed($project: String, $environment: String) {
-    me { allowed(project: $project, environment: $environment) }
   }
 `);
 
@@ -126,14 +120,8 @@ export default function ProjectFlagsPage() {
   const [refusal, setRefusal] = useState<{ flag: string; environment: string; error: unknown } | null>(null);
 
   const environments = useMemo(() => list.data?.project.environments.map((e) => e.environment) ?? [], [list.data?.project.environments]);
-  // One permission answer per environment, cached under the key useAllowed uses.
-  const allowed = useQueries({
-    queries: environments.map((environment) => ({
-      queryKey: ['allowed', projectId, environment],
-      queryFn: () => gql(ProjectFlagsAllowedQuery, { project: projectId, environment }),
-      staleTime: 30_000,
-    })),
-  });
+  // One permission answer per environment, shared with useAllowed's cache.
+  const allowed = useQueries({ queries: environments.map((environment) => allowedQuery(projectId, environment)) });
   const allowedKey = allowed.map((a) => (a.data?.me.allowed.includes('UPDATE_FEATURE_ENVIRONMENT') ? '1' : '0')).join('');
   const canSwitch = useMemo(
     () => Object.fromEntries(environments.map((env, i) => [env, allowedKey[i] === '1'])),
