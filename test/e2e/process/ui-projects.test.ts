@@ -23,7 +23,7 @@ async function pick(page: Page, label: string, option: string, scope: Pick<Page,
   await page.getByRole('option', { name: option, exact: true }).click();
 }
 
-/** Resolves once the page has the service's answer on the switches of `n` environments (ProjectFlagsAllowed). */
+/** Resolves once the page has the service's answer on the switches of `n` environments (me.allowed per environment). */
 function permissionsAnswered(page: Page, n = 2): Promise<void> {
   let seen = 0;
   return new Promise((resolve) => {
