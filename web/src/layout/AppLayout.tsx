@@ -1,16 +1,11 @@
-import { AppShell, Burger, Button, Center, Group, Loader, NavLink, Text, Title } from '@mantine/core';
+import { AppShell, Burger, Button, Center, Divider, Group, Loader, NavLink, ScrollArea, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { Suspense } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
-import { signOut, useMe } from '../api/session';
+import { signOut, useAllowed, useMe } from '../api/session';
 import { ErrorNotice } from '../components/ErrorNotice';
-
-const NAV = [
-  { to: '/projects', label: 'Projects' },
-  { to: '/playground', label: 'Playground' },
-  { to: '/history', label: 'Event log' },
-];
+import { visibleNav } from './navigation';
 
 /** The signed-in frame: header with the user and "Sign out", the main navigation, and the page in `main`. */
 export function AppLayout() {
@@ -19,6 +14,7 @@ export function AppLayout() {
   const location = useLocation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  const root = useAllowed();
 
   const onSignOut = async () => {
     await signOut().catch(() => undefined);
@@ -33,7 +29,7 @@ export function AppLayout() {
   const user = me.data.me.user;
 
   return (
-    <AppShell header={{ height: 56 }} navbar={{ width: 200, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
+    <AppShell header={{ height: 56 }} navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between">
           <Group gap="sm">
@@ -47,10 +43,18 @@ export function AppLayout() {
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label="Main navigation">
-        {NAV.map((item) => (
-          <NavLink key={item.to} component={Link} to={item.to} label={item.label} onClick={close}
-            active={location.pathname === item.to || location.pathname.startsWith(`${item.to}/`)} />
-        ))}
+        <ScrollArea type="auto">
+          {visibleNav(root.can).map((section, i) => (
+            <div key={section.label ?? i}>
+              {i > 0 && <Divider my={6} />}
+              {section.label && <Text size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" py={4}>{section.label}</Text>}
+              {section.items.map((item) => (
+                <NavLink key={item.to} component={Link} to={item.to} label={item.label} onClick={close}
+                  active={location.pathname === item.to || location.pathname.startsWith(`${item.to}/`)} />
+              ))}
+            </div>
+          ))}
+        </ScrollArea>
       </AppShell.Navbar>
       <AppShell.Main>
         <Suspense fallback={<Loader aria-label="Loading" />}>

@@ -9,6 +9,7 @@ import { allowedQuery, useAllowed } from '../api/session';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { FlagTable } from '../components/flags/FlagTable';
 import { NewFlagModal } from '../components/flags/NewFlagModal';
+import { ProjectNav } from '../components/projects/ProjectNav';
 import { graphql } from '../gql';
 import type { ProjectFlagsRowFragment } from '../gql/graphql';
 import { filterFlags, sortFlags, tagKey, tagsOf, type FlagState, type SortDirection, type SortKey } from '../logic/flag-list';
@@ -167,6 +168,7 @@ export default function ProjectFlagsPage() {
         </div>
         {can('CREATE_FEATURE') && <Button onClick={open}>New flag</Button>}
       </Group>
+      <ProjectNav projectId={projectId} />
       {guarded.length > 0 && (
         <Alert color="blue" variant="light" my="xs" title="Change requests">
           Change requests guard {guarded.join(', ')}: the service refuses direct switching there until change requests are supported in this UI.

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { gql } from '../../api/client';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { ConfirmDialog } from './ConfirmDialog';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { FlagPageArchive, FlagPageClone, FlagPageRevive, useFlagMutation, type Flag } from './queries';
 
 interface FlagActionsProps {

@@ -5,7 +5,7 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import {
   constraintSentence, constraintValues, operatorLabel, parameterSummary, strategyHeading, strategyLabel, strategyMoveName, weightPercent,
 } from '../../logic/flag-summary';
-import { ConfirmDialog } from './ConfirmDialog';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { FlagPageDeleteStrategy, FlagPageUpdateStrategy, useFlagMutation, type FlagStrategy } from './queries';
 
 export interface StrategyPermissions {

@@ -1,5 +1,5 @@
 import { Button, Group, Modal, Text } from '@mantine/core';
-import { ErrorNotice } from '../../components/ErrorNotice';
+import { ErrorNotice } from './ErrorNotice';
 
 interface ConfirmDialogProps {
   opened: boolean;

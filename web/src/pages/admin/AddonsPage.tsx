@@ -1,0 +1,11 @@
+import { Text, Title } from '@mantine/core';
+
+/** Placeholder until this page is built (issue 29). */
+export default function AddonsPage() {
+  return (
+    <>
+      <Title order={1}>Addons</Title>
+      <Text c="dimmed">This page is being built.</Text>
+    </>
+  );
+}
