@@ -1,5 +1,4 @@
 import { Anchor, Button, Card, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { gql } from '../../api/client';
@@ -10,6 +9,7 @@ import { graphql } from '../../gql';
 import type { ProviderDefinition } from '../../logic/addon-form';
 import { AddonCard } from '../integrations/AddonCard';
 import { AddonFormModal, type EditedAddon } from '../integrations/AddonFormModal';
+import { notifyDone } from '../integrations/shared';
 
 const AddonsQuery = graphql(`
   query AddonsList {
@@ -43,7 +43,7 @@ export default function AddonsPage() {
     mutationFn: (id: number) => gql(DeleteAddonMutation, { input: { id } }),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: ['addons'] });
-      notifications.show({ color: 'teal', message: `${deleting?.label ?? 'The addon'} was deleted.` });
+      notifyDone(`${deleting?.label ?? 'The addon'} was deleted.`);
       setDeleting(null);
     },
   });

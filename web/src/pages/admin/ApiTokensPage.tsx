@@ -1,5 +1,4 @@
 import { Button, Group, Loader, Text, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { gql } from '../../api/client';
@@ -11,11 +10,11 @@ import { creatableTokenTypes } from '../../logic/token-form';
 import { NewTokenModal } from '../integrations/NewTokenModal';
 import { TokenExpiryModal } from '../integrations/TokenExpiryModal';
 import { TokenTable, type TokenRow } from '../integrations/TokenTable';
+import { notifyDone } from '../integrations/shared';
 
 const TokensQuery = graphql(`
   query ApiTokensList {
     apiTokens { id tokenName type projects environment createdAt seenAt expiresAt }
-    uiConfig { unleashUrl }
   }
 `);
 
@@ -41,11 +40,12 @@ export default function ApiTokensPage() {
     mutationFn: (t: TokenRow) => gql(RevokeTokenMutation, { input: { token: String(t.id) } }),
     onSuccess: async (_r, t) => {
       await queryClient.invalidateQueries({ queryKey: ['api-tokens'] });
-      notifications.show({ color: 'teal', message: `${t.tokenName} was revoked: SDKs using it are refused from now on.` });
+      notifyDone(`${t.tokenName} was revoked: SDKs using it are refused from now on.`);
       setRevoking(null);
     },
   });
-  const origin = tokens.data?.uiConfig.unleashUrl || window.location.origin;
+  // The address this page is reached at: the one SDKs are given too, in the usage note.
+  const origin = window.location.origin;
 
   return (
     <>

@@ -1,11 +1,10 @@
 import { Badge, Button, Code, Group, Loader, Table, Text, Title, VisuallyHidden } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { gql } from '../../api/client';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { graphql } from '../../gql';
 import { deliveryStatusColor, deliverySummary } from '../../logic/addon-form';
-import { When } from './shared';
+import { notifyDone, When } from './shared';
 
 const DeliveriesQuery = graphql(`
   query AddonsDeliveries($id: Int!, $after: String) {
@@ -30,7 +29,7 @@ const RedeliverMutation = graphql(`
 
 /** While a delivery is pending its status is asked again this often; otherwise now and then, for new ones. */
 const PENDING_POLL_MS = 2_000;
-const IDLE_POLL_MS = 10_000;
+const IDLE_POLL_MS = 5_000;
 
 /** An addon's recent deliveries, newest first: status, attempts, the last answer or error; redeliver where allowed. */
 export function AddonDeliveries({ addonId, label, canRedeliver }: { addonId: number; label: string; canRedeliver: boolean }) {
@@ -46,7 +45,7 @@ export function AddonDeliveries({ addonId, label, canRedeliver }: { addonId: num
     mutationFn: (deliveryId: string) => gql(RedeliverMutation, { input: { addonId, deliveryId } }),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: ['addons', 'deliveries', addonId] });
-      notifications.show({ color: 'teal', message: 'Sent again, as a new delivery.' });
+      notifyDone('Sent again, as a new delivery.');
     },
   });
   const rows = deliveries.data?.pages.flatMap((p) => p.addon.deliveries.nodes) ?? [];

@@ -62,7 +62,7 @@ export function AddonFormModal({ provider, addon, onClose }: AddonFormModalProps
 
   return (
     <Modal opened onClose={close} title={title} centered size="lg" closeButtonProps={{ 'aria-label': 'Close' }}>
-      <form onSubmit={(e) => {
+      <form noValidate onSubmit={(e) => {
         e.preventDefault();
         setTouched(true);
         if (!hasProblems(problems)) save.mutate(addonInput(draft, provider));

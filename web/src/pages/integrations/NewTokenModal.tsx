@@ -22,7 +22,7 @@ interface NewTokenModalProps {
   onClose(): void;
   /** The types the user may create (at least one, or the modal is not offered). */
   types: TokenType[];
-  /** The service's public address (uiConfig.unleashUrl), for the usage note. */
+  /** The service's address, for the usage note. */
   origin: string;
 }
 
@@ -74,7 +74,7 @@ export function NewTokenModal({ opened, onClose, types, origin }: NewTokenModalP
           <Group justify="flex-end"><Button onClick={close}>Done</Button></Group>
         </Stack>
       ) : (
-        <form onSubmit={(e) => {
+        <form noValidate onSubmit={(e) => {
           e.preventDefault();
           setTouched(true);
           if (Object.keys(problems).length === 0) create.mutate();

@@ -1,11 +1,11 @@
 import { Alert, Anchor, Button, Group, Paper, Select, Stack, Switch, Text, Textarea, TextInput, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { gql } from '../../api/client';
 import { ApiError } from '../../api/errors';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { graphql } from '../../gql';
+import { notifyDone } from './shared';
 
 const UpdateSamlMutation = graphql(`
   mutation AuthSamlUpdate($input: UpdateSamlSettingsInput!) {
@@ -49,7 +49,7 @@ export function SamlForm({ initial, loginUrl }: { initial: SamlValues; loginUrl:
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: ['saml-settings'] });
       await queryClient.invalidateQueries({ queryKey: ['sign-in-config'] });
-      notifications.show({ color: 'teal', message: 'SAML settings saved.' });
+      notifyDone('SAML settings saved.');
     },
   });
   const err = (field: string) => fieldError(save.error, field);
@@ -59,7 +59,7 @@ export function SamlForm({ initial, loginUrl }: { initial: SamlValues; loginUrl:
   return (
     <Paper withBorder p="md" component="section" aria-labelledby="saml-idp">
       <Title order={2} size="h3" id="saml-idp" mb="sm">Identity provider</Title>
-      <form onSubmit={(e) => { e.preventDefault(); save.mutate(); }}>
+      <form noValidate onSubmit={(e) => { e.preventDefault(); save.mutate(); }}>
         <Stack>
           <Switch label="Enable SAML sign-in" description="The login page then offers it next to the password."
             checked={values.enabled} onChange={(e) => set({ enabled: e.currentTarget.checked })} />
