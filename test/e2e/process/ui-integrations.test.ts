@@ -78,6 +78,21 @@ const setFlag = (enabled: boolean) => ui.admin(`mutation ($enabled: Boolean!) { 
       sdk.destroy();
     }
 
+    // A new expiry, picked in the calendar: the 15th of next month (the picker's time stays 00:00, local).
+    await page.getByRole('button', { name: 'Edit expiry of checkout-service' }).click();
+    const expiry = page.getByRole('dialog', { name: 'Expiry of checkout-service' });
+    await expiry.getByRole('button', { name: 'Expires' }).click();
+    await page.getByRole('button', { name: 'Next month' }).click();
+    const now = new Date();
+    const target = new Date(now.getFullYear(), now.getMonth() + 1, 15);
+    await page.getByRole('button', { name: target.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric' }), exact: true }).click();
+    await page.getByRole('button', { name: 'Set expiry' }).click();
+    await expiry.getByRole('button', { name: 'Save expiry' }).click();
+    await expiry.waitFor({ state: 'hidden' });
+    const expiring = await ui.admin<{ apiTokens: Array<{ tokenName: string; expiresAt: string | null }> }>('{ apiTokens { tokenName expiresAt } }');
+    const expiresAt = new Date(expiring.apiTokens.find((t) => t.tokenName === 'checkout-service')!.expiresAt!);
+    expect([expiresAt.getFullYear(), expiresAt.getMonth(), expiresAt.getDate()]).toEqual([target.getFullYear(), target.getMonth(), 15]);
+
     await page.getByRole('button', { name: 'Revoke checkout-service' }).click();
     const confirm = page.getByRole('dialog', { name: 'Revoke API token' });
     await confirm.getByRole('button', { name: 'Revoke' }).click();
@@ -143,9 +158,37 @@ const setFlag = (enabled: boolean) => ui.admin(`mutation ($enabled: Boolean!) { 
     const edited = await ui.admin<{ addon: { description: string; parameters: Record<string, string> } }>(`{ addon(id: ${addon.id}) { description parameters } }`);
     expect(edited.addon).toEqual({ description: 'Flag changes, edited', parameters: { url: '*****' } });
 
+    // Sent again from its row: a new delivery of the same event, under a new idempotency key.
+    await page.getByRole('button', { name: /^Redeliver event \d+ \(feature-environment-disabled\)$/ }).click();
+    const three = await receiver.waitFor(3, 15_000);
+    expect(JSON.parse(three[2].body)).toMatchObject({ type: 'feature-environment-disabled', featureName: FLAG });
+    expect(three[2].headers['idempotency-key']).not.toBe(three[0].headers['idempotency-key']);
+
     // Disabled from its switch, on the server too.
     await page.getByRole('switch', { name: `Webhook addon ${addon.id} enabled` }).click();
     await eventually(read, (a) => a.addons[0].enabled === false, 'the addon to be disabled');
+  });
+
+  it('offers a Viewer no token, addon or SAML controls', async () => {
+    await ui.admin('mutation { createUser(input: {username: "integrations-viewer", password: "Integrations-Viewer-7!", rootRole: "Viewer"}) { id } }');
+    const context = await ui.newContext();
+    const page = await context.newPage();
+    try {
+      await signIn(page, 'integrations-viewer', 'Integrations-Viewer-7!');
+      await page.waitForURL(/\/projects$/);
+      await page.goto('/admin/api-tokens');
+      await page.getByText('You may not create API tokens: ask an admin.').waitFor();
+      expect(await page.getByRole('button', { name: 'New API token' }).count()).toBe(0);
+      await page.goto('/admin/addons');
+      await page.getByRole('heading', { level: 2, name: 'Your addons' }).waitFor();
+      expect(await page.getByRole('button', { name: /^New .* addon$/ }).count()).toBe(0);
+      expect(await page.getByRole('button', { name: /^(Edit|Delete) / }).count()).toBe(0);
+      await page.goto('/admin/auth');
+      await page.getByText('Only an admin may see and change how people sign in.').waitFor();
+      expect(await page.getByRole('button', { name: 'Save settings' }).count()).toBe(0);
+    } finally {
+      await context.close();
+    }
   });
 
   it('saves the SAML settings and shows the service provider URLs to give the identity provider', async () => {
