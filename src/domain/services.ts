@@ -76,7 +76,7 @@ export function createServices(em: EntityManager, principal: Principal, options:
     roles: new RoleService(em, principal, access),
     groups: new GroupService(em, principal, access),
     signupTokens: new SignupTokenService(em, principal, access, options.publicUrl ?? 'http://localhost:4242'),
-    samlSettings: new SamlSettingsService(em, principal, access),
+    samlSettings: new SamlSettingsService(em, principal, access, options.publicUrl ?? 'http://localhost:4242'),
     stateExport: new StateExportService(em, principal, access),
     changeRequestConfig: new ChangeRequestConfigService(em, principal, access),
     changeRequests: new ChangeRequestService(em, principal, access),

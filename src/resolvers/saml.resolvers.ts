@@ -1,4 +1,4 @@
-import type { SamlSettings } from '../domain/access/saml-settings.service';
+import type { SamlSettings, ServiceProviderUrls } from '../domain/access/saml-settings.service';
 import { builder } from './builder';
 import { defined } from './input';
 
@@ -6,6 +6,17 @@ import { defined } from './input';
  * SAML settings on the GraphQL door (spec endpoint 11, issue 10): the same service methods as
  * GET/POST /api/admin/auth/saml/settings, so the same rules, errors and event.
  */
+
+const ServiceProviderRef = builder.objectRef<ServiceProviderUrls>('SamlServiceProvider').implement({
+  description: 'This service as a SAML service provider: what to enter in the identity provider.',
+  fields: (t) => ({
+    entityId: t.exposeString('entityId', { description: 'Its entity id (the audience its assertions must name).' }),
+    acsUrl: t.exposeString('acsUrl', { description: 'Its assertion consumer service URL (HTTP-POST binding): where the identity provider posts its responses.' }),
+    metadataUrl: t.exposeString('metadataUrl', { description: 'Its SAML 2.0 metadata (XML, needs no credentials): many identity providers read everything above from it.' }),
+    loginUrl: t.exposeString('loginUrl', { description: 'Where a browser starts a SAML sign-in (answers 404 until sign-in is enabled).' }),
+    logoutCallbackUrl: t.exposeString('logoutCallbackUrl', { description: 'Its single logout URL: where the identity provider sends its LogoutResponse.' }),
+  }),
+});
 
 const SamlSettingsRef = builder.objectRef<SamlSettings>('SamlSettings').implement({
   description: 'How users sign in with SAML 2.0. Before any are saved: enabled false and the defaults.',
@@ -19,6 +30,11 @@ const SamlSettingsRef = builder.objectRef<SamlSettings>('SamlSettings').implemen
     autoCreate: t.exposeBoolean('autoCreate', { description: 'Whether unknown users with an email in `emailDomains` are created at their first sign-in.' }),
     emailDomains: t.exposeString('emailDomains', { nullable: true, description: 'Comma-separated email domains for which users are created.' }),
     defaultRootRole: t.exposeString('defaultRootRole', { description: 'Root role of created users: Viewer, Editor or Admin.' }),
+    serviceProvider: t.field({
+      type: ServiceProviderRef,
+      description: 'This service as a service provider: its entity id and URLs to give the identity provider (GraphQL only; REST serves GET /auth/saml/metadata).',
+      resolve: (_settings, _args, ctx) => ctx.services.samlSettings.serviceProvider(),
+    }),
   }),
 });
 

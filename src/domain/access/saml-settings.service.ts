@@ -40,6 +40,39 @@ export interface SamlSettings {
 /** What is stored under `saml`: the settings but the service's own certificate. */
 export type StoredSamlSettings = Omit<SamlSettings, 'spCertificate'>;
 
+/** The browser-facing SAML paths of this service (src/rest/saml.routes.ts serves them under `/auth`). */
+export const SAML_PATHS = {
+  metadata: '/auth/saml/metadata',
+  login: '/auth/saml/login',
+  callback: '/auth/saml/callback',
+  logout: '/auth/saml/logout',
+  logoutCallback: '/auth/saml/logout/callback',
+} as const;
+
+/** What an identity provider is set up with: this service provider's entity id and addresses. */
+export interface ServiceProviderUrls {
+  entityId: string;
+  acsUrl: string;
+  metadataUrl: string;
+  loginUrl: string;
+  logoutCallbackUrl: string;
+}
+
+/**
+ * The service provider's entity id and URLs under `publicUrl`: one definition for what sign-in checks and announces
+ * (saml-sign-in.ts) and what the settings show an admin to copy into the identity provider.
+ */
+export function serviceProviderUrls(publicUrl: string): ServiceProviderUrls {
+  return {
+    // The metadata URL doubles as the entity id (a common convention: the id then says where to read the rest).
+    entityId: `${publicUrl}${SAML_PATHS.metadata}`,
+    acsUrl: `${publicUrl}${SAML_PATHS.callback}`,
+    metadataUrl: `${publicUrl}${SAML_PATHS.metadata}`,
+    loginUrl: `${publicUrl}${SAML_PATHS.login}`,
+    logoutCallbackUrl: `${publicUrl}${SAML_PATHS.logoutCallback}`,
+  };
+}
+
 export const SAML_SETTING = 'saml';
 const SP_KEY_SETTING = 'saml-sp-key';
 
@@ -149,7 +182,13 @@ export async function spSigningKey(em: EntityManager): Promise<SigningKeyPair> {
 }
 
 export class SamlSettingsService {
-  constructor(private readonly em: EntityManager, private readonly principal: Principal, private readonly access: AccessService) {}
+  constructor(private readonly em: EntityManager, private readonly principal: Principal, private readonly access: AccessService, private readonly publicUrl = 'http://localhost:4242') {}
+
+  /** This service provider's entity id and URLs, for the identity provider's setup (ADMIN, like the settings). */
+  async serviceProvider(): Promise<ServiceProviderUrls> {
+    await this.access.check(ADMIN);
+    return serviceProviderUrls(this.publicUrl);
+  }
 
   async get(): Promise<SamlSettings> {
     await this.access.check(ADMIN);

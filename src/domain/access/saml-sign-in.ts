@@ -9,7 +9,7 @@ import { change } from '../change';
 import { AuthenticationRequired, ForbiddenError, NotFoundError, ValidationError } from '../errors';
 import { hashToken } from './api-token.service';
 import { systemPrincipal } from './principal';
-import { certificatePem, emailDomainList, readSamlSettings, spSigningKey, type StoredSamlSettings } from './saml-settings.service';
+import { certificatePem, emailDomainList, readSamlSettings, SAML_PATHS, serviceProviderUrls, spSigningKey, type StoredSamlSettings } from './saml-settings.service';
 import type { SigningKeyPair } from './self-signed';
 import { startSession, SessionService, type Login } from './session.service';
 import { insertUser, rootRoleId, userEventData } from './user.service';
@@ -42,13 +42,7 @@ import { insertUser, rootRoleId, userEventData } from './user.service';
  * Nothing here logs or records a SAML message, a session id or a key: log lines carry the refusal reason only.
  */
 
-export const SAML_PATHS = {
-  metadata: '/auth/saml/metadata',
-  login: '/auth/saml/login',
-  callback: '/auth/saml/callback',
-  logout: '/auth/saml/logout',
-  logoutCallback: '/auth/saml/logout/callback',
-} as const;
+export { SAML_PATHS };
 
 /** Skew accepted between our clock and the IdP's. */
 export const CLOCK_SKEW_MS = 30_000;
@@ -172,9 +166,10 @@ export class SamlSignIn {
   private readonly logoutCallbackUrl: string;
 
   constructor(private readonly em: EntityManager, private readonly publicUrl: string, private readonly logger?: Logger) {
-    this.spEntityId = `${publicUrl}${SAML_PATHS.metadata}`;
-    this.acsUrl = `${publicUrl}${SAML_PATHS.callback}`;
-    this.logoutCallbackUrl = `${publicUrl}${SAML_PATHS.logoutCallback}`;
+    const sp = serviceProviderUrls(publicUrl);
+    this.spEntityId = sp.entityId;
+    this.acsUrl = sp.acsUrl;
+    this.logoutCallbackUrl = sp.logoutCallbackUrl;
   }
 
   /** GET /auth/config: which sign-in methods a client may offer. */

@@ -1,0 +1,112 @@
+import { Badge, Button, Code, Group, Loader, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { gql } from '../../api/client';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { graphql } from '../../gql';
+import { deliveryStatusColor, deliverySummary } from '../../logic/addon-form';
+import { notifyDone, When } from './shared';
+
+const DeliveriesQuery = graphql(`
+  query AddonsDeliveries($id: Int!, $after: String) {
+    addon(id: $id) {
+      id
+      deliveries(first: 10, after: $after) {
+        nodes {
+          id eventId eventType status createdAt finishedAt nextAttemptAt redeliveryOf
+          attempts { attempt at statusCode error durationMs }
+        }
+        pageInfo { endCursor hasNextPage }
+      }
+    }
+  }
+`);
+
+const RedeliverMutation = graphql(`
+  mutation AddonsRedeliver($input: RedeliverAddonDeliveryInput!) {
+    redeliverAddonDelivery(input: $input) { id status }
+  }
+`);
+
+/** While a delivery is pending its status is asked again this often; otherwise now and then, for new ones. */
+const PENDING_POLL_MS = 2_000;
+const IDLE_POLL_MS = 5_000;
+
+/** An addon's recent deliveries, newest first: status, attempts, the last answer or error; redeliver where allowed. */
+export function AddonDeliveries({ addonId, label, canRedeliver }: { addonId: number; label: string; canRedeliver: boolean }) {
+  const queryClient = useQueryClient();
+  const deliveries = useInfiniteQuery({
+    queryKey: ['addons', 'deliveries', addonId],
+    queryFn: ({ pageParam }) => gql(DeliveriesQuery, { id: addonId, after: pageParam }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => (last.addon.deliveries.pageInfo.hasNextPage ? last.addon.deliveries.pageInfo.endCursor ?? null : null),
+    refetchInterval: (q) => (q.state.data?.pages.some((p) => p.addon.deliveries.nodes.some((d) => d.status === 'pending')) ? PENDING_POLL_MS : IDLE_POLL_MS),
+  });
+  const redeliver = useMutation({
+    mutationFn: (deliveryId: string) => gql(RedeliverMutation, { input: { addonId, deliveryId } }),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: ['addons', 'deliveries', addonId] });
+      notifyDone('Sent again, as a new delivery.');
+    },
+  });
+  const rows = deliveries.data?.pages.flatMap((p) => p.addon.deliveries.nodes) ?? [];
+  const headingId = `deliveries-${addonId}`;
+
+  return (
+    <section aria-labelledby={headingId}>
+      <Title order={3} size="h5" id={headingId} mt="sm" mb="xs">Recent deliveries<VisuallyHidden> of {label}</VisuallyHidden></Title>
+      <ErrorNotice error={deliveries.error} />
+      <ErrorNotice error={redeliver.error} />
+      {deliveries.isPending && <Loader size="sm" aria-label={`Loading deliveries of ${label}`} />}
+      {deliveries.data && rows.length === 0 && <Text size="sm" c="dimmed">Nothing delivered yet: deliveries appear when an event it listens to happens.</Text>}
+      {rows.length > 0 && (
+        <Table.ScrollContainer minWidth={800}>
+          <Table verticalSpacing={4} fz="sm" aria-label={`Deliveries of ${label}`}>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Status</Table.Th>
+                <Table.Th>Event</Table.Th>
+                <Table.Th>Created</Table.Th>
+                <Table.Th ta="right">Attempts</Table.Th>
+                <Table.Th>Last answer</Table.Th>
+                <Table.Th>Last error</Table.Th>
+                <Table.Th><VisuallyHidden>Actions</VisuallyHidden></Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {rows.map((d) => {
+                const summary = deliverySummary(d.attempts);
+                return (
+                  <Table.Tr key={d.id} data-delivery={d.id}>
+                    <Table.Td>
+                      <Badge variant="light" color={deliveryStatusColor(d.status)}>{d.status}</Badge>
+                      {d.status === 'pending' && d.nextAttemptAt && <Text size="xs" c="dimmed">next try <When iso={d.nextAttemptAt} /></Text>}
+                    </Table.Td>
+                    <Table.Td>
+                      <Code>{d.eventType}</Code> <Text span size="xs" c="dimmed">#{d.eventId}</Text>
+                      {d.redeliveryOf && <Text size="xs" c="dimmed">sent again</Text>}
+                    </Table.Td>
+                    <Table.Td><When iso={d.createdAt} /></Table.Td>
+                    <Table.Td ta="right">{summary.attempts}</Table.Td>
+                    <Table.Td>{summary.lastStatusCode !== null ? `HTTP ${summary.lastStatusCode}` : summary.attempts > 0 ? 'no answer' : '—'}</Table.Td>
+                    <Table.Td style={{ maxWidth: 320, overflowWrap: 'anywhere' }}>{summary.lastError ?? '—'}</Table.Td>
+                    <Table.Td>
+                      {canRedeliver && d.status !== 'pending' && (
+                        <Button size="compact-xs" variant="default" loading={redeliver.isPending && redeliver.variables === d.id}
+                          aria-label={`Redeliver event ${d.eventId} (${d.eventType})`} onClick={() => redeliver.mutate(d.id)}>Redeliver</Button>
+                      )}
+                    </Table.Td>
+                  </Table.Tr>
+                );
+              })}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      {deliveries.hasNextPage && (
+        <Group mt="xs">
+          <Button size="xs" variant="subtle" loading={deliveries.isFetchingNextPage} onClick={() => void deliveries.fetchNextPage()}>Show older deliveries</Button>
+        </Group>
+      )}
+    </section>
+  );
+}
