@@ -76,7 +76,7 @@ export default function ContextFieldsPage() {
                     <Group gap={4}>
                       {f.legalValues.slice(0, SHOWN_VALUES).map((v) => (
                         <Tooltip key={v.value} label={v.description} disabled={!v.description}>
-                          <Badge variant="light" color="gray" tt="none">{v.value}</Badge>
+                          <Badge variant="default" tt="none">{v.value}</Badge>
                         </Tooltip>
                       ))}
                       {f.legalValues.length > SHOWN_VALUES && <Text size="xs">+ {f.legalValues.length - SHOWN_VALUES} more</Text>}

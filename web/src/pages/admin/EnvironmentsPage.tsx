@@ -121,7 +121,7 @@ export default function EnvironmentsPage() {
                   <Table.Td>
                     <Group gap="xs">
                       <Text fw={500}>{e.name}</Text>
-                      {e.protected && <Badge variant="outline" color="gray" tt="none">Protected</Badge>}
+                      {e.protected && <Badge variant="default" tt="none">Protected</Badge>}
                     </Group>
                   </Table.Td>
                   <Table.Td>{e.type}</Table.Td>
