@@ -1,5 +1,4 @@
 import { ActionIcon, Badge, Button, Group, Loader, Switch, Table, Text, Title, Tooltip, VisuallyHidden } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Fragment, useState } from 'react';
 import { gql } from '../../api/client';
@@ -9,7 +8,7 @@ import { graphql } from '../../gql';
 import { byOrder, moveUpdates } from '../../logic/definitions';
 import { EnvironmentForm, type EnvironmentValues } from '../definitions/EnvironmentForm';
 import { ENVIRONMENT_KEYS } from '../definitions/keys';
-import { RowError, useConfirmDelete, useRowError } from '../definitions/shared';
+import { RowError, notifyDone, useConfirmDelete, useRowError } from '../definitions/shared';
 
 const EnvironmentsQuery = graphql(`
   query DefinitionsEnvironments { environments { name type enabled protected sortOrder } }
@@ -49,7 +48,12 @@ export default function EnvironmentsPage() {
       else await gql(DisableEnvironment, { input: { name: v.name } });
     },
     onMutate: () => rowError.clear(),
-    onSuccess: refresh,
+    // The switch follows the answer at once, not after the list is read again.
+    onSuccess: async (_r, v) => {
+      queryClient.setQueryData<typeof environments.data>(['definitions', 'environments'], (d) =>
+        d && { environments: d.environments.map((e) => (e.name === v.name ? { ...e, enabled: v.enabled } : e)) });
+      await refresh();
+    },
     onError: (error, v) => rowError.fail(v.name, error),
   });
   const move = useMutation({
@@ -60,7 +64,7 @@ export default function EnvironmentsPage() {
     onMutate: () => rowError.clear(),
     onSettled: refresh,
     // The moved row's buttons shift under the pointer: say that the order was saved.
-    onSuccess: () => notifications.show({ message: 'Order saved.', color: 'green', autoClose: 1500 }),
+    onSuccess: () => notifyDone('Order saved.', 1500),
     onError: (error, v) => rowError.fail(v.name, error),
   });
   const remove = useConfirmDelete<{ name: string; protected: boolean }>({

@@ -94,8 +94,9 @@ export default function SegmentsPage() {
                     {s.usedInFeatures === 0 ? <Text size="sm" c="dimmed">Unused</Text> : (
                       <Group gap="xs" wrap="nowrap">
                         <Text size="sm">{plural(s.usedInFeatures, 'flag')} in {plural(s.usedInProjects, 'project')}</Text>
-                        <Button size="compact-xs" variant="subtle" aria-expanded={open.has(s.id)} aria-label={`Flags using ${s.name}`}
-                          onClick={() => toggle(s.id)}>{open.has(s.id) ? 'Hide' : 'Show'}</Button>
+                        <Button size="compact-xs" variant="subtle" aria-expanded={open.has(s.id)} onClick={() => toggle(s.id)}>
+                          {open.has(s.id) ? 'Hide' : 'Show'}<VisuallyHidden> flags using {s.name}</VisuallyHidden>
+                        </Button>
                       </Group>
                     )}
                   </Table.Td>

@@ -1,5 +1,4 @@
 import { Badge, Button, Group, Loader, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Fragment, useState } from 'react';
 import { gql } from '../../api/client';
@@ -7,7 +6,7 @@ import { useAllowed } from '../../api/session';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { graphql } from '../../gql';
 import { STRATEGY_KEYS } from '../definitions/keys';
-import { RowError, useConfirmDelete, useRowError } from '../definitions/shared';
+import { RowError, notifyDone, useConfirmDelete, useRowError } from '../definitions/shared';
 import { StrategyForm, type StrategyValues } from '../definitions/StrategyForm';
 
 const StrategiesQuery = graphql(`
@@ -45,7 +44,7 @@ export default function StrategiesPage() {
     onMutate: () => rowError.clear(),
     onSuccess: async (_r, v) => {
       await Promise.all(STRATEGY_KEYS.map((queryKey) => queryClient.invalidateQueries({ queryKey })));
-      notifications.show({ message: `${v.name} ${v.deprecated ? 'deprecated' : 'reactivated'}.`, color: 'green' });
+      notifyDone(`${v.name} ${v.deprecated ? 'deprecated' : 'reactivated'}.`);
     },
     onError: (error, v) => rowError.fail(v.name, error),
   });

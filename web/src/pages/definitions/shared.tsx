@@ -5,6 +5,11 @@ import { useState } from 'react';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
 
+/** A success said briefly (its close button named: Mantine's has no name of its own). */
+export function notifyDone(message: string, autoClose = 3000): void {
+  notifications.show({ message, color: 'green', autoClose, closeButtonProps: { 'aria-label': 'Close notification' } });
+}
+
 /** A refusal about one row of a definitions table, shown in a row of its own right under it (nothing when none). */
 export function RowError({ error, colSpan }: { error: unknown; colSpan: number }) {
   if (!error) return null;
@@ -45,7 +50,7 @@ export function useConfirmDelete<T>({ title, message, run, invalidate, done }: C
     mutationFn: (it: T) => run(it),
     onSuccess: async (_r, it) => {
       await Promise.all(invalidate.map((queryKey) => queryClient.invalidateQueries({ queryKey })));
-      notifications.show({ message: done(it), color: 'green' });
+      notifyDone(done(it));
       setItem(null);
     },
   });
