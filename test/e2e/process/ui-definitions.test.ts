@@ -197,6 +197,23 @@ const dialogNamed = (page: Page, name: string): Locator => page.getByRole('dialo
     await confirm.waitFor({ state: 'hidden' });
     await page.getByRole('cell', { name: 'team', exact: true }).waitFor({ state: 'detached' });
     expect((await tagTypes()).map((t) => t.name)).not.toContain('team');
+  });
+
+  it('shows a Viewer the definitions without the controls to change them', async () => {
+    await ui.admin('mutation($input: CreateUserInput!) { createUser(input: $input) { id } }', { input: { username: 'viewer-vic', password: 'Flagdeck-Ui-Person-7!', rootRole: '3' } });
+    const context = await ui.newContext();
+    const page = await context.newPage();
+    await signIn(page, 'viewer-vic', 'Flagdeck-Ui-Person-7!');
+    await page.waitForURL(/\/projects$/);
+    await open(page, '/admin/segments', 'Segments', 'EU customers');
+    await page.waitForLoadState('networkidle');
+    expect(await page.getByRole('button', { name: 'New segment' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Edit EU customers' }).count()).toBe(0);
+    await open(page, '/admin/environments', 'Environments', 'staging');
+    await page.waitForLoadState('networkidle');
+    expect(await page.getByRole('button', { name: /^Move / }).count()).toBe(0);
+    expect(await page.getByRole('switch', { name: 'staging enabled' }).isDisabled()).toBe(true);
+    await context.close();
     expect(ui.seen.elsewhere).toEqual([]);
     expect(ui.seen.consoleErrors).toEqual([]);
   });

@@ -93,7 +93,7 @@ export default function StrategiesPage() {
                     {s.parameters.length === 0 ? <Text size="sm" c="dimmed">None</Text> : (
                       <Stack gap={0}>
                         {s.parameters.map((p) => (
-                          <Text key={p.name} size="sm">
+                          <Text key={p.name} size="sm" style={{ whiteSpace: 'nowrap' }}>
                             <code>{p.name}</code> · {p.type}{p.required ? ' · required' : ''}
                           </Text>
                         ))}
