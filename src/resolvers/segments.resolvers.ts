@@ -1,6 +1,7 @@
 import type { Constraint } from '../domain/features/constraints';
-import type { Segment } from '../domain/segments/segment.service';
+import type { Segment, SegmentStrategy } from '../domain/segments/segment.service';
 import { builder } from './builder';
+import { NESTED_LIST_MULTIPLIER } from './cost';
 import { defined } from './input';
 
 /** A constraint as stored on segments and strategies; FeatureStrategy reuses this type. */
@@ -29,6 +30,18 @@ export const ConstraintInput = builder.inputType('ConstraintInput', {
   }),
 });
 
+/** A feature strategy that uses a segment (GET /api/admin/segments/:id/strategies lists the same). */
+const SegmentStrategyRef = builder.objectRef<SegmentStrategy>('SegmentStrategy').implement({
+  description: 'A feature strategy that uses a segment.',
+  fields: (t) => ({
+    id: t.exposeString('id', { description: 'Strategy id.' }),
+    featureName: t.exposeString('featureName', { description: 'The feature it belongs to (archived features included).' }),
+    project: t.exposeString('projectId', { description: 'The feature\'s project.' }),
+    environment: t.exposeString('environment', { description: 'The environment it is in.' }),
+    strategyName: t.exposeString('strategyName', { description: 'Its strategy type.' }),
+  }),
+});
+
 export const SegmentRef = builder.objectRef<Segment>('Segment').implement({
   description: 'A named, reusable set of constraints that strategies can reference.',
   fields: (t) => ({
@@ -41,6 +54,13 @@ export const SegmentRef = builder.objectRef<Segment>('Segment').implement({
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'Creation time.' }),
     usedInFeatures: t.exposeInt('usedInFeatures', { description: 'Distinct features (archived included) whose strategies use it.' }),
     usedInProjects: t.exposeInt('usedInProjects', { description: 'Distinct projects whose strategies use it.' }),
+    // One query per segment: priced like a small list of its own so that asking it of every segment costs its share.
+    strategies: t.field({
+      type: [SegmentStrategyRef],
+      complexity: { field: 5, multiplier: NESTED_LIST_MULTIPLIER },
+      description: 'The feature strategies that use it, by feature, environment and sort order (one query per segment).',
+      resolve: (s, _args, ctx) => ctx.services.segments.strategiesUsing(s.id),
+    }),
   }),
 });
 

@@ -13,6 +13,8 @@ export interface ConstraintEditorProps {
   errors?: ReadonlyArray<ConstraintErrors | undefined>;
   /** The section's heading (a strategy's or a segment's constraints). */
   title?: string;
+  /** What an empty list means to its owner (default: the strategy's reading). */
+  emptyText?: string;
 }
 
 /**
@@ -20,7 +22,9 @@ export interface ConstraintEditorProps {
  * value its operator takes and the "Not" / "Case insensitive" switches. It only edits; its owner validates and sends,
  * so it serves strategies and segments alike.
  */
-export function ConstraintEditor({ value, onChange, errors = [], title = 'Constraints' }: ConstraintEditorProps) {
+export function ConstraintEditor({
+  value, onChange, errors = [], title = 'Constraints', emptyText = 'No constraints: the strategy applies to every context.',
+}: ConstraintEditorProps) {
   const fields = useContextFields();
   const list = fields.data ?? [];
   const update = (i: number, patch: Partial<ConstraintDraft>) => onChange(value.map((c, j) => (j === i ? { ...c, ...patch } : c)));
@@ -32,7 +36,7 @@ export function ConstraintEditor({ value, onChange, errors = [], title = 'Constr
       <div>
         <Title order={3} size="h5">{title}</Title>
         <Text size="sm" c="dimmed">
-          {value.length === 0 ? 'No constraints: the strategy applies to every context.' : 'All constraints must hold.'}
+          {value.length === 0 ? emptyText : 'All constraints must hold.'}
         </Text>
       </div>
       <ErrorNotice error={fields.error} title="The context fields could not be read" />
