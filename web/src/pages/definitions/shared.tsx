@@ -5,9 +5,9 @@ import { useState } from 'react';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
 
-/** A success said briefly (its close button named: Mantine's has no name of its own). */
+/** A success said briefly (the theme names its close button). */
 export function notifyDone(message: string, autoClose = 3000): void {
-  notifications.show({ message, color: 'green', autoClose, closeButtonProps: { 'aria-label': 'Close notification' } });
+  notifications.show({ message, color: 'green', autoClose });
 }
 
 /** A refusal about one row of a definitions table, shown in a row of its own right under it (nothing when none). */
