@@ -111,7 +111,7 @@ const userByEmail = async (email: string) =>
   it('creates a custom project role with two permissions chosen in the picker', async () => {
     const { page } = ui;
     await page.goto('/admin/roles');
-    await page.getByRole('table', { name: 'Project roles' }).getByText('Owner').waitFor();
+    await page.getByRole('table', { name: 'Project roles' }).getByText('Owner', { exact: true }).waitFor();
     await ui.shot('admin-roles');
     await expectAccessible(page);
 
@@ -137,7 +137,9 @@ const userByEmail = async (email: string) =>
   it('gives a user and a group a role in a project, changes it, and shows who holds what', async () => {
     const { page } = ui;
     await page.goto('/projects/default/access');
-    await page.getByRole('tab', { name: 'Access', selected: true }).waitFor();
+    const here = page.getByRole('navigation', { name: 'Project pages' }).getByRole('link', { name: 'Access' });
+    await here.waitFor();
+    expect(await here.getAttribute('aria-current')).toBe('page');
     await page.getByRole('button', { name: 'Add access' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add access' });
     await pick(page, 'Users', 'Grace Hopper', dialog);
