@@ -13,6 +13,12 @@ export async function pick(page: Page, label: string, option: string, scope: Sco
   await page.getByRole('option', { name: option, exact: true }).click();
 }
 
+/** Adds an option to a Mantine MultiSelect, then leaves it (Tab): its list stays open over the fields below otherwise. */
+export async function pickMany(page: Page, label: string, option: string, scope: Scope = page): Promise<void> {
+  await pick(page, label, option, scope);
+  await page.keyboard.press('Tab');
+}
+
 export interface Invitee {
   name: string;
   email: string;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import {
   accessRows, expiryIn, filterPeople, hasPassed, isCustomRole, isProjectRole, isRootRole, nextMembers, notYetHolding, pageOf, parseMappings,
-  personDetail, personLabel, roleName, SIGNUP_EXPIRY,
+  personDetail, personLabel, roleName, roleNames, SIGNUP_EXPIRY,
 } from '../../web/src/logic/access';
 
 /** The access-control pages' helpers (web/src/logic/access.ts). */
@@ -37,6 +37,7 @@ describe('access logic', () => {
     expect(roleName(roles, 7)).toBe('Ops');
     expect(roleName(roles, 99)).toBe('Role 99');
     expect(roleName(roles, null)).toBe('None');
+    expect(roleNames(roles, [8, 5, 1])).toBe('Admin, Member, QA');
     expect(roles.filter(isRootRole).map((r) => r.id)).toEqual([1, 7]);
     expect(roles.filter(isProjectRole).map((r) => r.id)).toEqual([5, 8]);
     expect(roles.filter(isCustomRole).map((r) => r.id)).toEqual([7, 8]);

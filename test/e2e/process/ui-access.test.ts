@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { ADMIN_PASSWORD, browserSuite, expectAccessible, signIn, startUi, type UiHarness } from '../../support/ui-browser';
-import { acceptInvite, inviteUser, pick } from '../../support/ui-access';
+import { acceptInvite, inviteUser, pick, pickMany } from '../../support/ui-access';
 
 /**
  * Access control in Chromium (issue 29, item 2): an admin invites a user, who sets a password from the invite link
@@ -142,16 +142,16 @@ const userByEmail = async (email: string) =>
     expect(await here.getAttribute('aria-current')).toBe('page');
     await page.getByRole('button', { name: 'Add access' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add access' });
-    await pick(page, 'Users', 'Grace Hopper', dialog);
-    await pick(page, 'Groups', 'Platform', dialog);
-    await pick(page, 'Roles', 'Flag tester', dialog);
+    await pickMany(page, 'Users', 'Grace Hopper', dialog);
+    await pickMany(page, 'Groups', 'Platform', dialog);
+    await pickMany(page, 'Roles', 'Flag tester', dialog);
     await dialog.getByRole('button', { name: 'Add access' }).click();
     await dialog.waitFor({ state: 'hidden' });
     await page.getByRole('button', { name: 'Change roles of Platform' }).waitFor();
 
     await page.getByRole('button', { name: 'Change roles of Platform' }).click();
     const change = page.getByRole('dialog', { name: 'Roles of Platform' });
-    await pick(page, 'Project roles', 'Member', change);
+    await pickMany(page, 'Project roles', 'Member', change);
     await change.getByRole('button', { name: 'Save' }).click();
     await change.waitFor({ state: 'hidden' });
     await page.getByRole('table', { name: 'Project access' }).getByText('Flag tester, Member').waitFor();

@@ -44,6 +44,11 @@ export function roleName(roles: readonly RoleLike[] | undefined, id: number | nu
   return roles?.find((r) => r.id === id)?.name ?? `Role ${id}`;
 }
 
+/** Several roles' names, alphabetically (the order the service gives them in, by id, says nothing to a reader). */
+export function roleNames(roles: readonly RoleLike[] | undefined, ids: readonly number[]): string {
+  return ids.map((id) => roleName(roles, id)).sort((a, b) => a.localeCompare(b)).join(', ');
+}
+
 /** Root roles (predefined and custom) and project roles, each as the service types them. */
 export const isRootRole = (r: RoleLike) => r.type === 'root' || r.type === 'root-custom';
 export const isProjectRole = (r: RoleLike) => r.type === 'project' || r.type === 'custom';

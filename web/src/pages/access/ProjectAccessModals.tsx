@@ -87,7 +87,7 @@ export function AddAccessModal({ project, opened, onClose, roles, rows, users, g
             <Text size="sm" c="dimmed">Only an admin can list users to add; groups can be added here.</Text>
           )}
           <MultiSelect label="Groups" searchable data={groupChoices} value={groupIds} onChange={setGroupIds} nothingFoundMessage="No other group" />
-          <MultiSelect label="Roles" required data={roleOptions(roles)} value={roleIds} onChange={setRoleIds} />
+          <MultiSelect label="Roles" required searchable data={roleOptions(roles)} value={roleIds} onChange={setRoleIds} />
           <ErrorNotice error={add.error} title="No access was given" />
           <Group justify="flex-end">
             <Button variant="default" onClick={close}>Cancel</Button>
@@ -117,7 +117,7 @@ function ChangeRolesForm({ project, row, onClose, roles }: { project: string; ro
   return (
     <form onSubmit={(e) => { e.preventDefault(); save.mutate(undefined, { onSuccess: onClose }); }}>
       <Stack>
-        <MultiSelect label="Project roles" data={roleOptions(roles)} value={roleIds} onChange={setRoleIds}
+        <MultiSelect label="Project roles" searchable data={roleOptions(roles)} value={roleIds} onChange={setRoleIds}
           description={roleIds.length === 0 ? 'No role: saving removes this access.' : undefined} />
         <ErrorNotice error={save.error} title="The roles were not changed" />
         <Group justify="flex-end">

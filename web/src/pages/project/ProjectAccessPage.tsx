@@ -8,7 +8,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { ProjectNav } from '../../components/projects/ProjectNav';
 import { graphql } from '../../gql';
-import { accessRows, roleName, type AccessRow } from '../../logic/access';
+import { accessRows, roleNames, type AccessRow } from '../../logic/access';
 import { AddAccessModal, ChangeRolesModal, useRemoveAccess } from '../access/ProjectAccessModals';
 import { accessKeys, useGroups, useUsers } from '../access/queries';
 
@@ -74,7 +74,7 @@ export default function ProjectAccessPage() {
                   </Group>
                   {row.detail && <Text size="xs" c="dimmed">{row.detail}</Text>}
                 </Table.Td>
-                <Table.Td>{row.roles.map((id) => roleName(roles, id)).join(', ')}</Table.Td>
+                <Table.Td>{roleNames(roles, row.roles)}</Table.Td>
                 {mayChange && (
                   <Table.Td>
                     <Group gap={4} justify="flex-end" wrap="nowrap">
