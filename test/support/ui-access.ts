@@ -28,9 +28,9 @@ export interface Invitee {
 
 /**
  * On /admin/users (signed in as an admin): "New user", the form filled, "Create user"; answers the invite link the
- * dialog then shows in its "Invite link" field, and closes the dialog.
+ * dialog then shows in its "Invite link" field (after `whileShown`, if given), and closes the dialog.
  */
-export async function inviteUser(page: Page, who: Invitee): Promise<string> {
+export async function inviteUser(page: Page, who: Invitee, { whileShown }: { whileShown?: () => Promise<void> } = {}): Promise<string> {
   if (!new URL(page.url()).pathname.startsWith('/admin/users')) await page.goto('/admin/users');
   await page.getByRole('button', { name: 'New user' }).click();
   const dialog = page.getByRole('dialog', { name: 'New user' });
@@ -41,6 +41,8 @@ export async function inviteUser(page: Page, who: Invitee): Promise<string> {
   const field = dialog.getByRole('textbox', { name: 'Invite link' });
   await field.waitFor();
   const link = await field.inputValue();
+  // A test's look at the dialog with the link (a screenshot, an accessibility check) before it closes for good.
+  await whileShown?.();
   await dialog.getByRole('button', { name: 'Done' }).click();
   await dialog.waitFor({ state: 'hidden' });
   return link;

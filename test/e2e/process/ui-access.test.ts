@@ -35,7 +35,9 @@ const userByEmail = async (email: string) =>
     await ui.shot('admin-users');
     await expectAccessible(page);
 
-    const link = await inviteUser(page, { name: 'Grace Hopper', email: EMAIL, role: 'Editor' });
+    const link = await inviteUser(page, { name: 'Grace Hopper', email: EMAIL, role: 'Editor' }, {
+      whileShown: async () => { await ui.shot('admin-users-invite-link'); await expectAccessible(page); },
+    });
     expect(link).toMatch(/\/new-user\?token=/);
     const created = await userByEmail(EMAIL);
     expect(created).toMatchObject({ name: 'Grace Hopper', rootRole: 2 });
