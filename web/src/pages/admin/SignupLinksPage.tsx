@@ -1,11 +1,88 @@
-import { Text, Title } from '@mantine/core';
+import { Button, CopyButton, Group, Loader, Paper, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { gql } from '../../api/client';
+import { useAllowed } from '../../api/session';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { graphql } from '../../gql';
+import type { AccessSignupLinksQuery } from '../../gql/graphql';
+import { hasPassed, personLabel, shortDate } from '../../logic/access';
+import { NewSignupLinkModal } from '../access/NewSignupLinkModal';
+import { accessKeys, useRoles } from '../access/queries';
 
-/** Placeholder until this page is built (issue 29). */
+const SignupLinksQuery = graphql(`
+  query AccessSignupLinks {
+    publicSignupTokens {
+      secret name url enabled expiresAt createdAt createdBy
+      role { id name }
+      users { id name username email }
+    }
+  }
+`);
+
+const UpdateSignupLinkMutation = graphql(`
+  mutation AccessUpdateSignupLink($input: UpdatePublicSignupTokenInput!) {
+    updatePublicSignupToken(input: $input) { secret enabled }
+  }
+`);
+
+type SignupLink = AccessSignupLinksQuery['publicSignupTokens'][number];
+
+/** `/admin/signup-links`: public signup links with their role, expiry and who signed up; create, enable, disable (ADMIN). */
 export default function SignupLinksPage() {
+  const admin = useAllowed().can('ADMIN');
+  const links = useQuery({ queryKey: accessKeys.signupLinks, queryFn: () => gql(SignupLinksQuery), enabled: admin });
+  const roles = useRoles();
+  const [creating, setCreating] = useState(false);
+
   return (
     <>
-      <Title order={1}>Signup links</Title>
-      <Text c="dimmed">This page is being built.</Text>
+      <Group justify="space-between" mb="md">
+        <Title order={1}>Signup links</Title>
+        {admin && <Button onClick={() => setCreating(true)}>New signup link</Button>}
+      </Group>
+      <Text size="sm" c="dimmed" mb="md">Whoever opens a signup link may create an account with the link's root role, until it expires or is disabled.</Text>
+      <ErrorNotice error={links.error} />
+      {admin && links.isPending && <Loader aria-label="Loading signup links" />}
+      {links.data && links.data.publicSignupTokens.length === 0 && <Text c="dimmed">No signup links yet.</Text>}
+      <Stack>
+        {links.data?.publicSignupTokens.map((link) => <SignupLinkCard key={link.secret} link={link} />)}
+      </Stack>
+      <NewSignupLinkModal opened={creating} onClose={() => setCreating(false)} roles={roles.data?.roles ?? []} />
     </>
+  );
+}
+
+/** One link: its URL to copy, its switch (refusals shown right under it), expiry and the users who signed up with it. */
+function SignupLinkCard({ link }: { link: SignupLink }) {
+  const queryClient = useQueryClient();
+  const toggle = useMutation({
+    mutationFn: (enabled: boolean) => gql(UpdateSignupLinkMutation, { input: { secret: link.secret, enabled } }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: accessKeys.signupLinks }),
+  });
+  const expired = hasPassed(link.expiresAt);
+  return (
+    <Paper withBorder p="md" component="section" aria-label={`Signup link ${link.name}`}>
+      <Group justify="space-between" align="flex-start">
+        <div>
+          <Title order={2} size="h4">{link.name}</Title>
+          <Text size="sm" c="dimmed">
+            Role {link.role.name} · {expired ? 'expired' : 'expires'} {shortDate(link.expiresAt)} · created {shortDate(link.createdAt)}{link.createdBy ? ` by ${link.createdBy}` : ''}
+          </Text>
+        </div>
+        <Switch label="Enabled" aria-label={`${link.name} enabled`} checked={link.enabled} disabled={expired || toggle.isPending}
+          onChange={(e) => toggle.mutate(e.currentTarget.checked)} />
+      </Group>
+      <ErrorNotice error={toggle.error} title="The link was not changed" />
+      <Group align="flex-end" gap="xs" mt="sm" wrap="nowrap">
+        <TextInput label="Link" value={link.url} readOnly style={{ flex: 1 }} aria-label={`Link of ${link.name}`} onFocus={(e) => e.currentTarget.select()}
+          styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }} />
+        <CopyButton value={link.url}>
+          {({ copied, copy }) => <Button variant={copied ? 'filled' : 'default'} color={copied ? 'teal' : undefined} onClick={copy} aria-label={`Copy link of ${link.name}`}>{copied ? 'Copied' : 'Copy'}</Button>}
+        </CopyButton>
+      </Group>
+      <Text size="sm" fw={600} mt="sm">Signed up ({link.users.length})</Text>
+      <Text size="sm" c={link.users.length ? undefined : 'dimmed'}>{link.users.length ? link.users.map(personLabel).join(', ') : 'Nobody yet.'}</Text>
+    </Paper>
   );
 }
