@@ -49,26 +49,17 @@ export async function inviteUser(page: Page, who: Invitee, { whileShown }: { whi
 }
 
 /**
- * Opens an invite link in `context` (a browser of its own), sets the password on the set-password page, and ends
- * signed in on the app (through the login page with `login` when the set-password page leaves that step to the user).
- * The link's path and query are opened at the context's base: the link carries the service's configured public URL,
- * which a test service on a random port does not know.
+ * Opens an invite link in `context` (a browser of its own), sets the password on the set-password page, and waits
+ * until that page has signed the person in (the app's navigation shows). The link's path and query are opened at the
+ * context's base: the link carries the service's configured public URL, which a test service on a random port does
+ * not know.
  */
-export async function acceptInvite(context: BrowserContext, link: string, password: string, login: string): Promise<Page> {
+export async function acceptInvite(context: BrowserContext, link: string, password: string): Promise<Page> {
   const page = await context.newPage();
   const url = new URL(link);
   await page.goto(url.pathname + url.search);
   await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
   await page.getByRole('button', { name: 'Set password' }).click();
-  const toSignIn = page.getByRole('link', { name: 'Go to sign in' });
-  const inApp = page.getByRole('navigation', { name: 'Main navigation' });
-  await toSignIn.or(inApp).first().waitFor();
-  if (await toSignIn.isVisible()) {
-    await toSignIn.click();
-    await page.getByRole('textbox', { name: 'Username or email' }).fill(login);
-    await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-  }
-  await inApp.waitFor();
+  await page.getByRole('navigation', { name: 'Main navigation' }).waitFor();
   return page;
 }

@@ -43,7 +43,7 @@ const userByEmail = async (email: string) =>
     expect(created).toMatchObject({ name: 'Grace Hopper', rootRole: 2 });
 
     const context = await ui.newContext();
-    const invited = await acceptInvite(context, link, PASSWORD, EMAIL);
+    const invited = await acceptInvite(context, link, PASSWORD);
     await invited.getByText('Signed in as Grace Hopper').waitFor();
     // An Editor is offered no user administration.
     expect(await invited.getByRole('link', { name: 'Users' }).count()).toBe(0);

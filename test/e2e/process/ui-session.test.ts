@@ -103,9 +103,9 @@ let ui: UiHarness;
     expect(await page.getByRole('alert').innerText()).toMatch(/password/i);
     await page.getByRole('textbox', { name: 'Password', exact: true }).fill('Newcomer-Chose-This-1');
     await page.getByRole('button', { name: 'Set password' }).click();
-    await page.getByRole('link', { name: 'Go to sign in' }).click();
-    await signIn(page, 'newcomer@example.com', 'Newcomer-Chose-This-1');
+    // Setting the password signs the newcomer in.
     await page.waitForURL(/\/projects$/);
+    await page.getByText('Signed in as New Comer').waitFor();
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(/\/login$/);
 
@@ -116,7 +116,9 @@ let ui: UiHarness;
     await page.goto(`${link.pathname}${link.search}`);
     await page.getByRole('textbox', { name: 'Password', exact: true }).fill('Newcomer-Reset-This-2');
     await page.getByRole('button', { name: 'Set password' }).click();
-    await page.getByText('Password set').waitFor();
+    await page.waitForURL(/\/projects$/);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(/\/login$/);
     await signIn(page, 'newcomer', 'Newcomer-Reset-This-2');
     await page.waitForURL(/\/projects$/);
     await page.goto(`${link.pathname}${link.search}`);
@@ -140,9 +142,9 @@ let ui: UiHarness;
         await expectAccessible(page);
       }
       await page.getByRole('button', { name: 'Sign up' }).click();
-      await page.getByRole('link', { name: 'Go to sign in' }).click();
-      await signIn(page, `joiner${i}@example.com`, `Joiner-Password-${i}x!`);
+      // Signing up signs the person in.
       await page.waitForURL(/\/projects$/);
+      await page.getByText(`Signed in as Joiner ${i}`).waitFor();
       await page.context().close();
     }
     const page = await (await ui.newContext()).newPage();

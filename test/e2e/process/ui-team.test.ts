@@ -62,7 +62,7 @@ async function until(check: () => boolean | Promise<boolean>, what: string, ms =
     await ui.page.waitForURL(/\/projects$/);
     const link = await inviteUser(ui.page, { name: 'Nina Okafor', email: 'nina@example.com', role: 'Editor' });
     const context = await ui.newContext();
-    nina = { context, page: await acceptInvite(context, link, NINA_PASSWORD, 'nina@example.com') };
+    nina = { context, page: await acceptInvite(context, link, NINA_PASSWORD) };
     const { users } = await ui.admin<{ users: Array<{ email: string | null; rootRole: number; seenAt: string | null }> }>('{ users { email rootRole seenAt } }');
     expect(users.find((u) => u.email === 'nina@example.com')).toMatchObject({ rootRole: 2, seenAt: expect.any(String) });
     await ui.shot('team-nina-signed-in', nina.page);

@@ -1,8 +1,9 @@
 import { Alert, Anchor, Button, Container, Loader, Paper, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import { rest } from '../api/client';
+import { signIn } from '../api/session';
 import { ErrorNotice } from '../components/ErrorNotice';
 
 /** `/invite/:secret`: the public signup page of an invite link. */
@@ -15,8 +16,19 @@ export function InviteSignup({ secret }: { secret: string }) {
   const [form, setForm] = useState({ name: '', email: '', username: '', password: '' });
   const base = `/invite/${encodeURIComponent(secret)}`;
   const valid = useQuery({ queryKey: ['invite', secret], queryFn: () => rest('GET', `${base}/validate`), retry: false });
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  // A new account is signed in with what was just typed; if the service refuses that, the login page is offered.
   const signup = useMutation({
-    mutationFn: () => rest('POST', `${base}/signup`, { name: form.name, email: form.email, password: form.password, ...(form.username ? { username: form.username } : {}) }),
+    mutationFn: async () => {
+      await rest('POST', `${base}/signup`, { name: form.name, email: form.email, password: form.password, ...(form.username ? { username: form.username } : {}) });
+      return signIn(form.email, form.password).then(() => true, () => false);
+    },
+    onSuccess: (signedIn) => {
+      if (!signedIn) return;
+      queryClient.clear();
+      navigate('/projects', { replace: true });
+    },
   });
   const field = (key: keyof typeof form) => ({ value: form[key], onChange: (e: React.ChangeEvent<HTMLInputElement>) => setForm({ ...form, [key]: e.currentTarget.value }) });
   const submit = (e: FormEvent) => {
@@ -32,7 +44,7 @@ export function InviteSignup({ secret }: { secret: string }) {
           <Loader aria-label="Checking the invite link" />
         ) : valid.isError ? (
           <ErrorNotice error={valid.error} title="This invite link cannot be used" />
-        ) : signup.isSuccess ? (
+        ) : signup.isSuccess && !signup.data ? (
           <Stack>
             <Alert color="green" title="Account created">You can now sign in.</Alert>
             <Button component={Link} to="/login">Go to sign in</Button>

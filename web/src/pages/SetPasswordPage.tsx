@@ -1,8 +1,9 @@
 import { Alert, Anchor, Button, Container, Loader, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { Link, useLocation, useSearchParams } from 'react-router';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { rest } from '../api/client';
+import { signIn } from '../api/session';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { InviteSignup } from './InviteSignupPage';
 
@@ -33,7 +34,23 @@ function SetPassword({ token }: { token: string }) {
     retry: false,
     enabled: token !== '',
   });
-  const save = useMutation({ mutationFn: () => rest('POST', '/auth/reset/password', { token, password }) });
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  // Once the password is set, the holder is signed in with it (by email, the login the link's answer names); a user
+  // with only a username, or a sign-in the service refuses, is left to the login page.
+  const save = useMutation({
+    mutationFn: async () => {
+      await rest('POST', '/auth/reset/password', { token, password });
+      const email = holder.data?.email;
+      if (!email) return false;
+      return signIn(email, password).then(() => true, () => false);
+    },
+    onSuccess: (signedIn) => {
+      if (!signedIn) return;
+      queryClient.clear();
+      navigate('/projects', { replace: true });
+    },
+  });
   const submit = (e: FormEvent) => {
     e.preventDefault();
     save.mutate();
@@ -53,7 +70,7 @@ function SetPassword({ token }: { token: string }) {
             <ErrorNotice error={holder.error} title="This link cannot be used" />
             <Text size="sm">Links are valid for 24 hours and once only. Ask an admin for a new one.</Text>
           </>
-        ) : save.isSuccess ? (
+        ) : save.isSuccess && !save.data ? (
           <Stack>
             <Alert color="green" title="Password set">You can now sign in with it.</Alert>
             <Button component={Link} to="/login">Go to sign in</Button>
