@@ -26,7 +26,9 @@ export function InviteSignup({ secret }: { secret: string }) {
     },
     onSuccess: (signedIn) => {
       if (!signedIn) return;
-      queryClient.clear();
+      // Whatever an earlier session cached goes; the link's own query stays (cleared, it would be asked again and a
+      // used link answers 401, which sends the app to the login page).
+      queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== 'invite' });
       navigate('/projects', { replace: true });
     },
   });

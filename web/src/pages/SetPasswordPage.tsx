@@ -47,7 +47,9 @@ function SetPassword({ token }: { token: string }) {
     },
     onSuccess: (signedIn) => {
       if (!signedIn) return;
-      queryClient.clear();
+      // Whatever an earlier session cached goes; the link's own query stays (cleared, it would be asked again and a
+      // used link answers 401, which sends the app to the login page).
+      queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== 'reset-token' });
       navigate('/projects', { replace: true });
     },
   });
