@@ -1,5 +1,4 @@
 import { Anchor, Badge, Breadcrumbs, Button, Card, Grid, Group, List, Loader, Stack, Table, Text, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -11,6 +10,7 @@ import { relativeTime } from '../logic/flag-list';
 import { AppDot } from './data/AppDot';
 import { ApplicationDetails } from './data/ApplicationDetails';
 import { DataApplicationQuery, DataDeleteApplicationMutation } from './data/queries';
+import { notifyDone } from './data/notify';
 
 const when = (iso: string | null | undefined) => (iso ? <time dateTime={iso} title={new Date(iso).toLocaleString()}>{relativeTime(iso)}</time> : '—');
 const seconds = (ms: number | null | undefined) => (ms ? `${Math.round(ms / 1000)} s` : '—');
@@ -29,7 +29,7 @@ export default function ApplicationPage() {
   const remove = useMutation({
     mutationFn: () => gql(DataDeleteApplicationMutation, { input: { appName } }),
     onSuccess: () => {
-      notifications.show({ color: 'green', message: `${appName} deleted.` });
+      notifyDone(`${appName} deleted.`);
       queryClient.removeQueries({ queryKey: ['application', appName] });
       void queryClient.invalidateQueries({ queryKey: ['applications'] });
       void navigate('/applications');

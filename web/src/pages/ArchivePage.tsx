@@ -1,7 +1,6 @@
 import { Anchor, Button, Checkbox, Group, Loader, Table, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { notifications } from '@mantine/notifications';
-import { useInfiniteQuery, useMutation, useQueries, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useMutation, useQueries, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { gql } from '../api/client';
@@ -11,6 +10,7 @@ import { ErrorNotice } from '../components/ErrorNotice';
 import { relativeTime } from '../logic/flag-list';
 import { byProject, shownState, stillListed, toggled, withShown } from '../logic/selection';
 import { DataArchiveQuery, DataDeleteMutation, DataReviveMutation } from './data/queries';
+import { notifyDone } from './data/notify';
 
 /** Rows per page: the archive may hold thousands of flags, so it is read a page at a time. */
 const PAGE = 100;
@@ -32,6 +32,8 @@ export default function ArchivePage() {
     queryFn: ({ pageParam }) => gql(DataArchiveQuery, { first: PAGE, after: pageParam, filter: { archived: true, ...(query ? { query } : {}) } }),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => (last.features.pageInfo.hasNextPage ? last.features.pageInfo.endCursor ?? null : null),
+    // The rows stay while a new search loads: ticked boxes do not vanish under the pointer.
+    placeholderData: keepPreviousData,
   });
   const rows: Row[] = useMemo(() => archive.data?.pages.flatMap((p) => p.features.nodes) ?? [], [archive.data]);
   const names = useMemo(() => rows.map((r) => r.name), [rows]);
@@ -54,7 +56,7 @@ export default function ArchivePage() {
       }
     },
     onSuccess: (_r, { action, rows: targets }) => {
-      notifications.show({ color: 'green', message: `${action === 'revive' ? 'Revived' : 'Deleted'} ${targets.length === 1 ? targets[0].name : `${targets.length} flags`}.` });
+      notifyDone(`${action === 'revive' ? 'Revived' : 'Deleted'} ${targets.length === 1 ? targets[0].name : `${targets.length} flags`}.`);
       setConfirm(null);
       setSelected((s) => withShown(s, targets.map((r) => r.name), false));
     },
@@ -102,7 +104,7 @@ export default function ArchivePage() {
             <Table.Tr>
               <Table.Th w={44}>
                 <Checkbox aria-label="Select all shown" checked={state === 'all'} indeterminate={state === 'some'}
-                  onChange={(e) => setSelected((s) => withShown(s, names, e.currentTarget.checked))} />
+                  onChange={(e) => { const on = e.currentTarget.checked; setSelected((s) => withShown(s, names, on)); }} />
               </Table.Th>
               <Table.Th>Flag</Table.Th>
               <Table.Th>Project</Table.Th>
@@ -115,7 +117,7 @@ export default function ArchivePage() {
             {rows.map((r) => (
               <Table.Tr key={r.name}>
                 <Table.Td>
-                  <Checkbox aria-label={`Select ${r.name}`} checked={selected.has(r.name)} onChange={(e) => setSelected((s) => toggled(s, r.name, e.currentTarget.checked))} />
+                  <Checkbox aria-label={`Select ${r.name}`} checked={selected.has(r.name)} onChange={(e) => { const on = e.currentTarget.checked; setSelected((s) => toggled(s, r.name, on)); }} />
                 </Table.Td>
                 <Table.Td>
                   <Anchor component={Link} to={`/projects/${encodeURIComponent(r.project)}/features/${encodeURIComponent(r.name)}`} fw={500}>{r.name}</Anchor>

@@ -1,11 +1,11 @@
 import { Anchor, Badge, Button, Card, ColorInput, Group, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { gql } from '../../api/client';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import type { DataApplicationQuery as Loaded } from '../../gql/graphql';
 import { DataUpdateApplicationMutation } from './queries';
+import { notifyDone } from './notify';
 
 
 
@@ -26,7 +26,7 @@ export function ApplicationDetails({ app, mayUpdate }: { app: App; mayUpdate: bo
       input: { appName: app.appName, description: form.description.trim() || null, url: form.url.trim() || null, color: form.color.trim() || null },
     }),
     onSuccess: () => {
-      notifications.show({ color: 'green', message: `${app.appName} saved.` });
+      notifyDone(`${app.appName} saved.`);
       void queryClient.invalidateQueries({ queryKey: ['application', app.appName] });
       void queryClient.invalidateQueries({ queryKey: ['applications'] });
     },

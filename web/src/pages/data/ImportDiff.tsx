@@ -26,7 +26,7 @@ const asChange = (c: DataImportChangeFragment): ImportChangeLike => ({
 export function ImportItems({ title, items, color }: { title: string; items: Item[]; color: string }) {
   if (items.length === 0) return null;
   return (
-    <Alert color={color} title={title} role={color === 'red' ? 'alert' : undefined}>
+    <Alert color={color} title={title} role={color === 'red' ? 'alert' : 'status'}>
       <List size="sm" spacing={4}>
         {items.map((item, i) => (
           <List.Item key={i}>

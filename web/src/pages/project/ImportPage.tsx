@@ -1,5 +1,4 @@
-import { Alert, Anchor, Button, FileInput, Group, Loader, Select, Stack, Text, Textarea, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { Alert, Button, FileInput, Group, Loader, Select, Stack, Text, Textarea, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
@@ -10,6 +9,7 @@ import { actionCounts, parseImportText } from '../../logic/import-export';
 import { ImportDiff, ImportItems } from '../data/ImportDiff';
 import { DataImportMutation, DataImportProjectQuery, DataValidateImportQuery } from '../data/queries';
 import { flagKey } from '../flag/queries';
+import { notifyDone } from '../data/notify';
 
 /** The largest file read into the page: the service's default import body limit is 500 kB, so larger is refused anyway. */
 const MAX_FILE = 5 * 1024 * 1024;
@@ -40,7 +40,7 @@ export default function ImportPage() {
   const run = useMutation({
     mutationFn: (v: { data: Record<string, unknown>; environment: string }) => gql(DataImportMutation, { input: { project: projectId, ...v } }),
     onSuccess: (r, v) => {
-      notifications.show({ color: 'green', message: `Imported ${r.importFeatures.changes.length} flag(s) into ${projectId} (${v.environment}).` });
+      notifyDone(`Imported ${r.importFeatures.changes.length} flag(s) into ${projectId} (${v.environment}).`);
       void queryClient.invalidateQueries({ queryKey: ['project-flags', projectId] });
       for (const c of r.importFeatures.changes) void queryClient.invalidateQueries({ queryKey: flagKey(c.feature) });
     },
@@ -82,7 +82,7 @@ export default function ImportPage() {
             Upload or paste an export (from a flag list&apos;s Export, or the export API). The service checks it against this project first and shows what
             importing would change; nothing is written until you import.
           </Text>
-          <FileInput label="Export file" placeholder="Choose a .json file" accept="application/json,.json" value={file} onChange={readFile} clearable
+          <FileInput label="Export file" description="A .json file, as the Export dialog downloads it." accept="application/json,.json" value={file} onChange={readFile} clearable clearButtonProps={{ 'aria-label': 'Clear the file' }}
             error={fileError} />
           <Textarea label="Export JSON" description="The file's content appears here; you may also paste an export." value={text}
             onChange={(e) => { setText(e.currentTarget.value); setFile(null); }} autosize minRows={6} maxRows={18}
@@ -126,10 +126,12 @@ export default function ImportPage() {
 
           {imported && run.variables && (
             <Stack gap="sm">
-              <Alert color="green" title="Imported">
-                {actionCounts(imported.changes)} in {projectId} ({run.variables.environment}).{' '}
-                <Anchor component={Link} to={projectPath}>Open project {projectId}</Anchor>
+              <Alert color="green" title="Imported" role="status">
+                {actionCounts(imported.changes)} in {projectId} ({run.variables.environment}).
               </Alert>
+              <Group>
+                <Button component={Link} to={projectPath} variant="default">Open project {projectId}</Button>
+              </Group>
               <ImportItems title="Warnings" items={imported.warnings} color="yellow" />
               <ImportDiff changes={imported.changes} projectId={projectId} environment={run.variables.environment} linkFlags />
             </Stack>
