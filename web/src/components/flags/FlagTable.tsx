@@ -82,7 +82,7 @@ export function FlagTable({ projectId, flags, environments, canSwitch, sort, onS
 
   return (
     <div ref={scrollRef} data-testid="flag-scroll" style={{ maxHeight: 'max(360px, calc(100vh - 300px))', overflow: 'auto', contain: 'content' }}>
-      <Table stickyHeader layout="fixed" highlightOnHover aria-label="Flags" aria-rowcount={flags.length + 1} miw={720 + environments.length * 110}>
+      <Table stickyHeader layout="fixed" highlightOnHover aria-label="Flags" aria-rowcount={flags.length + 1} miw={720 + environments.length * 110 + (selection ? 44 : 0)}>
         <Table.Thead>
           <Table.Tr h={HEADER_HEIGHT} aria-rowindex={1}>
             {selection && (
