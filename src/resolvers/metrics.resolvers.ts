@@ -2,6 +2,7 @@ import DataLoader from 'dataloader';
 import type { Application, ApplicationInstance, ApplicationUsage } from '../domain/metrics/applications';
 import { HOURS_BACK, type FeatureMetricsBucket, type FeatureUsage } from '../domain/metrics/client-metrics.service';
 import { ValidationError } from '../domain/errors';
+import type { FeatureSummary } from '../domain/features/feature.read-model';
 import { NESTED_LIST_MULTIPLIER, WEIGHTS } from './cost';
 import { builder, type GraphQLContext } from './builder';
 import { FeatureRef } from './features.resolvers';
@@ -16,6 +17,8 @@ import { defined } from './input';
 interface MetricsLoaders {
   instances: DataLoader<string, ApplicationInstance[]>;
   seenToggles: DataLoader<string, string[]>;
+  /** Features by name (undefined once deleted), for the features an application reported. */
+  features: DataLoader<string, FeatureSummary | undefined>;
   /** Hourly counts of features, one loader per `hours`. */
   featureMetrics(hours: number): DataLoader<string, FeatureMetricsBucket[]>;
 }
@@ -35,6 +38,10 @@ function metricsLoaders(ctx: GraphQLContext): MetricsLoaders {
   l = {
     instances: byKey((names) => service.instancesOf(names), []),
     seenToggles: byKey((names) => service.seenFeaturesOf(names), []),
+    features: new DataLoader<string, FeatureSummary | undefined>(async (names) => {
+      const found = new Map((await ctx.services.features.read.summaries({ names })).map((f) => [f.name, f]));
+      return names.map((n) => found.get(n));
+    }),
     featureMetrics: (hours) => {
       let loader = metrics.get(hours);
       if (!loader) metrics.set(hours, (loader = byKey((names) => service.featureMetrics(names, hours), [])));
@@ -101,6 +108,16 @@ const ApplicationRef = builder.objectRef<Application>('Application').implement({
       type: ['String'],
       description: 'Features it reported metrics for in the last 24 hours, by name (loaded in one batch per request).',
       resolve: (a, _args, ctx) => metricsLoaders(ctx).seenToggles.load(a.appName),
+    }),
+    // The names alone do not say where a flag lives: a page linking to each needs its project.
+    seenFeatures: t.field({
+      type: [FeatureRef],
+      description: 'The features of seenToggles that still exist (archived included), by name, with their projects (loaded in one batch per request).',
+      resolve: async (a, _args, ctx) => {
+        const loaders = metricsLoaders(ctx);
+        const found = await loaders.features.loadMany(await loaders.seenToggles.load(a.appName));
+        return found.filter((f): f is FeatureSummary => !!f && !(f instanceof Error));
+      },
     }),
   }),
 });

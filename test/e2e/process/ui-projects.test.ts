@@ -138,7 +138,8 @@ async function person(username: string, rootRole: string): Promise<number> {
 
     await pick(page, 'Type', 'Permission');
     await page.getByText('64 of 321 flags').waitFor();
-    const types = await domRows(page).locator('td:nth-child(2)').allInnerTexts();
+    // The type is the third cell, after the selection box and the name.
+    const types = await domRows(page).locator('td:nth-child(3)').allInnerTexts();
     expect(new Set(types)).toEqual(new Set(['permission']));
 
     await page.goto(`/projects/${PROJECT}`);

@@ -1,11 +1,65 @@
-import { Text, Title } from '@mantine/core';
+import { Anchor, Badge, Group, Loader, Table, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { gql } from '../api/client';
+import { ErrorNotice } from '../components/ErrorNotice';
+import { relativeTime } from '../logic/flag-list';
+import { AppDot } from './data/AppDot';
+import { DataApplicationsQuery } from './data/queries';
 
-/** Placeholder until this page is built (issue 29). */
+const distinct = (list: Array<string | null | undefined>) => [...new Set(list.filter((s): s is string => !!s))].sort();
+
+/**
+ * `/applications`: the SDK applications that registered or reported metrics (or an admin created), with their
+ * strategies, their instances' SDK versions and environments, and when one last reported.
+ */
 export default function ApplicationsPage() {
+  const apps = useQuery({ queryKey: ['applications'], queryFn: () => gql(DataApplicationsQuery), refetchInterval: 60_000 });
   return (
     <>
       <Title order={1}>Applications</Title>
-      <Text c="dimmed">This page is being built.</Text>
+      <Text c="dimmed" size="sm" mb="md">SDKs register when they start and report which flags they evaluated; each application is listed with its running instances.</Text>
+      <ErrorNotice error={apps.error} />
+      {apps.isPending && <Loader aria-label="Loading applications" />}
+      {apps.data && apps.data.applications.length === 0 && (
+        <Text c="dimmed">No application has reported yet. Start an SDK with a client token (see API tokens) and it appears here.</Text>
+      )}
+      {apps.data && apps.data.applications.length > 0 && (
+        <Table highlightOnHover verticalSpacing="sm" aria-label="Applications">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Application</Table.Th>
+              <Table.Th>Strategies</Table.Th>
+              <Table.Th ta="right">Instances</Table.Th>
+              <Table.Th>SDKs</Table.Th>
+              <Table.Th>Environments</Table.Th>
+              <Table.Th>Last seen</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {apps.data.applications.map((a) => (
+              <Table.Tr key={a.appName}>
+                <Table.Td>
+                  <Group gap={6} wrap="nowrap">
+                    <AppDot color={a.color} />
+                    <Anchor component={Link} to={`/applications/${encodeURIComponent(a.appName)}`} fw={500}>{a.appName}</Anchor>
+                  </Group>
+                  {a.description && <Text size="xs" c="dimmed" lineClamp={2}>{a.description}</Text>}
+                </Table.Td>
+                <Table.Td>
+                  <Group gap={4}>{a.strategies.map((s) => <Badge key={s} variant="light" color="gray" tt="none">{s}</Badge>)}</Group>
+                </Table.Td>
+                <Table.Td ta="right">{a.instances.length}</Table.Td>
+                <Table.Td><Text size="sm">{distinct(a.instances.map((i) => i.sdkVersion)).join(', ') || '—'}</Text></Table.Td>
+                <Table.Td><Text size="sm">{distinct(a.instances.map((i) => i.environment)).join(', ') || '—'}</Text></Table.Td>
+                <Table.Td>
+                  {a.lastSeen ? <Text size="sm"><time dateTime={a.lastSeen} title={new Date(a.lastSeen).toLocaleString()}>{relativeTime(a.lastSeen)}</time></Text> : <Text size="sm" c="dimmed">never</Text>}
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
     </>
   );
 }

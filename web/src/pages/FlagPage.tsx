@@ -9,6 +9,7 @@ import { ArchivedNotice, FlagActions } from './flag/FlagActions';
 import { FlagDependencies } from './flag/FlagDependencies';
 import { FlagDetails, FlagTags } from './flag/FlagDetails';
 import { FlagEvents } from './flag/FlagEvents';
+import { FlagUsage } from './flag/FlagUsage';
 import { flagKey, FlagPageChangeRequestConfigQuery, FlagPageQuery } from './flag/queries';
 
 /**
@@ -87,6 +88,7 @@ function FlagView({ projectId, featureName }: { projectId: string; featureName: 
             <FlagDetails flag={f} mayUpdate={!readOnly && allowed.can('UPDATE_FEATURE')} />
             <FlagTags flag={f} mayUpdate={!readOnly && allowed.can('UPDATE_FEATURE')} />
             <FlagDependencies flag={f} mayUpdate={!readOnly && allowed.can('UPDATE_FEATURE_DEPENDENCY')} />
+            <FlagUsage featureName={f.name} />
           </Stack>
         </Grid.Col>
       </Grid>

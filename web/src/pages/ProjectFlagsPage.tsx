@@ -13,6 +13,8 @@ import { ProjectNav } from '../components/projects/ProjectNav';
 import { graphql } from '../gql';
 import type { ProjectFlagsRowFragment } from '../gql/graphql';
 import { filterFlags, sortFlags, tagKey, tagsOf, type FlagState, type SortDirection, type SortKey } from '../logic/flag-list';
+import { stillListed, toggled, withShown } from '../logic/selection';
+import { ExportModal } from './data/ExportModal';
 
 /** The service's largest page: a project of up to 1000 flags comes in one request. */
 const PAGE = 1000;
@@ -112,6 +114,8 @@ export default function ProjectFlagsPage() {
   const list = useQuery({ queryKey: key, queryFn: () => firstLoad(projectId), staleTime: 10_000 });
   const { can } = useAllowed(projectId);
   const [creating, { open, close }] = useDisclosure(false);
+  const [exporting, exportDialog] = useDisclosure(false);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(() => new Set());
 
   const [search, setSearch] = useState('');
   const [type, setType] = useState<string | null>(null);
@@ -154,6 +158,11 @@ export default function ProjectFlagsPage() {
   const tags = useMemo(() => tagsOf(flags ?? []), [flags]);
   const sorted = useMemo(() => sortFlags(flags ?? [], sort.key, sort.direction), [flags, sort]);
   const shown = useMemo(() => filterFlags(sorted, { search, type, tag, state }), [sorted, search, type, tag, state]);
+  // What is exported is what is ticked and still in the project (a flag archived since drops out).
+  const exportable = useMemo(() => [...stillListed(selected, (flags ?? []).map((f) => f.name))], [selected, flags]);
+  const onSelect = useCallback((flag: string, on: boolean) => setSelected((s) => toggled(s, flag, on)), []);
+  const onSelectShown = useCallback((on: boolean) => setSelected((s) => withShown(s, shown.map((f) => f.name), on)), [shown]);
+  const selection = useMemo(() => ({ selected, onSelect, onSelectShown }), [selected, onSelect, onSelectShown]);
 
   if (list.isPending) return <><Title order={1}>{projectId}</Title><Loader mt="md" aria-label="Loading flags" /></>;
   if (list.isError) return <><Title order={1}>{projectId}</Title><ErrorNotice error={list.error} /></>;
@@ -166,7 +175,11 @@ export default function ProjectFlagsPage() {
           <Title order={1}>{project.name}</Title>
           <Text c="dimmed" size="sm">{project.description ? `${project.id} · ${project.description}` : project.id}</Text>
         </div>
-        {can('CREATE_FEATURE') && <Button onClick={open}>New flag</Button>}
+        <Group gap="xs" wrap="nowrap">
+          {exportable.length > 0 && <Text size="sm" c="dimmed">{exportable.length} selected</Text>}
+          <Button variant="default" onClick={exportDialog.open}>Export</Button>
+          {can('CREATE_FEATURE') && <Button onClick={open}>New flag</Button>}
+        </Group>
       </Group>
       <ProjectNav projectId={projectId} />
       {guarded.length > 0 && (
@@ -183,8 +196,10 @@ export default function ProjectFlagsPage() {
         <Text size="sm" c="dimmed" ml="auto" aria-live="polite">{shown.length === list.data.flags.length ? `${shown.length} flags` : `${shown.length} of ${list.data.flags.length} flags`}</Text>
       </Group>
       {refusal && <ErrorNotice error={refusal.error} title={`${refusal.flag} in ${refusal.environment}: refused`} />}
-      <FlagTable projectId={projectId} flags={shown} environments={environments} canSwitch={canSwitch} sort={sort} onSort={onSort} onSwitch={onSwitch} />
+      <FlagTable projectId={projectId} flags={shown} environments={environments} canSwitch={canSwitch} sort={sort} onSort={onSort} onSwitch={onSwitch}
+        selection={selection} />
       {shown.length === 0 && <Text c="dimmed" mt="sm">{list.data.flags.length === 0 ? 'No flags in this project yet.' : 'No flag matches these filters.'}</Text>}
+      <ExportModal opened={exporting} onClose={exportDialog.close} projectId={projectId} environments={environments} selected={exportable} />
       <NewFlagModal opened={creating} onClose={close} projectId={projectId} featureTypes={featureTypes} naming={project.featureNaming} />
     </>
   );

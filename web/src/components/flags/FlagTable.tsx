@@ -1,4 +1,4 @@
-import { Switch, Table, UnstyledButton } from '@mantine/core';
+import { Checkbox, Switch, Table, UnstyledButton } from '@mantine/core';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
@@ -25,6 +25,15 @@ export interface FlagTableProps {
   sort: { key: SortKey; direction: SortDirection };
   onSort: (key: SortKey) => void;
   onSwitch: (flag: string, environment: string, enabled: boolean) => void;
+  /** With it, a first column of checkboxes ("Select <flag>", and "Select all shown" in the header). */
+  selection?: FlagSelection;
+}
+
+export interface FlagSelection {
+  selected: ReadonlySet<string>;
+  onSelect: (flag: string, selected: boolean) => void;
+  /** Ticks or clears every shown row. */
+  onSelectShown: (selected: boolean) => void;
 }
 
 const exactTime = (iso: string) => new Date(iso).toLocaleString();
@@ -44,7 +53,7 @@ function useMinuteClock(): number {
  * (@tanstack/react-virtual): two spacer rows stand for the rest, so the table keeps its semantics (header row,
  * aria-rowcount and aria-rowindex tell a screen reader where it is in the whole list).
  */
-export function FlagTable({ projectId, flags, environments, canSwitch, sort, onSort, onSwitch }: FlagTableProps) {
+export function FlagTable({ projectId, flags, environments, canSwitch, sort, onSort, onSwitch, selection }: FlagTableProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: flags.length,
@@ -59,7 +68,8 @@ export function FlagTable({ projectId, flags, environments, canSwitch, sort, onS
   const items = virtualizer.getVirtualItems();
   const top = items.length ? items[0].start - HEADER_HEIGHT : 0;
   const bottom = items.length ? virtualizer.getTotalSize() - items[items.length - 1].end : 0;
-  const columns = 5 + environments.length;
+  const columns = 5 + environments.length + (selection ? 1 : 0);
+  const selectedShown = selection ? flags.filter((f) => selection.selected.has(f.name)).length : 0;
   const now = useMinuteClock();
 
   const header = (key: SortKey, label: string, width?: number | string) => (
@@ -72,9 +82,16 @@ export function FlagTable({ projectId, flags, environments, canSwitch, sort, onS
 
   return (
     <div ref={scrollRef} data-testid="flag-scroll" style={{ maxHeight: 'max(360px, calc(100vh - 300px))', overflow: 'auto', contain: 'content' }}>
-      <Table stickyHeader layout="fixed" highlightOnHover aria-label="Flags" aria-rowcount={flags.length + 1} miw={720 + environments.length * 110}>
+      <Table stickyHeader layout="fixed" highlightOnHover aria-label="Flags" aria-rowcount={flags.length + 1} miw={720 + environments.length * 110 + (selection ? 44 : 0)}>
         <Table.Thead>
           <Table.Tr h={HEADER_HEIGHT} aria-rowindex={1}>
+            {selection && (
+              <Table.Th w={44}>
+                <Checkbox aria-label="Select all shown" checked={flags.length > 0 && selectedShown === flags.length}
+                  indeterminate={selectedShown > 0 && selectedShown < flags.length} disabled={flags.length === 0}
+                  onChange={(e) => selection.onSelectShown(e.currentTarget.checked)} />
+              </Table.Th>
+            )}
             {header('name', 'Name', '32%')}
             {header('type', 'Type', 120)}
             <Table.Th>Tags</Table.Th>
@@ -87,7 +104,8 @@ export function FlagTable({ projectId, flags, environments, canSwitch, sort, onS
           {top > 0 && <tr aria-hidden="true"><td colSpan={columns} style={{ height: top, padding: 0, border: 0 }} /></tr>}
           {items.map((item) => (
             <FlagRow key={item.key} index={item.index} flag={flags[item.index]} projectId={projectId} environments={environments}
-              canSwitch={canSwitch} onSwitch={onSwitch} now={now} />
+              canSwitch={canSwitch} onSwitch={onSwitch} now={now}
+              selected={selection ? selection.selected.has(flags[item.index].name) : undefined} onSelect={selection?.onSelect} />
           ))}
           {bottom > 0 && <tr aria-hidden="true"><td colSpan={columns} style={{ height: bottom, padding: 0, border: 0 }} /></tr>}
         </Table.Tbody>
@@ -104,15 +122,23 @@ interface FlagRowProps {
   canSwitch: Record<string, boolean>;
   onSwitch: FlagTableProps['onSwitch'];
   now: number;
+  /** Undefined when the table has no selection column. */
+  selected?: boolean;
+  onSelect?: FlagSelection['onSelect'];
 }
 
 /** One flag, in plain elements but its switches; memoised, so switching one flag re-renders that row alone. */
-const FlagRow = memo(function FlagRow({ index, flag, projectId, environments, canSwitch, onSwitch, now }: FlagRowProps) {
+const FlagRow = memo(function FlagRow({ index, flag, projectId, environments, canSwitch, onSwitch, now, selected, onSelect }: FlagRowProps) {
   const seen = lastSeen(flag);
   const byEnv = new Map(flag.environments.map((e) => [e.name, e.enabled]));
   const extraTags = flag.tags.slice(SHOWN_TAGS);
   return (
     <tr className={classes.row} aria-rowindex={index + 2}>
+      {onSelect && (
+        <td className={classes.cell}>
+          <Checkbox aria-label={`Select ${flag.name}`} checked={selected ?? false} onChange={(e) => onSelect(flag.name, e.currentTarget.checked)} />
+        </td>
+      )}
       <td className={classes.cell}>
         <span className={classes.name}>
           <Link className={classes.link} to={`/projects/${encodeURIComponent(projectId)}/features/${encodeURIComponent(flag.name)}`} title={flag.description ?? undefined}>
