@@ -37,17 +37,17 @@ describe('change requests in the UI', () => {
 
   it('offers only the moves the service would accept from this user', () => {
     const base = { isAuthor: false, canApprove: true, canApply: true, reviewed: false };
-    expect(availableActions({ ...base, state: 'Draft', isAuthor: true })).toEqual(['Send to review', 'Cancel']);
+    expect(availableActions({ ...base, state: 'Draft', isAuthor: true })).toEqual(['Send to review', 'Cancel request']);
     // A reviewer of someone else's draft has nothing to do yet but may withdraw it (APPLY_CHANGE_REQUEST).
-    expect(availableActions({ ...base, state: 'Draft' })).toEqual(['Cancel']);
+    expect(availableActions({ ...base, state: 'Draft' })).toEqual(['Cancel request']);
     expect(availableActions({ ...base, state: 'Draft', canApply: false })).toEqual([]);
-    expect(availableActions({ ...base, state: 'In review' })).toEqual(['Approve', 'Reject', 'Cancel']);
+    expect(availableActions({ ...base, state: 'In review' })).toEqual(['Approve', 'Reject', 'Cancel request']);
     // No self-approval, and one review per person.
-    expect(availableActions({ ...base, state: 'In review', isAuthor: true })).toEqual(['Cancel']);
-    expect(availableActions({ ...base, state: 'In review', reviewed: true })).toEqual(['Cancel']);
-    expect(availableActions({ ...base, state: 'Approved' })).toEqual(['Reject', 'Apply', 'Schedule', 'Cancel']);
+    expect(availableActions({ ...base, state: 'In review', isAuthor: true })).toEqual(['Cancel request']);
+    expect(availableActions({ ...base, state: 'In review', reviewed: true })).toEqual(['Cancel request']);
+    expect(availableActions({ ...base, state: 'Approved' })).toEqual(['Reject', 'Apply', 'Schedule', 'Cancel request']);
     expect(availableActions({ ...base, state: 'Approved', canApply: false, canApprove: false })).toEqual([]);
-    expect(availableActions({ ...base, state: 'Scheduled', reviewed: true })).toEqual(['Apply', 'Schedule', 'Cancel']);
+    expect(availableActions({ ...base, state: 'Scheduled', reviewed: true })).toEqual(['Apply', 'Schedule', 'Cancel request']);
     for (const state of ['Applied', 'Cancelled', 'Rejected']) expect(availableActions({ ...base, state, isAuthor: true })).toEqual([]);
   });
 

@@ -40,7 +40,7 @@ export const ACTIONS = {
   Reject: 'Rejected',
   Apply: 'Applied',
   Schedule: 'Scheduled',
-  Cancel: 'Cancelled',
+  'Cancel request': 'Cancelled',
 } as const;
 export type RequestAction = keyof typeof ACTIONS;
 
@@ -67,7 +67,7 @@ export function availableActions({ state, isAuthor, canApprove, canApply, review
   if (state === 'In review' && reviewer && !reviewed) out.push('Approve');
   if ((state === 'In review' || state === 'Approved') && reviewer && !reviewed) out.push('Reject');
   if ((state === 'Approved' || state === 'Scheduled') && canApply) out.push('Apply', 'Schedule');
-  if (isOpen(state) && (isAuthor || canApply)) out.push('Cancel');
+  if (isOpen(state) && (isAuthor || canApply)) out.push('Cancel request');
   return out;
 }
 
