@@ -26,6 +26,12 @@ const DONE: Record<RequestAction, string> = {
   'Cancel request': 'Cancelled',
 };
 
+// The picker's controls have only arrows and numbers on them: these are their accessible names.
+const CALENDAR_LABELS = {
+  nextMonth: 'Next month', previousMonth: 'Previous month', nextYear: 'Next year', previousYear: 'Previous year',
+  nextDecade: 'Next decade', previousDecade: 'Previous decade', monthLevelControl: 'Choose the month', yearLevelControl: 'Choose the year',
+};
+
 /**
  * The review: approvals and rejections so far, the schedule (and why it failed), and the moves this user may make, with
  * an optional comment sent along. A refusal (self-approval, a state that moved meanwhile) shows under the buttons.
@@ -117,13 +123,16 @@ export function RequestActions({ request, actions }: RequestActionsProps) {
                 w={260}
                 error={scheduleError}
                 submitButtonProps={{ 'aria-label': 'Set this date and time' }}
+                ariaLabels={CALENDAR_LABELS}
+                timePickerProps={{ hoursInputLabel: 'Hours', minutesInputLabel: 'Minutes' }}
               />
               <Button variant="light" loading={move.isPending && move.variables?.action === 'Schedule'} disabled={move.isPending} onClick={() => act('Schedule')}>Schedule</Button>
             </Group>
           )}
-          {!cancelling && <ErrorNotice error={move.error} />}
         </Stack>
       )}
+      {/* Outside the buttons: a refusal because the request moved stays in view after the page shows its new state. */}
+      {!cancelling && <ErrorNotice error={move.error} />}
       <ConfirmDialog
         opened={cancelling}
         title="Cancel the change request"
