@@ -1,5 +1,5 @@
-import { Tabs } from '@mantine/core';
-import { useLocation, useNavigate } from 'react-router';
+import { Button, Group } from '@mantine/core';
+import { Link, useLocation } from 'react-router';
 
 const TABS = [
   { path: '', label: 'Flags' },
@@ -9,19 +9,22 @@ const TABS = [
   { path: '/settings', label: 'Settings' },
 ];
 
-/** The pages of one project, as tabs under its title; choosing a tab opens its page (each has its own address). */
+/**
+ * The pages of one project under its title. Links in a `nav` (each page has its own address) rather than tabs, which
+ * would promise tab panels on this page.
+ */
 export function ProjectNav({ projectId }: { projectId: string }) {
   const base = `/projects/${encodeURIComponent(projectId)}`;
   const { pathname } = useLocation();
-  const navigate = useNavigate();
-  const current = TABS.filter((t) => t.path && pathname.startsWith(base + t.path)).map((t) => t.path)[0] ?? '';
+  const current = TABS.find((t) => t.path && pathname.startsWith(base + t.path)) ?? TABS[0]!;
   return (
-    <Tabs value={current} onChange={(v) => navigate(base + (v ?? ''))} mb="sm" aria-label="Project pages">
-      <Tabs.List>
-        {TABS.map((t) => (
-          <Tabs.Tab key={t.path} value={t.path}>{t.label}</Tabs.Tab>
-        ))}
-      </Tabs.List>
-    </Tabs>
+    <Group component="nav" aria-label="Project pages" gap={4} mb="sm" pb={4} style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}>
+      {TABS.map((t) => (
+        <Button key={t.path} component={Link} to={base + t.path} size="compact-sm" variant={t === current ? 'light' : 'subtle'}
+          aria-current={t === current ? 'page' : undefined}>
+          {t.label}
+        </Button>
+      ))}
+    </Group>
   );
 }
