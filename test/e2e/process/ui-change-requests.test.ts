@@ -36,6 +36,17 @@ const requests = async () => (await ui.admin<Requests>(`{ changeRequests(project
   id state environment createdBy { username } features { name changes { action payload } } comments { text createdBy { username } } approvals { username }
   schedule { scheduledAt status } } }`)).changeRequests;
 
+/**
+ * The page checked for accessibility once its notifications have finished appearing (one half faded in is a contrast
+ * failure of the transition, not of the page), scrolled to the top (text under the sticky header is measured against
+ * the header's background).
+ */
+async function accessible(page: Page): Promise<void> {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.waitForFunction(() => [...document.querySelectorAll('.mantine-Notification-root')].every((n) => getComputedStyle(n.parentElement ?? n).opacity === '1' && getComputedStyle(n).opacity === '1'));
+  await expectAccessible(page);
+}
+
 (browserSuite() ? describe : describe.skip)('the web UI: change requests', () => {
   beforeAll(async () => {
     ui = await startUi();
@@ -66,7 +77,7 @@ const requests = async () => (await ui.admin<Requests>(`{ changeRequests(project
     expect(config.changeRequestConfig.find((c) => c.environment === 'production')).toEqual({ environment: 'production', changeRequestsEnabled: true, requiredApprovals: 1 });
     expect(config.changeRequestConfig.find((c) => c.environment === 'development')?.changeRequestsEnabled).toBe(false);
     await ui.shot('project-settings');
-    await expectAccessible(page);
+    await accessible(page);
 
     // The Editor's strategy edit and switch become changes of their draft; the flag itself does not move.
     await signIn(rita, 'rita', PASSWORD);
@@ -87,16 +98,17 @@ const requests = async () => (await ui.admin<Requests>(`{ changeRequests(project
     expect(draft.features[0].changes.map((c) => c.action)).toEqual(['updateStrategy', 'updateEnabled']);
     expect(draft.features[0].changes[0].payload).toMatchObject({ id: before.strategies[0].id, parameters: { rollout: '75' } });
     await ui.shot('flag-draft', rita);
-    await expectAccessible(rita);
+    await accessible(rita);
 
     // The request's page: each change against the flag now; the author sends it to review and may not approve it.
     await prod.getByRole('link', { name: /^Draft #/ }).click();
     await rita.getByRole('heading', { level: 1, name: new RegExp(`^#${id} `) }).waitFor();
     const diff = rita.getByRole('table', { name: 'Diff: Change strategy “Rollout”' });
+    await diff.waitFor();
     expect((await diff.locator('tbody tr').allInnerTexts()).map((r) => r.split('\t').map((c) => c.trim()))).toEqual([['parameters.rollout', '50', '75']]);
     await rita.getByRole('table', { name: 'Diff: Switch on in production' }).waitFor();
     await ui.shot('change-request-draft', rita);
-    await expectAccessible(rita);
+    await accessible(rita);
     await moveRequest(rita, 'Send to review', 'In review');
     expect(await rita.getByRole('button', { name: 'Approve', exact: true }).count()).toBe(0);
     expect((await requests())[0].state).toBe('In review');
@@ -114,7 +126,7 @@ const requests = async () => (await ui.admin<Requests>(`{ changeRequests(project
     await page.getByRole('article', { name: 'Comment by admin' }).waitFor();
     expect((await requests())[0].comments).toEqual([{ text: 'Looks right to me', createdBy: { username: 'admin' } }]);
     await ui.shot('change-request-review');
-    await expectAccessible(page);
+    await accessible(page);
     await approveAndApply(page, PROJECT, id);
 
     const after = await production();
@@ -122,7 +134,7 @@ const requests = async () => (await ui.admin<Requests>(`{ changeRequests(project
     expect(after.strategies[0].parameters.rollout).toBe('75');
     expect((await requests())[0]).toMatchObject({ state: 'Applied', approvals: [{ username: 'admin' }] });
     await ui.shot('change-request-applied');
-    await expectAccessible(page);
+    await accessible(page);
   });
 
   it('turns a switch in the flag list into a draft, schedules the approved request, and lists open and closed requests', async () => {
@@ -145,7 +157,7 @@ const requests = async () => (await ui.admin<Requests>(`{ changeRequests(project
     expect(scheduled.state).toBe('Scheduled');
     expect(scheduled.schedule).toEqual({ scheduledAt: picked.toISOString(), status: 'pending' });
     await ui.shot('change-request-scheduled');
-    await expectAccessible(page);
+    await accessible(page);
     // Still applied later, not now.
     expect((await production()).enabled).toBe(true);
 
@@ -155,7 +167,7 @@ const requests = async () => (await ui.admin<Requests>(`{ changeRequests(project
     expect(await open.locator('tbody tr').count()).toBe(1);
     expect(await open.locator('tbody tr').first().innerText()).toMatch(new RegExp(`#${drafted.id}[\\s\\S]*Scheduled`));
     await ui.shot('change-requests');
-    await expectAccessible(page);
+    await accessible(page);
     await page.getByText(/^Closed \(1\)$/).click();
     const closed = page.getByRole('table', { name: 'Closed change requests' });
     await closed.waitFor();

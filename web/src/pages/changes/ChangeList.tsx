@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Card, Code, Group, List, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Card, Code, Group, List, Loader, Stack, Table, Text, Title } from '@mantine/core';
 import { useQueries } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { gql } from '../../api/client';
@@ -44,6 +44,8 @@ export function ChangeList({ request, mayDiscard, onDiscard, discarding, discard
       {request.features.map((f, i) => {
         const now = current[i]?.data?.feature;
         const env = envOf(now);
+        // Until the flag as it is now is in, a diff would show every field as new.
+        const loading = current[i]?.isPending ?? true;
         return (
           <Card key={f.name} withBorder padding="md" component="section" aria-label={`Changes to ${f.name}`}>
             <Group justify="space-between" mb="xs">
@@ -53,8 +55,9 @@ export function ChangeList({ request, mayDiscard, onDiscard, discarding, discard
               <Text size="sm" c="dimmed">{f.changes.length} change{f.changes.length === 1 ? '' : 's'} in {request.environment}</Text>
             </Group>
             {f.conflict && <Alert color="red" role="alert" title="Conflict" mb="xs">{f.conflict}</Alert>}
+            {loading && <Loader size="sm" aria-label={`Loading ${f.name} as it is now`} />}
             <Stack gap="sm">
-              {f.changes.map((c) => {
+              {!loading && f.changes.map((c) => {
                 const d = describeChange(c, env, request.environment);
                 return (
                   <Card key={c.id} withBorder padding="sm" radius="sm" component="article" aria-label={d.summary}>

@@ -120,6 +120,7 @@ export function RequestActions({ request, actions }: RequestActionsProps) {
                 minDate={new Date()}
                 defaultTimeValue="09:00"
                 clearable
+                clearButtonProps={{ 'aria-label': 'Clear the date and time' }}
                 w={260}
                 error={scheduleError}
                 submitButtonProps={{ 'aria-label': 'Set this date and time' }}

@@ -55,7 +55,7 @@ export function RequestPreview({ project, id }: { project: string; id: number })
                   <Table.Td>{f.name}</Table.Td>
                   <Table.Td>{f.reasons.join(', ')}</Table.Td>
                   <Table.Td>{said(r.before)}</Table.Td>
-                  <Table.Td>{said(r.after)} {r.changed && <Badge size="sm" color="orange.9" variant="filled" tt="none">changes</Badge>}</Table.Td>
+                  <Table.Td>{said(r.after)} {r.changed && <Badge size="sm" color="orange" variant="light" tt="none">changes</Badge>}</Table.Td>
                 </Table.Tr>
               )))}
             </Table.Tbody>

@@ -105,7 +105,7 @@ function ConfigRow({ project, config, may }: { project: string; config: Config; 
       </Table.Td>
       <Table.Td>
         {may ? (
-          <NumberInput aria-label={`Approvals needed in ${env}`} min={1} max={10} w={110} value={approvals} onChange={(v) => setApprovals(typeof v === 'number' ? v : Number(v) || 1)} allowDecimal={false} />
+          <NumberInput aria-label={`Approvals needed in ${env}`} hideControls min={1} max={10} w={110} value={approvals} onChange={(v) => setApprovals(typeof v === 'number' ? v : Number(v) || 1)} allowDecimal={false} />
         ) : (
           <Text size="sm">{config.requiredApprovals}</Text>
         )}
