@@ -9,8 +9,9 @@ import { ADMIN_PASSWORD, browserSuite, expectAccessible, signIn, startUi, type U
  * Change requests in Chromium (issue 29, item 1): the admin turns them on for production on the project settings
  * page; an Editor (a project Member) edits a production strategy and switches the flag, which become changes of
  * their draft; they send it to review; the admin, in another browser context, previews, comments, approves and
- * applies it, and the flag on the server shows the change. Then a second request is scheduled, a stale approval is
- * refused in the service's words, and the list shows open and closed requests.
+ * applies it, and the flag on the server shows the change. Then a second request is scheduled and the list shows
+ * open and closed requests; a third shows its conflict with a direct change, and a stale approval is refused in the
+ * service's words.
  */
 let ui: UiHarness;
 let editor: BrowserContext;
@@ -174,14 +175,24 @@ async function accessible(page: Page): Promise<void> {
     expect(await closed.locator('tbody tr').first().innerText()).toMatch(/Applied/);
   });
 
-  it('shows the service\'s refusal next to the button when the request moved meanwhile', async () => {
+  it('shows a conflict, and the service\'s refusal next to the button when the request moved meanwhile', async () => {
     const { page } = ui;
     await rita.goto(`/projects/${PROJECT}/features/${FLAG}`);
     await proposeStrategyEdit(rita, 'production', 'Rollout', (dialog) => dialog.getByRole('textbox', { name: 'Rollout percentage', exact: true }).fill('10'));
     const id = await draftBanner(rita, 'production', 1);
     await sendToReview(rita, PROJECT, id);
+    // Someone who may skip change requests changes the strategy directly: the proposed edit now conflicts.
+    const strategy = (await production()).strategies[0];
+    await ui.admin('mutation($input: UpdateFeatureStrategyInput!) { updateFeatureStrategy(input: $input) { id } }', {
+      input: { project: PROJECT, feature: FLAG, environment: 'production', id: strategy.id, parameters: { ...strategy.parameters, rollout: '20' } },
+    });
     await openRequest(page, PROJECT, id);
     await page.getByRole('button', { name: 'Approve', exact: true }).waitFor();
+    const conflict = page.getByRole('article', { name: 'Change strategy “Rollout”' }).getByRole('alert');
+    expect(await conflict.innerText()).toMatch(/Conflict[\s\S]*was changed after this change was made/);
+    // The diff is against the strategy as it is now.
+    expect(await page.getByRole('table', { name: 'Diff: Change strategy “Rollout”' }).locator('tbody tr').innerText()).toMatch(/parameters\.rollout\s+20\s+10/);
+    await ui.shot('change-request-conflict');
     // The author withdraws it while the admin's page still offers "Approve".
     await openRequest(rita, PROJECT, id);
     await rita.getByRole('button', { name: 'Cancel request' }).click();
