@@ -42,10 +42,13 @@ export async function proposeStrategyEdit(page: Page, environment: string, strat
   await dialog.waitFor({ state: 'detached' });
 }
 
-/** A change request's page, loaded (its heading shows its number). */
+/** The heading of request `id`'s page ("Change request #3", or "#3 <its new title>"). */
+export const requestHeading = (page: Page, id: number): Locator => page.getByRole('heading', { level: 1, name: new RegExp(`(^#${id} |#${id}$)`) });
+
+/** A change request's page, loaded. */
 export async function openRequest(page: Page, project: string, id: number): Promise<void> {
   await page.goto(`/projects/${encodeURIComponent(project)}/change-requests/${id}`);
-  await page.getByRole('heading', { level: 1, name: new RegExp(`^#${id} `) }).waitFor();
+  await requestHeading(page, id).waitFor();
 }
 
 /** Clicks one of the request page's buttons and waits for the state the page then shows. */

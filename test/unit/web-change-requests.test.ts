@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import {
-  actorName, availableActions, countChanges, describeChange, findDraft, isOpen, scheduleInstant, strategyPayload, timeZoneLabel,
+  actorName, availableActions, requestLabel, countChanges, describeChange, findDraft, isOpen, scheduleInstant, strategyPayload, timeZoneLabel,
   type CurrentEnvironment,
 } from '../../web/src/logic/change-requests';
 
@@ -33,6 +33,8 @@ describe('change requests in the UI', () => {
     expect(countChanges({ features: [{ changes: [1, 2] }, { changes: [3] }], segments: [{ changes: [4] }] })).toBe(4);
     expect(isOpen('Scheduled')).toBe(true);
     expect(isOpen('Applied')).toBe(false);
+    expect(requestLabel(3, 'Change request #3')).toBe('Change request #3');
+    expect(requestLabel(3, 'Faster checkout')).toBe('#3 Faster checkout');
   });
 
   it('offers only the moves the service would accept from this user', () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { BrowserContext, Page } from 'playwright-core';
 import {
-  approveAndApply, draftBanner, enableChangeRequests, environmentRegion, moveRequest, openRequest, proposeStrategyEdit, requestState, scheduleRequest, sendToReview,
+  approveAndApply, draftBanner, enableChangeRequests, environmentRegion, moveRequest, openRequest, proposeStrategyEdit, requestHeading, requestState, scheduleRequest, sendToReview,
 } from '../../support/ui-change-requests';
 import { ADMIN_PASSWORD, browserSuite, expectAccessible, signIn, startUi, type UiHarness } from '../../support/ui-browser';
 
@@ -23,7 +23,7 @@ const FLAG = 'checkout';
 interface Strategy { id: string; title: string | null; parameters: Record<string, string> }
 interface Requests {
   changeRequests: Array<{
-    id: number; state: string; environment: string; createdBy: { username: string };
+    id: number; title: string; state: string; environment: string; createdBy: { username: string };
     features: Array<{ name: string; changes: Array<{ action: string; payload: Record<string, unknown> }> }>;
     comments: Array<{ text: string; createdBy: { username: string } }>;
     approvals: Array<{ username: string }>;
@@ -34,7 +34,7 @@ interface Requests {
 const production = async () => (await ui.admin<{ feature: { environments: Array<{ name: string; enabled: boolean; strategies: Strategy[] }> } }>(
   `{ feature(name: "${FLAG}") { environments { name enabled strategies { id title parameters } } } }`)).feature.environments.find((e) => e.name === 'production')!;
 const requests = async () => (await ui.admin<Requests>(`{ changeRequests(project: "${PROJECT}") {
-  id state environment createdBy { username } features { name changes { action payload } } comments { text createdBy { username } } approvals { username }
+  id title state environment createdBy { username } features { name changes { action payload } } comments { text createdBy { username } } approvals { username }
   schedule { scheduledAt status } } }`)).changeRequests;
 
 /**
@@ -103,16 +103,20 @@ async function accessible(page: Page): Promise<void> {
 
     // The request's page: each change against the flag now; the author sends it to review and may not approve it.
     await prod.getByRole('link', { name: /^Draft #/ }).click();
-    await rita.getByRole('heading', { level: 1, name: new RegExp(`^#${id} `) }).waitFor();
+    await requestHeading(rita, id).waitFor();
     const diff = rita.getByRole('table', { name: 'Diff: Change strategy “Rollout”' });
     await diff.waitFor();
     expect((await diff.locator('tbody tr').allInnerTexts()).map((r) => r.split('\t').map((c) => c.trim()))).toEqual([['parameters.rollout', '50', '75']]);
     await rita.getByRole('table', { name: 'Diff: Switch on in production' }).waitFor();
     await ui.shot('change-request-draft', rita);
     await accessible(rita);
+    await rita.getByRole('button', { name: 'Rename the change request' }).click();
+    await rita.getByRole('textbox', { name: 'Title' }).fill('Wider rollout');
+    await rita.getByRole('button', { name: 'Save title' }).click();
+    await rita.getByRole('heading', { level: 1, name: `#${id} Wider rollout` }).waitFor();
     await moveRequest(rita, 'Send to review', 'In review');
     expect(await rita.getByRole('button', { name: 'Approve', exact: true }).count()).toBe(0);
-    expect((await requests())[0].state).toBe('In review');
+    expect((await requests())[0]).toMatchObject({ state: 'In review', title: 'Wider rollout' });
 
     // The admin, in the first browser context: a preview for one context, a comment, then approve and apply.
     await openRequest(page, PROJECT, id);

@@ -29,6 +29,9 @@ export function findDraft<T extends { state: string; environment: string; create
   return requests.find((r) => r.state === 'Draft' && r.environment === environment && r.createdBy.username === me);
 }
 
+/** A request as a heading or link names it: its title, with its number in front unless the (default) title has it. */
+export const requestLabel = (id: number, title: string): string => (title.includes(`#${id}`) ? title : `#${id} ${title}`);
+
 /** The name the service records for the signed-in user: the username, else the email. */
 export const actorName = (user: { username?: string | null; email?: string | null } | undefined): string | null =>
   user?.username ?? user?.email ?? null;

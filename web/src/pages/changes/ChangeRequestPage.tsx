@@ -7,7 +7,7 @@ import { gql } from '../../api/client';
 import { useAllowed, useMe } from '../../api/session';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { ProjectNav } from '../../components/projects/ProjectNav';
-import { actorName, availableActions, countChanges } from '../../logic/change-requests';
+import { actorName, availableActions, countChanges, requestLabel } from '../../logic/change-requests';
 import { ChangeList } from './ChangeList';
 import { changeRequestsKey } from './drafts';
 import { RequestActions } from './RequestActions';
@@ -119,7 +119,7 @@ function TitleLine({ request: r, editable }: { request: Request; editable: boole
   if (!editing) {
     return (
       <Group gap="xs">
-        <Title order={1}>#{r.id} {r.title}</Title>
+        <Title order={1}>{requestLabel(r.id, r.title)}</Title>
         {editable && (
           <Tooltip label="Rename">
             <ActionIcon variant="subtle" color="gray" aria-label="Rename the change request" onClick={() => { setTitle(r.title); setEditing(true); }}>
@@ -132,7 +132,7 @@ function TitleLine({ request: r, editable }: { request: Request; editable: boole
   }
   return (
     <>
-      <Title order={1}>#{r.id} {r.title}</Title>
+      <Title order={1}>{requestLabel(r.id, r.title)}</Title>
       <form onSubmit={(e) => { e.preventDefault(); if (title.trim()) save.mutate(); }}>
         <Group align="flex-end" gap="xs" mt="xs">
           <TextInput label="Title" value={title} onChange={(e) => setTitle(e.currentTarget.value)} maxLength={255} w={420} data-autofocus />

@@ -1,6 +1,7 @@
 import { Alert, Anchor, Group, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { ErrorNotice } from '../../components/ErrorNotice';
+import { requestLabel } from '../../logic/change-requests';
 import { useMyDraft } from './drafts';
 
 export interface PendingRequest {
@@ -50,7 +51,7 @@ export function DraftBanner({ project, environment, requiredApprovals, drafting,
         <Group gap="xs" mt={6}>
           <Text size="sm">Open requests for this flag:</Text>
           {others.map((r) => (
-            <Anchor key={r.id} component={Link} to={requestPath(project, r.id)} size="sm">#{r.id} {r.title} ({r.state})</Anchor>
+            <Anchor key={r.id} component={Link} to={requestPath(project, r.id)} size="sm">{requestLabel(r.id, r.title)} ({r.state})</Anchor>
           ))}
         </Group>
       )}
