@@ -10,7 +10,7 @@ import { ADMIN_PASSWORD, browserSuite, expectAccessible, signIn, startUi, type U
  * page; an Editor (a project Member) edits a production strategy and switches the flag, which become changes of
  * their draft; they send it to review; the admin, in another browser context, previews, comments, approves and
  * applies it, and the flag on the server shows the change. Then a second request is scheduled and the list shows
- * open and closed requests; a third shows its conflict with a direct change, and a stale approval is refused in the
+ * open and closed requests; a third loses a discarded change, shows its conflict with a direct change, and a stale approval is refused in the
  * service's words.
  */
 let ui: UiHarness;
@@ -179,11 +179,20 @@ async function accessible(page: Page): Promise<void> {
     expect(await closed.locator('tbody tr').first().innerText()).toMatch(/Applied/);
   });
 
-  it('shows a conflict, and the service\'s refusal next to the button when the request moved meanwhile', async () => {
+  it('discards a change, shows a conflict, and the service\'s refusal next to the button when the request moved meanwhile', async () => {
     const { page } = ui;
     await rita.goto(`/projects/${PROJECT}/features/${FLAG}`);
     await proposeStrategyEdit(rita, 'production', 'Rollout', (dialog) => dialog.getByRole('textbox', { name: 'Rollout percentage', exact: true }).fill('10'));
     const id = await draftBanner(rita, 'production', 1);
+    // A deletion proposed, then discarded from the draft on its page.
+    await environmentRegion(rita, 'production').getByRole('button', { name: 'Delete Rollout' }).click();
+    await rita.getByRole('dialog', { name: 'Delete strategy' }).getByRole('button', { name: 'Add deletion to draft' }).click();
+    expect(await draftBanner(rita, 'production', 2)).toBe(id);
+    await openRequest(rita, PROJECT, id);
+    await rita.getByRole('button', { name: 'Discard change: Delete strategy “Rollout”' }).click();
+    await rita.getByRole('article', { name: 'Delete strategy “Rollout”' }).waitFor({ state: 'detached' });
+    expect((await requests()).find((r) => r.id === id)!.features[0].changes.map((c) => c.action)).toEqual(['updateStrategy']);
+    expect((await production()).strategies).toHaveLength(1);
     await sendToReview(rita, PROJECT, id);
     // Someone who may skip change requests changes the strategy directly: the proposed edit now conflicts.
     const strategy = (await production()).strategies[0];
