@@ -5,7 +5,7 @@ import { ADMIN_PASSWORD, browserSuite, expectAccessible, signIn, startUi, type U
 /**
  * The flag page in Chromium: an admin switches the flag, edits its metadata and tags, reorders, disables and deletes
  * strategies, clones, archives and revives it, and reads its events, each change checked on the server; a Viewer sees
- * it read-only; an Editor's edit in an environment guarded by change requests shows the service's refusal.
+ * it read-only; an Editor's edit in an environment guarded by change requests becomes a change of their draft.
  */
 let ui: UiHarness;
 const PASSWORD = 'Flag-Page-Test-9!';
@@ -247,7 +247,7 @@ const heading = (page: Page, name: string) => page.getByRole('heading', { level:
     await context.close();
   });
 
-  it('shows the change-request refusal next to the switch an Editor used in a guarded environment', async () => {
+  it('makes an Editor\'s switch in a guarded environment a change of their draft', async () => {
     await ui.admin(`mutation { updateChangeRequestConfig(input: {project: "default", environment: "production", changeRequestsEnabled: true, requiredApprovals: 1}) { environment } }`);
     const context = await ui.newContext();
     const page = await context.newPage();
@@ -258,16 +258,17 @@ const heading = (page: Page, name: string) => page.getByRole('heading', { level:
     const prod = page.getByRole('region', { name: 'production' });
     await prod.getByText('Change requests guard production').waitFor();
     await prod.getByRole('switch', { name: 'Enabled in production' }).click();
-    const alert = prod.getByRole('alert');
-    await alert.waitFor();
-    expect(await alert.innerText()).toMatch(/Change requests are enabled for the "production" environment of project "default"/);
+    await prod.getByRole('link', { name: /^Draft #\d+: 1 change$/ }).waitFor();
     expect((await env('checkout-v2', 'production')).enabled).toBe(false);
+    const drafts = await ui.admin<{ changeRequests: Array<{ createdBy: { username: string }; features: Array<{ changes: Array<{ action: string }> }> }> }>(
+      '{ changeRequests(project: "default", state: "Draft") { createdBy { username } features { changes { action } } } }');
+    expect(drafts.changeRequests.map((r) => [r.createdBy.username, r.features[0].changes.map((c) => c.action)])).toEqual([['eddie', ['updateEnabled']]]);
     await page.getByRole('switch', { name: 'Enabled in production', checked: false }).waitFor();
     // The unguarded environment still takes the Editor's edits.
     const wasOn = (await env('checkout-v2', 'development')).enabled;
     await page.getByRole('switch', { name: 'Enabled in development' }).click();
     await eventually(() => env('checkout-v2', 'development'), (e) => e.enabled !== wasOn, 'development switched');
-    await ui.shot('flag-change-request-refused', page);
+    await ui.shot('flag-change-request-drafted', page);
     await expectAccessible(page);
     expect(ui.seen.elsewhere).toEqual([]);
     expect(ui.seen.consoleErrors).toEqual([]);

@@ -181,10 +181,10 @@ async function person(username: string, rootRole: string): Promise<number> {
     await context.close();
   });
 
-  it('says which environments change requests guard, and shows the service\'s refusal when a switch there is clicked', async () => {
+  it('says which environments change requests guard, and makes a switch there a change of the user\'s draft', async () => {
     await ui.admin('mutation($input: UpdateChangeRequestConfigInput!) { updateChangeRequestConfig(input: $input) { changeRequestsEnabled } }',
       { input: { project: PROJECT, environment: 'production', changeRequestsEnabled: true } });
-    // A project Member may switch flags, but not past change requests (an admin may).
+    // A project Member may switch flags, but not past change requests (an admin may): their switch goes into a draft.
     const eddie = await person('editor-eddie', '2');
     await ui.admin('mutation($input: AddProjectAccessInput!) { addProjectAccess(input: $input) { users { id } } }', { input: { project: PROJECT, roles: [5], users: [eddie] } });
     const context = await ui.newContext();
@@ -196,10 +196,12 @@ async function person(username: string, rootRole: string): Promise<number> {
     const toggle = page.getByRole('switch', { name: `${FLAG} in production`, disabled: false });
     await toggle.waitFor();
     await toggle.click();
-    const refusal = page.getByRole('alert').filter({ hasText: 'Change requests are enabled for the "production" environment' }).first();
-    await refusal.waitFor();
+    await page.getByText(/^Added to draft #\d+$/).waitFor();
     expect(await toggle.isChecked()).toBe(false);
-    await ui.shot('project-flags-refused', page);
+    await ui.shot('project-flags-drafted', page);
+    const drafts = await ui.admin<{ changeRequests: Array<{ createdBy: { username: string }; features: Array<{ name: string; changes: Array<{ action: string; payload: unknown }> }> }> }>(
+      `{ changeRequests(project: "${PROJECT}", state: "Draft") { createdBy { username } features { name changes { action payload } } } }`);
+    expect(drafts.changeRequests).toEqual([{ createdBy: { username: 'editor-eddie' }, features: [{ name: FLAG, changes: [{ action: 'updateEnabled', payload: { enabled: true } }] }] }]);
     const onServer = await ui.admin<{ feature: { environments: Array<{ name: string; enabled: boolean }> } }>(`{ feature(name: "${FLAG}") { environments { name enabled } } }`);
     expect(onServer.feature.environments.find((e) => e.name === 'production')?.enabled).toBe(false);
     await context.close();

@@ -10,7 +10,8 @@ import { FlagDependencies } from './flag/FlagDependencies';
 import { FlagDetails, FlagTags } from './flag/FlagDetails';
 import { FlagEvents } from './flag/FlagEvents';
 import { FlagUsage } from './flag/FlagUsage';
-import { flagKey, FlagPageChangeRequestConfigQuery, FlagPageQuery } from './flag/queries';
+import { changeRequestsKey } from './changes/drafts';
+import { flagKey, FlagPageChangeRequestConfigQuery, FlagPagePendingChangeRequestsQuery, FlagPageQuery } from './flag/queries';
 
 /**
  * A flag (`/projects/:projectId/features/:featureName`): its metadata, tags and dependencies, each environment with its
@@ -30,6 +31,13 @@ function FlagView({ projectId, featureName }: { projectId: string; featureName: 
     queryKey: ['flag-page-change-requests', project],
     queryFn: () => gql(FlagPageChangeRequestConfigQuery, { project }),
     enabled: flag.isSuccess,
+  });
+  const anyGuarded = !!changeRequests.data?.changeRequestConfig.some((c) => c.changeRequestsEnabled);
+  // Under the project's change-request key: a change added to a draft (or a request moved) refreshes it.
+  const pending = useQuery({
+    queryKey: [...changeRequestsKey(project), 'pending', featureName],
+    queryFn: () => gql(FlagPagePendingChangeRequestsQuery, { project, feature: featureName }),
+    enabled: anyGuarded,
   });
   const allowed = useAllowed(project);
 
@@ -77,6 +85,7 @@ function FlagView({ projectId, featureName }: { projectId: string; featureName: 
               const cr = guarded.get(env.name);
               return (
                 <EnvironmentSection key={env.name} project={f.project} featureName={f.name} environment={env} readOnly={readOnly}
+                  pending={(pending.data?.pendingChangeRequests ?? []).filter((r) => r.environment === env.name)}
                   {...(cr ? { changeRequests: { requiredApprovals: cr.requiredApprovals } } : {})} />
               );
             })}

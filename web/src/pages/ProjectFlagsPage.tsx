@@ -1,9 +1,9 @@
-import { Alert, Button, Group, Loader, Select, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Loader, Select, Text, TextInput, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
-import { useParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 import { gql } from '../api/client';
 import { allowedQuery, useAllowed } from '../api/session';
 import { ErrorNotice } from '../components/ErrorNotice';
@@ -11,6 +11,7 @@ import { FlagTable } from '../components/flags/FlagTable';
 import { NewFlagModal } from '../components/flags/NewFlagModal';
 import { ProjectNav } from '../components/projects/ProjectNav';
 import { graphql } from '../gql';
+import { useProposeChanges } from './changes/drafts';
 import type { ProjectFlagsRowFragment } from '../gql/graphql';
 import { filterFlags, sortFlags, tagKey, tagsOf, type FlagState, type SortDirection, type SortKey } from '../logic/flag-list';
 import { stillListed, toggled, withShown } from '../logic/selection';
@@ -132,6 +133,8 @@ export default function ProjectFlagsPage() {
     () => Object.fromEntries(environments.map((env, i) => [env, allowedKey[i] === '1'])),
     [environments, allowedKey],
   );
+  // Where change requests guard an environment and the user may not skip them, a switch becomes a change of their draft.
+  const skipKey = allowed.map((a) => (a.data?.me.allowed.includes('SKIP_CHANGE_REQUEST') ? '1' : '0')).join('');
   const guarded = list.data?.changeRequestConfig.filter((c) => c.changeRequestsEnabled && environments.includes(c.environment)).map((c) => c.environment) ?? [];
 
   const switchFlag = useMutation({
@@ -151,7 +154,19 @@ export default function ProjectFlagsPage() {
     },
   });
   const { mutate } = switchFlag;
-  const onSwitch = useCallback((flag: string, environment: string, enabled: boolean) => mutate({ flag, environment, enabled }), [mutate]);
+  const { mutate: propose } = useProposeChanges(projectId);
+  const guardedKey = guarded.join(',');
+  const drafted = useMemo(
+    () => new Set(guardedKey.split(',').filter((env) => env && skipKey[environments.indexOf(env)] !== '1')),
+    [guardedKey, skipKey, environments],
+  );
+  const onSwitch = useCallback((flag: string, environment: string, enabled: boolean) => {
+    if (!drafted.has(environment)) return mutate({ flag, environment, enabled });
+    setRefusal(null);
+    propose({ environment, changes: { action: 'updateEnabled', feature: flag, payload: { enabled } } }, {
+      onError: (error) => setRefusal({ flag, environment, error }),
+    });
+  }, [mutate, propose, drafted]);
   const onSort = useCallback((k: SortKey) => setSort((s) => ({ key: k, direction: s.key === k && s.direction === 'asc' ? 'desc' : 'asc' })), []);
 
   const flags = list.data?.flags;
@@ -184,7 +199,10 @@ export default function ProjectFlagsPage() {
       <ProjectNav projectId={projectId} />
       {guarded.length > 0 && (
         <Alert color="blue" variant="light" my="xs" title="Change requests">
-          Change requests guard {guarded.join(', ')}: the service refuses direct switching there until change requests are supported in this UI.
+          Change requests guard {guarded.join(', ')}.{' '}
+          {drafted.size > 0
+            ? <>Switching a flag in {[...drafted].join(', ')} adds the switch to your draft change request (see <Anchor component={Link} to={`/projects/${encodeURIComponent(projectId)}/change-requests`}>Change requests</Anchor>).</>
+            : 'You may skip them: your switches apply directly.'}
         </Alert>
       )}
       <Group align="flex-end" gap="sm" my="sm">

@@ -36,6 +36,11 @@ export interface StrategyFormProps {
   strategy?: EditedStrategy;
   /** Called once the strategy was saved (after the mutation succeeded), or the user cancelled. */
   onDone(saved: boolean): void;
+  /**
+   * Where change requests guard the environment: sends the strategy (with `id` when editing) somewhere else than
+   * add/updateFeatureStrategy, as a change of the user's draft. The button then says so.
+   */
+  propose?(strategy: Record<string, unknown>): Promise<unknown>;
 }
 
 const AddStrategyMutation = graphql(`
@@ -67,7 +72,7 @@ const NO_ERRORS: PlacedErrors = { parameters: {}, constraints: [], variants: [] 
  * constraint editor, segments and strategy variants. It sends addFeatureStrategy/updateFeatureStrategy itself and
  * shows the service's refusals next to what caused them.
  */
-export function StrategyForm({ project, featureName, environment, strategy, onDone }: StrategyFormProps) {
+export function StrategyForm({ project, featureName, environment, strategy, onDone, propose }: StrategyFormProps) {
   const definitions = useStrategyDefinitions();
   const fields = useContextFields();
   const segments = useSegments(project);
@@ -108,8 +113,8 @@ export function StrategyForm({ project, featureName, environment, strategy, onDo
 
   const save = useMutation({
     mutationFn: () => {
-      const body = {
-        project, feature: featureName, environment, name,
+      const fields = {
+        name,
         title: title.trim() || null,
         disabled,
         parameters: toParameters(declared, parameters),
@@ -117,6 +122,8 @@ export function StrategyForm({ project, featureName, environment, strategy, onDo
         segments: segmentIds.map(Number),
         variants: toVariantInputs(variants, false),
       };
+      if (propose) return propose(strategy ? { id: strategy.id, ...fields } : fields).then(() => undefined);
+      const body = { project, feature: featureName, environment, ...fields };
       return strategy
         ? gql(UpdateStrategyMutation, { input: { ...body, id: strategy.id } }).then(() => undefined)
         : gql(AddStrategyMutation, { input: body }).then(() => undefined);
@@ -221,7 +228,7 @@ export function StrategyForm({ project, featureName, environment, strategy, onDo
             if (valid) save.mutate();
           }}
         >
-          Save
+          {propose ? 'Add to draft' : 'Save'}
         </Button>
       </Group>
     </Stack>

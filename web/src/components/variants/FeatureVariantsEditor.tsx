@@ -21,6 +21,8 @@ export interface FeatureVariantsEditorProps {
   variants: EditedVariant[];
   /** Called once the variants were saved (after the mutation succeeded), or the user cancelled. */
   onDone(saved: boolean): void;
+  /** Where change requests guard the environment: sends the variants as a change of the user's draft instead. */
+  propose?(variants: unknown[]): Promise<unknown>;
 }
 
 const SetVariantsMutation = graphql(`
@@ -33,7 +35,7 @@ const SetVariantsMutation = graphql(`
  * Edits a flag's variants in one environment: weights that always add up to 100%, stickiness, payloads (JSON checked
  * before sending), overrides, then setFeatureVariants for that environment alone.
  */
-export function FeatureVariantsEditor({ project, featureName, environment, variants, onDone }: FeatureVariantsEditorProps) {
+export function FeatureVariantsEditor({ project, featureName, environment, variants, onDone, propose }: FeatureVariantsEditorProps) {
   const [drafts, setDrafts] = useState(() => variants.map(fromVariant));
   const [attempted, setAttempted] = useState(false);
   const [serverErrors, setServerErrors] = useState<{ variants: VariantErrors[]; list?: string }>({ variants: [] });
@@ -41,7 +43,9 @@ export function FeatureVariantsEditor({ project, featureName, environment, varia
   const projectStickiness = useProjectStickiness(project);
 
   const save = useMutation({
-    mutationFn: () => gql(SetVariantsMutation, { input: { project, feature: featureName, environments: [environment], variants: toVariantInputs(drafts, true) } }),
+    mutationFn: () => (propose
+      ? propose(toVariantInputs(drafts, true))
+      : gql(SetVariantsMutation, { input: { project, feature: featureName, environments: [environment], variants: toVariantInputs(drafts, true) } })),
     onSuccess: () => onDone(true),
     onError: (error) => setServerErrors(placeErrors(error)),
   });
@@ -73,7 +77,7 @@ export function FeatureVariantsEditor({ project, featureName, environment, varia
             if (validation.ok) save.mutate();
           }}
         >
-          Save
+          {propose ? 'Add to draft' : 'Save'}
         </Button>
       </Group>
     </Stack>

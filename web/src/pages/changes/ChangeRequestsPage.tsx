@@ -1,11 +1,89 @@
-import { Text, Title } from '@mantine/core';
+import { Anchor, Group, Loader, SegmentedControl, Table, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { gql } from '../../api/client';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { ProjectNav } from '../../components/projects/ProjectNav';
+import { graphql } from '../../gql';
+import { countChanges, isOpen, requestLabel } from '../../logic/change-requests';
+import { requestPath } from './DraftBanner';
+import { changeRequestsKey } from './drafts';
+import { StateBadge } from './StateBadge';
 
-/** Placeholder until this page is built (issue 29). */
+const ListQuery = graphql(`
+  query ChangeRequestsList($project: String!) {
+    changeRequests(project: $project) {
+      id title environment state minApprovals createdAt
+      createdBy { username }
+      approvals { username }
+      features { name changes { id } }
+      segments { id name changes { id } }
+      schedule { scheduledAt status }
+    }
+  }
+`);
+
+/** `/projects/:projectId/change-requests`: the project's requests, open ones (Draft to Scheduled) or closed ones. */
 export default function ChangeRequestsPage() {
+  const project = useParams().projectId ?? '';
+  const [shown, setShown] = useState<'open' | 'closed'>('open');
+  const list = useQuery({ queryKey: [...changeRequestsKey(project), 'list'], queryFn: () => gql(ListQuery, { project }) });
+  const all = list.data?.changeRequests ?? [];
+  const open = all.filter((r) => isOpen(r.state));
+  const rows = shown === 'open' ? open : all.filter((r) => !isOpen(r.state));
+
   return (
     <>
       <Title order={1}>Change requests</Title>
-      <Text c="dimmed">This page is being built.</Text>
+      <Text c="dimmed" size="sm">Project {project}</Text>
+      <ProjectNav projectId={project} />
+      <Group justify="space-between" mb="sm">
+        <SegmentedControl
+          aria-label="Which requests"
+          value={shown}
+          onChange={(v) => setShown(v as 'open' | 'closed')}
+          data={[{ value: 'open', label: `Open (${open.length})` }, { value: 'closed', label: `Closed (${all.length - open.length})` }]}
+        />
+      </Group>
+      {list.isPending && <Loader aria-label="Loading change requests" />}
+      <ErrorNotice error={list.error} />
+      {list.isSuccess && rows.length === 0 && (
+        <Text c="dimmed">{shown === 'open' ? 'No open change requests. Edits in an environment that needs change requests start a draft.' : 'No closed change requests yet.'}</Text>
+      )}
+      {rows.length > 0 && (
+        <Table striped withTableBorder aria-label={shown === 'open' ? 'Open change requests' : 'Closed change requests'}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Request</Table.Th><Table.Th>Environment</Table.Th><Table.Th>State</Table.Th><Table.Th>Changes</Table.Th>
+              <Table.Th>Approvals</Table.Th><Table.Th>Author</Table.Th><Table.Th>Created</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.map((r) => (
+              <Table.Tr key={r.id}>
+                <Table.Td><Anchor component={Link} to={requestPath(project, r.id)}>{requestLabel(r.id, r.title)}</Anchor></Table.Td>
+                <Table.Td>{r.environment}</Table.Td>
+                <Table.Td>
+                  <StateBadge state={r.state} />
+                  {r.schedule && (
+                    <Text size="xs" c={r.schedule.status === 'failed' ? 'red' : 'dimmed'}>
+                      {r.schedule.status === 'failed' ? 'failed at ' : 'at '}{new Date(r.schedule.scheduledAt).toLocaleString()}
+                    </Text>
+                  )}
+                </Table.Td>
+                <Table.Td>
+                  {countChanges(r)}{' '}
+                  <Text span size="xs" c="dimmed">({[...r.features.map((f) => f.name), ...r.segments.map((s) => `segment ${s.name}`)].join(', ')})</Text>
+                </Table.Td>
+                <Table.Td>{r.approvals.length} of {r.minApprovals}</Table.Td>
+                <Table.Td>{r.createdBy.username ?? '—'}</Table.Td>
+                <Table.Td>{new Date(r.createdAt).toLocaleString()}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Card, Group, Modal, Stack, Switch, Table, Text, Title } from '@mantine/core';
+import { Badge, Button, Card, Group, Modal, Stack, Switch, Table, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { gql } from '../../api/client';
@@ -7,6 +7,8 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { StrategyForm } from '../../components/strategy/StrategyForm';
 import { FeatureVariantsEditor } from '../../components/variants/FeatureVariantsEditor';
 import { movedSortOrder, weightPercent } from '../../logic/flag-summary';
+import { DraftBanner, type PendingRequest } from '../changes/DraftBanner';
+import { useProposeChanges, type ProposedChange } from '../changes/drafts';
 import { StrategyCard } from './StrategyCard';
 import { flagKey, FlagPageSetEnabled, FlagPageSortStrategies, useFlagMutation, type FlagEnvironment, type FlagStrategy } from './queries';
 
@@ -16,12 +18,14 @@ interface EnvironmentSectionProps {
   environment: FlagEnvironment;
   /** The environment's change-request settings when change requests guard it. */
   changeRequests?: { requiredApprovals: number };
+  /** Open change requests with changes to this flag in this environment. */
+  pending?: readonly PendingRequest[];
   /** An archived flag is shown read-only. */
   readOnly: boolean;
 }
 
 /** One environment of the flag: its switch, its strategies in order, and its variants, with what the user may do to them. */
-export function EnvironmentSection({ project, featureName, environment, changeRequests, readOnly }: EnvironmentSectionProps) {
+export function EnvironmentSection({ project, featureName, environment, changeRequests, pending, readOnly }: EnvironmentSectionProps) {
   const env = environment.name;
   const allowed = useAllowed(project, env);
   const can = (permission: string) => !readOnly && allowed.can(permission);
@@ -31,10 +35,17 @@ export function EnvironmentSection({ project, featureName, environment, changeRe
   const [moved, setMoved] = useState<{ id: string; delta: -1 | 1; to: number } | null>(null);
   const clearMoved = useCallback(() => setMoved(null), []);
 
-  const setEnabled = useFlagMutation(featureName, (enabled: boolean) =>
-    gql(FlagPageSetEnabled, { input: { project, feature: featureName, environment: env, enabled } }));
-  const sort = useFlagMutation(featureName, (order: Array<{ id: string; sortOrder: number }>) =>
-    gql(FlagPageSortStrategies, { input: { project, feature: featureName, environment: env, order } }));
+  // Guarded, and the user may not skip the process: every edit below becomes a change of their draft instead.
+  const drafting = !!changeRequests && !allowed.loading && !allowed.can('SKIP_CHANGE_REQUEST');
+  const proposal = useProposeChanges(project);
+  const propose = drafting ? (change: ProposedChange) => proposal.mutateAsync({ environment: env, changes: change }) : undefined;
+
+  const setEnabled = useFlagMutation(featureName, (enabled: boolean) => (propose
+    ? propose({ action: 'updateEnabled', feature: featureName, payload: { enabled } })
+    : gql(FlagPageSetEnabled, { input: { project, feature: featureName, environment: env, enabled } })));
+  const sort = useFlagMutation(featureName, (order: Array<{ id: string; sortOrder: number }>) => (propose
+    ? propose({ action: 'reorderStrategy', feature: featureName, payload: order })
+    : gql(FlagPageSortStrategies, { input: { project, feature: featureName, environment: env, order } })));
 
   const strategies = environment.strategies;
   const move = (index: number, delta: -1 | 1) => {
@@ -74,11 +85,7 @@ export function EnvironmentSection({ project, featureName, environment, changeRe
       <ErrorNotice error={setEnabled.error} />
 
       {changeRequests && (
-        <Alert color="yellow" role="note" title={`Change requests guard ${env}`} mb="sm">
-          {allowed.can('SKIP_CHANGE_REQUEST')
-            ? `Changes here need ${changeRequests.requiredApprovals} approval(s) through a change request; you hold SKIP_CHANGE_REQUEST, so your edits apply directly.`
-            : 'Edits here are refused until they can be made as change-request drafts; the service explains each refusal next to the control you used.'}
-        </Alert>
+        <DraftBanner project={project} environment={env} requiredApprovals={changeRequests.requiredApprovals} drafting={drafting} {...(pending ? { pending } : {})} />
       )}
 
       <Stack gap="xs">
@@ -98,6 +105,7 @@ export function EnvironmentSection({ project, featureName, environment, changeRe
             focusAfterMove={moved?.id === s.id && moved.to === i ? moved.delta : null}
             onFocused={clearMoved}
             onEdit={() => setEditing(s)}
+            {...(propose ? { propose } : {})}
           />
         ))}
         <ErrorNotice error={sort.error} />
@@ -137,12 +145,16 @@ export function EnvironmentSection({ project, featureName, environment, changeRe
       <Modal opened={editing !== null} onClose={() => setEditing(null)} title={editing === 'new' ? 'Add strategy' : 'Edit strategy'} size="xl">
         {editing !== null && (
           <StrategyForm project={project} featureName={featureName} environment={env}
-            {...(editing === 'new' ? {} : { strategy: editing })} onDone={done} />
+            {...(editing === 'new' ? {} : { strategy: editing })} onDone={done}
+            {...(propose ? { propose: (body: Record<string, unknown>) => propose(editing === 'new'
+              ? { action: 'addStrategy', feature: featureName, payload: body }
+              : { action: 'updateStrategy', feature: featureName, payload: body }) } : {})} />
         )}
       </Modal>
       <Modal opened={editingVariants} onClose={() => setEditingVariants(false)} title="Edit variants" size="xl">
         {editingVariants && (
-          <FeatureVariantsEditor project={project} featureName={featureName} environment={env} variants={environment.variants} onDone={done} />
+          <FeatureVariantsEditor project={project} featureName={featureName} environment={env} variants={environment.variants} onDone={done}
+            {...(propose ? { propose: (variants: unknown[]) => propose({ action: 'patchVariant', feature: featureName, payload: { variants } }) } : {})} />
         )}
       </Modal>
     </Card>

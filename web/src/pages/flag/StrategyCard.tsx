@@ -6,6 +6,8 @@ import {
   constraintSentence, constraintValues, operatorLabel, parameterSummary, strategyHeading, strategyLabel, strategyMoveName, weightPercent,
 } from '../../logic/flag-summary';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { strategyPayload } from '../../logic/change-requests';
+import type { ProposedChange } from '../changes/drafts';
 import { FlagPageDeleteStrategy, FlagPageUpdateStrategy, useFlagMutation, type FlagStrategy } from './queries';
 
 export interface StrategyPermissions {
@@ -28,10 +30,12 @@ interface StrategyCardProps {
   focusAfterMove: -1 | 1 | null;
   onFocused(): void;
   onEdit(): void;
+  /** Where change requests guard the environment: disabling and deleting become changes of the user's draft. */
+  propose?(change: ProposedChange): Promise<unknown>;
 }
 
 /** One strategy of an environment: what it does (parameters, constraints, segments, variants) and what may be done to it. */
-export function StrategyCard({ project, featureName, environment, strategy, position, count, may, onMove, movePending, focusAfterMove, onFocused, onEdit }: StrategyCardProps) {
+export function StrategyCard({ project, featureName, environment, strategy, position, count, may, onMove, movePending, focusAfterMove, onFocused, onEdit, propose }: StrategyCardProps) {
   const [confirming, setConfirming] = useState(false);
   const upRef = useRef<HTMLButtonElement>(null);
   const downRef = useRef<HTMLButtonElement>(null);
@@ -42,10 +46,12 @@ export function StrategyCard({ project, featureName, environment, strategy, posi
     (first && !first.disabled ? first : second)?.focus();
     onFocused();
   }, [focusAfterMove, movePending, position, onFocused]);
-  const toggle = useFlagMutation(featureName, (disabled: boolean) =>
-    gql(FlagPageUpdateStrategy, { input: { project, feature: featureName, environment, id: strategy.id, disabled } }));
-  const remove = useFlagMutation(featureName, () =>
-    gql(FlagPageDeleteStrategy, { input: { project, feature: featureName, environment, id: strategy.id } }));
+  const toggle = useFlagMutation(featureName, (disabled: boolean) => (propose
+    ? propose({ action: 'updateStrategy', feature: featureName, payload: { id: strategy.id, ...strategyPayload(strategy), disabled } })
+    : gql(FlagPageUpdateStrategy, { input: { project, feature: featureName, environment, id: strategy.id, disabled } })));
+  const remove = useFlagMutation(featureName, () => (propose
+    ? propose({ action: 'deleteStrategy', feature: featureName, payload: { id: strategy.id } })
+    : gql(FlagPageDeleteStrategy, { input: { project, feature: featureName, environment, id: strategy.id } })));
   const heading = strategyHeading(strategy);
   const moveName = strategyMoveName(strategy);
 
@@ -128,8 +134,10 @@ export function StrategyCard({ project, featureName, environment, strategy, posi
       <ConfirmDialog
         opened={confirming}
         title="Delete strategy"
-        message={<>Delete the strategy “{heading}” from {featureName} in {environment}? This cannot be undone.</>}
-        confirmLabel="Delete strategy"
+        message={propose
+          ? <>Propose deleting the strategy “{heading}” from {featureName} in {environment}? The deletion goes into your draft change request.</>
+          : <>Delete the strategy “{heading}” from {featureName} in {environment}? This cannot be undone.</>}
+        confirmLabel={propose ? 'Add deletion to draft' : 'Delete strategy'}
         pending={remove.isPending}
         error={remove.error}
         onClose={() => setConfirming(false)}

@@ -31,6 +31,12 @@ export const FlagPageChangeRequestConfigQuery = graphql(`
   }
 `);
 
+export const FlagPagePendingChangeRequestsQuery = graphql(`
+  query FlagPagePendingChangeRequests($project: String!, $feature: String!) {
+    pendingChangeRequests(project: $project, feature: $feature) { id title state environment }
+  }
+`);
+
 export const FlagPageChoicesQuery = graphql(`
   query FlagPageChoices {
     featureTypes { id name description }
