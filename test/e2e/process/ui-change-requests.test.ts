@@ -37,17 +37,6 @@ const requests = async () => (await ui.admin<Requests>(`{ changeRequests(project
   id title state environment createdBy { username } features { name changes { action payload } } comments { text createdBy { username } } approvals { username }
   schedule { scheduledAt status } } }`)).changeRequests;
 
-/**
- * The page checked for accessibility once its notifications have finished appearing (one half faded in is a contrast
- * failure of the transition, not of the page), scrolled to the top (text under the sticky header is measured against
- * the header's background).
- */
-async function accessible(page: Page): Promise<void> {
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await page.waitForFunction(() => [...document.querySelectorAll('.mantine-Notification-root')].every((n) => getComputedStyle(n.parentElement ?? n).opacity === '1' && getComputedStyle(n).opacity === '1'));
-  await expectAccessible(page);
-}
-
 (browserSuite() ? describe : describe.skip)('the web UI: change requests', () => {
   beforeAll(async () => {
     ui = await startUi();
@@ -78,7 +67,7 @@ async function accessible(page: Page): Promise<void> {
     expect(config.changeRequestConfig.find((c) => c.environment === 'production')).toEqual({ environment: 'production', changeRequestsEnabled: true, requiredApprovals: 1 });
     expect(config.changeRequestConfig.find((c) => c.environment === 'development')?.changeRequestsEnabled).toBe(false);
     await ui.shot('project-settings');
-    await accessible(page);
+    await expectAccessible(page);
 
     // The Editor's strategy edit and switch become changes of their draft; the flag itself does not move.
     await signIn(rita, 'rita', PASSWORD);
@@ -99,7 +88,7 @@ async function accessible(page: Page): Promise<void> {
     expect(draft.features[0].changes.map((c) => c.action)).toEqual(['updateStrategy', 'updateEnabled']);
     expect(draft.features[0].changes[0].payload).toMatchObject({ id: before.strategies[0].id, parameters: { rollout: '75' } });
     await ui.shot('flag-draft', rita);
-    await accessible(rita);
+    await expectAccessible(rita);
 
     // The request's page: each change against the flag now; the author sends it to review and may not approve it.
     await prod.getByRole('link', { name: /^Draft #/ }).click();
@@ -109,7 +98,7 @@ async function accessible(page: Page): Promise<void> {
     expect((await diff.locator('tbody tr').allInnerTexts()).map((r) => r.split('\t').map((c) => c.trim()))).toEqual([['parameters.rollout', '50', '75']]);
     await rita.getByRole('table', { name: 'Diff: Switch on in production' }).waitFor();
     await ui.shot('change-request-draft', rita);
-    await accessible(rita);
+    await expectAccessible(rita);
     await rita.getByRole('button', { name: 'Rename the change request' }).click();
     await rita.getByRole('textbox', { name: 'Title' }).fill('Wider rollout');
     await rita.getByRole('button', { name: 'Save title' }).click();
@@ -131,7 +120,7 @@ async function accessible(page: Page): Promise<void> {
     await page.getByRole('article', { name: 'Comment by admin' }).waitFor();
     expect((await requests())[0].comments).toEqual([{ text: 'Looks right to me', createdBy: { username: 'admin' } }]);
     await ui.shot('change-request-review');
-    await accessible(page);
+    await expectAccessible(page);
     await approveAndApply(page, PROJECT, id);
 
     const after = await production();
@@ -139,7 +128,7 @@ async function accessible(page: Page): Promise<void> {
     expect(after.strategies[0].parameters.rollout).toBe('75');
     expect((await requests())[0]).toMatchObject({ state: 'Applied', approvals: [{ username: 'admin' }] });
     await ui.shot('change-request-applied');
-    await accessible(page);
+    await expectAccessible(page);
   });
 
   it('turns a switch in the flag list into a draft, schedules the approved request, and lists open and closed requests', async () => {
@@ -162,7 +151,7 @@ async function accessible(page: Page): Promise<void> {
     expect(scheduled.state).toBe('Scheduled');
     expect(scheduled.schedule).toEqual({ scheduledAt: picked.toISOString(), status: 'pending' });
     await ui.shot('change-request-scheduled');
-    await accessible(page);
+    await expectAccessible(page);
     // Still applied later, not now.
     expect((await production()).enabled).toBe(true);
 
@@ -172,7 +161,7 @@ async function accessible(page: Page): Promise<void> {
     expect(await open.locator('tbody tr').count()).toBe(1);
     expect(await open.locator('tbody tr').first().innerText()).toMatch(new RegExp(`#${drafted.id}[\\s\\S]*Scheduled`));
     await ui.shot('change-requests');
-    await accessible(page);
+    await expectAccessible(page);
     await page.getByText(/^Closed \(1\)$/).click();
     const closed = page.getByRole('table', { name: 'Closed change requests' });
     await closed.waitFor();

@@ -10,7 +10,7 @@ import { relativeTime } from '../logic/flag-list';
 import { AppDot } from './data/AppDot';
 import { ApplicationDetails } from './data/ApplicationDetails';
 import { DataApplicationQuery, DataDeleteApplicationMutation } from './data/queries';
-import { notifyDone } from './data/notify';
+import { notifyDone } from '../components/notify';
 
 const when = (iso: string | null | undefined) => (iso ? <time dateTime={iso} title={new Date(iso).toLocaleString()}>{relativeTime(iso)}</time> : '—');
 const seconds = (ms: number | null | undefined) => (ms ? `${Math.round(ms / 1000)} s` : '—');

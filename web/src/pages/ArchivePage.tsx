@@ -10,7 +10,7 @@ import { ErrorNotice } from '../components/ErrorNotice';
 import { relativeTime } from '../logic/flag-list';
 import { byProject, shownState, stillListed, toggled, withShown } from '../logic/selection';
 import { DataArchiveQuery, DataDeleteMutation, DataReviveMutation } from './data/queries';
-import { notifyDone } from './data/notify';
+import { notifyDone } from '../components/notify';
 
 /** Rows per page: the archive may hold thousands of flags, so it is read a page at a time. */
 const PAGE = 100;

@@ -9,7 +9,7 @@ import { graphql } from '../../gql';
 import type { ProviderDefinition } from '../../logic/addon-form';
 import { AddonCard } from '../integrations/AddonCard';
 import { AddonFormModal, type EditedAddon } from '../integrations/AddonFormModal';
-import { notifyDone } from '../integrations/shared';
+import { notifyDone } from '../../components/notify';
 
 const AddonsQuery = graphql(`
   query AddonsList {

@@ -10,7 +10,7 @@ import { creatableTokenTypes } from '../../logic/token-form';
 import { NewTokenModal } from '../integrations/NewTokenModal';
 import { TokenExpiryModal } from '../integrations/TokenExpiryModal';
 import { TokenTable, type TokenRow } from '../integrations/TokenTable';
-import { notifyDone } from '../integrations/shared';
+import { notifyDone } from '../../components/notify';
 
 const TokensQuery = graphql(`
   query ApiTokensList {

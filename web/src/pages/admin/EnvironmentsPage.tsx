@@ -8,7 +8,8 @@ import { graphql } from '../../gql';
 import { byOrder, moveUpdates } from '../../logic/definitions';
 import { EnvironmentForm, type EnvironmentValues } from '../definitions/EnvironmentForm';
 import { ENVIRONMENT_KEYS } from '../definitions/keys';
-import { RowError, notifyDone, useConfirmDelete, useRowError } from '../definitions/shared';
+import { RowError, useConfirmDelete, useRowError } from '../definitions/shared';
+import { notifyDone } from '../../components/notify';
 
 const EnvironmentsQuery = graphql(`
   query DefinitionsEnvironments { environments { name type enabled protected sortOrder } }

@@ -6,7 +6,8 @@ import { useAllowed } from '../../api/session';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { graphql } from '../../gql';
 import { STRATEGY_KEYS } from '../definitions/keys';
-import { RowError, notifyDone, useConfirmDelete, useRowError } from '../definitions/shared';
+import { RowError, useConfirmDelete, useRowError } from '../definitions/shared';
+import { notifyDone } from '../../components/notify';
 import { StrategyForm, type StrategyValues } from '../definitions/StrategyForm';
 
 const StrategiesQuery = graphql(`

@@ -5,7 +5,7 @@ import { gql } from '../../api/client';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import type { DataApplicationQuery as Loaded } from '../../gql/graphql';
 import { DataUpdateApplicationMutation } from './queries';
-import { notifyDone } from './notify';
+import { notifyDone } from '../../components/notify';
 
 
 

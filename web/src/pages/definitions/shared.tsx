@@ -1,14 +1,9 @@
 import { Table } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
-
-/** A success said briefly (the theme names its close button). */
-export function notifyDone(message: string, autoClose = 3000): void {
-  notifications.show({ message, color: 'green', autoClose });
-}
+import { notifyDone } from '../../components/notify';
 
 /** A refusal about one row of a definitions table, shown in a row of its own right under it (nothing when none). */
 export function RowError({ error, colSpan }: { error: unknown; colSpan: number }) {

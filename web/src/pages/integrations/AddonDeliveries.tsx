@@ -4,7 +4,8 @@ import { gql } from '../../api/client';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { graphql } from '../../gql';
 import { deliveryStatusColor, deliverySummary } from '../../logic/addon-form';
-import { notifyDone, When } from './shared';
+import { When } from './shared';
+import { notifyDone } from '../../components/notify';
 
 const DeliveriesQuery = graphql(`
   query AddonsDeliveries($id: Int!, $after: String) {

@@ -5,7 +5,7 @@ import { gql } from '../../api/client';
 import { ApiError } from '../../api/errors';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { graphql } from '../../gql';
-import { notifyDone } from './shared';
+import { notifyDone } from '../../components/notify';
 
 const UpdateSamlMutation = graphql(`
   mutation AuthSamlUpdate($input: UpdateSamlSettingsInput!) {

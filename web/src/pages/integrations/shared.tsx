@@ -1,4 +1,3 @@
-import { notifications } from '@mantine/notifications';
 import { Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { gql } from '../../api/client';
@@ -27,7 +26,3 @@ export function When({ iso, never = 'never' }: { iso: string | null | undefined;
   return <time dateTime={iso} title={new Date(iso).toLocaleString()}>{relativeTime(iso)}</time>;
 }
 
-/** A success message (the theme names its close button). */
-export function notifyDone(message: string) {
-  notifications.show({ color: 'teal', message });
-}

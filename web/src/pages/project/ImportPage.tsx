@@ -9,7 +9,7 @@ import { actionCounts, parseImportText } from '../../logic/import-export';
 import { ImportDiff, ImportItems } from '../data/ImportDiff';
 import { DataImportMutation, DataImportProjectQuery, DataValidateImportQuery } from '../data/queries';
 import { flagKey } from '../flag/queries';
-import { notifyDone } from '../data/notify';
+import { notifyDone } from '../../components/notify';
 
 /** The largest file read into the page: the service's default import body limit is 500 kB, so larger is refused anyway. */
 const MAX_FILE = 5 * 1024 * 1024;
