@@ -1,4 +1,4 @@
-import { createTheme, Modal, Notification, type CSSVariablesResolver } from '@mantine/core';
+import { createTheme, Loader, Modal, Notification, type CSSVariablesResolver } from '@mantine/core';
 import { darkenHex, readableShade } from './logic/contrast';
 
 // The system font stack (no web font to download: the UI works with no network), a focus ring on every control, and
@@ -11,6 +11,8 @@ export const theme = createTheme({
   components: {
     // Mantine's close button is an icon alone: give every dialog's a name.
     Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
+    // A spinner is a status: its aria-label (what is loading) is prohibited on an element without a role.
+    Loader: Loader.extend({ defaultProps: { role: 'status' } }),
     // The same for notifications, whose text is also Mantine's gray 6 (below AA) unless given the dimmed shade.
     Notification: Notification.extend({
       defaultProps: { closeButtonProps: { 'aria-label': 'Close notification' } },

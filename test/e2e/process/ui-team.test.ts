@@ -3,7 +3,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { InMemStorageProvider, Unleash, UnleashEvents } from 'unleash-client';
 import { NAV } from '../../../web/src/layout/navigation';
 import { acceptInvite, inviteUser } from '../../support/ui-access';
-import { ADMIN_PASSWORD, browserSuite, expectAccessible, signIn, startUi, type UiHarness } from '../../support/ui-browser';
+import { accessibilityViolations, ADMIN_PASSWORD, browserSuite, signIn, startUi, type UiHarness } from '../../support/ui-browser';
 import { approveAndApply, draftBanner, enableChangeRequests, environmentRegion, proposeStrategyEdit, sendToReview } from '../../support/ui-change-requests';
 import { exportAndImport } from '../../support/ui-data';
 import { createClientToken } from '../../support/ui-integrations';
@@ -113,8 +113,8 @@ async function until(check: () => boolean | Promise<boolean>, what: string, ms =
     const { validated } = await exportAndImport(ui.page, LEGACY, PROJECT, 'production', {
       // Flag names are unique across projects: the old project's flags go once the export is taken (a move).
       beforeImport: async () => {
-        await ui.admin(`mutation { archiveFeatures(input: {project: "${LEGACY}", features: ["legacy-banner", "legacy-search"]}) { features } }`);
-        await ui.admin(`mutation { deleteFeatures(input: {features: ["legacy-banner", "legacy-search"]}) { features } }`);
+        await ui.admin(`mutation { archiveFeatures(input: {project: "${LEGACY}", features: ["legacy-banner", "legacy-search"]}) }`);
+        await ui.admin(`mutation { deleteFeatures(input: {project: "${LEGACY}", features: ["legacy-banner", "legacy-search"]}) }`);
       },
     });
     expect(validated.map((v) => v.feature).sort()).toEqual(['legacy-banner', 'legacy-search']);
@@ -141,18 +141,26 @@ async function until(check: () => boolean | Promise<boolean>, what: string, ms =
     visits.push(
       { name: `/projects/${PROJECT}`, open: async () => { await page.goto('/projects'); await page.getByRole('link', { name: 'Storefront' }).click(); } },
       ...['Change requests', 'Import', 'Access', 'Settings'].map((label) => ({ name: `/projects/${PROJECT}/${label.toLowerCase().replace(' ', '-')}`, open: () => projectNav().getByRole('link', { name: label }).click() })),
-      { name: `/projects/${PROJECT}/change-requests/1`, open: () => page.getByRole('link', { name: /^#1\b/ }).first().click() },
     );
+    const { changeRequests } = await ui.admin<{ changeRequests: Array<{ id: number }> }>(`{ changeRequests(project: "${PROJECT}") { id } }`);
+    visits.push({ name: `/projects/${PROJECT}/change-requests/${changeRequests[0].id}`, open: async () => {
+      await projectNav().getByRole('link', { name: 'Change requests' }).click();
+      // Applied, so among the closed requests.
+      await page.getByText(/^Closed \(\d+\)$/).click();
+      await page.getByRole('link', { name: new RegExp(`#${changeRequests[0].id}\\b`) }).first().click();
+    } });
     for (const visit of visits) {
       const before = scripts.size;
       await visit.open();
       await page.waitForURL((url) => url.pathname === visit.name);
-      await page.getByRole('heading', { level: 1 }).first().waitFor();
-      await page.getByRole('main').waitFor();
-      await page.waitForLoadState('networkidle');
+      // The page's own code arrives on its first visit (the old page stays on screen until it has).
+      await until(() => scripts.size > before, `a new script for ${visit.name}`, 10_000).catch(() => undefined);
       expect({ page: visit.name, newScripts: scripts.size > before }).toEqual({ page: visit.name, newScripts: true });
+      await page.waitForLoadState('networkidle');
+      await page.getByRole('main').getByRole('heading', { level: 1 }).first().waitFor();
+      await page.waitForFunction(() => !document.querySelector('main .mantine-Loader-root'));
       await ui.shot(`page${visit.name.replace(/[/:]/g, '-')}`, page);
-      await expectAccessible(page);
+      expect({ page: visit.name, violations: await accessibilityViolations(page) }).toEqual({ page: visit.name, violations: [] });
     }
     expect(ui.seen.consoleErrors).toEqual([]);
     expect(ui.seen.elsewhere).toEqual([]);
