@@ -149,6 +149,7 @@ async function until(check: () => boolean | Promise<boolean>, what: string, ms =
       await page.getByText(/^Closed \(\d+\)$/).click();
       await page.getByRole('link', { name: new RegExp(`#${changeRequests[0].id}\\b`) }).first().click();
     } });
+    let heading = 'Projects';
     for (const visit of visits) {
       const before = scripts.size;
       await visit.open();
@@ -157,8 +158,12 @@ async function until(check: () => boolean | Promise<boolean>, what: string, ms =
       await until(() => scripts.size > before, `a new script for ${visit.name}`, 10_000).catch(() => undefined);
       expect({ page: visit.name, newScripts: scripts.size > before }).toEqual({ page: visit.name, newScripts: true });
       await page.waitForLoadState('networkidle');
-      await page.getByRole('main').getByRole('heading', { level: 1 }).first().waitFor();
-      await page.waitForFunction(() => !document.querySelector('main .mantine-Loader-root'));
+      // React keeps the old page on screen while the new one gets ready: wait for the new page's heading.
+      await page.waitForFunction((previous) => {
+        const h1 = document.querySelector('main h1');
+        return h1 !== null && (h1 as HTMLElement).innerText !== previous && !document.querySelector('main .mantine-Loader-root');
+      }, heading);
+      heading = await page.locator('main h1').first().innerText();
       await ui.shot(`page${visit.name.replace(/[/:]/g, '-')}`, page);
       expect({ page: visit.name, violations: await accessibilityViolations(page) }).toEqual({ page: visit.name, violations: [] });
     }
