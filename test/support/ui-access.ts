@@ -1,23 +1,10 @@
 import type { BrowserContext, Page } from 'playwright-core';
+import { pick } from './ui-browser';
 
 /**
  * Steps of the access-control pages (issue 29, item 2) for browser tests: inviting a user on /admin/users and
  * accepting the invitation in another browser context. Shared by ui-access.test.ts and the whole-team test.
  */
-
-type Scope = Pick<Page, 'getByRole'>;
-
-/** Chooses an option of a Mantine Select or MultiSelect (its options open in a portal of the page). */
-export async function pick(page: Page, label: string, option: string, scope: Scope = page): Promise<void> {
-  await scope.getByRole('textbox', { name: label, exact: true }).click();
-  await page.getByRole('option', { name: option, exact: true }).click();
-}
-
-/** Adds an option to a Mantine MultiSelect, then leaves it (Tab): its list stays open over the fields below otherwise. */
-export async function pickMany(page: Page, label: string, option: string, scope: Scope = page): Promise<void> {
-  await pick(page, label, option, scope);
-  await page.keyboard.press('Tab');
-}
 
 export interface Invitee {
   name: string;

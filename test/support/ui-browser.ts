@@ -150,3 +150,15 @@ export async function expectAccessible(page: Page): Promise<void> {
   const { expect } = require('@jest/globals') as typeof import('@jest/globals');
   expect(await accessibilityViolations(page)).toEqual([]);
 }
+
+/** Chooses an option of a Mantine Select or MultiSelect by the field's label (its options open in a portal of the page). */
+export async function pick(page: Page, label: string, option: string | RegExp, scope: Pick<Page, 'getByRole'> = page): Promise<void> {
+  await scope.getByRole('textbox', { name: label, exact: true }).click();
+  await page.getByRole('option', typeof option === 'string' ? { name: option, exact: true } : { name: option }).first().click();
+}
+
+/** Adds an option to a Mantine MultiSelect, then leaves it (Tab): its list stays open over the fields below otherwise. */
+export async function pickMany(page: Page, label: string, option: string, scope: Pick<Page, 'getByRole'> = page): Promise<void> {
+  await pick(page, label, option, scope);
+  await page.keyboard.press('Tab');
+}

@@ -1,4 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
+import { pick } from './ui-browser';
 
 /**
  * The export → import round trip as a person does it in the web UI (issue 29, item 7): on the source project's flag
@@ -6,12 +7,6 @@ import type { Locator, Page } from 'playwright-core';
  * target project's import page, paste it, choose the environment, Validate, read the per-flag diff, then Import.
  * The caller checks the result on the server.
  */
-
-/** Chooses an option of a Mantine Select (its options open in a portal of the page). */
-export async function pickOption(page: Page, label: string, option: string, scope: Pick<Page, 'getByRole'> = page): Promise<void> {
-  await scope.getByRole('textbox', { name: label, exact: true }).click();
-  await page.getByRole('option', { name: option, exact: true }).click();
-}
 
 export interface ExportImportResult {
   /** The JSON the export dialog showed (and the import page was given). */
@@ -37,7 +32,7 @@ export async function openExport(page: Page, fromProject: string, flags?: string
 
 /** In an open export dialog: exports from `env` and gives the JSON shown. */
 export async function exportFrom(page: Page, dialog: Locator, env: string): Promise<string> {
-  await pickOption(page, 'Environment', env, dialog);
+  await pick(page, 'Environment', env, dialog);
   await dialog.getByRole('button', { name: 'Export', exact: true }).click();
   const field = dialog.getByRole('textbox', { name: 'Export JSON' });
   await field.waitFor();
@@ -47,7 +42,7 @@ export async function exportFrom(page: Page, dialog: Locator, env: string): Prom
 /** On the target's import page (open): pastes `json`, validates for `env`, and waits for the per-flag diff. */
 export async function validateImport(page: Page, json: string, env: string): Promise<Array<{ feature: string; action: string }>> {
   await page.getByRole('textbox', { name: 'Export JSON' }).fill(json);
-  await pickOption(page, 'Environment', env);
+  await pick(page, 'Environment', env);
   await page.getByRole('button', { name: 'Validate' }).click();
   await page.getByRole('heading', { level: 2, name: 'Validation' }).waitFor();
   const cards = page.locator('section[aria-labelledby^="import-flag-"]');

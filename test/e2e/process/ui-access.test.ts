@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { ADMIN_PASSWORD, browserSuite, expectAccessible, signIn, startUi, type UiHarness } from '../../support/ui-browser';
-import { acceptInvite, inviteUser, pick, pickMany } from '../../support/ui-access';
+import { ADMIN_PASSWORD, browserSuite, expectAccessible, pick, pickMany, signIn, startUi, type UiHarness } from '../../support/ui-browser';
+import { acceptInvite, inviteUser } from '../../support/ui-access';
 
 /**
  * Access control in Chromium (issue 29, item 2): an admin invites a user, who sets a password from the invite link

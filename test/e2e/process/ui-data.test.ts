@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { readFileSync } from 'node:fs';
-import { ADMIN_PASSWORD, browserSuite, expectAccessible, signIn, startUi, type UiHarness } from '../../support/ui-browser';
-import { exportAndImport, exportFrom, openExport, pickOption } from '../../support/ui-data';
+import { ADMIN_PASSWORD, browserSuite, expectAccessible, pick, signIn, startUi, type UiHarness } from '../../support/ui-browser';
+import { exportAndImport, exportFrom, openExport } from '../../support/ui-data';
 
 /**
  * The data pages in Chromium (issue 29, items 7–9): an export of two flags of one project imported into another
@@ -135,7 +135,7 @@ async function seedSource() {
     await page.getByText(/^This is not JSON/).waitFor();
     await page.locator('input[type=file]').setInputFiles(file);
     await page.getByText(/^2 flag\(s\) in the export: /).waitFor();
-    await pickOption(page, 'Environment', 'development');
+    await pick(page, 'Environment', 'development');
     await page.getByRole('button', { name: 'Validate' }).click();
     const banner = page.getByRole('list', { name: 'Changes to shop-banner' });
     await banner.getByText('description: "edited since" → "shop-banner, seeded"').waitFor();

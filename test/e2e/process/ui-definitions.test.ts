@@ -1,18 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { Locator, Page } from 'playwright-core';
-import { ADMIN_PASSWORD, browserSuite, expectAccessible, signIn, startUi, type UiHarness } from '../../support/ui-browser';
+import { ADMIN_PASSWORD, browserSuite, expectAccessible, pick, signIn, startUi, type UiHarness } from '../../support/ui-browser';
 
 /**
  * The definitions pages in Chromium (issue 29, item 5): environments, context fields, segments, strategy types and tag
  * types, each created (and changed) through the UI and checked on the server.
  */
 let ui: UiHarness;
-
-/** Chooses an option of a Mantine Select (its options open in a portal of the page). */
-async function pick(page: Page, scope: Pick<Page, 'getByRole'>, label: string, option: string | RegExp) {
-  await scope.getByRole('textbox', { name: label, exact: true }).click();
-  await page.getByRole('option', { name: option }).first().click();
-}
 
 /** Opens a definitions page and waits for its heading and a row it must list. */
 async function open(page: Page, path: string, heading: string, row: string): Promise<void> {
@@ -112,8 +106,8 @@ const dialogNamed = (page: Page, name: string): Locator => page.getByRole('dialo
     const dialog = dialogNamed(page, 'New segment');
     await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('EU customers');
     await dialog.getByRole('button', { name: 'Add constraint' }).click();
-    await pick(page, dialog, 'Context field', /^region/);
-    await pick(page, dialog, 'Values', /^eu/);
+    await pick(page, 'Context field', /^region/, dialog);
+    await pick(page, 'Values', /^eu/, dialog);
     await page.keyboard.press('Escape');
     await ui.shot('segment-new');
     await expectAccessible(page);
@@ -153,7 +147,7 @@ const dialogNamed = (page: Page, name: string): Locator => page.getByRole('dialo
     await dialog.getByLabel('Description', { exact: true }).fill('On for the listed tenants');
     await dialog.getByRole('button', { name: 'Add parameter' }).click();
     await dialog.getByRole('textbox', { name: 'Parameter name' }).fill('tenants');
-    await pick(page, dialog, 'Parameter type', 'List (comma-separated)');
+    await pick(page, 'Parameter type', 'List (comma-separated)', dialog);
     await dialog.getByRole('checkbox', { name: /Required/ }).check();
     await ui.shot('strategy-new');
     await expectAccessible(page);

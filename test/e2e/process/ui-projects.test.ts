@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { Page } from 'playwright-core';
-import { ADMIN_PASSWORD, browserSuite, expectAccessible, signIn, startUi, type UiHarness } from '../../support/ui-browser';
+import { ADMIN_PASSWORD, browserSuite, expectAccessible, pick, signIn, startUi, type UiHarness } from '../../support/ui-browser';
 import { seedFlags } from '../../support/ui-seed';
 
 /**
@@ -16,12 +16,6 @@ const FLAG = 'checkout-banner';
 /** Rows of the flag table in the DOM now (the header row and the spacer rows left out). */
 const domRows = (page: Page) => page.locator('[data-testid="flag-scroll"] tbody tr:not([aria-hidden])');
 const counter = (page: Page) => page.getByText(/^\d+( of \d+)? flags$/);
-
-/** Chooses an option of a Mantine Select (its options open in a portal of the page). */
-async function pick(page: Page, label: string, option: string, scope: Pick<Page, 'getByRole'> = page) {
-  await scope.getByRole('textbox', { name: label, exact: true }).click();
-  await page.getByRole('option', { name: option, exact: true }).click();
-}
 
 /** Resolves once the page has the service's answer on the switches of `n` environments (me.allowed per environment). */
 function permissionsAnswered(page: Page, n = 2): Promise<void> {
