@@ -1,6 +1,7 @@
 import type { ChangeRequestEnvironmentConfig } from '../domain/change-requests/change-request-config.service';
 import type { ChangeRequest, ChangeRequestActor, ChangeRequestChange, ChangeRequestComment } from '../domain/change-requests/change-request.service';
-import { builder } from './builder';
+import DataLoader from 'dataloader';
+import { builder, type GraphQLContext } from './builder';
 
 /** Change requests on the GraphQL door (issue 12): the same service as REST. */
 
@@ -118,6 +119,20 @@ const ReviewRef = builder.objectRef<ChangeRequest['approvals'][number]>('ChangeR
   }),
 });
 
+// Authorship of every request a response lists, asked in one query.
+const authored = new WeakMap<GraphQLContext, DataLoader<number, boolean>>();
+const authoredLoader = (ctx: GraphQLContext) => {
+  let loader = authored.get(ctx);
+  if (!loader) {
+    loader = new DataLoader(async (ids) => {
+      const mine = await ctx.services.changeRequests.authoredByCaller(ids);
+      return ids.map((id) => mine.has(id));
+    });
+    authored.set(ctx, loader);
+  }
+  return loader;
+};
+
 export const ChangeRequestRef = builder.objectRef<ChangeRequest>('ChangeRequest').implement({
   description: 'Changes to one environment of a project, proposed for review.',
   fields: (t) => ({
@@ -134,6 +149,10 @@ export const ChangeRequestRef = builder.objectRef<ChangeRequest>('ChangeRequest'
     comments: t.field({ type: [CommentRef], description: 'Comments, oldest first.', resolve: (r) => r.comments }),
     schedule: t.field({ type: ScheduleRef, nullable: true, description: 'When the state is Scheduled: when and how.', resolve: (r) => r.schedule ?? null }),
     createdBy: t.field({ type: ActorRef, description: 'Its author.', resolve: (r) => r.createdBy }),
+    createdByMe: t.boolean({
+      description: 'Whether the caller wrote it: decided by user id (or API token), as the service decides authorship, not by the name in createdBy (one batch per response).',
+      resolve: (r, _args, ctx) => authoredLoader(ctx).load(r.id),
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
   }),
 });

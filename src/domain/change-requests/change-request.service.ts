@@ -236,6 +236,13 @@ export class ChangeRequestService {
     return state === undefined ? this.read(this.em, 'where r.project = ?', [project]) : this.read(this.em, 'where r.project = ? and r.state = ?', [project, state]);
   }
 
+  /** Which of these requests the caller wrote, decided by who they are (`actorKey`), never by a name. */
+  async authoredByCaller(ids: readonly number[]): Promise<Set<number>> {
+    if (ids.length === 0) return new Set();
+    const rows: Array<{ id: number }> = await this.em.execute('select id from change_requests where id in (?) and created_by_actor = ?', [ids, actorKey(this.principal)]);
+    return new Set(rows.map((r) => Number(r.id)));
+  }
+
   /** Open requests of the project with changes to `feature`. */
   async pendingForFeature(project: string, feature: string): Promise<ChangeRequest[]> {
     return this.read(this.em, 'where r.project = ? and r.state in (?) and exists (select 1 from change_request_changes c where c.change_request_id = r.id and c.feature = ?)', [project, OPEN_STATES, feature]);

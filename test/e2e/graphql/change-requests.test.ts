@@ -97,3 +97,18 @@ describe('change requests through GraphQL', () => {
     expect((await data(GqlCrList, { project: 'crg', state: 'Applied' })).changeRequests).toEqual([{ id, state: 'Applied' }]);
   });
 });
+
+describe('whose request it is (createdByMe)', () => {
+  const GqlCrMine = graphql(`query GqlCrMine($project: String!) { changeRequests(project: $project) { id createdByMe createdBy { username } } }`);
+
+  it('is decided by who the caller is, not by the name the request shows', async () => {
+    const { addChangeRequestChanges: draft } = await data(GqlCrAdd, { input: { project: 'crg', environment: 'development', changes: { action: 'updateEnabled', feature: 'crg-a', payload: { enabled: true } } } });
+    const author = draft.createdBy.username!;
+    // Another credential going by the very same name is someone else.
+    const twin = (await app.post('/api/admin/api-tokens', { tokenName: author, type: 'admin' })).body.secret as string;
+    const mine = (token?: string) => data(GqlCrMine, { project: 'crg' }, token).then((r) => r.changeRequests.find((c) => c.id === draft.id));
+    expect(await mine()).toEqual({ id: draft.id, createdByMe: true, createdBy: { username: author } });
+    expect(await mine(twin)).toEqual({ id: draft.id, createdByMe: false, createdBy: { username: author } });
+    expect((await mine(reviewer))?.createdByMe).toBe(false);
+  });
+});

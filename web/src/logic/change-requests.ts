@@ -20,21 +20,14 @@ export function countChanges(request: Counted): number {
 
 /**
  * The caller's Draft for an environment among a project's requests. The service keeps one Draft per author and
- * environment and writes its author as the caller's username (or email): the same name `me` has.
+ * environment, and says which requests are the caller's (`createdByMe`, by user id: two people may share a name).
  */
-export function findDraft<T extends { state: string; environment: string; createdBy: { username?: string | null } }>(
-  requests: readonly T[], environment: string, me: string | null | undefined,
-): T | undefined {
-  if (!me) return undefined;
-  return requests.find((r) => r.state === 'Draft' && r.environment === environment && r.createdBy.username === me);
+export function findDraft<T extends { state: string; environment: string; createdByMe: boolean }>(requests: readonly T[], environment: string): T | undefined {
+  return requests.find((r) => r.state === 'Draft' && r.environment === environment && r.createdByMe);
 }
 
 /** A request as a heading or link names it: its title, with its number in front unless the (default) title has it. */
 export const requestLabel = (id: number, title: string): string => (title.includes(`#${id}`) ? title : `#${id} ${title}`);
-
-/** The name the service records for the signed-in user: the username, else the email. */
-export const actorName = (user: { username?: string | null; email?: string | null } | undefined): string | null =>
-  user?.username ?? user?.email ?? null;
 
 /** The buttons of a request's page, by the names the tests and users know them by, and the state each asks for. */
 export const ACTIONS = {

@@ -7,7 +7,7 @@ import { gql } from '../../api/client';
 import { useAllowed, useMe } from '../../api/session';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { ProjectNav } from '../../components/projects/ProjectNav';
-import { actorName, availableActions, countChanges, requestLabel } from '../../logic/change-requests';
+import { availableActions, countChanges, requestLabel } from '../../logic/change-requests';
 import { ChangeList } from './ChangeList';
 import { changeRequestsKey } from './drafts';
 import { RequestActions } from './RequestActions';
@@ -48,7 +48,7 @@ function RequestView({ request: r, crumbs, listPath }: { request: Request; crumb
   const navigate = useNavigate();
   const me = useMe();
   const allowed = useAllowed(r.project, r.environment);
-  const isAuthor = !!me.data && r.createdBy.username === actorName(me.data.me.user);
+  const isAuthor = r.createdByMe;
   const myId = me.data?.me.user.id;
   const reviewed = [...r.approvals, ...r.rejections].some((a) => a.userId !== null && a.userId !== undefined && a.userId === myId);
   const actions = me.data && !allowed.loading

@@ -1,9 +1,8 @@
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { gql } from '../../api/client';
-import { useMe } from '../../api/session';
 import { graphql } from '../../gql';
-import { actorName, countChanges, findDraft } from '../../logic/change-requests';
+import { countChanges, findDraft } from '../../logic/change-requests';
 
 // The user's Draft change request per project environment: read, and added to. Used by the flag page and the flag list
 // wherever change requests guard an environment and the user may not skip them.
@@ -12,7 +11,7 @@ const DraftsQuery = graphql(`
   query ChangeDraftsOfProject($project: String!) {
     changeRequests(project: $project, state: "Draft") {
       id title environment state
-      createdBy { username }
+      createdByMe
       features { name changes { id } }
       segments { id changes { id } }
     }
@@ -34,14 +33,13 @@ export const changeRequestsKey = (project: string) => ['change-requests', projec
 
 /** The signed-in user's Draft in one environment of a project (undefined while there is none), with its change count. */
 export function useMyDraft(project: string, environment: string, enabled = true) {
-  const me = useMe();
   const drafts = useQuery({
     queryKey: [...changeRequestsKey(project), 'drafts'],
     queryFn: () => gql(DraftsQuery, { project }),
     enabled,
     staleTime: 10_000,
   });
-  const draft = findDraft(drafts.data?.changeRequests ?? [], environment, actorName(me.data?.me.user));
+  const draft = findDraft(drafts.data?.changeRequests ?? [], environment);
   return { draft: draft && { id: draft.id, title: draft.title, changes: countChanges(draft) }, error: drafts.error };
 }
 

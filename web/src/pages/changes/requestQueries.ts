@@ -8,6 +8,7 @@ export const ChangeRequestPageQuery = graphql(`
     changeRequest(project: $project, id: $id) {
       id title environment state minApprovals project createdAt
       createdBy { username }
+      createdByMe
       approvals { username userId createdAt }
       rejections { username userId createdAt }
       comments { id text createdAt createdBy { username } }
