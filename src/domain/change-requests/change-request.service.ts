@@ -264,13 +264,23 @@ export class ChangeRequestService {
       // A request may also be made where none is required (a voluntary second pair of eyes); it needs the approvals
       // the environment is configured with.
       for (const [i, c] of changes.entries()) await this.checkTargets(tx, project, environment, c, changes.length > 1 ? `${i}/` : '');
-      const created: Array<{ id: number }> = await tx.execute(
-        `insert into change_requests (project, environment, min_approvals, created_by, created_by_user_id, created_by_actor) values (?, ?, ?, ?, ?, ?)
-         on conflict (project, environment, created_by_actor) where state = 'Draft' do nothing returning id`,
-        [project, environment, config.requiredApprovals, this.principal.name, this.principal.userId, actorKey(this.principal)]);
-      const [draft]: Array<{ id: number }> = await tx.execute(
-        `select id from change_requests where project = ? and environment = ? and created_by_actor = ? and state = 'Draft' for update`,
-        [project, environment, actorKey(this.principal)]);
+      const lockDraft = async (): Promise<{ id: number } | undefined> => {
+        const rows: Array<{ id: number }> = await tx.execute(
+          `select id from change_requests where project = ? and environment = ? and created_by_actor = ? and state = 'Draft' for update`,
+          [project, environment, actorKey(this.principal)]);
+        return rows[0];
+      };
+      // The Draft is looked for first: an insert that meets the existing one would still use up a request number.
+      let draft = await lockDraft();
+      let created: Array<{ id: number }> = [];
+      if (!draft) {
+        // Two first changes at once: one insert wins, the other waits for it and then finds its Draft.
+        created = await tx.execute(
+          `insert into change_requests (project, environment, min_approvals, created_by, created_by_user_id, created_by_actor) values (?, ?, ?, ?, ?, ?)
+           on conflict (project, environment, created_by_actor) where state = 'Draft' do nothing returning id`,
+          [project, environment, config.requiredApprovals, this.principal.name, this.principal.userId, actorKey(this.principal)]);
+        draft = (await lockDraft())!;
+      }
       if (created.length > 0) emit({ type: 'change-request-created', project, environment, data: { changeRequestId: draft.id } });
       const snapshots = await snapshotsOf(tx, changes.map((c) => ({ environment, change: stored(c) })));
       for (const [i, c] of changes.entries()) {
