@@ -1,4 +1,5 @@
 const uiWithPostgres = process.env.FLAGDECK_UI_TESTS_WITH_POSTGRES === '1';
+const uiStayEmbedded = 'ui-(team|playground-history)\\.test';
 /** @type {import('jest').Config} */
 const swc = ['@swc/jest', {
   jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
@@ -24,9 +25,10 @@ module.exports = {
       // own (they drop DATABASE_URL): a run against PostgreSQL leaves them to the embedded run instead of repeating them.
       // FLAGDECK_UI_TESTS_WITH_POSTGRES=1 (.ci/run, which runs both side by side) moves the web UI's browser tests
       // (ui-*, which start their own embedded service too) into the PostgreSQL run, so the two runs take about as long.
+      // Two of them (uiStayEmbedded) stay with the embedded run, which evens out the two runs' lengths.
       testPathIgnorePatterns: process.env.DATABASE_URL
-        ? ['/node_modules/', uiWithPostgres ? '<rootDir>/test/e2e/process/(?!ui-)' : '<rootDir>/test/e2e/process/']
-        : ['/node_modules/', ...(uiWithPostgres ? ['<rootDir>/test/e2e/process/ui-'] : [])],
+        ? ['/node_modules/', uiWithPostgres ? `<rootDir>/test/e2e/process/(?!ui-)|<rootDir>/test/e2e/process/${uiStayEmbedded}` : '<rootDir>/test/e2e/process/']
+        : ['/node_modules/', ...(uiWithPostgres ? [`<rootDir>/test/e2e/process/ui-(?!${uiStayEmbedded.slice(3)})`] : [])],
     },
   ],
   // PGlite serves one session; real PostgreSQL tests share one database: run files one at a time.
