@@ -39,7 +39,8 @@ const requests = async () => (await ui.admin<Requests>(`{ changeRequests(project
 
 (browserSuite() ? describe : describe.skip)('the web UI: change requests', () => {
   beforeAll(async () => {
-    ui = await startUi();
+    // Scheduled requests are looked for every 200 ms, so a schedule falls due during the test.
+    ui = await startUi({ CHANGE_REQUEST_POLL_MS: '200' });
     await ui.admin(`mutation { createProject(input: {id: "${PROJECT}", name: "Shop"}) { id } }`);
     await ui.admin(`mutation { createFeature(input: {project: "${PROJECT}", name: "${FLAG}"}) { name } }`);
     await ui.admin(`mutation ($input: AddFeatureStrategyInput!) { addFeatureStrategy(input: $input) { id } }`, {
@@ -207,5 +208,40 @@ const requests = async () => (await ui.admin<Requests>(`{ changeRequests(project
     expect((await requests()).find((r) => r.id === id)!.state).toBe('Cancelled');
     expect(ui.seen.elsewhere).toEqual([]);
     expect(ui.seen.consoleErrors).toEqual([]);
+  });
+
+  it('shows why a scheduled apply failed', async () => {
+    const { page } = ui;
+    // Another admin credential reviews and schedules the admin's own request (an author may not approve it).
+    const { createApiToken } = await ui.admin<{ createApiToken: { secret: string } }>('mutation { createApiToken(input: { tokenName: "cr-reviewer", type: "admin" }) { secret } }');
+    const asReviewer = async (query: string, variables: Record<string, unknown>) => {
+      const res = await fetch(`${ui.base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: createApiToken.secret }, body: JSON.stringify({ query, variables }) });
+      const body = (await res.json()) as { errors?: unknown[] };
+      expect(body.errors).toBeUndefined();
+    };
+    const strategy = (await production()).strategies[0];
+    const { addChangeRequestChanges: { id } } = await ui.admin<{ addChangeRequestChanges: { id: number } }>(
+      'mutation($input: AddChangeRequestChangesInput!) { addChangeRequestChanges(input: $input) { id } }',
+      { input: { project: PROJECT, environment: 'production', changes: { action: 'updateStrategy', feature: FLAG, payload: { id: strategy.id, name: 'flexibleRollout', parameters: { ...strategy.parameters, rollout: '35' } } } } });
+    const move = 'mutation($input: SetChangeRequestStateInput!) { setChangeRequestState(input: $input) { state } }';
+    await ui.admin(move, { input: { project: PROJECT, id, state: 'In review' } });
+    await asReviewer(move, { input: { project: PROJECT, id, state: 'Approved' } });
+    await asReviewer(move, { input: { project: PROJECT, id, state: 'Scheduled', scheduledAt: new Date(Date.now() + 1500).toISOString() } });
+    // Before it falls due, the strategy is changed directly: applying the request would overwrite that change.
+    await ui.admin('mutation($input: UpdateFeatureStrategyInput!) { updateFeatureStrategy(input: $input) { id } }', {
+      input: { project: PROJECT, feature: FLAG, environment: 'production', id: strategy.id, parameters: { ...strategy.parameters, rollout: '45' } },
+    });
+    await openRequest(page, PROJECT, id);
+    // The page asks again on its own while a schedule is pending, or on reload: reload until the failure shows.
+    const failed = page.getByRole('alert').filter({ hasText: 'The scheduled apply failed' });
+    for (let i = 0; i < 40 && !(await failed.count()); i++) {
+      await new Promise((r) => setTimeout(r, 250));
+      if (i % 8 === 7) await page.reload();
+    }
+    expect(await failed.innerText()).toMatch(new RegExp(`Reason: [\\s\\S]*${strategy.id}[\\s\\S]*changed`));
+    expect((await requests()).find((r) => r.id === id)!.schedule).toMatchObject({ status: 'failed' });
+    expect((await production()).strategies[0].parameters.rollout).toBe('45');
+    await ui.shot('change-request-schedule-failed');
+    await expectAccessible(page);
   });
 });
