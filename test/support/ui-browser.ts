@@ -128,10 +128,10 @@ export async function signIn(page: Page, username: string, password: string, pat
 
 /** axe-core's serious and critical violations on the page as it is now (none expected). */
 export async function accessibilityViolations(page: Page): Promise<Array<{ id: string; impact: string; nodes: string[] }>> {
-  // The page at rest: scrolled to the top (text under the sticky header reads as low contrast) and every
-  // notification fully faded in (one mid-transition is a contrast failure of the animation, not of the page).
+  // The page at rest: scrolled to the top (text under the sticky header reads as low contrast) and every dialog,
+  // notification and dropdown fully faded in (one mid-transition is a contrast failure of the animation, not of the page).
   await page.evaluate(() => window.scrollTo(0, 0));
-  await page.waitForFunction(() => [...document.querySelectorAll('.mantine-Notification-root')]
+  await page.waitForFunction(() => [...document.querySelectorAll('.mantine-Notification-root, .mantine-Modal-content, .mantine-Modal-overlay, .mantine-Popover-dropdown')]
     .every((n) => getComputedStyle(n.parentElement ?? n).opacity === '1' && getComputedStyle(n).opacity === '1'));
   const axePath = require.resolve('axe-core/axe.min.js');
   // Injected through the protocol, not a <script> element: the page's CSP rightly refuses inline and foreign scripts.
