@@ -162,3 +162,14 @@ export async function pickMany(page: Page, label: string, option: string, scope:
   await pick(page, label, option, scope);
   await page.keyboard.press('Tab');
 }
+
+/** Polls until `check` holds of what `read` answers (the page, the service and SDKs work asynchronously). */
+export async function eventually<T>(read: () => T | Promise<T>, check: (value: T) => boolean, what: string, ms = 15_000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (check(value)) return value;
+    if (Date.now() > until) throw new Error(`not reached: ${what}: ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -1,4 +1,6 @@
 import type { Page } from 'playwright-core';
+import { InMemStorageProvider, Unleash, UnleashEvents } from 'unleash-client';
+import { eventually } from './ui-browser';
 
 export interface ClientTokenOptions {
   name: string;
@@ -41,4 +43,24 @@ export async function createClientToken(page: Page, { name, environment, project
     await dialog.waitFor({ state: 'hidden' });
   }
   return secret;
+}
+
+/**
+ * Starts the official Node SDK against the service with a client token (where the token page says it goes), waits
+ * for its first synchronisation, hands it to `use`, and stops it. An SDK error instead of synchronising fails.
+ */
+export async function withSdk<T>(base: string, secret: string, appName: string, use: (sdk: Unleash) => T | Promise<T>): Promise<T> {
+  const sdk = new Unleash({ url: `${base}/api`, appName, customHeaders: { Authorization: secret }, disableMetrics: true,
+    refreshInterval: 500, storageProvider: new InMemStorageProvider(), skipInstanceCountWarning: true });
+  const errors: unknown[] = [];
+  sdk.on(UnleashEvents.Error, (e) => errors.push(e));
+  try {
+    let synchronized = false;
+    sdk.once(UnleashEvents.Synchronized, () => { synchronized = true; });
+    await eventually(() => synchronized || errors.length > 0, Boolean, 'the SDK to synchronize');
+    if (errors.length > 0) throw new Error(`the SDK failed: ${errors.map(String).join('; ')}`);
+    return await use(sdk);
+  } finally {
+    sdk.destroy();
+  }
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { readFileSync } from 'node:fs';
-import { ADMIN_PASSWORD, browserSuite, expectAccessible, pick, signIn, startUi, type UiHarness } from '../../support/ui-browser';
+import { ADMIN_PASSWORD, browserSuite, eventually, expectAccessible, pick, signIn, startUi, type UiHarness } from '../../support/ui-browser';
 import { exportAndImport, exportFrom, openExport } from '../../support/ui-data';
 
 /**
@@ -27,16 +27,6 @@ const exists = async (name: string) => ui.admin(`query ($name: String!) { featur
   throw e;
 });
 
-/** Polls the server until `check` holds (the UI and the metrics flush act asynchronously). */
-async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, what: string): Promise<T> {
-  const until = Date.now() + 10_000;
-  for (;;) {
-    const value = await read();
-    if (check(value)) return value;
-    if (Date.now() > until) throw new Error(`not reached: ${what}: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 async function createFlag(project: string, name: string) {
   await ui.admin(`mutation ($input: CreateFeatureInput!) { createFeature(input: $input) { name } }`, { input: { project, name, description: `${name}, seeded` } });

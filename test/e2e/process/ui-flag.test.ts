@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { Page } from 'playwright-core';
-import { ADMIN_PASSWORD, browserSuite, expectAccessible, signIn, startUi, type UiHarness } from '../../support/ui-browser';
+import { ADMIN_PASSWORD, browserSuite, eventually, expectAccessible, signIn, startUi, type UiHarness } from '../../support/ui-browser';
 
 /**
  * The flag page in Chromium: an admin switches the flag, edits its metadata and tags, reorders, disables and deletes
@@ -24,16 +24,6 @@ const readFlag = async (name: string) => (await ui.admin<FeatureState>(`query ($
   environments { name enabled strategies { id title disabled sortOrder } } } }`, { name })).feature;
 const env = async (name: string, environment: string) => (await readFlag(name)).environments.find((e) => e.name === environment)!;
 
-/** Polls the server until `check` holds (the UI sends its mutation asynchronously). */
-async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, what: string): Promise<T> {
-  const until = Date.now() + 10_000;
-  for (;;) {
-    const value = await read();
-    if (check(value)) return value;
-    if (Date.now() > until) throw new Error(`not reached: ${what}: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 async function createFlag(name: string) {
   await ui.admin(`mutation ($name: String!) { createFeature(input: {project: "default", name: $name, description: "first words"}) { name } }`, { name });

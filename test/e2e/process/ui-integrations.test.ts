@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { InMemStorageProvider, Unleash, UnleashEvents } from 'unleash-client';
 import { startReceiver, type Receiver } from '../../support/receiver';
 import { createIdp } from '../../support/saml-idp';
-import { ADMIN_PASSWORD, browserSuite, expectAccessible, signIn, startUi, type UiHarness } from '../../support/ui-browser';
-import { createClientToken } from '../../support/ui-integrations';
+import { ADMIN_PASSWORD, browserSuite, eventually, expectAccessible, signIn, startUi, type UiHarness } from '../../support/ui-browser';
+import { createClientToken, withSdk } from '../../support/ui-integrations';
 
 /**
  * API tokens, addons and SAML settings in Chromium (issue 29, items 3, 4 and 6): a client token created on the page
@@ -15,16 +14,6 @@ let receiver: Receiver;
 const PROJECT = 'payments';
 const FLAG = 'new-checkout';
 
-/** Polls until `check` holds (the page and the service work asynchronously). */
-async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, what: string, ms = 15_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (check(value)) return value;
-    if (Date.now() > until) throw new Error(`not reached: ${what}: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
 
 const setFlag = (enabled: boolean) => ui.admin(`mutation ($enabled: Boolean!) { setFeatureEnvironmentEnabled(input: {
   project: "${PROJECT}", feature: "${FLAG}", environment: "development", enabled: $enabled }) { enabled } }`, { enabled });
@@ -64,19 +53,7 @@ const setFlag = (enabled: boolean) => ui.admin(`mutation ($enabled: Boolean!) { 
     expect(listed.apiTokens.find((t) => t.tokenName === 'checkout-service')).toMatchObject({ type: 'client', projects: [PROJECT], environment: 'development' });
 
     // The official SDK, with the secret where the page says it goes, sees the flag on.
-    const sdk = new Unleash({ url: `${ui.base}/api`, appName: 'ui-integrations', customHeaders: { Authorization: secret }, disableMetrics: true,
-      refreshInterval: 500, storageProvider: new InMemStorageProvider(), skipInstanceCountWarning: true });
-    const errors: unknown[] = [];
-    sdk.on(UnleashEvents.Error, (e) => errors.push(e));
-    try {
-      let synchronized = false;
-      sdk.once(UnleashEvents.Synchronized, () => { synchronized = true; });
-      await eventually(async () => synchronized || errors.length > 0, Boolean, 'the SDK to synchronize');
-      expect(errors).toEqual([]);
-      expect(sdk.isEnabled(FLAG)).toBe(true);
-    } finally {
-      sdk.destroy();
-    }
+    await withSdk(ui.base, secret, 'ui-integrations', (sdk) => expect(sdk.isEnabled(FLAG)).toBe(true));
 
     // A new expiry, picked in the calendar: the 15th of next month (the picker's time stays 00:00, local).
     await page.getByRole('button', { name: 'Edit expiry of checkout-service' }).click();

@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { BrowserContext, Page } from 'playwright-core';
-import { InMemStorageProvider, Unleash, UnleashEvents } from 'unleash-client';
 import { NAV } from '../../../web/src/layout/navigation';
 import { acceptInvite, inviteUser } from '../../support/ui-access';
-import { accessibilityViolations, ADMIN_PASSWORD, browserSuite, signIn, startUi, type UiHarness } from '../../support/ui-browser';
+import { accessibilityViolations, ADMIN_PASSWORD, browserSuite, eventually, signIn, startUi, type UiHarness } from '../../support/ui-browser';
 import { approveAndApply, draftBanner, enableChangeRequests, environmentRegion, proposeStrategyEdit, sendToReview } from '../../support/ui-change-requests';
 import { exportAndImport } from '../../support/ui-data';
-import { createClientToken } from '../../support/ui-integrations';
+import { createClientToken, withSdk } from '../../support/ui-integrations';
 
 /**
  * Issue 29's acceptance, as a new team works: the admin invites Nina, who sets her password from the link and is
@@ -27,13 +26,6 @@ interface Env { name: string; enabled: boolean; strategies: Array<{ title: strin
 const flagIn = async (name: string) => (await ui.admin<{ feature: { project: string; environments: Env[] } | null }>(
   `query ($name: String!) { feature(name: $name) { project environments { name enabled strategies { title parameters } } } }`, { name })).feature;
 
-async function until(check: () => boolean | Promise<boolean>, what: string, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 (browserSuite() ? describe : describe.skip)('the web UI: a new team\'s first day', () => {
   beforeAll(async () => {
@@ -93,20 +85,10 @@ async function until(check: () => boolean | Promise<boolean>, what: string, ms =
 
   it('creates a client token on the token page, and the official SDK started with it sees the flag', async () => {
     const secret = await createClientToken(ui.page, { name: 'storefront-server', environment: 'production', projects: [PROJECT] });
-    const sdk = new Unleash({ url: `${ui.base}/api`, appName: 'storefront-server', customHeaders: { Authorization: secret }, disableMetrics: true,
-      refreshInterval: 500, storageProvider: new InMemStorageProvider(), skipInstanceCountWarning: true });
-    const errors: unknown[] = [];
-    sdk.on(UnleashEvents.Error, (e) => errors.push(e));
-    try {
-      let synchronized = false;
-      sdk.once(UnleashEvents.Synchronized, () => { synchronized = true; });
-      await until(() => synchronized || errors.length > 0, 'the SDK to synchronize');
-      expect(errors).toEqual([]);
+    await withSdk(ui.base, secret, 'storefront-server', (sdk) => {
       expect(sdk.getFeatureToggleDefinitions().map((t) => t.name)).toEqual([FLAG]);
       expect(sdk.getFeatureToggleDefinition(FLAG)?.strategies?.[0]?.parameters?.rollout).toBe('40');
-    } finally {
-      sdk.destroy();
-    }
+    });
   });
 
   it('imports one project\'s export into another through validate, diff and import', async () => {
@@ -155,7 +137,7 @@ async function until(check: () => boolean | Promise<boolean>, what: string, ms =
       await visit.open();
       await page.waitForURL((url) => url.pathname === visit.name);
       // The page's own code arrives on its first visit (the old page stays on screen until it has).
-      await until(() => scripts.size > before, `a new script for ${visit.name}`, 10_000).catch(() => undefined);
+      await eventually(() => scripts.size > before, Boolean, `a new script for ${visit.name}`, 10_000).catch(() => undefined);
       expect({ page: visit.name, newScripts: scripts.size > before }).toEqual({ page: visit.name, newScripts: true });
       await page.waitForLoadState('networkidle');
       // React keeps the old page on screen while the new one gets ready: wait for the new page's heading.
