@@ -1,18 +1,15 @@
 import { Button, CopyButton, Group, Text, TextInput } from '@mantine/core';
 
-interface SecretFieldProps {
+interface CopyFieldProps {
   value: string;
-  /** The field's accessible name; "Secret" unless the page names it otherwise (e.g. "Invite link"). */
-  label?: string;
-  /** Why the value is shown now: by default, that it is shown once. */
+  label: string;
   description?: string;
+  /** The Copy button's accessible name: "Copy" unless several copy buttons share a page. */
+  copyName?: string;
 }
 
-/**
- * A value the service shows once (a token's secret, an invite link): a read-only field to select from and a "Copy"
- * button, so nobody has to retype it.
- */
-export function SecretField({ value, label = 'Secret', description = 'Shown once: copy it now, the service will not show it again.' }: SecretFieldProps) {
+/** A value to hand on (a URL, an id, a secret): a read-only field to select from and a Copy button. */
+export function CopyField({ value, label, description, copyName }: CopyFieldProps) {
   return (
     <Group align="flex-end" gap="xs" wrap="nowrap">
       <TextInput label={label} description={description} value={value} readOnly style={{ flex: 1 }}
@@ -21,11 +18,19 @@ export function SecretField({ value, label = 'Secret', description = 'Shown once
       <CopyButton value={value}>
         {({ copied, copy }) => (
           <>
-            <Button variant={copied ? 'filled' : 'default'} color={copied ? 'teal' : undefined} onClick={copy}>Copy</Button>
+            <Button variant={copied ? 'filled' : 'default'} color={copied ? 'teal' : undefined} onClick={copy} aria-label={copyName}>Copy</Button>
             <Text size="xs" c="teal" aria-live="polite" w={48}>{copied ? 'Copied' : ''}</Text>
           </>
         )}
       </CopyButton>
     </Group>
   );
+}
+
+/**
+ * A value the service shows once (a token's secret, an invite link), labelled "Secret" unless named otherwise, with a
+ * "Copy" button so nobody has to retype it.
+ */
+export function SecretField({ value, label = 'Secret', description = 'Shown once: copy it now, the service will not show it again.' }: { value: string; label?: string; description?: string }) {
+  return <CopyField value={value} label={label} description={description} />;
 }

@@ -50,7 +50,7 @@ export function NewFlagModal({ opened, onClose, projectId, featureTypes, naming 
   const hint = naming?.pattern ? `Must match ${naming.pattern}${naming.example ? `, for example ${naming.example}` : ''}${naming.description ? `. ${naming.description}` : ''}` : 'Unique in the whole instance; part of URLs.';
 
   return (
-    <Modal opened={opened} onClose={close} title="New flag" centered size="lg" closeButtonProps={{ 'aria-label': 'Close' }}>
+    <Modal opened={opened} onClose={close} title="New flag" centered size="lg">
       <form onSubmit={(e) => { e.preventDefault(); setTouched(true); if (!nameProblem) create.mutate(); }}>
         <Stack>
           <TextInput label="Name" description={hint} required data-autofocus value={name} error={(touched || name !== '') && nameProblem}

@@ -36,7 +36,7 @@ export function NewProjectModal({ opened, onClose }: { opened: boolean; onClose:
   const nameProblem = name.trim() === '' ? 'Give the project a name.' : null;
 
   return (
-    <Modal opened={opened} onClose={close} title="New project" centered closeButtonProps={{ 'aria-label': 'Close' }}>
+    <Modal opened={opened} onClose={close} title="New project" centered>
       <form
         onSubmit={(e) => {
           e.preventDefault();

@@ -32,7 +32,7 @@ const NO_ROLE = '';
 /** Creates a group, or changes one's name, description, root role and SSO mappings (its members stay as they are). */
 export function GroupFormModal({ group, opened, onClose, roles }: { group: AccessGroup | null; opened: boolean; onClose: () => void; roles: readonly RoleLike[] }) {
   return (
-    <Modal opened={opened} onClose={onClose} title={group ? `Edit ${group.name}` : 'New group'} centered size="lg" closeButtonProps={{ 'aria-label': 'Close' }}>
+    <Modal opened={opened} onClose={onClose} title={group ? `Edit ${group.name}` : 'New group'} centered size="lg">
       {opened && <GroupForm key={group?.id ?? 'new'} group={group} onClose={onClose} roles={roles} />}
     </Modal>
   );
@@ -94,7 +94,7 @@ export function MembersModal({ group, onClose, users }: { group: AccessGroup | n
   const candidates = (users ?? []).filter((u) => !current.includes(u.id)).map((u) => ({ value: String(u.id), label: personLabel(u) }));
 
   return (
-    <Modal opened={group !== null} onClose={close} title={group ? `Members of ${group.name}` : 'Members'} centered size="lg" closeButtonProps={{ 'aria-label': 'Close' }}>
+    <Modal opened={group !== null} onClose={close} title={group ? `Members of ${group.name}` : 'Members'} centered size="lg">
       {group && (
         <Stack>
           <Group align="flex-end">

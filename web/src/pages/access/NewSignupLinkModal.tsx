@@ -31,7 +31,7 @@ export function NewSignupLinkModal({ opened, onClose, roles }: { opened: boolean
   const close = () => { setName(''); setRole(VIEWER); setDays('7'); create.reset(); onClose(); };
   const url = create.data?.createPublicSignupToken.url;
   return (
-    <Modal opened={opened} onClose={close} title="New signup link" centered size="lg" closeButtonProps={{ 'aria-label': 'Close' }}>
+    <Modal opened={opened} onClose={close} title="New signup link" centered size="lg">
       {url ? (
         <Stack>
           <SecretField label="Signup link" value={url} description="Whoever opens it can create an account until it expires or is disabled; it stays listed on this page." />

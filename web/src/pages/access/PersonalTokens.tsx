@@ -109,7 +109,7 @@ function NewTokenModal({ opened, onClose }: { opened: boolean; onClose: () => vo
   const close = () => { setDescription(''); setDays('30'); create.reset(); onClose(); };
   const secret = create.data?.createPersonalAccessToken.secret;
   return (
-    <Modal opened={opened} onClose={close} title="New personal access token" centered size="lg" closeButtonProps={{ 'aria-label': 'Close' }}>
+    <Modal opened={opened} onClose={close} title="New personal access token" centered size="lg">
       {secret ? (
         <Stack>
           <SecretField value={secret} />

@@ -78,7 +78,7 @@ export function AddAccessModal({ project, opened, onClose, roles, rows, users, g
   const ready = roleIds.length > 0 && userIds.length + groupIds.length > 0;
 
   return (
-    <Modal opened={opened} onClose={close} title="Add access" centered size="lg" closeButtonProps={{ 'aria-label': 'Close' }}>
+    <Modal opened={opened} onClose={close} title="Add access" centered size="lg">
       <form onSubmit={(e) => { e.preventDefault(); if (ready) add.mutate(undefined, { onSuccess: close }); }}>
         <Stack>
           {users ? (
@@ -102,7 +102,7 @@ export function AddAccessModal({ project, opened, onClose, roles, rows, users, g
 /** Replaces the project roles of one user or group. */
 export function ChangeRolesModal({ project, row, onClose, roles }: { project: string; row: AccessRow | null; onClose: () => void; roles: readonly RoleLike[] }) {
   return (
-    <Modal opened={row !== null} onClose={onClose} title={row ? `Roles of ${row.label}` : 'Roles'} centered closeButtonProps={{ 'aria-label': 'Close' }}>
+    <Modal opened={row !== null} onClose={onClose} title={row ? `Roles of ${row.label}` : 'Roles'} centered>
       {row && <ChangeRolesForm key={`${row.kind}-${row.id}`} project={project} row={row} onClose={onClose} roles={roles} />}
     </Modal>
   );

@@ -41,7 +41,7 @@ export interface EditableRole {
 /** Creates a custom role, or changes one: name, description, kind (root or project) and its permissions. */
 export function RoleModal({ role, opened, onClose }: { role: EditableRole | null; opened: boolean; onClose: () => void }) {
   return (
-    <Modal opened={opened} onClose={onClose} title={role ? `Edit ${role.name}` : 'New role'} centered size="xl" closeButtonProps={{ 'aria-label': 'Close' }}>
+    <Modal opened={opened} onClose={onClose} title={role ? `Edit ${role.name}` : 'New role'} centered size="xl">
       {opened && <RoleForm key={role?.id ?? 'new'} role={role} onClose={onClose} />}
     </Modal>
   );

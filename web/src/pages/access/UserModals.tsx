@@ -67,7 +67,7 @@ export function NewUserModal({ opened, onClose, roles }: { opened: boolean; onCl
   const link = create.data?.createUser.inviteLink;
 
   return (
-    <Modal opened={opened} onClose={close} title="New user" centered size="lg" closeButtonProps={{ 'aria-label': 'Close' }}>
+    <Modal opened={opened} onClose={close} title="New user" centered size="lg">
       {link ? (
         <Stack>
           <Text size="sm">The user is created. Give them this link: it opens the page where they choose a password (valid 24 hours, once).</Text>
@@ -97,7 +97,7 @@ export function NewUserModal({ opened, onClose, roles }: { opened: boolean; onCl
 /** A user's name, email and root role (the username is fixed: it is how they sign in). */
 export function EditUserModal({ user, onClose, roles }: { user: EditableUser | null; onClose: () => void; roles: readonly RoleLike[] }) {
   return (
-    <Modal opened={user !== null} onClose={onClose} title={user ? `Edit ${personLabel(user)}` : 'Edit user'} centered closeButtonProps={{ 'aria-label': 'Close' }}>
+    <Modal opened={user !== null} onClose={onClose} title={user ? `Edit ${personLabel(user)}` : 'Edit user'} centered>
       {user && <EditUserForm key={user.id} user={user} onClose={onClose} roles={roles} />}
     </Modal>
   );
@@ -145,7 +145,7 @@ export function ResetLinkModal({ user, onClose }: { user: EditableUser | null; o
   const link = create.data?.createPasswordResetLink.resetPasswordUrl;
   return (
     <Modal opened={user !== null} onClose={close} title={user ? `Reset the password of ${personLabel(user)}` : 'Reset password'} centered size="lg"
-      closeButtonProps={{ 'aria-label': 'Close' }}>
+     >
       {link ? (
         <Stack>
           <SecretField label="Reset link" value={link} description="Shown once: valid 24 hours, once. Older links of this user no longer work." />

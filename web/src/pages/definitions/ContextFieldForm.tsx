@@ -56,7 +56,7 @@ export function ContextFieldForm({ editing, onClose }: { editing: ContextFieldVa
   const problems = legalValueProblems(legal);
 
   return (
-    <Modal opened onClose={onClose} size="lg" title={editing ? `Edit ${editing.name}` : 'New context field'} centered closeButtonProps={{ 'aria-label': 'Close' }}>
+    <Modal opened onClose={onClose} size="lg" title={editing ? `Edit ${editing.name}` : 'New context field'} centered>
       <form
         onSubmit={(e) => {
           e.preventDefault();

@@ -49,7 +49,7 @@ export function EnvironmentForm({ editing, nextSortOrder, onClose }: { editing: 
   const typeError = type.trim() === '' ? 'Give it a type.' : type.length > 100 ? 'At most 100 characters.' : null;
 
   return (
-    <Modal opened onClose={onClose} title={editing ? `Edit ${editing.name}` : 'New environment'} centered closeButtonProps={{ 'aria-label': 'Close' }}>
+    <Modal opened onClose={onClose} title={editing ? `Edit ${editing.name}` : 'New environment'} centered>
       <form
         onSubmit={(e) => {
           e.preventDefault();

@@ -72,7 +72,7 @@ export function SegmentForm({ editing, onClose }: { editing: SegmentValues | nul
   const projectData = (projects.data?.projects ?? []).map((p) => ({ value: p.id, label: p.name === p.id ? p.id : `${p.name} (${p.id})` }));
 
   return (
-    <Modal opened onClose={onClose} size="xl" title={editing ? `Edit segment ${editing.name}` : 'New segment'} centered closeButtonProps={{ 'aria-label': 'Close' }}>
+    <Modal opened onClose={onClose} size="xl" title={editing ? `Edit segment ${editing.name}` : 'New segment'} centered>
       <form
         onSubmit={(e) => {
           e.preventDefault();

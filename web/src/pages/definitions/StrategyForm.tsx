@@ -55,7 +55,7 @@ export function StrategyForm({ editing, onClose }: { editing: StrategyValues | n
   const problems = parameterProblems(params);
 
   return (
-    <Modal opened onClose={onClose} size="lg" title={editing ? `Edit ${editing.name}` : 'New strategy type'} centered closeButtonProps={{ 'aria-label': 'Close' }}>
+    <Modal opened onClose={onClose} size="lg" title={editing ? `Edit ${editing.name}` : 'New strategy type'} centered>
       <form
         onSubmit={(e) => {
           e.preventDefault();

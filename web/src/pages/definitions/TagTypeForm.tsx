@@ -39,7 +39,7 @@ export function TagTypeForm({ editing, onClose }: { editing: TagTypeValues | nul
   const nameError = editing ? null : nameProblem(name, 2, 50);
 
   return (
-    <Modal opened onClose={onClose} title={editing ? `Edit ${editing.name}` : 'New tag type'} centered closeButtonProps={{ 'aria-label': 'Close' }}>
+    <Modal opened onClose={onClose} title={editing ? `Edit ${editing.name}` : 'New tag type'} centered>
       <form
         onSubmit={(e) => {
           e.preventDefault();

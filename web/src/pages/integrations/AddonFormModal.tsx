@@ -61,7 +61,7 @@ export function AddonFormModal({ provider, addon, onClose }: AddonFormModalProps
   const title = addon ? `Edit ${provider.displayName} addon` : `New ${provider.displayName} addon`;
 
   return (
-    <Modal opened onClose={close} title={title} centered size="lg" closeButtonProps={{ 'aria-label': 'Close' }}>
+    <Modal opened onClose={close} title={title} centered size="lg">
       <form noValidate onSubmit={(e) => {
         e.preventDefault();
         setTouched(true);

@@ -65,7 +65,7 @@ export function NewTokenModal({ opened, onClose, types, origin }: NewTokenModalP
   const created = create.data?.createApiToken;
 
   return (
-    <Modal opened={opened} onClose={close} title="New API token" centered size="lg" closeButtonProps={{ 'aria-label': 'Close' }}>
+    <Modal opened={opened} onClose={close} title="New API token" centered size="lg">
       {created?.secret ? (
         <Stack>
           <Text size="sm">Token <strong>{created.tokenName}</strong> was created.</Text>

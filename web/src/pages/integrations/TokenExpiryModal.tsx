@@ -36,7 +36,7 @@ export function TokenExpiryModal({ token, onClose }: { token: TokenRow | null; o
   };
   const shown = value || token?.expiresAt || '';
   return (
-    <Modal opened={token !== null} onClose={close} title={token ? `Expiry of ${token.tokenName}` : 'Expiry'} centered closeButtonProps={{ 'aria-label': 'Close' }}>
+    <Modal opened={token !== null} onClose={close} title={token ? `Expiry of ${token.tokenName}` : 'Expiry'} centered>
       <form noValidate onSubmit={(e) => {
         e.preventDefault();
         if (token && value) update.mutate(token);
