@@ -47,6 +47,8 @@ export interface AppDeps {
   graphqlCompiled?: boolean;
   /** Executions of a GraphQL text on the standard executor before it is compiled (default 1; 0 compiles at once). */
   graphqlCompileAfter?: number;
+  /** Repeated GraphQL reads answered from memory while what they show stands still (src/resolvers/response-cache.ts); default true. */
+  graphqlResponseCache?: boolean;
   /** How long a resolved credential is trusted before it is looked up again (default 1 s: the revocation delay). */
   credentialTtlMs?: number;
   /** The address people reach the service at, for the links it hands out (config.publicUrl). */
@@ -108,7 +110,7 @@ const refuse = (req: Request, res: Response, err: DomainError) => (req.baseUrl =
  * read, so an anonymous caller cannot make the server parse anything; everything the door refuses, it refuses before
  * routing, so no route or service sees it.
  */
-export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinationLimit, graphqlMaxCost, graphqlCompiled = true, graphqlCompileAfter, credentialTtlMs, publicUrl = 'http://localhost:4242', eventHub = new EventHub('local'), allowPrivateAddonUrls = false, importBodyLimit = '500kb', corsOrigins = [], metricsFlushMs = 5_000, metricsRetentionHours = 48, memorySoftLimitMb = MEMORY_SOFT_LIMIT_MB, trustProxy = false }: AppDeps): App {
+export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinationLimit, graphqlMaxCost, graphqlCompiled = true, graphqlCompileAfter, graphqlResponseCache = true, credentialTtlMs, publicUrl = 'http://localhost:4242', eventHub = new EventHub('local'), allowPrivateAddonUrls = false, importBodyLimit = '500kb', corsOrigins = [], metricsFlushMs = 5_000, metricsRetentionHours = 48, memorySoftLimitMb = MEMORY_SOFT_LIMIT_MB, trustProxy = false }: AppDeps): App {
   attachEventHub(orm.em, eventHub);
   const app = express();
   app.disable('x-powered-by');

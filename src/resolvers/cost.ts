@@ -1,31 +1,42 @@
-import { getNullableType, isListType, type GraphQLField, type GraphQLSchema } from 'graphql';
+import { getNamedType, getNullableType, isLeafType, isListType, type GraphQLField, type GraphQLNamedType, type GraphQLSchema } from 'graphql';
 
 /**
- * The cost model of the GraphQL schema (issue 8, defect 8), computed by @pothos/plugin-complexity before anything
- * runs: a field costs its own weight plus the cost of its selection times its multiplier.
+ * The cost model of the GraphQL schema (issue 8, defect 8; calibrated in issue 30 against bench/graphql-cost.ts),
+ * computed by @pothos/plugin-complexity before anything runs: a field costs its own weight plus the cost of its
+ * selection times its multiplier. One unit is about the work of resolving one object (a feature, an environment, a
+ * strategy, a constraint, an event row) with its scalar fields, so the budget buys about the same time whatever the
+ * shape of the request.
+ * - An object costs 1. Its scalar and enum fields cost nothing of their own (reading a property of an object already
+ *   loaded is a small part of that object's time, and MAX_FIELDS bounds how many a request selects), except JSON
+ *   values (parameters, payloads, event data), which cost 1: they are documents of their own to copy and serialise.
  * - A field that takes `first` multiplies what is under it by `first` (the page it asks for).
- * - A list of the service's things (a root field: projects, tags, segments, the playground's features) multiplies
- *   what is under it by LIST_MULTIPLIER; a list inside one thing (a feature's environments, an environment's
- *   strategies, a strategy's constraints) by NESTED_LIST_MULTIPLIER: they are short, and compounding 10s would
- *   price an ordinary dashboard query in the millions.
+ * - A list of objects costs 1 per item it is expected to hold, plus each item's selection: a root list of the
+ *   service's things (projects, tags, segments, the playground's features) LIST_MULTIPLIER items, a list inside one
+ *   thing (a feature's environments, an environment's strategies, a strategy's constraints and variants)
+ *   NESTED_LIST_MULTIPLIER items. A list of scalars costs like a scalar.
  * - Fields that run heavy work carry that weight themselves (WEIGHTS), whatever is selected under them.
- * - Paging bookkeeping (pageInfo, totalCount, edges/nodes wrappers) adds nothing per item: the query behind it is
- *   charged on the connection field.
+ * - Paging bookkeeping (pageInfo, totalCount, edges/nodes wrappers) adds nothing per item: the query behind it and its
+ *   rows are charged on the connection field (`paged`).
  * The request's total must stay within the budget (GRAPHQL_MAX_COST, default 100,000).
  */
 export const LIST_MULTIPLIER = 10;
-/** Lists inside an object (a feature's environments, an environment's strategies, a strategy's constraints). */
-export const NESTED_LIST_MULTIPLIER = 3;
+/**
+ * Lists inside an object (a feature's environments, an environment's strategies, a strategy's constraints): they are
+ * short, and compounding larger guesses would price a dashboard several times over what it reads.
+ */
+export const NESTED_LIST_MULTIPLIER = 2;
 
 export const WEIGHTS = {
   /** One page query and one count(*) over the audit log... */
   events: 200,
   /** ...and each event row read (its JSON data decoded). */
-  eventRow: 3,
+  eventRow: 1,
   /** A feature's page of events, loaded together with the other features' pages. */
   featureEvents: 5,
   /** One page query of features. */
   features: 10,
+  /** One feature by name: its own statements (the feature, its environments, strategies, tags), not batched with others. */
+  feature: 500,
   /** Each feature row read. */
   featureRow: 1,
   /** Evaluates every feature of the chosen projects in one environment. */
@@ -55,11 +66,19 @@ export const WEIGHTS = {
   passwordHash: 10_000,
 } as const;
 
+/** Scalars whose values are documents of their own (see the model above). */
+const DOCUMENT_SCALARS: ReadonlySet<string> = new Set(['JSON']);
+
+/** What a leaf (scalar or enum) field costs: see the model above. */
+const leafCost = (type: GraphQLNamedType) => (DOCUMENT_SCALARS.has(type.name) ? 1 : 0);
+
 /** Default complexity of every field that sets none: see the model above. */
 export function fieldComplexity<C>(args: Record<string, unknown>, _ctx: C, field: GraphQLField<unknown, C, Record<string, unknown>>): number | { field: number; multiplier: number } {
+  const named = getNamedType(field.type);
   const first = args.first;
   if (typeof first === 'number' && Number.isFinite(first)) return { field: 1, multiplier: Math.max(first, 0) };
-  if (isListType(getNullableType(field.type))) return { field: 1, multiplier: NESTED_LIST_MULTIPLIER };
+  if (isLeafType(named)) return leafCost(named);
+  if (isListType(getNullableType(field.type))) return { field: NESTED_LIST_MULTIPLIER, multiplier: NESTED_LIST_MULTIPLIER };
   return 1;
 }
 
@@ -84,7 +103,9 @@ export const PASS_THROUGH = { field: 0, multiplier: 1 } as const;
 export function priceRootLists(schema: GraphQLSchema): GraphQLSchema {
   for (const field of Object.values(schema.getQueryType()?.getFields() ?? {})) {
     if (isListType(getNullableType(field.type)) && field.extensions.complexity === fieldComplexity) {
-      (field as { extensions: Record<string, unknown> }).extensions = { ...field.extensions, complexity: { field: 1, multiplier: LIST_MULTIPLIER } };
+      const named = getNamedType(field.type);
+      const complexity = isLeafType(named) ? leafCost(named) : { field: LIST_MULTIPLIER, multiplier: LIST_MULTIPLIER };
+      (field as { extensions: Record<string, unknown> }).extensions = { ...field.extensions, complexity };
     }
   }
   return schema;

@@ -279,6 +279,7 @@ builder.queryFields((t) => ({
   }),
   feature: t.field({
     type: FeatureRef,
+    complexity: WEIGHTS.feature,
     description: 'One feature (archived ones included); a NotFoundError when it does not exist.',
     args: { name: t.arg.string({ required: true, description: 'Feature name.' }) },
     resolve: async (_root, args, ctx) => {

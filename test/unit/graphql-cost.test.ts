@@ -14,13 +14,25 @@ const costOf = (query: string, variables: Record<string, unknown> = {}) => {
 };
 
 describe('the cost model', () => {
-  it('a list multiplies what is under it: a root list by 10, a list inside a thing by 3', () => {
-    expect(costOf('{ tags { type value } }')).toBe(1 + LIST_MULTIPLIER * 2);
-    expect(costOf('{ projects { id environments { environment } } }')).toBe(1 + LIST_MULTIPLIER * (1 + 1 + NESTED_LIST_MULTIPLIER * 1));
+  it('an object costs 1, its scalars nothing, a JSON value 1; a list 1 per expected item (a root list 10, a list inside a thing 2)', () => {
+    expect(costOf('{ tags { type value } }')).toBe(LIST_MULTIPLIER);
+    expect(costOf('{ projects { id environments { environment } } }')).toBe(LIST_MULTIPLIER * (1 + NESTED_LIST_MULTIPLIER * 1));
+    // A strategy: its parameters (JSON) and two nested lists of objects.
+    const strategy = 1 + NESTED_LIST_MULTIPLIER + NESTED_LIST_MULTIPLIER;
+    expect(costOf('{ feature(name: "f") { name environments { name strategies { name parameters constraints { contextName values } variants { name } } } } }'))
+      .toBe(WEIGHTS.feature + NESTED_LIST_MULTIPLIER * (1 + NESTED_LIST_MULTIPLIER * (1 + strategy)));
+  });
+
+  it('the dashboard query of 1000 features with environments, strategies, constraints and variants fits the budget', () => {
+    const query = '{ project(id: "p") { features(first: 1000) { nodes { name type stale environments { name enabled strategies { name parameters constraints { contextName operator values inverted caseInsensitive } variants { name weight stickiness } } variants { name weight } } } } } }';
+    const perFeature = NESTED_LIST_MULTIPLIER * (1 + NESTED_LIST_MULTIPLIER * (1 + 1 + 2 * NESTED_LIST_MULTIPLIER) + NESTED_LIST_MULTIPLIER);
+    expect(costOf(query)).toBe(1 + WEIGHTS.features + WEIGHTS.featureRow * 1000 + 1000 * perFeature);
+    expect(costOf(query)).toBeLessThan(DEFAULT_MAX_COST);
   });
 
   it('`first` multiplies the page, and each row read costs whatever is selected; paging bookkeeping is free', () => {
-    const page = (first: number) => WEIGHTS.events + WEIGHTS.eventRow * first + first * (1 + (1 + 2));
+    // Per row: its `node` object (its scalars free); edges and cursors are bookkeeping.
+    const page = (first: number) => WEIGHTS.events + WEIGHTS.eventRow * first + first * 1;
     expect(costOf('{ events(first: 100) { totalCount pageInfo { hasNextPage } edges { cursor node { id type } } } }')).toBe(page(100));
     expect(costOf('query($n: Int) { events(first: $n) { totalCount pageInfo { hasNextPage } edges { cursor node { id type } } } }', { n: 1000 })).toBe(page(1000));
     // Only the count selected still reads the page.
@@ -35,19 +47,19 @@ describe('the cost model', () => {
 
   it('evaluations carry their own weight', () => {
     const advanced = '{ advancedPlayground(input: { environments: ["development"], context: { appName: "a" } }) { name } }';
-    expect(costOf(advanced)).toBe(WEIGHTS.advancedPlayground + LIST_MULTIPLIER * 1);
-    expect(costOf('{ playground(input: { environment: "development", context: { appName: "a" } }) { name } }')).toBe(WEIGHTS.playground + LIST_MULTIPLIER);
-    expect(costOf('{ project(id: "default") { healthReport { health } } }')).toBe(1 + WEIGHTS.healthReport + 1);
+    expect(costOf(advanced)).toBe(WEIGHTS.advancedPlayground);
+    expect(costOf('{ playground(input: { environment: "development", context: { appName: "a" } }) { name } }')).toBe(WEIGHTS.playground);
+    expect(costOf('{ project(id: "default") { healthReport { health } } }')).toBe(1 + WEIGHTS.healthReport);
   });
 
   it('fragments are expanded once per place they are spread, and measured once (memoised)', () => {
-    const doubling = (levels: number) => `{ tags { ...F0 } } ${Array.from({ length: levels }, (_, i) => `fragment F${i} on Tag { ...F${i + 1} ...F${i + 1} }`).join(' ')} fragment F${levels} on Tag { type }`;
-    expect(costOf(doubling(3))).toBe(1 + LIST_MULTIPLIER * 8);
-    // 2^40 fields, measured in 41 steps rather than 2^40.
+    const doubling = (levels: number) => `{ segments { ...F0 } } ${Array.from({ length: levels }, (_, i) => `fragment F${i} on Segment { ...F${i + 1} ...F${i + 1} }`).join(' ')} fragment F${levels} on Segment { constraints { contextName } }`;
+    expect(costOf(doubling(3))).toBe(LIST_MULTIPLIER * (1 + 8 * NESTED_LIST_MULTIPLIER));
+    // 2^41 fields, measured in 41 steps rather than 2^40.
     const started = Date.now();
     const [refused] = validate(schema, parse(doubling(40)), [costRule({ context: {} })]);
     expect(Date.now() - started).toBeLessThan(200);
-    expect(refused.message).toBe(`The operation selects ${1 + 2 ** 40} fields (fragments expanded); the limit is 2000.`);
+    expect(refused.message).toBe(`The operation selects ${1 + 2 ** 41} fields (fragments expanded); the limit is 2000.`);
   });
 
   it('the budget is inclusive: a cost equal to it passes, one more is refused with both numbers', () => {

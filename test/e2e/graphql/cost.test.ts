@@ -32,23 +32,24 @@ describe('refused before anything runs', () => {
     expect(ms).toBeLessThan(1000);
   });
 
-  it('fewer aliases that together cost too much: the budget, with the cost in the message', async () => {
-    const { message } = await refused(aliases(25, 'events(first: 1000) { edges { node { id } } }'));
-    expect(message).toBe('The operation costs 130000, over the budget of 100000 per request. Ask for smaller pages (first), fewer aliases or fewer nested lists.');
+  it('pages inside pages that together cost too much: the budget, with the cost in the message', async () => {
+    // 1000 features, each with a page of 100 events: 10 + 1000 + 1000 × (5 + 100 rows).
+    const { message } = await refused('{ features(first: 1000) { nodes { events(first: 100) { nodes { id } } } } }');
+    expect(message).toBe('The operation costs 106010, over the budget of 100000 per request. Ask for smaller pages (first), fewer aliases or fewer nested lists.');
   });
 
   it('the page size may come from a variable: it is measured with the request\'s variables', async () => {
-    const query = `query($n: Int) { ${Array.from({ length: 25 }, (_, i) => `a${i}: events(first: $n) { edges { node { id } } }`).join(' ')} }`;
-    expect((await refused(query, { n: 1000 })).message).toContain('costs 130000');
+    const query = 'query($n: Int) { features(first: $n) { nodes { events(first: 100) { nodes { id } } } } }';
+    expect((await refused(query, { n: 1000 })).message).toContain('costs 106010');
     const small = await app.post('/graphql', { query, variables: { n: 10 } });
     expect(small.status).toBe(200);
     expect(small.body.errors).toBeUndefined();
   });
 
-  it('100 aliases of advancedPlayground: refused; 20 cost more than the budget', async () => {
+  it('100 aliases of advancedPlayground: refused; 21 cost more than the budget', async () => {
     const field = 'advancedPlayground(input: { environments: ["development"], context: { appName: "a", userId: "1,2,3" } }) { name }';
     expect((await refused(aliases(100, field))).message).toContain(`Aliases limit of ${MAX_ALIASES} exceeded`);
-    expect((await refused(aliases(20, field))).message).toContain('costs 100200, over the budget of 100000');
+    expect((await refused(aliases(21, field))).message).toContain('costs 105000, over the budget of 100000');
   });
 
   it('a 22-level chain of fragments that each spread the next twice: refused in milliseconds, not seconds', async () => {
