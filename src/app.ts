@@ -9,6 +9,8 @@ import { Authenticator, SESSION_COOKIE } from './domain/access/authenticator';
 import { AuthenticationRequired, ContentTypeerror, ForbiddenError, type DomainError } from './domain/errors';
 import { attachEventHub, EventHub } from './domain/events/event-hub';
 import { SnapshotCache } from './domain/playground/snapshot-cache';
+import { VersionReader } from './domain/client-features/client-answer-cache';
+import { readModelVersion } from './domain/model-version';
 import { FeatureOverviewCache } from './domain/projects/feature-overview';
 import { createServices } from './domain/services';
 import type { Logger } from './logger';
@@ -175,7 +177,9 @@ export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinati
   // The SDK doors (issue 14): backend SDKs on /api/client with client tokens, browser and mobile SDKs on /api/frontend
   // with frontend tokens; admin tokens open both. Any other credential is a 403 there (a frontend token on the client
   // API, a client token on the frontend API), and SDK tokens stay refused on the admin API.
-  const sdk: SdkDeps = { orm, logger, eventHub, playgroundCache, metricsFlushMs, metricsRetentionHours };
+  // One reader of `model_version` for the caches keyed by it (the client API's answers, GraphQL's response cache).
+  const modelVersions = new VersionReader(() => readModelVersion(orm.em.fork()), eventHub.modelVersion);
+  const sdk: SdkDeps = { orm, logger, eventHub, playgroundCache, modelVersions, metricsFlushMs, metricsRetentionHours };
   const sdkDoor = (door: SdkDoorRule) => async (req: Request, res: Response, next: NextFunction) => {
     const principal = await credentials.fromHeader(req.headers.authorization);
     if (!principal) return refuse(req, res, new AuthenticationRequired());
@@ -228,7 +232,10 @@ export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinati
   app.use('/invite', invite);
 
   // The GraphiQL page and its files are served without a token (D13, src/graphiql/graphiql.ts); every operation needs one.
-  const graphql = graphqlHandler(logger, { maxCost: graphqlMaxCost }, { compiled: graphqlCompiled, compileAfter: graphqlCompileAfter, onExecuted: (path) => obs.metrics.graphqlExecuted(path) });
+  const graphql = graphqlHandler(logger, { maxCost: graphqlMaxCost }, {
+    compiled: graphqlCompiled, compileAfter: graphqlCompileAfter, onExecuted: (path) => obs.metrics.graphqlExecuted(path),
+    responseCache: graphqlResponseCache ? { versions: modelVersions } : undefined,
+  });
   app.use(graphiqlRouter(logger));
   app.use('/graphql',
     authenticate, urlGuard({ jsonParameters: ['variables', 'extensions'] }), requireJson, ...body,

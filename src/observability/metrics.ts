@@ -59,7 +59,7 @@ export class AppMetrics {
     });
     this.graphqlExecutions = new Counter({
       name: 'flagdeck_graphql_executions_total',
-      help: 'GraphQL operations executed, by executor: compiled (a hot query answered by its compiled code), standard, or standard_rerun (a compiled run had errors; the standard executor answered)',
+      help: 'GraphQL operations executed, by executor: compiled (a hot query answered by its compiled code), standard, standard_rerun (a compiled run had errors; the standard executor answered), or cached (answered from the response cache without executing)',
       labelNames: ['executor'],
       registers,
     });

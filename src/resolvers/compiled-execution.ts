@@ -57,8 +57,11 @@ export const MAX_COMPILED_FIELDS = 250;
 /** Most compiled operations kept. */
 export const CACHE_SIZE = 100;
 
-/** How an operation was answered: by compiled code, by the standard executor, or by it after a compiled run had errors. */
-export type ExecutionPath = 'compiled' | 'standard' | 'standard_rerun';
+/**
+ * How an operation was answered: by compiled code, by the standard executor, by it after a compiled run had errors, or
+ * from the response cache (src/resolvers/response-cache.ts) without executing.
+ */
+export type ExecutionPath = 'compiled' | 'standard' | 'standard_rerun' | 'cached';
 
 /** A map bounded to `max` entries that drops the least recently used one first. */
 export class LruCache<K, V> {
@@ -207,7 +210,11 @@ export function compiledExecution(schema: GraphQLSchema, { cacheSize = CACHE_SIZ
     onExecute({ args, executeFn, setExecuteFn }) {
       const compiled = compiledFor(args.document, args.operationName);
       if (!compiled) {
-        onExecuted?.('standard');
+        // Counted when it runs: a cached answer may stand in for it (the response cache wraps this function).
+        setExecuteFn((execution: ExecutionArgs) => {
+          onExecuted?.('standard');
+          return executeFn(execution);
+        });
         return;
       }
       setExecuteFn(async (execution: ExecutionArgs) => {

@@ -8,6 +8,8 @@ import type { GraphQLContext } from './builder';
 import { buildSchema } from './index';
 import { compiledExecution, type ExecutionPath } from './compiled-execution';
 import { costRule, documentRules, parseWithinLimits, type RequestLimits } from './limits';
+import { responseCache, type ResponseCache, type ResponseCacheLimits } from './response-cache';
+import type { VersionReader } from '../domain/client-features/client-answer-cache';
 
 const VALUE_KINDS: ReadonlySet<string> = new Set([
   Kind.VARIABLE, Kind.INT, Kind.FLOAT, Kind.STRING, Kind.BOOLEAN, Kind.NULL, Kind.ENUM, Kind.LIST, Kind.OBJECT,
@@ -125,10 +127,22 @@ export interface ExecutionOptions {
   /** Executions of a text before it is compiled (default 1). */
   compileAfter?: number;
   onExecuted?: (path: ExecutionPath) => void;
+  /**
+   * Repeated reads answered from memory while `model_version` stands still (src/resolvers/response-cache.ts): the
+   * app's reader of the counter; without one, nothing is cached.
+   */
+  responseCache?: { versions: VersionReader; limits?: ResponseCacheLimits };
 }
 
-export function graphqlHandler(logger: Logger, limits: RequestLimits = {}, { compiled = true, compileAfter, onExecuted }: ExecutionOptions = {}) {
+export interface GraphQLHandler {
+  (req: Request, res: Response): Promise<void>;
+  /** The response cache's store, when caching (tests read its counters). */
+  cache?: ResponseCache['store'];
+}
+
+export function graphqlHandler(logger: Logger, limits: RequestLimits = {}, { compiled = true, compileAfter, onExecuted, responseCache: caching }: ExecutionOptions = {}): GraphQLHandler {
   const schema = buildSchema();
+  const cache = caching ? responseCache(schema, caching.versions, caching.limits, () => onExecuted?.('cached')) : undefined;
   const yoga = createYoga<{ req: Request & { scope?: { services: Services } }; res: Response }, GraphQLContext>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -139,7 +153,8 @@ export function graphqlHandler(logger: Logger, limits: RequestLimits = {}, { com
     // CORS is the app's (src/rest/cors.ts, CORS_ORIGINS); yoga's own would echo any origin, with credentials.
     cors: false,
     maskedErrors: { maskError: maskError(logger) },
-    plugins: [requestLimits(limits), compiled ? compiledExecution(schema, { compileAfter, onExecuted }).plugin : { onExecute: () => onExecuted?.('standard') }],
+    // The response cache comes last: on a miss it wraps the execute function the compiled execution chose.
+    plugins: [requestLimits(limits), compiled ? compiledExecution(schema, { compileAfter, onExecuted }).plugin : standardExecution(onExecuted), ...(cache?.plugins ?? [])],
     // The cost rules depend on each request's variables: a validation result must not be reused for the same text.
     parserAndValidationCache: { validationCache: false },
     context: ({ req, request }) => {
@@ -147,5 +162,19 @@ export function graphqlHandler(logger: Logger, limits: RequestLimits = {}, { com
       return { services: req.scope.services, signal: request.signal };
     },
   });
-  return (req: Request, res: Response) => yoga.handle(req, res, { req, res });
+  const handler: GraphQLHandler = async (req: Request, res: Response) => { await yoga.handle(req, res, { req, res }); };
+  handler.cache = cache?.store;
+  return handler;
+}
+
+/** The standard executor, counted when it runs (not when a cached answer stands in for it). */
+function standardExecution(onExecuted?: (path: ExecutionPath) => void): Plugin {
+  return {
+    onExecute({ executeFn, setExecuteFn }) {
+      setExecuteFn((args) => {
+        onExecuted?.('standard');
+        return executeFn(args);
+      });
+    },
+  };
 }

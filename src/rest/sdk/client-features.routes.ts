@@ -138,7 +138,7 @@ export class ClientFeaturesDoor {
   private readonly streams: ClientStreams;
 
   constructor(deps: SdkDeps, options: ClientFeaturesOptions = {}) {
-    this.versions = new VersionReader(() => readModelVersion(deps.orm.em.fork()), deps.eventHub.modelVersion);
+    this.versions = deps.modelVersions ?? new VersionReader(() => readModelVersion(deps.orm.em.fork()), deps.eventHub.modelVersion);
     this.cache = new ClientAnswerCache(() => deps.orm.em.fork(), options.cache ?? DEFAULT_ANSWER_CACHE_LIMITS);
     this.streams = new ClientStreams(deps, this.cache, this.versions, { ...DEFAULT_STREAM_OPTIONS, ...options.streaming });
   }

@@ -4,6 +4,7 @@ import { ADMIN } from '../../domain/access/permissions';
 import type { Principal } from '../../domain/access/principal';
 import { NoAccessError } from '../../domain/errors';
 import type { EventHub } from '../../domain/events/event-hub';
+import type { VersionReader } from '../../domain/client-features/client-answer-cache';
 import type { SnapshotCache } from '../../domain/playground/snapshot-cache';
 import type { Logger } from '../../logger';
 
@@ -18,6 +19,8 @@ export interface SdkDeps {
   eventHub: EventHub;
   /** Compiled evaluation snapshots, shared with the playground. */
   playgroundCache: SnapshotCache;
+  /** The app's reader of `model_version`, shared with GraphQL's response cache (a router used alone makes its own). */
+  modelVersions?: VersionReader;
   /** How often buffered client metrics are written (CLIENT_METRICS_FLUSH_MS). */
   metricsFlushMs: number;
   /** How long hourly client metrics are kept (CLIENT_METRICS_RETENTION_HOURS). */
