@@ -97,6 +97,8 @@ export interface TestAppOptions {
    * `GRAPHQL_COMPILE_AFTER=0 npx jest` runs every query compiled.
    */
   graphqlCompiled?: false | { compileAfter?: number };
+  /** GraphQL's response cache (default on); off where a test counts how operations execute. */
+  graphqlResponseCache?: boolean;
   /** TRUST_PROXY (default false: X-Forwarded-* ignored). */
   trustProxy?: TrustProxy;
 }
@@ -124,6 +126,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const app = buildApp({ orm, logger, credentialTtlMs: options.credentialTtlMs, eventHub, allowPrivateAddonUrls, importBodyLimit: options.importBodyLimit,
     corsOrigins: options.corsOrigins, metricsFlushMs: options.metricsFlushMs, metricsRetentionHours: options.metricsRetentionHours,
     graphqlCompiled: options.graphqlCompiled !== false,
+    graphqlResponseCache: options.graphqlResponseCache ?? true,
     // The jest worker's RSS is the suite's, not this app's: no collections for it (test/unit/idle-gc.test.ts covers them).
     memorySoftLimitMb: 0,
     trustProxy: options.trustProxy,

@@ -126,16 +126,17 @@ async function answerAll(app: TestApp, into: Map<string, Answered>): Promise<voi
   }
 }
 
-// The embedded database serves one connection: the two instances take turns on the same data.
+// The embedded database serves one connection: the two instances take turns on the same data. The response cache is
+// off: these tests count how each operation executes, and a repeated one would be answered without executing.
 beforeAll(async () => {
-  const compiling = await startTestApp({ graphqlCompiled: { compileAfter: 0 } });
+  const compiling = await startTestApp({ graphqlCompiled: { compileAfter: 0 }, graphqlResponseCache: false });
   try {
     await seed(compiling);
     await answerAll(compiling, answers.compiled);
   } finally {
     await compiling.close();
   }
-  const reference = await startTestApp({ reset: false, graphqlCompiled: false });
+  const reference = await startTestApp({ reset: false, graphqlCompiled: false, graphqlResponseCache: false });
   try {
     await answerAll(reference, answers.standard);
     standardCounts = await executions(reference);
@@ -164,7 +165,7 @@ describe('compiled execution answers as the standard executor does', () => {
 
 describe('when a query is compiled', () => {
   it('by default a text runs on the standard executor once and compiled from its second execution on', async () => {
-    const app = await startTestApp({ reset: false, graphqlCompiled: {} });
+    const app = await startTestApp({ reset: false, graphqlCompiled: {}, graphqlResponseCache: false });
     try {
       const query = '{ feature(name: "cx-alpha") { name environments { name enabled } } }';
       const replies = [];

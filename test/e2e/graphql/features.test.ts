@@ -231,7 +231,8 @@ describe('query count of a nested feature query', () => {
     expect(many).toMatchObject({ features: 200, strategies: 800, segments: 800, tags: 200 });
     console.log(`SQL statements for the nested feature query: ${one.statements.length} with 1 feature, ${many.statements.length} with 200 features`);
     expect(many.statements.length).toBe(one.statements.length);
-    expect(one.statements.length).toBeLessThanOrEqual(10);
+    // At most 10 to resolve it, and the response cache's read of model_version (the query is cacheable).
+    expect(one.statements.length).toBeLessThanOrEqual(11);
   });
 
   it('does not grow with the number of projects either (features of all projects load in one batch)', async () => {

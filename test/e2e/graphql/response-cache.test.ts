@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Client } from 'pg';
 import { PROMETHEUS_PATH } from '../../../src/observability';
 import { startTestApp, type TestApp } from '../../support/harness';
 
@@ -159,5 +160,37 @@ describe('the response cache', () => {
     await gql('{ project(id: "gqc") { name features(first: 5) { nodes { name lastSeenAt } } } }');
     await gql('{ project(id: "gqc") { name features(first: 5) { nodes { name lastSeenAt } } } }');
     expect(await cachedCount()).toBe(hits);
+  });
+});
+
+describe('with the model version watched (PostgreSQL, LISTEN)', () => {
+  const maybe = process.env.FLAGDECK_TEST_DB ? it : it.skip;
+  maybe('a repeated dashboard query runs no statement; a change made elsewhere shows once its notification arrives', async () => {
+    const watched = await startTestApp({ events: 'notify', reset: false });
+    const byHand = new Client({ connectionString: process.env.DATABASE_URL });
+    await byHand.connect();
+    try {
+      expect(watched.eventHub.modelVersion.watching).toBe(true);
+      const ask = async () => {
+        const res = await watched.post('/graphql', { query: DASHBOARD, variables: { project: PROJECT } });
+        expect(res.body.errors).toBeUndefined();
+        return res.body.data;
+      };
+      const before = await ask();
+      await ask();
+      watched.resetQueryCount();
+      expect(await ask()).toEqual(before);
+      expect(watched.queries).toEqual([]);
+      const generation = watched.eventHub.modelVersion.generation;
+      await byHand.query(`update features set stale = not stale where name = 'gqc-a'`);
+      const deadline = Date.now() + 5000;
+      while (watched.eventHub.modelVersion.generation === generation && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+      const after = await ask();
+      expect(after).not.toEqual(before);
+      expect(after.project.features.nodes.find((f: { name: string }) => f.name === 'gqc-a').stale).toBe(!before.project.features.nodes.find((f: { name: string }) => f.name === 'gqc-a').stale);
+    } finally {
+      await byHand.end();
+      await watched.close();
+    }
   });
 });
