@@ -108,13 +108,16 @@ export interface ResponseCacheLimits {
   maxBytes: number;
 }
 
-export const DEFAULT_RESPONSE_CACHE_LIMITS: ResponseCacheLimits = { maxEntries: 200, maxBytes: 64 * 1024 * 1024 };
+/** The JSON text of the 1000-feature dashboard is about 2 MB (its objects take a few times that in the heap). */
+export const DEFAULT_RESPONSE_CACHE_LIMITS: ResponseCacheLimits = { maxEntries: 200, maxBytes: 32 * 1024 * 1024 };
 
 /** Least recently used answers within a count and a byte budget (envelop's Cache interface; no entity invalidation: keys move instead). */
 export class BoundedAnswerStore implements Cache {
   /** In order of use, least recent first. */
   private readonly entries = new Map<string, { result: ExecutionResult; bytes: number }>();
   private bytes = 0;
+  /** The newest `model_version` a request read: answers of older versions can no longer be asked for. */
+  private version = -1n;
   /** Answers served from memory, and answers stored (tests and metrics). */
   hits = 0;
   stores = 0;
@@ -145,6 +148,19 @@ export class BoundedAnswerStore implements Cache {
       if (oldest.done) break;
       this.delete(oldest.value);
     }
+  }
+
+  /**
+   * A request read `version`: once the counter moved past what the kept answers were computed at, none of them can be
+   * asked for again (every key carries the version), so they are dropped at once rather than aged out. A request that
+   * read an older version while another read the newer one only stores an answer nobody asks for, which ages out.
+   */
+  advance(version: string): void {
+    const v = BigInt(version);
+    if (v <= this.version) return;
+    this.version = v;
+    this.entries.clear();
+    this.bytes = 0;
   }
 
   invalidate(): void {
@@ -205,6 +221,7 @@ export function responseCache(schema: GraphQLSchema, versions: VersionReader, li
       const ctx = args.contextValue as unknown as CachingContext;
       if (!cacheable(args.document, args.operationName)) return;
       const [version, session] = await Promise.all([versions.current(), callerKey(ctx)]);
+      store.advance(version);
       ctx.responseCache = { version, session };
     },
   };
