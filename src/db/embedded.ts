@@ -79,16 +79,21 @@ function syncPath(p: string): void {
 
 /**
  * PGlite starts PostgreSQL with command-line settings compiled into its WASM module (pglite 0.3.16), and it does not
- * read postgresql.conf. Two of them are rewritten in the module's memory before initdb and the backend read them (the
- * new text is no longer than the old, NUL-terminated):
- * - shared_buffers 128MB: the buffer pool is allocated and touched at start, so it was ~130 MiB of RSS from the first
- *   second, and WebAssembly memory never shrinks. A feature-flag database is a few tens of MiB; pages not in the pool
- *   are one read away (the operating system's cache for a data folder, memory for an in-memory database).
+ * read postgresql.conf. Some of them are rewritten in the module's memory before initdb and the backend read them (the
+ * new text is no longer than the old, NUL-terminated). WebAssembly memory never shrinks, so each is a floor of the
+ * process's RSS for its whole life:
+ * - shared_buffers 128MB: the buffer pool is allocated and touched at start. A feature-flag database is a few tens of
+ *   MiB, its hot part (features, strategies, environments, indexes) a few MiB; pages not in the pool are one read away
+ *   (the operating system's cache for a data folder, memory for an in-memory database).
+ * - wal_buffers 4MB: one backend commits one transaction at a time; PostgreSQL's own default for a 16MB pool is 512kB.
+ * - temp_buffers 8MB: no statement of the service uses temporary tables.
  * - min_wal_size 80MB: the WAL kept for reuse after a checkpoint (with PGlite's 1 MiB segments).
  */
-export const SHARED_BUFFERS = '32MB';
+export const SHARED_BUFFERS = '16MB';
 const STARTUP_SETTINGS: ReadonlyArray<readonly [string, string]> = [
   ['shared_buffers=128MB', `shared_buffers=${SHARED_BUFFERS}`],
+  ['wal_buffers=4MB', 'wal_buffers=1MB'],
+  ['temp_buffers=8MB', 'temp_buffers=1MB'],
   ['min_wal_size=80MB', 'min_wal_size=8MB'],
 ];
 
