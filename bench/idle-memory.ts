@@ -1,5 +1,5 @@
 /**
- * Memory at rest of the service on the embedded database, started as `npm start` starts it (`node scripts/start.js`:
+ * Memory at rest of the service on the embedded database, started as `npm start` starts it (`node <options> scripts/start.js`:
  * dist/ when the build is current, else the sources through tsx) on a data folder seeded with the 1000-feature set of
  * bench/feature-model-data.ts. Prints, per start, the RSS and what it is made of: PGlite's WebAssembly memory (its size;
  * not all of it need be resident), V8's heap, external memory and array buffers (reported by
@@ -18,6 +18,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
+import { startArguments } from './start-command';
 import { startEmbeddedDatabase } from '../src/db/embedded';
 import { openOrm } from '../src/db/orm';
 import { FEATURE_LIST_QUERY, FEATURE_QUERY, FEATURES, featureName, PROJECT, seedFeatureModel, STATE_EXPORT_FEATURES } from './feature-model-data';
@@ -63,8 +64,9 @@ async function seedFolder(dir: string): Promise<void> {
 type Probe = { memory: NodeJS.MemoryUsage; heap: { used_heap_size: number; total_heap_size: number }; wasm: number };
 
 function startService(dir: string, port: number) {
-  const child = fork(path.join(ROOT, 'scripts/start.js'), [], {
-    cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit', 'ipc'], execArgv: [], // not this bench's tsx loader
+  const [script, ...rest] = startArguments().reverse();
+  const child = fork(script, [], {
+    cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit', 'ipc'], execArgv: rest.reverse(), // npm start's node options, not this bench's tsx loader
     env: { ...process.env, ...(SOURCES ? { FLAGDECK_RUN_SOURCES: '1' } : {}), DATA_DIR: dir, PORT: String(port), LOG_LEVEL: 'warn', INIT_ADMIN_API_TOKENS: TOKEN,
       NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${path.join(__dirname, 'memory-probe.cjs')}` },
   });
@@ -99,7 +101,7 @@ async function main(): Promise<void> {
   try {
     const t0 = Date.now();
     if (!keep || !existsSync(path.join(keep, 'pglite'))) await seedFolder(dir);
-    console.log(`node ${process.version}; data folder ${dir} seeded with ${FEATURES} features in ${Date.now() - t0} ms; node scripts/start.js${SOURCES ? ' (sources through tsx)' : ''}; load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    console.log(`node ${process.version}; data folder ${dir} seeded with ${FEATURES} features in ${Date.now() - t0} ms; node ${startArguments().join(' ')}${SOURCES ? ' (sources through tsx)' : ''}; load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
     for (let run = 0; run < runs; run++) {
       let waited = 0;
       const port = 20000 + Math.floor(Math.random() * 20000);
