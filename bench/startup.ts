@@ -1,5 +1,5 @@
 /**
- * Cold start to first answer and RSS after start, of what `npm start` runs (`node scripts/start.js`: dist/ when the
+ * Cold start to first answer and RSS after start, of what `npm start` runs (`node <options> scripts/start.js`: dist/ when the
  * build is current, as after `npm install`, else the sources through tsx), or with `--sources` of the sources through
  * tsx whatever the build (what `npm start` runs after an edit, or after `npm ci --omit=dev`). Prints a table.
  * Usage: npm run bench:startup [-- --runs 3] [-- --sources] [-- --pg postgresql://postgres@127.0.0.1:5432/postgres]
@@ -9,10 +9,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
+import { startArguments } from './start-command';
 
 const ROOT = path.resolve(__dirname, '..');
 const SOURCES = process.argv.includes('--sources');
-const ENTRY = [path.join(ROOT, 'scripts/start.js')];
+const ENTRY = startArguments();
 const TOKEN = '*:*.bench-startup-token';
 const args = process.argv.slice(2);
 const runs = Number(args[args.indexOf('--runs') + 1]) || 3;
@@ -47,7 +48,7 @@ const row = (name: string, s: Sample[]) =>
   console.log(`| ${name.padEnd(40)} | ${median(s.map((x) => x.ms)).toFixed(0).padStart(6)} ms | ${Math.min(...s.map((x) => x.ms)).toFixed(0).padStart(6)} ms | ${median(s.map((x) => x.rssMb)).toFixed(0).padStart(5)} MB |`);
 
 async function main() {
-  console.log(`node ${process.version}, ${runs} runs each, node scripts/start.js (npm start)${SOURCES ? ' with FLAGDECK_RUN_SOURCES=1 (the sources through tsx)' : ''}; time = process spawn until GET /api/admin/tags answers 200`);
+  console.log(`node ${process.version}, ${runs} runs each, node ${ENTRY.join(' ')} (npm start)${SOURCES ? ' with FLAGDECK_RUN_SOURCES=1 (the sources through tsx)' : ''}; time = process spawn until GET /api/admin/tags answers 200`);
   console.log('| case                                     | median    | best      | RSS   |');
   console.log('|------------------------------------------|-----------|-----------|-------|');
   const fresh: Sample[] = [];

@@ -1,7 +1,8 @@
 'use strict';
 /**
- * `npm run build`, and `prepare` (run by `npm install` and `npm ci`): compiles src/ into dist/ and writes
- * dist/.build-stamp, which scripts/start.js compares with the sources. The stamp gets the time the build started.
+ * `npm run build`, and `prepare` (run by `npm install` and `npm ci`): compiles src/ into dist/, makes the embedded
+ * database's template data folder (dist/pglite-template) and writes dist/.build-stamp, which scripts/start.js compares
+ * with the sources. The stamp gets the time the build started.
  * Then the web UI (web/): its typed GraphQL documents (graphql-codegen) and its bundle (vite) into dist/web, which the
  * service serves at `/`. `--web-only` builds only the UI.
  *
@@ -40,6 +41,19 @@ function buildWeb() {
   }
 }
 
+/**
+ * The embedded database's template (src/db/embedded-template.ts): a data folder initialised and migrated once, which a
+ * first start copies instead of running initdb and the migrations. Without it a first start does that work itself.
+ */
+function buildTemplate() {
+  const module = path.join(ROOT, 'dist', 'src', 'db', 'embedded-template.js');
+  const step = spawnSync(process.execPath, ['-e', `require(${JSON.stringify(module)}).buildTemplate().then((dir) => { if (!dir) console.log('flagdeck: a migration needs a database to say what it runs, so no template of the embedded database: a first start initialises it.'); }, (err) => { console.error(err); process.exit(1); })`], { cwd: ROOT, stdio: 'inherit' });
+  if (step.status !== 0) {
+    if (!lenient) process.exit(step.status ?? 1);
+    process.stdout.write('flagdeck: the template of the embedded database was not made; a first start initialises the database itself.\n');
+  }
+}
+
 if (webOnly) {
   buildWeb();
   process.exit(0);
@@ -63,6 +77,7 @@ if (run.status !== 0) {
   buildWeb();
   process.exit(0);
 }
+buildTemplate();
 fs.writeFileSync(STAMP, `${started.toISOString()}\n`);
 fs.utimesSync(STAMP, started, started);
 buildWeb();

@@ -7,6 +7,10 @@
  * The build is current when dist/.build-stamp is at least as new as every file of src/ and the TypeScript and package
  * configuration (the stamp carries the time the build started, so an edit made during the build counts as newer).
  * FLAGDECK_RUN_SOURCES=1 runs the sources whatever the build.
+ *
+ * package.json's start script runs it with `--v8-pool-size=1`: one V8 worker thread (concurrent garbage collection and
+ * compilation, PGlite's WebAssembly compiled in the background) instead of four. Each worker thread's malloc arena kept
+ * the tens of MiB it used at start for the life of the process (bench:idle-memory).
  */
 const fs = require('node:fs');
 const path = require('node:path');

@@ -126,6 +126,9 @@ export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinati
   // A full garbage collection once requests stop for a while, and now and then while busy above the soft memory limit
   // (src/idle-gc.ts): the heap returns to its live size.
   const idle = idleCollector({ softLimitBytes: memorySoftLimitMb * 2 ** 20 });
+  // The start counts as a request: what it left (module initialisation, the schema, migrations) is collected once an
+  // idle service was quiet for the idle time, not kept until a first request and the quiet after it.
+  idle.touch();
   app.use((_req, _res, next) => { idle.touch(); next(); });
   app.use(cors(corsOrigins));
   const credentials = new Authenticator(orm.em, credentialTtlMs);

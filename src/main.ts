@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig } from './config';
 import { startEmbeddedDatabase, StartupError } from './db/embedded';
+import type * as TemplateModule from './db/embedded-template';
 import type * as CredentialsModule from './domain/access/generated-credentials';
 import type * as LoggerModule from './logger';
 import type * as ServerModule from './server';
@@ -18,7 +19,9 @@ async function main(): Promise<void> {
   }
   const started = Date.now();
   // The embedded database (WASM) starts first, so its compilation overlaps with loading the application's modules.
-  const embedded = config.databaseUrl ? undefined : startEmbeddedDatabase(config.dataDir);
+  // A new data folder is a copy of the template `npm run build` made for these migrations, when there is one.
+  const template = () => (require('./db/embedded-template') as typeof TemplateModule).findTemplate();
+  const embedded = config.databaseUrl ? undefined : startEmbeddedDatabase(config.dataDir, { template });
   embedded?.catch(() => {}); // awaited (and reported) by startServer
   const { createLogger } = require('./logger') as typeof LoggerModule;
   const { startServer } = require('./server') as typeof ServerModule;

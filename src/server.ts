@@ -46,7 +46,7 @@ export async function startServer(config: Config, logger: Logger, embeddedStarti
       if (config.initAdminPassword !== undefined) await ensureAdminUser(orm.em, config.initAdminPassword);
     },
   });
-  if (db.embedded) logger.info({ dataDir: config.dataDir }, 'embedded PostgreSQL (PGlite) started');
+  if (db.embedded) logger.info({ dataDir: config.dataDir, created: db.embedded.created }, 'embedded PostgreSQL (PGlite) started');
   const openedOrm = db.orm;
   // Committed events reach this instance's live stream and delivery worker: directly on the embedded database (one
   // process), through LISTEN/NOTIFY on PostgreSQL (any number of instances).

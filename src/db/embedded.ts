@@ -1,4 +1,4 @@
-import { chmodSync, closeSync, existsSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, constants as fsConstants, copyFileSync, existsSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PGlite, type Extension, type postgresMod } from '@electric-sql/pglite';
@@ -9,6 +9,8 @@ export interface EmbeddedDatabase {
   url: string;
   /** Directory holding the socket `.s.PGSQL.5432`. */
   socketDir: string;
+  /** How this start found the data folder: made from the template, made by initdb, or there already (or in memory). */
+  created: 'template' | 'initdb' | undefined;
   /** Size of PGlite's WebAssembly memory in bytes (it grows, never shrinks; benches report it). */
   wasmMemoryBytes(): number;
   /**
@@ -31,7 +33,7 @@ export class DataFolderInUseError extends StartupError {
   }
 }
 
-function pidAlive(pid: number): boolean {
+export function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -59,7 +61,7 @@ function acquireLock(dir: string): () => void {
 }
 
 /** fsync every file under `dir` and the directories themselves (iterative: the tree is PGlite's, not the user's). */
-function syncTree(dir: string): void {
+export function syncTree(dir: string): void {
   const pending = [dir];
   while (pending.length > 0) {
     const current = pending.pop()!;
@@ -72,23 +74,28 @@ function syncTree(dir: string): void {
   }
 }
 
-function syncPath(p: string): void {
+export function syncPath(p: string): void {
   const fd = openSync(p, 'r');
   try { fsyncSync(fd); } finally { closeSync(fd); }
 }
 
 /**
  * PGlite starts PostgreSQL with command-line settings compiled into its WASM module (pglite 0.3.16), and it does not
- * read postgresql.conf. Two of them are rewritten in the module's memory before initdb and the backend read them (the
- * new text is no longer than the old, NUL-terminated):
- * - shared_buffers 128MB: the buffer pool is allocated and touched at start, so it was ~130 MiB of RSS from the first
- *   second, and WebAssembly memory never shrinks. A feature-flag database is a few tens of MiB; pages not in the pool
- *   are one read away (the operating system's cache for a data folder, memory for an in-memory database).
+ * read postgresql.conf. Some of them are rewritten in the module's memory before initdb and the backend read them (the
+ * new text is no longer than the old, NUL-terminated). WebAssembly memory never shrinks, so each is a floor of the
+ * process's RSS for its whole life:
+ * - shared_buffers 128MB: the buffer pool is allocated and touched at start. A feature-flag database is a few tens of
+ *   MiB, its hot part (features, strategies, environments, indexes) a few MiB; pages not in the pool are one read away
+ *   (the operating system's cache for a data folder, memory for an in-memory database).
+ * - wal_buffers 4MB: one backend commits one transaction at a time; PostgreSQL's own default for a 16MB pool is 512kB.
+ * - temp_buffers 8MB: no statement of the service uses temporary tables.
  * - min_wal_size 80MB: the WAL kept for reuse after a checkpoint (with PGlite's 1 MiB segments).
  */
-export const SHARED_BUFFERS = '32MB';
+export const SHARED_BUFFERS = '16MB';
 const STARTUP_SETTINGS: ReadonlyArray<readonly [string, string]> = [
   ['shared_buffers=128MB', `shared_buffers=${SHARED_BUFFERS}`],
+  ['wal_buffers=4MB', 'wal_buffers=1MB'],
+  ['temp_buffers=8MB', 'temp_buffers=1MB'],
   ['min_wal_size=80MB', 'min_wal_size=8MB'],
 ];
 
@@ -151,20 +158,36 @@ async function createPglite(dir: string | undefined): Promise<OpenedPglite> {
   return { db, callbacks };
 }
 
+/** Copies the folder `from` to `to` (which must not exist), file by file (a copy-on-write clone where the file system can). */
+function copyTree(from: string, to: string): void {
+  mkdirSync(to, { mode: 0o700 });
+  for (const entry of readdirSync(from, { withFileTypes: true })) {
+    const source = path.join(from, entry.name);
+    const target = path.join(to, entry.name);
+    if (entry.isDirectory()) copyTree(source, target);
+    else if (entry.isFile()) copyFileSync(source, target, fsConstants.COPYFILE_FICLONE);
+  }
+}
+
 /**
  * Defect 2 of issue 8: a kill during initdb left a half-made folder that failed on every later start. The first
- * start now initialises `pglite.init-<pid>` beside the real folder, flushes it to disk and renames it into place:
- * the real folder either does not exist or is complete. Leftovers of dead processes are removed.
+ * start now makes `pglite.init-<pid>` beside the real folder, flushes it to disk and renames it into place: the real
+ * folder either does not exist or is complete. Leftovers of dead processes are removed. The folder is a copy of
+ * `template` (an initialised and migrated folder, src/db/embedded-template.ts) when there is one, else made by initdb.
  */
-async function initialiseAtomically(dataDir: string, target: string): Promise<void> {
+async function initialiseAtomically(dataDir: string, target: string, template?: string): Promise<void> {
   for (const name of readdirSync(dataDir)) {
     const match = /^pglite\.init-(\d+)$/.exec(name);
     if (match && (Number(match[1]) === process.pid || !pidAlive(Number(match[1])))) rmSync(path.join(dataDir, name), { recursive: true, force: true });
   }
   const temporary = path.join(dataDir, `pglite.init-${process.pid}`);
-  const { db } = await createPglite(temporary);
-  await db.query('select 1');
-  await db.close();
+  if (template) {
+    copyTree(template, temporary);
+  } else {
+    const { db } = await createPglite(temporary);
+    await db.query('select 1');
+    await db.close();
+  }
   syncTree(temporary);
   renameSync(temporary, target);
   syncPath(dataDir);
@@ -235,6 +258,14 @@ function maintain(backend: WireBackend): string[] {
   return ran;
 }
 
+export interface EmbeddedOptions {
+  /**
+   * For a new data folder: the folder to copy instead of running initdb (src/db/embedded-template.ts), or undefined
+   * when there is none. Not called for an existing folder; a failure counts as none.
+   */
+  template?: () => Promise<string | undefined>;
+}
+
 /**
  * PGlite (PostgreSQL compiled to WASM) in `dataDir/pglite`, served over the PostgreSQL wire protocol on a unix
  * socket inside the data folder (issue 8, defect 1): no TCP port, the folder 0700 and the socket 0600, so only the
@@ -242,19 +273,35 @@ function maintain(backend: WireBackend): string[] {
  * its whole life. `dataDir` undefined keeps the database in memory (tests), with the socket in a private temporary
  * folder; so does a data folder whose socket path would be too long for a unix socket.
  */
-export async function startEmbeddedDatabase(dataDir?: string): Promise<EmbeddedDatabase> {
+export async function startEmbeddedDatabase(dataDir?: string, { template }: EmbeddedOptions = {}): Promise<EmbeddedDatabase> {
   let release = () => {};
   let opened: OpenedPglite;
   let socketDir: string;
   let ownSocketDir = false;
+  let created: EmbeddedDatabase['created'];
   if (dataDir) {
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     if (statSync(dataDir).uid === process.getuid?.()) chmodSync(dataDir, 0o700);
     release = acquireLock(dataDir);
     try {
       const dir = path.join(dataDir, 'pglite');
-      if (!existsSync(dir)) await initialiseAtomically(dataDir, dir);
-      opened = await openExisting(dir);
+      if (existsSync(dir)) {
+        opened = await openExisting(dir);
+      } else {
+        const source = await template?.().catch(() => undefined);
+        await initialiseAtomically(dataDir, dir, source);
+        created = source ? 'template' : 'initdb';
+        try {
+          opened = await openExisting(dir);
+        } catch (err) {
+          // A template that does not open (damaged on disk since it was made) must not cost a new folder: initdb.
+          if (!source) throw err;
+          rmSync(dir, { recursive: true, force: true });
+          await initialiseAtomically(dataDir, dir);
+          created = 'initdb';
+          opened = await openExisting(dir);
+        }
+      }
     } catch (err) {
       release();
       throw err;
@@ -292,6 +339,7 @@ export async function startEmbeddedDatabase(dataDir?: string): Promise<EmbeddedD
   return {
     url: `postgresql://postgres@${encodeURIComponent(socketDir)}:5432/postgres`,
     socketDir,
+    created,
     wasmMemoryBytes: () => db.Module.HEAP8.buffer.byteLength,
     maintain() {
       let ran: string[] | undefined;

@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Config } from '../config';
 import { startEmbeddedDatabase, StartupError, type EmbeddedDatabase } from './embedded';
+import { findTemplate } from './embedded-template';
 import { openOrm } from './orm';
 import { withStartupLock } from './startup-lock';
 
@@ -58,7 +59,7 @@ export async function openDatabase(
   config: Pick<Config, 'databaseUrl' | 'dataDir' | 'dbPoolMax'>,
   { embeddedStarting, afterMigrations }: { embeddedStarting?: Promise<EmbeddedDatabase>; afterMigrations?: (orm: MikroORM) => Promise<void> } = {},
 ): Promise<OpenDatabase> {
-  const embedded = config.databaseUrl ? undefined : await (embeddedStarting ?? startEmbeddedDatabase(config.dataDir));
+  const embedded = config.databaseUrl ? undefined : await (embeddedStarting ?? startEmbeddedDatabase(config.dataDir, { template: findTemplate }));
   const url = config.databaseUrl ?? embedded!.url;
   const exclusive = <T>(work: () => Promise<T>): Promise<T> => (embedded ? work() : withStartupLock(url, work));
   let orm: MikroORM | undefined;

@@ -23,7 +23,7 @@ async function main(): Promise<void> {
     report.wasmMemoryMiB = db.wasmMemoryBytes() / 2 ** 20;
     let c = await connect();
     const settings: Record<string, string> = {};
-    for (const name of ['shared_buffers', 'min_wal_size', 'enable_seqscan', 'client_min_messages', 'log_min_messages', 'jit']) {
+    for (const name of ['shared_buffers', 'wal_buffers', 'temp_buffers', 'min_wal_size', 'enable_seqscan', 'client_min_messages', 'log_min_messages', 'jit']) {
       settings[name] = (await one(c, `show ${name}`))[name];
     }
     report.settings = settings;

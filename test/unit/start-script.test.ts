@@ -68,7 +68,7 @@ describe('prepare', () => {
   it('is what npm runs at install, and npm start is the launcher', () => {
     const pkg = require(path.join(ROOT, 'package.json'));
     expect({ start: pkg.scripts.start, prepare: pkg.scripts.prepare, build: pkg.scripts.build }).toEqual({
-      start: 'node scripts/start.js', prepare: 'node scripts/build.js --if-possible', build: 'node scripts/build.js',
+      start: 'node --v8-pool-size=1 scripts/start.js', prepare: 'node scripts/build.js --if-possible', build: 'node scripts/build.js',
     });
     expect(pkg.dependencies.tsx).toBeDefined();
   });

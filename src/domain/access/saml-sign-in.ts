@@ -1,7 +1,8 @@
 import { promisify } from 'node:util';
 import { inflateRaw } from 'node:zlib';
-import { generateServiceProviderMetadata, SAML, SamlStatusError, ValidateInResponseTo, type CacheItem, type CacheProvider, type Profile } from '@node-saml/node-saml';
-import { DOMParser } from '@xmldom/xmldom';
+import type { CacheItem, CacheProvider, Profile } from '@node-saml/node-saml';
+import type * as NodeSamlModule from '@node-saml/node-saml';
+import type * as XmldomModule from '@xmldom/xmldom';
 import { z } from 'zod';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '../../logger';
@@ -13,6 +14,16 @@ import { certificatePem, emailDomainList, readSamlSettings, SAML_PATHS, serviceP
 import type { SigningKeyPair } from './self-signed';
 import { startSession, SessionService, type Login } from './session.service';
 import { insertUser, rootRoleId, userEventData } from './user.service';
+
+/**
+ * node-saml and xmldom (with xml-crypto, xpath and xmlbuilder: tens of milliseconds of start-up and a few MiB of heap)
+ * are loaded by the first SAML exchange, not at start: most installations never sign in with SAML.
+ */
+let libraries: { saml: typeof NodeSamlModule; xmldom: typeof XmldomModule } | undefined;
+const samlLibraries = () => (libraries ??= {
+  saml: require('@node-saml/node-saml') as typeof NodeSamlModule,
+  xmldom: require('@xmldom/xmldom') as typeof XmldomModule,
+});
 
 /**
  * SAML 2.0 sign-in for the browser (issue 10), with @node-saml/node-saml doing the XML and the signatures.
@@ -90,7 +101,7 @@ class RequestIds implements CacheProvider {
 /** Why node-saml refused a message, in words that hold no part of the message. */
 function reasonOf(err: unknown, audience: string): string {
   const m = err instanceof Error ? err.message : '';
-  if (err instanceof SamlStatusError) return 'the identity provider answered with an error status instead of an assertion';
+  if (err instanceof samlLibraries().saml.SamlStatusError) return 'the identity provider answered with an error status instead of an assertion';
   if (/signature/i.test(m)) return "its signature is missing or does not verify with the identity provider's certificate in the SAML settings";
   if (/expired|too old/i.test(m)) return 'it has expired (NotOnOrAfter, or older than an hour)';
   if (/not yet valid/i.test(m)) return 'it is not valid yet (NotBefore)';
@@ -104,7 +115,7 @@ function reasonOf(err: unknown, audience: string): string {
 /** The root element of a SAML message, read by xmldom as node-saml reads it; a parse error throws. */
 function messageRoot(xml: string): Element {
   const fail = (msg: string) => { throw new Error(msg); };
-  const root = new DOMParser({ errorHandler: { error: fail, fatalError: fail } }).parseFromString(xml, 'text/xml').documentElement;
+  const root = new (samlLibraries().xmldom.DOMParser)({ errorHandler: { error: fail, fatalError: fail } }).parseFromString(xml, 'text/xml').documentElement;
   if (!root) throw new Error('not an XML document');
   return root;
 }
@@ -182,7 +193,7 @@ export class SamlSignIn {
   /** The SP metadata XML (served whether or not sign-in is enabled: the IdP is set up from it first). */
   async metadata(): Promise<string> {
     const sp = await spSigningKey(this.em.fork());
-    return generateServiceProviderMetadata({
+    return samlLibraries().saml.generateServiceProviderMetadata({
       issuer: this.spEntityId,
       callbackUrl: this.acsUrl,
       logoutCallbackUrl: this.logoutCallbackUrl,
@@ -352,8 +363,8 @@ export class SamlSignIn {
     return new AuthenticationRequired(`The ${what} was refused: ${reason}.`);
   }
 
-  private client(em: EntityManager, settings: StoredSamlSettings, sp: SigningKeyPair): SAML {
-    return new SAML({
+  private client(em: EntityManager, settings: StoredSamlSettings, sp: SigningKeyPair): NodeSamlModule.SAML {
+    return new (samlLibraries().saml.SAML)({
       entryPoint: settings.signOnUrl,
       issuer: this.spEntityId,
       audience: this.spEntityId,
@@ -369,7 +380,7 @@ export class SamlSignIn {
       wantAuthnResponseSigned: false,
       acceptedClockSkewMs: CLOCK_SKEW_MS,
       maxAssertionAgeMs: MAX_ASSERTION_AGE_MS,
-      validateInResponseTo: ValidateInResponseTo.ifPresent,
+      validateInResponseTo: samlLibraries().saml.ValidateInResponseTo.ifPresent,
       requestIdExpirationPeriodMs: REQUEST_TTL_MS,
       cacheProvider: new RequestIds(em),
       logoutUrl: settings.signOutUrl ?? settings.signOnUrl,

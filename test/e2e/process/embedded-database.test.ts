@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
@@ -90,6 +91,25 @@ describe('the first start is atomic', () => {
       expect(await stop(again)).toBe(0);
     }
   }, 120_000);
+
+  it('a first start copies the template made for these migrations (src/db/embedded-template.ts) and leaves it as it was', async () => {
+    // What `npm run build` does (PGlite does not load inside jest's VM); a template already there is kept.
+    const root = path.resolve(__dirname, '../../..');
+    const template = await new Promise<string>((resolve, reject) => {
+      execFile(process.execPath, ['--import', 'tsx', '-e', "require('./src/db/embedded-template').buildTemplate().then((d) => console.log(d))"],
+        { cwd: root, env: { ...process.env, DATABASE_URL: undefined, NODE_OPTIONS: undefined } },
+        (err, out, errOut) => (err ? reject(new Error(`${err.message}\n${errOut}`)) : resolve(out.trim())));
+    });
+    const files = (dir: string): string[] => readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile())
+      .map((e) => { const f = path.join(e.parentPath, e.name); return `${path.relative(dir, f)} ${statSync(f).size} ${statSync(f).mtimeMs}`; }).sort();
+    const before = files(template);
+    const dataDir = newFolder();
+    const s = await start(dataDir);
+    expect(s.stdout()).toContain('"created":"template"');
+    expect(await probe(s, '/api/admin/projects', { authorization: TOKEN })).toBe(200);
+    expect(await stop(s)).toBe(0);
+    expect(files(template)).toEqual(before);
+  }, 60_000);
 
   it('a damaged folder is reported with what to do, and exit code 1, never a WASM abort', async () => {
     const dataDir = newFolder();
