@@ -68,8 +68,6 @@ function startService(dir: string, port: number) {
   const child = fork(script, [], {
     cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit', 'ipc'], execArgv: rest.reverse(), // npm start's node options, not this bench's tsx loader
     env: { ...process.env, ...(SOURCES ? { FLAGDECK_RUN_SOURCES: '1' } : {}), DATA_DIR: dir, PORT: String(port), LOG_LEVEL: 'warn', INIT_ADMIN_API_TOKENS: TOKEN,
-      // The 1000-feature GraphQL query of the load is over the default cost budget (bench:reads raises it too).
-      GRAPHQL_MAX_COST: '10000000',
       NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${path.join(__dirname, 'memory-probe.cjs')}` },
   });
   const probe = () => new Promise<Probe>((resolve) => { child.once('message', (m) => resolve(m as Probe)); child.send('memory'); });

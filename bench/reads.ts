@@ -81,7 +81,7 @@ async function row(base: string, { label, request }: Row): Promise<void> {
 
 async function run(kind: 'pg' | 'embedded'): Promise<void> {
   // The feature query is over the default cost budget of one request: the bench measures speed, not the limit.
-  const app = await startSeededApp(kind, pgBase, 'reads', TOKEN, { graphqlMaxCost: 10_000_000, graphqlCompiled }, embeddedInMemory);
+  const app = await startSeededApp(kind, pgBase, 'reads', TOKEN, { graphqlCompiled }, embeddedInMemory);
   try {
     console.log(`\n${app.describe}; GraphQL ${graphqlCompiled ? 'compiled when hot' : 'standard executor only'}; load ${loadavg().map((l) => l.toFixed(2)).join(' ')}; ${FEATURES} features (4 strategies each); node ${process.version}; sequential requests, at most ${maxRequests} or ${maxSeconds} s per row after 5 warm-up`);
     console.log('| request                                                  |     n |      p50    |      p99    |   req/s |  body    | RSS after |');
