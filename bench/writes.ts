@@ -4,16 +4,18 @@
  * (1000 features in another project, their events) plus project `default` linked to production.
  *
  * Prints per step p50/p99 ms, sequences per second, the app's CPU per sequence (process.cpuUsage: the app and, on the
- * embedded database, PGlite run in this process; the clients run in a child process so their CPU is not counted) and
- * the SQL statements each step runs (counted by a hook on the app's database driver, one client, deterministic).
+ * embedded database, PGlite run in this process; the clients run in a child process so their CPU is not counted), on
+ * PostgreSQL the CPU of the server processes serving the app's connections (from /proc, same machine only) and the SQL
+ * statements each step runs (counted by a hook on the app's database driver, one client, deterministic).
  *
  * Usage: npm run bench:writes -- [--db pg|embedded|both] [--pg postgresql://postgres@127.0.0.1:5432/postgres]
  *          [--sequences 300] [--clients 1,4] [--log-sql]
- *          [--unleash http://127.0.0.1:4242 --unleash-token '*:*.secret' [--unleash-pid PID] [--unleash-label text]]
+ *          [--unleash http://127.0.0.1:4242 --unleash-token '*:*.secret' [--unleash-pid PID] [--unleash-db NAME]]
  *   --db          which database(s) flagdeck runs on (default both; the PostgreSQL URL also from DATABASE_URL)
  *   --log-sql     prints the statements of one sequence, step by step
  *   --unleash     runs the same sequences against a running Unleash as well (its admin token with --unleash-token;
- *                 its CPU per sequence from /proc when --unleash-pid is given)
+ *                 its CPU per sequence from /proc when --unleash-pid is given; its database's server processes' CPU
+ *                 when --unleash-db names its database on the --pg server)
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -109,7 +111,7 @@ const run = async (from, count, times) => {
 })().catch((err) => { process.send({ phase: 'error', error: String(err && err.stack || err) }); });
 `;
 
-interface RunFigures { clients: number; steps: Array<{ p50: number; p99: number }>; perSecond: number; cpuMs?: number }
+interface RunFigures { clients: number; steps: Array<{ p50: number; p99: number }>; perSecond: number; cpuMs?: number; dbCpuMs?: number }
 
 /** Linux clock ticks of a process (user + system), for a server outside this process. */
 const ticksOf = (pid: string) => { const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' '); return Number(f[11]) + Number(f[12]); };
@@ -137,9 +139,35 @@ async function run(base: string, token: string, prefix: string, clients: number,
   return { clients, steps, perSecond: count / result.elapsed, cpuMs: result.cpuMs === undefined ? undefined : result.cpuMs / count };
 }
 
+const TABLE_HEADER = '| server | clients | create flag | add strategy | enable | sequences/s | CPU ms/seq | DB CPU ms/seq |\n|---|---|---|---|---|---|---|---|';
+
 function print(label: string, f: RunFigures): void {
   const cells = f.steps.map((s) => `${s.p50.toFixed(2)} / ${s.p99.toFixed(2)}`).join(' | ');
-  console.log(`| ${label} | ${f.clients} | ${cells} | ${f.perSecond.toFixed(1)} | ${f.cpuMs === undefined ? 'n/a' : f.cpuMs.toFixed(2)} |`);
+  console.log(`| ${label} | ${f.clients} | ${cells} | ${f.perSecond.toFixed(1)} | ${f.cpuMs === undefined ? 'n/a' : f.cpuMs.toFixed(2)} | ${f.dbCpuMs === undefined ? 'n/a' : f.dbCpuMs.toFixed(2)} |`);
+}
+
+/** PIDs of the PostgreSQL server processes serving `database` (on the --pg server), but flagdeck's LISTEN connection. */
+async function backendsOf(database: string): Promise<string[]> {
+  const c = new Client({ connectionString: pgBase });
+  await c.connect();
+  try {
+    const { rows } = await c.query(`select pid from pg_stat_activity where datname = $1 and application_name <> 'flagdeck-events'`, [database]);
+    return rows.map((r: { pid: number }) => String(r.pid));
+  } finally {
+    await c.end();
+  }
+}
+
+/** Runs `work` and adds the CPU per sequence of the server processes of `database` (when given) to its figures. */
+async function withDbCpu(database: string | undefined, work: () => Promise<RunFigures>): Promise<RunFigures> {
+  if (!database) return work();
+  const before = new Map((await backendsOf(database)).map((pid) => [pid, ticksOf(pid)]));
+  const figures = await work();
+  let ticks = 0;
+  for (const pid of await backendsOf(database)) {
+    try { ticks += ticksOf(pid) - (before.get(pid) ?? 0); } catch { /* ended meanwhile */ }
+  }
+  return { ...figures, dbCpuMs: (ticks * 10) / sequences };
 }
 
 /** flagdeck on a fresh database: statements per step first (one client, in this process), then the timed runs. */
@@ -182,10 +210,11 @@ async function flagdeck(kind: 'pg' | 'embedded'): Promise<void> {
       console.log(`\n## flagdeck, ${db.describe}; node ${process.version}; loadavg ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
       console.log(`SQL statements per step (median of 10 sequences, one client; BEGIN and COMMIT included): ${STEPS.map((s, k) => `${s} ${[...counts[k]].sort((a, b) => a - b)[5]}`).join(', ')}`);
       console.log(`${sequences} sequences per row after ${WARMUP} warm-up ones; ms p50 / p99 per step; CPU = the app's process CPU per sequence`);
-      console.log('| server | clients | create flag | add strategy | enable | sequences/s | CPU ms/seq |');
-      console.log('|---|---|---|---|---|---|---|');
+      console.log(TABLE_HEADER);
       const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
-      for (const clients of clientCounts) print(`flagdeck ${kind}`, await run(base, TOKEN, `w${clients}-`, clients, cpu));
+      // On PostgreSQL, the CPU of the database's server processes serving this app (its backends), read from /proc.
+      const database = kind === 'pg' ? new URL(db.url).pathname.slice(1) : undefined;
+      for (const clients of clientCounts) print(`flagdeck ${kind}`, await withDbCpu(database, () => run(base, TOKEN, `w${clients}-`, clients, cpu)));
     } finally {
       await new Promise((r) => server.close(r));
       await app.close();
@@ -210,11 +239,10 @@ async function unleash(): Promise<void> {
   const version = await fetch(`${unleashBase}/api/admin/ui-config`, { headers: { authorization: unleashToken } }).then((r) => r.json()).then((c: any) => c.version).catch(() => '?');
   const tick = 1000 / 100; // USER_HZ on Linux
   const cpu = unleashPid ? () => ticksOf(unleashPid) * tick : undefined;
-  console.log(`\n## ${opt('--unleash-label', `Unleash ${version}`)} at ${unleashBase}; loadavg ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
-  console.log('| server | clients | create flag | add strategy | enable | sequences/s | CPU ms/seq |');
-  console.log('|---|---|---|---|---|---|---|');
+  console.log(`\n## ${`Unleash ${version}`} at ${unleashBase}; loadavg ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
+  console.log(TABLE_HEADER);
   const stamp = Date.now().toString(36);
-  for (const clients of clientCounts) print('Unleash', await run(unleashBase, unleashToken, `u${stamp}-${clients}-`, clients, cpu));
+  for (const clients of clientCounts) print('Unleash', await withDbCpu(opt('--unleash-db'), () => run(unleashBase, unleashToken, `u${stamp}-${clients}-`, clients, cpu)));
 }
 
 async function main(): Promise<void> {

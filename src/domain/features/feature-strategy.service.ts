@@ -9,8 +9,8 @@ import type { EventInput } from '../events/event.store';
 import { NotFoundError, ValidationError, type ErrorDetail } from '../errors';
 import { ownRecord } from '../records';
 import { parse, sameJson } from '../validation';
-import { checkConstraints, constraintsSchema } from './constraints';
-import { assertProjectEnvironment, loadProjectFeature } from './feature.lookup';
+import { checkConstraintsAgainst, constraintsSchema } from './constraints';
+import { assertProjectEnvironment, checkProjectEnvironment, loadProjectFeature, PROJECT_ENVIRONMENT_LINKED } from './feature.lookup';
 import { FeatureReadModel, strategyKey, type FeatureEnvironmentState, type FeatureStrategy } from './feature.read-model';
 import { applyJsonPatch } from './json-patch';
 import { featureVariantsSchema, strategyVariantsSchema, toFeatureVariants, toStrategyVariants, type FeatureVariant } from './variants';
@@ -57,16 +57,21 @@ function assertSameFeatureAndEnvironment(data: { featureName?: string; environme
 
 /**
  * Inserts a strategy already in stored form (validated, or copied from a stored one) with its segment links, and
- * writes feature-strategy-add. Adding a strategy and cloning a feature both go through here.
+ * writes feature-strategy-add. Adding a strategy and cloning a feature both go through here. With `appendAfterLast`
+ * its sort order is one more than the largest of the feature's strategies in the environment, read by the insert
+ * itself (after the feature's lock); the strategy is returned as stored.
  */
-export async function writeStrategy(tx: EntityManager, emit: (e: EventInput) => void, project: string, environment: string, strategy: FeatureStrategy): Promise<void> {
-  await tx.execute(
+export async function writeStrategy(tx: EntityManager, emit: (e: EventInput) => void, project: string, environment: string, strategy: FeatureStrategy, appendAfterLast = false): Promise<FeatureStrategy> {
+  const sortOrder = appendAfterLast ? '(select coalesce(max(sort_order) + 1, 0) from feature_strategies where feature_name = ? and environment = ?)' : '?';
+  const [row]: Array<{ sort_order: number }> = await tx.execute(
     `insert into feature_strategies (id, feature_name, project, environment, strategy_name, title, parameters, constraints, variants, sort_order, disabled)
-     values (?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb, ?, ?)`,
+     values (?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb, ${sortOrder}, ?) returning sort_order`,
     [strategy.id, strategy.featureName, project, environment, strategy.name, strategy.title, JSON.stringify(strategy.parameters),
-      JSON.stringify(strategy.constraints), JSON.stringify(strategy.variants), strategy.sortOrder, strategy.disabled]);
-  await writeSegments(tx, strategy.id, strategy.segments, false);
-  emit({ type: 'feature-strategy-add', project, environment, featureName: strategy.featureName, data: strategyEventData(strategy) });
+      JSON.stringify(strategy.constraints), JSON.stringify(strategy.variants), ...(appendAfterLast ? [strategy.featureName, environment] : [strategy.sortOrder]), strategy.disabled]);
+  const stored = { ...strategy, sortOrder: row.sort_order };
+  await writeSegments(tx, stored.id, stored.segments, false);
+  emit({ type: 'feature-strategy-add', project, environment, featureName: stored.featureName, data: strategyEventData(stored) });
+  return stored;
 }
 
 async function writeSegments(tx: EntityManager, id: string, segments: number[], replace: boolean): Promise<void> {
@@ -186,8 +191,7 @@ export class FeatureStrategyService {
     return change(this.em, this.principal, async (tx, emit) => {
       await refuseWithoutChangeRequest(tx, this.principal, this.access, project, environment);
       await loadProjectFeature(tx, project, feature, true);
-      await assertProjectEnvironment(tx, project, environment);
-      return this.insert(tx, emit, project, feature, environment, data);
+      return this.insert(tx, emit, project, feature, environment, data, true);
     });
   }
 
@@ -255,24 +259,28 @@ export class FeatureStrategyService {
     await change(this.em, this.principal, async (tx, emit) => {
       await refuseWithoutChangeRequest(tx, this.principal, this.access, project, environment);
       await loadProjectFeature(tx, project, feature, true);
-      await assertProjectEnvironment(tx, project, environment);
-      const rows: Array<{ enabled: boolean }> = await tx.execute(
-        `select enabled from feature_environments where feature_name = ? and environment = ? for update`, [feature, environment]);
-      if (rows.length === 0) {
+      // After the feature's lock, one statement: the environment's link to the project, the configuration row (locked;
+      // null when there is none) and how many strategies it has, active or not (every change of those holds the lock).
+      const [row]: Array<{ linked: boolean | null; enabled: boolean | null; strategies: number; active: number }> = await tx.execute(
+        `select ${PROJECT_ENVIRONMENT_LINKED} as linked,
+                (select enabled from feature_environments where feature_name = ? and environment = ? for update) as enabled,
+                (select count(*) from feature_strategies where feature_name = ? and environment = ?)::int as strategies,
+                (select count(*) from feature_strategies where feature_name = ? and environment = ? and not disabled)::int as active`,
+        [project, environment, feature, environment, feature, environment, feature, environment]);
+      checkProjectEnvironment(project, environment, row.linked);
+      if (row.enabled === null) {
         await tx.execute(`insert into feature_environments (feature_name, environment, enabled) values (?, ?, false)`, [feature, environment]);
       }
-      const wasEnabled = rows[0]?.enabled ?? false;
-      if (enabled) {
-        const strategies = (await new FeatureReadModel(tx).strategies([feature])).get(strategyKey(feature, environment)) ?? [];
-        if (!strategies.some((s) => !s.disabled)) {
-          if (shouldActivateDisabledStrategies && strategies.length > 0) {
-            for (const s of strategies) {
-              await tx.execute(`update feature_strategies set disabled = false where id = ?`, [s.id]);
-              emit({ type: 'feature-strategy-update', project, environment, featureName: feature, data: strategyEventData({ ...s, disabled: false }), preData: strategyEventData(s) });
-            }
-          } else {
-            await this.insert(tx, emit, project, feature, environment, defaultStrategyFrom((await defaultStrategySettings(tx, project, [environment])).get(environment), feature));
+      const wasEnabled = row.enabled ?? false;
+      if (enabled && row.active === 0) {
+        if (shouldActivateDisabledStrategies && row.strategies > 0) {
+          const strategies = (await new FeatureReadModel(tx).strategies([feature])).get(strategyKey(feature, environment)) ?? [];
+          for (const s of strategies) {
+            await tx.execute(`update feature_strategies set disabled = false where id = ?`, [s.id]);
+            emit({ type: 'feature-strategy-update', project, environment, featureName: feature, data: strategyEventData({ ...s, disabled: false }), preData: strategyEventData(s) });
           }
+        } else {
+          await this.insert(tx, emit, project, feature, environment, defaultStrategyFrom((await defaultStrategySettings(tx, project, [environment])).get(environment), feature));
         }
       }
       if (wasEnabled === enabled) return;
@@ -384,25 +392,31 @@ export class FeatureStrategyService {
     });
   }
 
+  /** With `checkEnvironment`, the environment's link to the project is checked in the same statement as the definitions. */
   private async insert(
     tx: EntityManager, emit: (e: EventInput) => void, project: string, feature: string, environment: string, data: StrategyData & { name: string },
+    checkEnvironment = false,
   ): Promise<FeatureStrategy> {
-    const id = randomUUID();
-    if (data.sortOrder === undefined) {
-      const [{ next }] = await tx.execute(`select coalesce(max(sort_order) + 1, 0)::int as next from feature_strategies where feature_name = ? and environment = ?`, [feature, environment]);
-      data = { ...data, sortOrder: next };
-    }
-    const strategy = await this.validate(tx, project, feature, data, id);
-    await writeStrategy(tx, emit, project, environment, strategy);
-    return strategy;
+    const strategy = await this.validate(tx, project, feature, { ...data, sortOrder: data.sortOrder ?? 0 }, randomUUID(), checkEnvironment ? environment : undefined);
+    return writeStrategy(tx, emit, project, environment, strategy, data.sortOrder === undefined);
   }
 
-  /** Checks a strategy against the definitions, context fields and segments, and returns it in stored form. */
-  private async validate(tx: EntityManager, project: string, feature: string, data: StrategyData & { name: string }, id: string): Promise<FeatureStrategy> {
+  /**
+   * Checks a strategy against the definitions, context fields and segments, and returns it in stored form. With
+   * `environment`, first that the environment is linked to the project (read in the same statement).
+   */
+  private async validate(tx: EntityManager, project: string, feature: string, data: StrategyData & { name: string }, id: string, environment?: string): Promise<FeatureStrategy> {
     // Definitions and segments the strategy uses are read locked (rule 1 in change.ts): deleting the definition, or
     // deleting or moving a segment to another project, waits for this change and then sees the strategy that uses it.
-    const definition = await tx.execute(`select name from strategies where name = ? for key share`, [data.name]);
-    if (definition.length === 0) throw ValidationError.single('name', `Could not find strategy type with name ${data.name}`);
+    // The definition, the context fields the constraints name and the environment link come in one statement.
+    const fieldNames = [...new Set((data.constraints ?? []).map((c) => c.contextName))];
+    const [row]: Array<{ definition: string | null; fields: Record<string, Array<{ value: string }> | null> | null; linked?: boolean | null }> = await tx.execute(
+      `select (select name from strategies where name = ? for key share) as definition,
+              ${fieldNames.length === 0 ? 'null' : '(select jsonb_object_agg(name, legal_values) from context_fields where name in (?))'} as fields
+              ${environment === undefined ? '' : `, ${PROJECT_ENVIRONMENT_LINKED} as linked`}`,
+      [data.name, ...(fieldNames.length === 0 ? [] : [fieldNames]), ...(environment === undefined ? [] : [project, environment])]);
+    if (environment !== undefined) checkProjectEnvironment(project, environment, row.linked ?? null);
+    if (row.definition === null) throw ValidationError.single('name', `Could not find strategy type with name ${data.name}`);
     const parameters = { ...(data.parameters ?? {}) };
     const details: ErrorDetail[] = parameterProblems(data.name, parameters, 'parameters');
     const segments = [...new Set(data.segments ?? [])].sort((a, b) => a - b);
@@ -418,7 +432,7 @@ export class FeatureStrategyService {
       });
     }
     if (details.length > 0) throw ValidationError.of(details);
-    const constraints = await checkConstraints(tx, data.constraints ?? [], 'constraints');
+    const constraints = checkConstraintsAgainst(row.fields ?? {}, data.constraints ?? [], 'constraints');
     const variants = toStrategyVariants(data.variants ?? [], 'variants');
     return {
       id, name: data.name, title: data.title ?? null, disabled: data.disabled ?? false, featureName: feature,

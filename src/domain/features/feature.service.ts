@@ -14,7 +14,7 @@ import { description, parse, sameJson, urlFriendlyName } from '../validation';
 import { FeatureTypeSchema } from './feature.entity';
 import { writeStrategy } from './feature-strategy.service';
 import { featureEventData, loadFeature, loadProjectFeature, lockFeatures } from './feature.lookup';
-import { FeatureReadModel, type Feature, type FeatureFilter, type FeatureSummary, type Tag } from './feature.read-model';
+import { FEATURE_COLUMNS, FeatureReadModel, toFeatureSummary, type Feature, type FeatureDbRow, type FeatureEnvironmentDbRow, type FeatureFilter, type FeatureSummary, type Tag } from './feature.read-model';
 import { applyJsonPatch } from './json-patch';
 
 export interface FeatureType {
@@ -149,11 +149,9 @@ export class FeatureService {
   async create(project: string, input: CreateFeatureInput): Promise<Feature> {
     const data = parse(createSchema, input);
     await this.access.check('CREATE_FEATURE', { project });
-    const created = await change(this.em, this.principal, async (tx, emit) => {
-      const summary = await this.insertFeature(tx, emit, project, { ...data, stale: data.stale ?? false });
-      return summary;
-    });
-    return (await this.read.features([created]))[0];
+    const created = await change(this.em, this.principal, (tx, emit) => this.insertFeature(tx, emit, project, { ...data, stale: data.stale ?? false }));
+    // A new feature has nothing but its row and its (disabled) environments, which the insert returned: no read-back.
+    return this.read.newFeature(created.summary, created.environments);
   }
 
   /** Whether `name` is free for a new feature (and fits the project's naming pattern when `projectId` is given). */
@@ -318,7 +316,7 @@ export class FeatureService {
       await loadProject(tx, project, 'share');
       await refuseCloneIntoChangeRequestProject(tx, project);
       const original = await loadFeature(tx, source, { archived: false, lock: 'share' });
-      const summary = await this.insertFeature(tx, emit, project, {
+      const { summary } = await this.insertFeature(tx, emit, project, {
         name, type: original.type, description: original.description, impressionData: original.impressionData, stale: false,
       });
       const linked: Array<{ environment_name: string }> = await tx.execute(`select environment_name from project_environments where project_id = ?`, [project]);
@@ -480,41 +478,58 @@ export class FeatureService {
     if (rows.length > 0) throw new NameExistsError(rows[0].archived ? 'An archived toggle with that name already exists' : 'A toggle with that name already exists');
   }
 
-  /** Creates the feature row and its (disabled) configuration in every environment of the project. Event feature-created. */
+  /**
+   * Creates the feature row and its (disabled) configuration in every environment of the project, returning both.
+   * Event feature-created.
+   */
   private async insertFeature(
     tx: EntityManager, emit: (e: EventInput) => void, project: string,
     data: { name: string; type?: string; description?: string | null; impressionData?: boolean; stale: boolean },
-  ): Promise<FeatureSummary> {
-    // Shared: the project, its naming rules, feature limit and environment links stay as read until the feature is in.
-    const projectRow = await loadProject(tx, project, 'share');
-    await this.assertNameFree(tx, data.name);
-    checkFeatureName(toProject(projectRow).featureNaming, data.name);
+  ): Promise<{ summary: FeatureSummary; environments: FeatureEnvironmentDbRow[] }> {
     const type = data.type ?? 'release';
-    await this.assertType(tx, type);
-    if (projectRow.featureLimit !== null && projectRow.featureLimit !== undefined) {
+    // Shared: the project, its naming rules, feature limit and environment links stay as read until the feature is in.
+    // The same statement tells whether the name is taken and the type exists (checked in that order, as before).
+    const [row]: Array<{ feature_limit: number | null; feature_naming_pattern: string | null; feature_naming_example: string | null; feature_naming_description: string | null; name_taken: boolean | null; type_known: boolean }> = await tx.execute(
+      `select p.feature_limit, p.feature_naming_pattern, p.feature_naming_example, p.feature_naming_description,
+              (select archived_at is not null from features where name = ?) as name_taken,
+              exists (select 1 from feature_types where id = ?) as type_known
+         from projects p where p.id = ? for share of p`, [data.name, type, project]);
+    if (!row) throw new NotFoundError(`Project with id ${project} does not exist`);
+    if (row.name_taken !== null) throw new NameExistsError(row.name_taken ? 'An archived toggle with that name already exists' : 'A toggle with that name already exists');
+    checkFeatureName({ pattern: row.feature_naming_pattern, example: row.feature_naming_example, description: row.feature_naming_description }, data.name);
+    if (!row.type_known) await this.assertType(tx, type);
+    if (row.feature_limit !== null) {
       // Count-then-insert: creates in a limited project take turns (an advisory lock, since the project row is only
       // shared), or concurrent ones would all see room for one more. The count runs after the lock is granted, so it
       // sees every feature created by the ones before.
       await tx.execute(`select pg_advisory_xact_lock(hashtext(?))`, [`features.limit:${project}`]);
       const [{ count }] = await tx.execute(`select count(*)::int as count from features where project = ? and archived_at is null`, [project]);
-      if (count >= projectRow.featureLimit) throw new InvalidOperationError('You have reached the maximum number of feature toggles for this project.');
+      if (count >= row.feature_limit) throw new InvalidOperationError('You have reached the maximum number of feature toggles for this project.');
     }
     // `on conflict do nothing`: a concurrent create of the same name waits for the other transaction and then
-    // inserts nothing, so the loser gets the 409 instead of a unique-violation 500.
-    const inserted = await tx.execute(
-      `insert into features (name, project, type, description, stale, impression_data, created_at, created_by_user_id)
-       values (?, ?, ?, ?, ?, ?, ?, ?) on conflict (name) do nothing returning name`,
+    // inserts nothing, so the loser gets the 409 instead of a unique-violation 500. The environment rows go in with the
+    // feature, in the same statement, and come back as the read model shows them (switched-on environments, in order).
+    const inserted: Array<FeatureDbRow & { environments: FeatureEnvironmentDbRow[] }> = await tx.execute(
+      `with f as (
+         insert into features (name, project, type, description, stale, impression_data, created_at, created_by_user_id)
+         values (?, ?, ?, ?, ?, ?, ?, ?) on conflict (name) do nothing returning ${FEATURE_COLUMNS}),
+       fe as (
+         insert into feature_environments (feature_name, environment, enabled)
+         select f.name, pe.environment_name, false from f join project_environments pe on pe.project_id = f.project
+         returning feature_name, environment, enabled, variants, last_seen_at)
+       select f.*, coalesce((select json_agg(json_build_object('feature_name', fe.feature_name, 'environment', fe.environment, 'enabled', fe.enabled,
+                'variants', fe.variants, 'last_seen_at', fe.last_seen_at, 'type', e.type, 'sort_order', e.sort_order, 'strategy_count', 0, 'enabled_count', 0)
+                order by e.sort_order, e.name)
+                from fe join environments e on e.name = fe.environment and e.enabled), '[]') as environments
+         from f`,
       [data.name, project, type, data.description ?? null, data.stale, data.impressionData ?? false, new Date(), this.principal.userId]);
     if (inserted.length === 0) {
       await this.assertNameFree(tx, data.name); // throws with the active/archived message
       throw new NameExistsError('A toggle with that name already exists');
     }
-    await tx.execute(
-      `insert into feature_environments (feature_name, environment, enabled) select ?, environment_name, false from project_environments where project_id = ?`,
-      [data.name, project]);
-    const summary = await loadFeature(tx, data.name);
+    const summary = toFeatureSummary(inserted[0]);
     emit({ type: 'feature-created', project, featureName: data.name, data: featureEventData(summary) });
-    return summary;
+    return { summary, environments: inserted[0].environments };
   }
 
   private async assertType(em: EntityManager, type: string): Promise<void> {
