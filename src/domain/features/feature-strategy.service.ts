@@ -9,11 +9,11 @@ import type { EventInput } from '../events/event.store';
 import { NotFoundError, ValidationError, type ErrorDetail } from '../errors';
 import { ownRecord } from '../records';
 import { parse, sameJson } from '../validation';
-import { checkConstraintsAgainst, constraintsSchema } from './constraints';
+import { checkConstraintsAgainst, constraintsSchema, normalizeConstraint } from './constraints';
 import { assertProjectEnvironment, checkProjectEnvironment, loadProjectFeature, PROJECT_ENVIRONMENT_LINKED } from './feature.lookup';
 import { FeatureReadModel, strategyKey, type FeatureEnvironmentState, type FeatureStrategy } from './feature.read-model';
 import { applyJsonPatch } from './json-patch';
-import { featureVariantsSchema, strategyVariantsSchema, toFeatureVariants, toStrategyVariants, type FeatureVariant } from './variants';
+import { featureVariantsSchema, strategyVariantsSchema, toFeatureVariants, toStrategyVariants, type FeatureVariant, type StrategyVariant } from './variants';
 
 const parameterValue = z.union([z.string().max(10_000), z.number(), z.boolean()]).transform((v) => String(v));
 /** Most segments one strategy may use (the UI config reports it as `strategySegmentsLimit`). */
@@ -56,22 +56,37 @@ function assertSameFeatureAndEnvironment(data: { featureName?: string; environme
 }
 
 /**
+ * The values of a strategy row for an insert (the columns of STRATEGY_COLUMNS), typed so they also serve an
+ * `insert … select`. With `appendAfterLast` its sort order is one more than the largest of the feature's strategies in
+ * the environment, read by the insert itself (after the feature's lock).
+ */
+const STRATEGY_COLUMNS = 'id, feature_name, project, environment, strategy_name, title, parameters, constraints, variants, sort_order, disabled';
+function strategyValues(project: string, environment: string, strategy: FeatureStrategy, appendAfterLast: boolean): { sql: string; params: unknown[] } {
+  const sortOrder = appendAfterLast ? '(select coalesce(max(sort_order) + 1, 0) from feature_strategies where feature_name = ? and environment = ?)' : '?::int';
+  return {
+    sql: `?::uuid, ?::text, ?::text, ?::text, ?::text, ?::text, ?::jsonb, ?::jsonb, ?::jsonb, ${sortOrder}, ?::boolean`,
+    params: [strategy.id, strategy.featureName, project, environment, strategy.name, strategy.title, JSON.stringify(strategy.parameters),
+      JSON.stringify(strategy.constraints), JSON.stringify(strategy.variants), ...(appendAfterLast ? [strategy.featureName, environment] : [strategy.sortOrder]), strategy.disabled],
+  };
+}
+
+/**
  * Inserts a strategy already in stored form (validated, or copied from a stored one) with its segment links, and
- * writes feature-strategy-add. Adding a strategy and cloning a feature both go through here. With `appendAfterLast`
- * its sort order is one more than the largest of the feature's strategies in the environment, read by the insert
- * itself (after the feature's lock); the strategy is returned as stored.
+ * writes feature-strategy-add. Adding a strategy and cloning a feature both go through here. Returns the strategy as
+ * stored (its sort order computed with `appendAfterLast`, see strategyValues).
  */
 export async function writeStrategy(tx: EntityManager, emit: (e: EventInput) => void, project: string, environment: string, strategy: FeatureStrategy, appendAfterLast = false): Promise<FeatureStrategy> {
-  const sortOrder = appendAfterLast ? '(select coalesce(max(sort_order) + 1, 0) from feature_strategies where feature_name = ? and environment = ?)' : '?';
+  const values = strategyValues(project, environment, strategy, appendAfterLast);
   const [row]: Array<{ sort_order: number }> = await tx.execute(
-    `insert into feature_strategies (id, feature_name, project, environment, strategy_name, title, parameters, constraints, variants, sort_order, disabled)
-     values (?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb, ${sortOrder}, ?) returning sort_order`,
-    [strategy.id, strategy.featureName, project, environment, strategy.name, strategy.title, JSON.stringify(strategy.parameters),
-      JSON.stringify(strategy.constraints), JSON.stringify(strategy.variants), ...(appendAfterLast ? [strategy.featureName, environment] : [strategy.sortOrder]), strategy.disabled]);
-  const stored = { ...strategy, sortOrder: row.sort_order };
-  await writeSegments(tx, stored.id, stored.segments, false);
-  emit({ type: 'feature-strategy-add', project, environment, featureName: stored.featureName, data: strategyEventData(stored) });
-  return stored;
+    `insert into feature_strategies (${STRATEGY_COLUMNS}) values (${values.sql}) returning sort_order`, values.params);
+  return stored(tx, emit, project, environment, { ...strategy, sortOrder: row.sort_order });
+}
+
+/** After a strategy's row is in: its segment links and its feature-strategy-add event. */
+async function stored(tx: EntityManager, emit: (e: EventInput) => void, project: string, environment: string, strategy: FeatureStrategy): Promise<FeatureStrategy> {
+  await writeSegments(tx, strategy.id, strategy.segments, false);
+  emit({ type: 'feature-strategy-add', project, environment, featureName: strategy.featureName, data: strategyEventData(strategy) });
+  return strategy;
 }
 
 async function writeSegments(tx: EntityManager, id: string, segments: number[], replace: boolean): Promise<void> {
@@ -155,6 +170,27 @@ export function defaultStrategyFrom(setting: DefaultStrategySetting | undefined,
     };
   }
   return { name: 'flexibleRollout', constraints: [], parameters: { rollout: '100', stickiness: setting?.default_stickiness ?? 'default', groupId: feature } };
+}
+
+/** What `definitionsCheck` reads. */
+interface DefinitionsRow {
+  definition: string | null;
+  fields: Record<string, Array<{ value: string }> | null> | null;
+  linked?: boolean | null;
+}
+
+/**
+ * One select of what a strategy refers to: its definition (read `for key share`, rule 1 in change.ts), the legal values
+ * of the context fields its constraints name, and, given `link`, whether the environment is linked to the project.
+ */
+function definitionsCheck(data: { name: string; constraints?: Array<{ contextName: string }> }, link?: { project: string; environment: string }): { sql: string; params: unknown[] } {
+  const fieldNames = [...new Set((data.constraints ?? []).map((c) => c.contextName))];
+  return {
+    sql: `select (select name from strategies where name = ? for key share) as definition,
+              ${fieldNames.length === 0 ? 'null::jsonb' : '(select jsonb_object_agg(name, legal_values) from context_fields where name in (?))'} as fields
+              ${link === undefined ? '' : `, ${PROJECT_ENVIRONMENT_LINKED} as linked`}`,
+    params: [data.name, ...(fieldNames.length === 0 ? [] : [fieldNames]), ...(link === undefined ? [] : [link.project, link.environment])],
+  };
 }
 
 /** Strategies of a feature in an environment, enabling and disabling environments, and variants. */
@@ -392,13 +428,50 @@ export class FeatureStrategyService {
     });
   }
 
-  /** With `checkEnvironment`, the environment's link to the project is checked in the same statement as the definitions. */
+  /**
+   * Validates and inserts a new strategy. With `checkEnvironment`, the environment's link to the project is checked in
+   * the same statement as the definitions. Without segments (whose rows are read locked first), that statement also
+   * inserts the row when the definition exists and the checks that need no database passed; the rules are then judged
+   * in the order `validate` judges them, and one that refuses throws, which rolls the insert back with the transaction.
+   */
   private async insert(
     tx: EntityManager, emit: (e: EventInput) => void, project: string, feature: string, environment: string, data: StrategyData & { name: string },
     checkEnvironment = false,
   ): Promise<FeatureStrategy> {
-    const strategy = await this.validate(tx, project, feature, { ...data, sortOrder: data.sortOrder ?? 0 }, randomUUID(), checkEnvironment ? environment : undefined);
-    return writeStrategy(tx, emit, project, environment, strategy, data.sortOrder === undefined);
+    const id = randomUUID();
+    const appendAfterLast = data.sortOrder === undefined;
+    if ((data.segments ?? []).length > 0) {
+      const strategy = await this.validate(tx, project, feature, { ...data, sortOrder: data.sortOrder ?? 0 }, id, checkEnvironment ? environment : undefined);
+      return writeStrategy(tx, emit, project, environment, strategy, appendAfterLast);
+    }
+    const parameters = { ...(data.parameters ?? {}) };
+    const parameterDetails = parameterProblems(data.name, parameters, 'parameters');
+    let variants: StrategyVariant[] = [];
+    let variantsError: unknown;
+    try {
+      variants = toStrategyVariants(data.variants ?? [], 'variants');
+    } catch (err) {
+      variantsError = err;
+    }
+    const strategy: FeatureStrategy = {
+      id, name: data.name, title: data.title ?? null, disabled: data.disabled ?? false, featureName: feature, sortOrder: data.sortOrder ?? 0,
+      segments: [], constraints: (data.constraints ?? []).map(normalizeConstraint), variants, parameters,
+    };
+    const values = strategyValues(project, environment, strategy, appendAfterLast);
+    const passed = parameterDetails.length === 0 && variantsError === undefined;
+    const check = definitionsCheck(data, checkEnvironment ? { project, environment } : undefined);
+    const [row]: Array<DefinitionsRow & { sort_order: number | null }> = await tx.execute(
+      `with chk as (${check.sql}),
+       s as (insert into feature_strategies (${STRATEGY_COLUMNS}) select ${values.sql} from chk
+              where chk.definition is not null${checkEnvironment ? ' and chk.linked' : ''} and ${passed ? 'true' : 'false'} returning sort_order)
+       select chk.*, (select sort_order from s) as sort_order from chk`,
+      [...check.params, ...values.params]);
+    if (checkEnvironment) checkProjectEnvironment(project, environment, row.linked ?? null);
+    if (row.definition === null) throw ValidationError.single('name', `Could not find strategy type with name ${data.name}`);
+    if (parameterDetails.length > 0) throw ValidationError.of(parameterDetails);
+    checkConstraintsAgainst(row.fields ?? {}, data.constraints ?? [], 'constraints');
+    if (variantsError !== undefined) throw variantsError;
+    return stored(tx, emit, project, environment, { ...strategy, sortOrder: row.sort_order as number });
   }
 
   /**
@@ -409,12 +482,8 @@ export class FeatureStrategyService {
     // Definitions and segments the strategy uses are read locked (rule 1 in change.ts): deleting the definition, or
     // deleting or moving a segment to another project, waits for this change and then sees the strategy that uses it.
     // The definition, the context fields the constraints name and the environment link come in one statement.
-    const fieldNames = [...new Set((data.constraints ?? []).map((c) => c.contextName))];
-    const [row]: Array<{ definition: string | null; fields: Record<string, Array<{ value: string }> | null> | null; linked?: boolean | null }> = await tx.execute(
-      `select (select name from strategies where name = ? for key share) as definition,
-              ${fieldNames.length === 0 ? 'null' : '(select jsonb_object_agg(name, legal_values) from context_fields where name in (?))'} as fields
-              ${environment === undefined ? '' : `, ${PROJECT_ENVIRONMENT_LINKED} as linked`}`,
-      [data.name, ...(fieldNames.length === 0 ? [] : [fieldNames]), ...(environment === undefined ? [] : [project, environment])]);
+    const check = definitionsCheck(data, environment === undefined ? undefined : { project, environment });
+    const [row]: DefinitionsRow[] = await tx.execute(check.sql, check.params);
     if (environment !== undefined) checkProjectEnvironment(project, environment, row.linked ?? null);
     if (row.definition === null) throw ValidationError.single('name', `Could not find strategy type with name ${data.name}`);
     const parameters = { ...(data.parameters ?? {}) };
