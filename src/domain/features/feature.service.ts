@@ -12,9 +12,10 @@ import { FeatureOverviewCache, type ProjectFeaturePage } from '../projects/featu
 import { loadProject, toProject } from '../projects/project.service';
 import { description, parse, sameJson, urlFriendlyName } from '../validation';
 import { FeatureTypeSchema } from './feature.entity';
-import { writeStrategy } from './feature-strategy.service';
+import { writeStrategy } from './feature-strategy.store';
 import { featureEventData, loadFeature, loadProjectFeature, lockFeatures } from './feature.lookup';
-import { FEATURE_COLUMNS, FeatureReadModel, toFeatureSummary, type Feature, type FeatureDbRow, type FeatureEnvironmentDbRow, type FeatureFilter, type FeatureSummary, type Tag } from './feature.read-model';
+import { FeatureReadModel, toFeatureSummary, type Feature, type FeatureEnvironmentDbRow, type FeatureFilter, type FeatureSummary, type Tag } from './feature.read-model';
+import { checkAndInsertFeature, insertFeatureRows } from './feature.store';
 import { applyJsonPatch } from './json-patch';
 
 export interface FeatureType {
@@ -65,37 +66,6 @@ const metadataOf = (f: FeatureSummary): Metadata => ({
  * whatever its size).
  */
 export const OVERVIEW_LOAD_LIMIT = 2000;
-
-/** What the create statement reads of the project, the name and the type. */
-interface ProjectCheckRow {
-  feature_limit: number | null;
-  feature_naming_pattern: string | null;
-  feature_naming_example: string | null;
-  feature_naming_description: string | null;
-  name_taken: boolean | null;
-  type_known: boolean;
-}
-
-type InsertedFeatureRow = FeatureDbRow & { environments: FeatureEnvironmentDbRow[] };
-
-/**
- * The CTEs `f` (the feature row, from the 8 values of a create, inserted when `source` (a FROM and WHERE over other
- * CTEs, or nothing) gives a row) and `fe` (its disabled configuration in every environment linked to the project).
- */
-const insertFeatureCtes = (source: string) => `f as (
-         insert into features (name, project, type, description, stale, impression_data, created_at, created_by_user_id)
-         select ?::text, ?::text, ?::text, ?::text, ?::boolean, ?::boolean, ?::timestamptz, ?::int ${source}
-         on conflict (name) do nothing returning ${FEATURE_COLUMNS}),
-       fe as (
-         insert into feature_environments (feature_name, environment, enabled)
-         select f.name, pe.environment_name, false from f join project_environments pe on pe.project_id = f.project
-         returning feature_name, environment, enabled, variants, last_seen_at)`;
-
-/** The environment rows `fe` inserted, as the read model shows them: switched-on environments, in order, no strategies. */
-const INSERTED_ENVIRONMENTS = `coalesce((select json_agg(json_build_object('feature_name', fe.feature_name, 'environment', fe.environment,
-         'enabled', fe.enabled, 'variants', fe.variants, 'last_seen_at', fe.last_seen_at, 'type', e.type, 'sort_order', e.sort_order,
-         'strategy_count', 0, 'enabled_count', 0) order by e.sort_order, e.name)
-         from fe join environments e on e.name = fe.environment and e.enabled), '[]')`;
 
 export class FeatureService {
   readonly read: FeatureReadModel;
@@ -523,22 +493,12 @@ export class FeatureService {
     // the feature is in), whether the name is taken and whether the type exists, and inserts the feature when nothing
     // there refuses it and the project has no limit. The rules are then judged in their documented order; one that
     // refuses throws, which rolls the insert back with the transaction.
-    const [row]: Array<ProjectCheckRow & Partial<InsertedFeatureRow>> = await tx.execute(
-      `with p as (
-         select p.id, p.feature_limit, p.feature_naming_pattern, p.feature_naming_example, p.feature_naming_description,
-                (select archived_at is not null from features where name = ?) as name_taken,
-                exists (select 1 from feature_types where id = ?) as type_known
-           from projects p where p.id = ? for share of p),
-       ${insertFeatureCtes('from p where p.name_taken is null and p.type_known and p.feature_limit is null')}
-       select p.feature_limit, p.feature_naming_pattern, p.feature_naming_example, p.feature_naming_description, p.name_taken, p.type_known,
-              f.*, ${INSERTED_ENVIRONMENTS} as environments
-         from p left join f on true`,
-      [data.name, type, project, ...values]);
+    const row = await checkAndInsertFeature(tx, project, type, values);
     if (!row) throw new NotFoundError(`Project with id ${project} does not exist`);
     if (row.name_taken !== null) throw new NameExistsError(row.name_taken ? 'An archived toggle with that name already exists' : 'A toggle with that name already exists');
     checkFeatureName({ pattern: row.feature_naming_pattern, example: row.feature_naming_example, description: row.feature_naming_description }, data.name);
     if (!row.type_known) await this.assertType(tx, type);
-    let inserted: InsertedFeatureRow | undefined = row.name === null || row.name === undefined ? undefined : row as InsertedFeatureRow;
+    let inserted = row.inserted;
     if (row.feature_limit !== null) {
       // Count-then-insert: creates in a limited project take turns (an advisory lock, since the project row is only
       // shared), or concurrent ones would all see room for one more. The count runs after the lock is granted, so it
@@ -546,7 +506,7 @@ export class FeatureService {
       await tx.execute(`select pg_advisory_xact_lock(hashtext(?))`, [`features.limit:${project}`]);
       const [{ count }] = await tx.execute(`select count(*)::int as count from features where project = ? and archived_at is null`, [project]);
       if (count >= row.feature_limit) throw new InvalidOperationError('You have reached the maximum number of feature toggles for this project.');
-      [inserted] = await tx.execute(`with ${insertFeatureCtes('')} select f.*, ${INSERTED_ENVIRONMENTS} as environments from f`, values);
+      inserted = await insertFeatureRows(tx, values);
     }
     // `on conflict do nothing`: a concurrent create of the same name waits for the other transaction and then
     // inserts nothing, so the loser gets the 409 instead of a unique-violation 500.
