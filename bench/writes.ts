@@ -111,7 +111,7 @@ const run = async (from, count, times) => {
 })().catch((err) => { process.send({ phase: 'error', error: String(err && err.stack || err) }); });
 `;
 
-interface RunFigures { clients: number; steps: Array<{ p50: number; p99: number }>; perSecond: number; cpuMs?: number; dbCpuMs?: number }
+interface RunFigures { clients: number; steps: Array<{ p50: number; p99: number }>; perSecond: number; cpuMs?: number; dbCpuMs?: number; sysMs?: number }
 
 /** Linux clock ticks of a process (user + system), for a server outside this process. */
 const ticksOf = (pid: string) => { const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' '); return Number(f[11]) + Number(f[12]); };
@@ -143,7 +143,7 @@ const TABLE_HEADER = '| server | clients | create flag | add strategy | enable |
 
 function print(label: string, f: RunFigures): void {
   const cells = f.steps.map((s) => `${s.p50.toFixed(2)} / ${s.p99.toFixed(2)}`).join(' | ');
-  console.log(`| ${label} | ${f.clients} | ${cells} | ${f.perSecond.toFixed(1)} | ${f.cpuMs === undefined ? 'n/a' : f.cpuMs.toFixed(2)} | ${f.dbCpuMs === undefined ? 'n/a' : f.dbCpuMs.toFixed(2)} |`);
+  console.log(`| ${label} | ${f.clients} | ${cells} | ${f.perSecond.toFixed(1)} | ${f.cpuMs === undefined ? 'n/a' : f.cpuMs.toFixed(2)}${f.sysMs === undefined ? '' : ` (kernel ${f.sysMs.toFixed(2)})`} | ${f.dbCpuMs === undefined ? 'n/a' : f.dbCpuMs.toFixed(2)} |`);
 }
 
 /** PIDs of the PostgreSQL server processes serving `database` (on the --pg server), but flagdeck's LISTEN connection. */
@@ -212,9 +212,14 @@ async function flagdeck(kind: 'pg' | 'embedded'): Promise<void> {
       console.log(`${sequences} sequences per row after ${WARMUP} warm-up ones; ms p50 / p99 per step; CPU = the app's process CPU per sequence`);
       console.log(TABLE_HEADER);
       const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+      const sys = () => process.cpuUsage().system / 1000;
       // On PostgreSQL, the CPU of the database's server processes serving this app (its backends), read from /proc.
       const database = kind === 'pg' ? new URL(db.url).pathname.slice(1) : undefined;
-      for (const clients of clientCounts) print(`flagdeck ${kind}`, await withDbCpu(database, () => run(base, TOKEN, `w${clients}-`, clients, cpu)));
+      for (const clients of clientCounts) {
+        const sys0 = sys();
+        const figures = await withDbCpu(database, () => run(base, TOKEN, `w${clients}-`, clients, cpu));
+        print(`flagdeck ${kind}`, { ...figures, sysMs: (sys() - sys0) / (sequences + WARMUP) });
+      }
     } finally {
       await new Promise((r) => server.close(r));
       await app.close();

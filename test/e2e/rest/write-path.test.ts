@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Client } from 'pg';
 import { startTestApp, type TestApp } from '../../support/harness';
 
 /**
@@ -20,6 +21,9 @@ beforeAll(async () => {
   expect((await app.post('/api/admin/context', { name: 'wp-region', legalValues: [{ value: 'eu' }, { value: 'us' }] })).status).toBe(201);
 });
 afterAll(async () => { await app.close(); });
+
+/** A second connection to the same database exists only on PostgreSQL (the embedded database serves one). */
+const onPostgres = Boolean(process.env.FLAGDECK_TEST_DB);
 
 const sql = (query: string, params: unknown[] = []): Promise<any[]> => app.orm.em.fork().execute(query, params);
 const F = '/api/admin/projects/default/features';
@@ -124,5 +128,63 @@ describe('enabling', () => {
     const env = (await app.get(`${F}/wp-enabled`)).body.environments.find((e: { name: string }) => e.name === 'production');
     expect(env).toMatchObject({ enabled: true, hasStrategies: true, hasEnabledStrategies: true });
     expect(env.strategies.map((s: { name: string }) => s.name)).toEqual(['default']);
+  });
+});
+
+describe('model_version (migration 0021)', () => {
+  const version = async () => BigInt((await sql('select version::text as v from model_version'))[0].v);
+
+  it('moves once per change, at its commit, however many rows and tables the change writes', async () => {
+    const v0 = await version();
+    expect((await app.post(F, { name: 'wp-version' })).status).toBe(201);
+    expect(await version()).toBe(v0 + 1n);
+    // The default strategy, the switch and its event: still one move.
+    expect((await app.post(`${F}/wp-version/environments/production/on`)).status).toBe(200);
+    expect(await version()).toBe(v0 + 2n);
+    // A statement that changes no row moves nothing.
+    await sql(`update feature_environments set enabled = false where feature_name = 'no-such-feature'`);
+    expect(await version()).toBe(v0 + 2n);
+  });
+
+  (onPostgres ? it : it.skip)('is not held by an open change: another one commits meanwhile, and each moves it when it commits', async () => {
+    const holder = new Client({ connectionString: process.env.DATABASE_URL });
+    await holder.connect();
+    try {
+      await holder.query('begin');
+      await holder.query(`update features set description = 'held' where name = 'wp-version'`);
+      const v0 = await version();
+      let timer: NodeJS.Timeout | undefined;
+      const meanwhile = await Promise.race([
+        app.post(F, { name: 'wp-meanwhile' }).then((r) => r.status),
+        new Promise((resolve) => { timer = setTimeout(() => resolve('waited for the open change'), 5_000); }),
+      ]);
+      clearTimeout(timer);
+      expect(meanwhile).toBe(201);
+      expect(await version()).toBe(v0 + 1n);
+      await holder.query('commit');
+      expect(await version()).toBe(v0 + 2n);
+      // A rolled-back savepoint takes its move back; a later change in the same transaction still moves it, once.
+      await holder.query('begin');
+      await holder.query('savepoint a');
+      await holder.query(`update features set description = 'undone' where name = 'wp-version'`);
+      await holder.query('rollback to savepoint a');
+      await holder.query('commit');
+      expect(await version()).toBe(v0 + 2n);
+      await holder.query('begin');
+      await holder.query('savepoint a');
+      await holder.query(`update features set description = 'undone' where name = 'wp-version'`);
+      await holder.query('rollback to savepoint a');
+      await holder.query(`update features set description = 'kept' where name = 'wp-version'`);
+      await holder.query(`update feature_environments set variants = '[]' where feature_name = 'wp-version'`);
+      await holder.query('commit');
+      expect(await version()).toBe(v0 + 3n);
+      // A rolled-back transaction moves nothing.
+      await holder.query('begin');
+      await holder.query(`update features set description = 'rolled back' where name = 'wp-version'`);
+      await holder.query('rollback');
+      expect(await version()).toBe(v0 + 3n);
+    } finally {
+      await holder.end();
+    }
   });
 });
