@@ -4,14 +4,16 @@
  * (1000 features in another project, their events) plus project `default` linked to production.
  *
  * Prints per step p50/p99 ms, sequences per second, the app's CPU per sequence (process.cpuUsage: the app and, on the
- * embedded database, PGlite run in this process; the clients run in a child process so their CPU is not counted), on
+ * embedded database, PGlite run in this process; the clients run in a child process so their CPU is not counted; in
+ * brackets the part spent in the kernel, mostly socket writes to the database), on
  * PostgreSQL the CPU of the server processes serving the app's connections (from /proc, same machine only) and the SQL
  * statements each step runs (counted by a hook on the app's database driver, one client, deterministic).
  *
- * Usage: npm run bench:writes -- [--db pg|embedded|both] [--pg postgresql://postgres@127.0.0.1:5432/postgres]
+ * Usage: npm run bench:writes -- [--db pg|embedded|both|none] [--pg postgresql://postgres@127.0.0.1:5432/postgres]
  *          [--sequences 300] [--clients 1,4] [--log-sql]
  *          [--unleash http://127.0.0.1:4242 --unleash-token '*:*.secret' [--unleash-pid PID] [--unleash-db NAME]]
- *   --db          which database(s) flagdeck runs on (default both; the PostgreSQL URL also from DATABASE_URL)
+ *   --db          which database(s) flagdeck runs on (default both; none: Unleash only; the PostgreSQL URL also from
+ *                 DATABASE_URL)
  *   --log-sql     prints the statements of one sequence, step by step
  *   --unleash     runs the same sequences against a running Unleash as well (its admin token with --unleash-token;
  *                 its CPU per sequence from /proc when --unleash-pid is given; its database's server processes' CPU
@@ -34,7 +36,8 @@ import { seedFeatureModel } from './feature-model-data';
 const args = process.argv.slice(2);
 const opt = (name: string, fallback?: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
 const pgBase = opt('--pg', process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres')!;
-const dbs = (opt('--db', 'both') === 'both' ? ['pg', 'embedded'] : [opt('--db')]) as Array<'pg' | 'embedded'>;
+const dbArg = opt('--db', 'both');
+const dbs = (dbArg === 'both' ? ['pg', 'embedded'] : dbArg === 'none' ? [] : [dbArg]) as Array<'pg' | 'embedded'>;
 const sequences = Number(opt('--sequences', '300'));
 const clientCounts = opt('--clients', '1,4')!.split(',').map(Number);
 const logSql = args.includes('--log-sql');
