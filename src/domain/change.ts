@@ -97,8 +97,8 @@ export async function change<T>(
         joined.set(tx as EntityManager, emit);
         const out = await work(tx as EntityManager, emit);
         await tx.flush();
-        appended = await appendEvents(tx as EntityManager, principal, events, wholeRows);
-        await hub?.announceInTransaction(tx as EntityManager, appended.rows, appended.deliveries);
+        appended = await appendEvents(tx as EntityManager, principal, events, wholeRows, hub?.inlineAnnouncement(events.length));
+        if (!appended.announced) await hub?.announceInTransaction(tx as EntityManager, appended.rows, appended.deliveries);
         return out;
       }, { clear: true });
       // Committed: this instance's metrics count the events; the live stream and the delivery worker of this instance

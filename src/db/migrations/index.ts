@@ -17,6 +17,7 @@ import { Migration0017ClientFeaturesVersion } from './0017-client-features-versi
 import { Migration0018ModelVersionNotify } from './0018-model-version-notify';
 import { Migration0019OverviewVersion } from './0019-overview-version';
 import { Migration0020IdentityById } from './0020-identity-by-id';
+import { Migration0021ModelVersionAtCommit } from './0021-model-version-at-commit';
 
 /** Explicit, ordered migration list: no globbing, identical under tsx, jest and compiled dist/. */
 export const migrationsList = [
@@ -39,4 +40,5 @@ export const migrationsList = [
   { name: '0018-model-version-notify', class: Migration0018ModelVersionNotify },
   { name: '0019-overview-version', class: Migration0019OverviewVersion },
   { name: '0020-identity-by-id', class: Migration0020IdentityById },
+  { name: '0021-model-version-at-commit', class: Migration0021ModelVersionAtCommit },
 ];

@@ -176,6 +176,14 @@ export class EventHub {
     }
   }
 
+  /**
+   * The channel `appendEvents` may announce `count` new events on in its own statement (notify mode, when they fit one
+   * notification); otherwise `announceInTransaction` announces them.
+   */
+  inlineAnnouncement(count: number): string | undefined {
+    return this.mode === 'notify' && count > 0 && count <= IDS_PER_NOTIFICATION ? EVENT_CHANNEL : undefined;
+  }
+
   /** Inside the transaction (notify mode): queue the notifications that announce these events at commit. */
   async announceInTransaction(tx: EntityManager, rows: Array<{ id: string | number }>, deliveries: number): Promise<void> {
     if (this.mode !== 'notify' || (rows.length === 0 && deliveries === 0)) return;

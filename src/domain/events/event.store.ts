@@ -68,6 +68,8 @@ const json = (v: unknown) => (v === undefined || v === null ? null : JSON.string
 export interface AppendedEvents {
   rows: EventDbRow[];
   deliveries: number;
+  /** The statement also queued the commit's announcement (`announceOn` was given). */
+  announced?: boolean;
 }
 
 const EVENTS_PER_STATEMENT = 5_000;
@@ -89,8 +91,10 @@ const ADDON_MATCH = `a.enabled and jsonb_exists(a.events, i.type)
  * current tags, read in the same statement. The same statement queues a delivery for every addon that listens to
  * each event (the transactional outbox): a rolled-back change leaves neither events nor deliveries. The rows come
  * back whole only when `wholeRows` (a live stream on this instance reads them); otherwise only their keys.
+ * With `announceOn` (a channel), the same statement also queues the notification that announces the events at commit,
+ * in the event hub's payload form `<deliveries>:<id>,<id>…` (event-hub.ts), saving a round trip per change.
  */
-export async function appendEvents(em: EntityManager, principal: Principal, events: EventInput[], wholeRows = false): Promise<AppendedEvents> {
+export async function appendEvents(em: EntityManager, principal: Principal, events: EventInput[], wholeRows = false, announceOn?: string): Promise<AppendedEvents> {
   if (events.length === 0) return { rows: [], deliveries: 0 };
   // One statement binds 9 parameters per event and PostgreSQL takes at most 65,535: a large change (an import of
   // thousands of strategies) is written in batches, in order, inside the same transaction.
@@ -109,6 +113,7 @@ export async function appendEvents(em: EntityManager, principal: Principal, even
       json(e.data), json(e.preData), e.tags ? JSON.stringify(e.tags) : null);
     return '(?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb)';
   });
+  if (announceOn !== undefined) values.push(announceOn);
   const inserted: Array<EventDbRow & { queued: number }> = await em.execute(
     `with i as (
        insert into events (type, created_by, created_by_user_id, project, environment, feature_name, data, pre_data, tags)
@@ -117,9 +122,10 @@ export async function appendEvents(em: EntityManager, principal: Principal, even
                                  from feature_tags ft where ft.feature_name = v.feature_name))
          from (values ${rows.join(', ')}) as v(type, created_by, created_by_user_id, project, environment, feature_name, data, pre_data, tags)
        returning ${wholeRows ? EVENT_COLUMNS : KEY_COLUMNS}),
-     q as (insert into addon_deliveries (addon_id, event_id) select a.id, i.id from i join addons a on ${ADDON_MATCH} returning 1)
-     select i.*, (select count(*)::int from q) as queued from i order by i.id`,
+     q as (insert into addon_deliveries (addon_id, event_id) select a.id, i.id from i join addons a on ${ADDON_MATCH} returning 1)${announceOn === undefined ? '' : `,
+     n as materialized (select pg_notify(?, (select count(*) from q)::text || ':' || (select string_agg(id::text, ',' order by id) from i)))`}
+     select i.*, (select count(*)::int from q) as queued from i${announceOn === undefined ? '' : ' cross join n'} order by i.id`,
     values,
   );
-  return { rows: inserted, deliveries: inserted[0]?.queued ?? 0 };
+  return { rows: inserted, deliveries: inserted[0]?.queued ?? 0, announced: announceOn !== undefined };
 }

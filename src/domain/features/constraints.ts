@@ -63,7 +63,15 @@ export async function checkConstraints(em: EntityManager, input: z.output<typeof
   const names = [...new Set(input.map((c) => c.contextName))];
   const rows: Array<{ name: string; legal_values: Array<{ value: string }> }> = await em.execute(
     `select name, legal_values from context_fields where name in (?)`, [names]);
-  const legal = new Map(rows.map((r) => [r.name, new Set((r.legal_values ?? []).map((v) => v.value))]));
+  return checkConstraintsAgainst(Object.fromEntries(rows.map((r) => [r.name, r.legal_values])), input, path);
+}
+
+/**
+ * `checkConstraints` with the context fields the constraints name already read (`fields`: each one's stored legal
+ * values, by name), for a change that reads them together with other things in one statement.
+ */
+export function checkConstraintsAgainst(fields: Record<string, Array<{ value: string }> | null>, input: z.output<typeof constraintsSchema>, path: string): Constraint[] {
+  const legal = new Map(Object.entries(fields).map(([name, values]) => [name, new Set((values ?? []).map((v) => v.value))]));
   const checked = constraintProblems(legal, input, path);
   if (checked.unknownField !== undefined) throw new NotFoundError(`Could not find Context field with name ${checked.unknownField}`);
   if (checked.details.length > 0) throw ValidationError.of(checked.details);

@@ -9,11 +9,12 @@ import type { EventInput } from '../events/event.store';
 import { NotFoundError, ValidationError, type ErrorDetail } from '../errors';
 import { ownRecord } from '../records';
 import { parse, sameJson } from '../validation';
-import { checkConstraints, constraintsSchema } from './constraints';
-import { assertProjectEnvironment, loadProjectFeature } from './feature.lookup';
+import { checkConstraintsAgainst, constraintsSchema, normalizeConstraint } from './constraints';
+import { assertProjectEnvironment, checkProjectEnvironment, loadProjectFeature, PROJECT_ENVIRONMENT_LINKED } from './feature.lookup';
 import { FeatureReadModel, strategyKey, type FeatureEnvironmentState, type FeatureStrategy } from './feature.read-model';
+import { definitionsCheck, defaultStrategySettings, STRATEGY_COLUMNS, stored, strategyEventData, strategyValues, writeSegments, writeStrategy, type DefaultStrategySetting, type DefinitionsRow } from './feature-strategy.store';
 import { applyJsonPatch } from './json-patch';
-import { featureVariantsSchema, strategyVariantsSchema, toFeatureVariants, toStrategyVariants, type FeatureVariant } from './variants';
+import { featureVariantsSchema, strategyVariantsSchema, toFeatureVariants, toStrategyVariants, type FeatureVariant, type StrategyVariant } from './variants';
 
 const parameterValue = z.union([z.string().max(10_000), z.number(), z.boolean()]).transform((v) => String(v));
 /** Most segments one strategy may use (the UI config reports it as `strategySegmentsLimit`). */
@@ -43,37 +44,10 @@ export type StrategyInput = z.input<typeof createSchema>;
 export const strategyPayloadSchemas = { create: createSchema, update: updateSchema, sortOrder: sortOrderSchema, switch: switchSchema } as const;
 type StrategyData = z.output<typeof updateSchema>;
 
-/** What the audit log records of a strategy (Unleash's feature-strategy-add/update/remove data). */
-export const strategyEventData = (s: FeatureStrategy) => ({
-  id: s.id, name: s.name, title: s.title, disabled: s.disabled, constraints: s.constraints, parameters: s.parameters,
-  variants: s.variants, sortOrder: s.sortOrder, segments: s.segments,
-});
-
 /** A strategy sent back as read may repeat `featureName` and `environment`; they must name the path's feature and environment. */
 function assertSameFeatureAndEnvironment(data: { featureName?: string; environment?: string }, feature: string, environment: string): void {
   if (data.featureName !== undefined && data.featureName !== feature) throw ValidationError.single('featureName', 'The `featureName` property must equal the feature in the path.');
   if (data.environment !== undefined && data.environment !== environment) throw ValidationError.single('environment', 'The `environment` property must equal the environment in the path.');
-}
-
-/**
- * Inserts a strategy already in stored form (validated, or copied from a stored one) with its segment links, and
- * writes feature-strategy-add. Adding a strategy and cloning a feature both go through here.
- */
-export async function writeStrategy(tx: EntityManager, emit: (e: EventInput) => void, project: string, environment: string, strategy: FeatureStrategy): Promise<void> {
-  await tx.execute(
-    `insert into feature_strategies (id, feature_name, project, environment, strategy_name, title, parameters, constraints, variants, sort_order, disabled)
-     values (?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb, ?, ?)`,
-    [strategy.id, strategy.featureName, project, environment, strategy.name, strategy.title, JSON.stringify(strategy.parameters),
-      JSON.stringify(strategy.constraints), JSON.stringify(strategy.variants), strategy.sortOrder, strategy.disabled]);
-  await writeSegments(tx, strategy.id, strategy.segments, false);
-  emit({ type: 'feature-strategy-add', project, environment, featureName: strategy.featureName, data: strategyEventData(strategy) });
-}
-
-async function writeSegments(tx: EntityManager, id: string, segments: number[], replace: boolean): Promise<void> {
-  if (replace) await tx.execute(`delete from feature_strategy_segments where feature_strategy_id = ?`, [id]);
-  if (segments.length > 0) {
-    await tx.execute(`insert into feature_strategy_segments (feature_strategy_id, segment_id) select ?::uuid, unnest(?::int[])`, [id, `{${segments.join(',')}}`]);
-  }
 }
 
 /** The percentage parameter of the built-in rollout strategies, by strategy name (a user may name a strategy `constructor`). */
@@ -117,21 +91,6 @@ export function mergeStrategyUpdate<P, C, V, S>(current: MergeableStrategy<P, C,
     variants: data.variants ?? current.variants,
     segments: data.segments ?? current.segments,
   };
-}
-
-/** A project environment's default-strategy setting and its project's default stickiness, as stored. */
-export interface DefaultStrategySetting {
-  default_strategy: Record<string, unknown> | null;
-  default_stickiness: string;
-}
-
-/** Reads the default-strategy settings of a project's environments, by environment name. */
-export async function defaultStrategySettings(em: EntityManager, project: string, environments: readonly string[]): Promise<Map<string, DefaultStrategySetting>> {
-  if (environments.length === 0) return new Map();
-  const rows: Array<DefaultStrategySetting & { environment: string }> = await em.execute(
-    `select pe.environment_name as environment, pe.default_strategy, p.default_stickiness from project_environments pe join projects p on p.id = pe.project_id
-      where pe.project_id = ? and pe.environment_name in (?)`, [project, [...environments]]);
-  return new Map(rows.map((r) => [r.environment, r]));
 }
 
 /**
@@ -186,8 +145,7 @@ export class FeatureStrategyService {
     return change(this.em, this.principal, async (tx, emit) => {
       await refuseWithoutChangeRequest(tx, this.principal, this.access, project, environment);
       await loadProjectFeature(tx, project, feature, true);
-      await assertProjectEnvironment(tx, project, environment);
-      return this.insert(tx, emit, project, feature, environment, data);
+      return this.insert(tx, emit, project, feature, environment, data, true);
     });
   }
 
@@ -255,24 +213,28 @@ export class FeatureStrategyService {
     await change(this.em, this.principal, async (tx, emit) => {
       await refuseWithoutChangeRequest(tx, this.principal, this.access, project, environment);
       await loadProjectFeature(tx, project, feature, true);
-      await assertProjectEnvironment(tx, project, environment);
-      const rows: Array<{ enabled: boolean }> = await tx.execute(
-        `select enabled from feature_environments where feature_name = ? and environment = ? for update`, [feature, environment]);
-      if (rows.length === 0) {
+      // After the feature's lock, one statement: the environment's link to the project, the configuration row (locked;
+      // null when there is none) and how many strategies it has, active or not (every change of those holds the lock).
+      const [row]: Array<{ linked: boolean | null; enabled: boolean | null; strategies: number; active: number }> = await tx.execute(
+        `select ${PROJECT_ENVIRONMENT_LINKED} as linked,
+                (select enabled from feature_environments where feature_name = ? and environment = ? for update) as enabled,
+                (select count(*) from feature_strategies where feature_name = ? and environment = ?)::int as strategies,
+                (select count(*) from feature_strategies where feature_name = ? and environment = ? and not disabled)::int as active`,
+        [project, environment, feature, environment, feature, environment, feature, environment]);
+      checkProjectEnvironment(project, environment, row.linked);
+      if (row.enabled === null) {
         await tx.execute(`insert into feature_environments (feature_name, environment, enabled) values (?, ?, false)`, [feature, environment]);
       }
-      const wasEnabled = rows[0]?.enabled ?? false;
-      if (enabled) {
-        const strategies = (await new FeatureReadModel(tx).strategies([feature])).get(strategyKey(feature, environment)) ?? [];
-        if (!strategies.some((s) => !s.disabled)) {
-          if (shouldActivateDisabledStrategies && strategies.length > 0) {
-            for (const s of strategies) {
-              await tx.execute(`update feature_strategies set disabled = false where id = ?`, [s.id]);
-              emit({ type: 'feature-strategy-update', project, environment, featureName: feature, data: strategyEventData({ ...s, disabled: false }), preData: strategyEventData(s) });
-            }
-          } else {
-            await this.insert(tx, emit, project, feature, environment, defaultStrategyFrom((await defaultStrategySettings(tx, project, [environment])).get(environment), feature));
+      const wasEnabled = row.enabled ?? false;
+      if (enabled && row.active === 0) {
+        if (shouldActivateDisabledStrategies && row.strategies > 0) {
+          const strategies = (await new FeatureReadModel(tx).strategies([feature])).get(strategyKey(feature, environment)) ?? [];
+          for (const s of strategies) {
+            await tx.execute(`update feature_strategies set disabled = false where id = ?`, [s.id]);
+            emit({ type: 'feature-strategy-update', project, environment, featureName: feature, data: strategyEventData({ ...s, disabled: false }), preData: strategyEventData(s) });
           }
+        } else {
+          await this.insert(tx, emit, project, feature, environment, defaultStrategyFrom((await defaultStrategySettings(tx, project, [environment])).get(environment), feature));
         }
       }
       if (wasEnabled === enabled) return;
@@ -384,25 +346,64 @@ export class FeatureStrategyService {
     });
   }
 
+  /**
+   * Validates and inserts a new strategy. With `checkEnvironment`, the environment's link to the project is checked in
+   * the same statement as the definitions. Without segments (whose rows are read locked first), that statement also
+   * inserts the row when the definition exists and the checks that need no database passed; the rules are then judged
+   * in the order `validate` judges them, and one that refuses throws, which rolls the insert back with the transaction.
+   */
   private async insert(
     tx: EntityManager, emit: (e: EventInput) => void, project: string, feature: string, environment: string, data: StrategyData & { name: string },
+    checkEnvironment = false,
   ): Promise<FeatureStrategy> {
     const id = randomUUID();
-    if (data.sortOrder === undefined) {
-      const [{ next }] = await tx.execute(`select coalesce(max(sort_order) + 1, 0)::int as next from feature_strategies where feature_name = ? and environment = ?`, [feature, environment]);
-      data = { ...data, sortOrder: next };
+    const appendAfterLast = data.sortOrder === undefined;
+    if ((data.segments ?? []).length > 0) {
+      const strategy = await this.validate(tx, project, feature, { ...data, sortOrder: data.sortOrder ?? 0 }, id, checkEnvironment ? environment : undefined);
+      return writeStrategy(tx, emit, project, environment, strategy, appendAfterLast);
     }
-    const strategy = await this.validate(tx, project, feature, data, id);
-    await writeStrategy(tx, emit, project, environment, strategy);
-    return strategy;
+    const parameters = { ...(data.parameters ?? {}) };
+    const parameterDetails = parameterProblems(data.name, parameters, 'parameters');
+    let variants: StrategyVariant[] = [];
+    let variantsError: unknown;
+    try {
+      variants = toStrategyVariants(data.variants ?? [], 'variants');
+    } catch (err) {
+      variantsError = err;
+    }
+    const strategy: FeatureStrategy = {
+      id, name: data.name, title: data.title ?? null, disabled: data.disabled ?? false, featureName: feature, sortOrder: data.sortOrder ?? 0,
+      segments: [], constraints: (data.constraints ?? []).map(normalizeConstraint), variants, parameters,
+    };
+    const values = strategyValues(project, environment, strategy, appendAfterLast);
+    const passed = parameterDetails.length === 0 && variantsError === undefined;
+    const check = definitionsCheck(data, checkEnvironment ? { project, environment } : undefined);
+    const [row]: Array<DefinitionsRow & { sort_order: number | null }> = await tx.execute(
+      `with chk as (${check.sql}),
+       s as (insert into feature_strategies (${STRATEGY_COLUMNS}) select ${values.sql} from chk
+              where chk.definition is not null${checkEnvironment ? ' and chk.linked' : ''} and ${passed ? 'true' : 'false'} returning sort_order)
+       select chk.*, (select sort_order from s) as sort_order from chk`,
+      [...check.params, ...values.params]);
+    if (checkEnvironment) checkProjectEnvironment(project, environment, row.linked ?? null);
+    if (row.definition === null) throw ValidationError.single('name', `Could not find strategy type with name ${data.name}`);
+    if (parameterDetails.length > 0) throw ValidationError.of(parameterDetails);
+    checkConstraintsAgainst(row.fields ?? {}, data.constraints ?? [], 'constraints');
+    if (variantsError !== undefined) throw variantsError;
+    return stored(tx, emit, project, environment, { ...strategy, sortOrder: row.sort_order as number });
   }
 
-  /** Checks a strategy against the definitions, context fields and segments, and returns it in stored form. */
-  private async validate(tx: EntityManager, project: string, feature: string, data: StrategyData & { name: string }, id: string): Promise<FeatureStrategy> {
+  /**
+   * Checks a strategy against the definitions, context fields and segments, and returns it in stored form. With
+   * `environment`, first that the environment is linked to the project (read in the same statement).
+   */
+  private async validate(tx: EntityManager, project: string, feature: string, data: StrategyData & { name: string }, id: string, environment?: string): Promise<FeatureStrategy> {
     // Definitions and segments the strategy uses are read locked (rule 1 in change.ts): deleting the definition, or
     // deleting or moving a segment to another project, waits for this change and then sees the strategy that uses it.
-    const definition = await tx.execute(`select name from strategies where name = ? for key share`, [data.name]);
-    if (definition.length === 0) throw ValidationError.single('name', `Could not find strategy type with name ${data.name}`);
+    // The definition, the context fields the constraints name and the environment link come in one statement.
+    const check = definitionsCheck(data, environment === undefined ? undefined : { project, environment });
+    const [row]: DefinitionsRow[] = await tx.execute(check.sql, check.params);
+    if (environment !== undefined) checkProjectEnvironment(project, environment, row.linked ?? null);
+    if (row.definition === null) throw ValidationError.single('name', `Could not find strategy type with name ${data.name}`);
     const parameters = { ...(data.parameters ?? {}) };
     const details: ErrorDetail[] = parameterProblems(data.name, parameters, 'parameters');
     const segments = [...new Set(data.segments ?? [])].sort((a, b) => a - b);
@@ -418,7 +419,7 @@ export class FeatureStrategyService {
       });
     }
     if (details.length > 0) throw ValidationError.of(details);
-    const constraints = await checkConstraints(tx, data.constraints ?? [], 'constraints');
+    const constraints = checkConstraintsAgainst(row.fields ?? {}, data.constraints ?? [], 'constraints');
     const variants = toStrategyVariants(data.variants ?? [], 'variants');
     return {
       id, name: data.name, title: data.title ?? null, disabled: data.disabled ?? false, featureName: feature,

@@ -40,8 +40,19 @@ export async function assertProjectEnvironment(em: EntityManager, project: strin
   const rows: Array<{ linked: boolean }> = await em.execute(
     `select exists (select 1 from project_environments where project_id = ? and environment_name = e.name) as linked from environments e where e.name = ?`,
     [project, environment]);
-  if (rows.length === 0) throw new NotFoundError(`Could not find environment ${environment}`);
-  if (!rows[0].linked) throw ValidationError.single('environment', `You have not added the environment "${environment}" to the project "${project}".`);
+  checkProjectEnvironment(project, environment, rows.length === 0 ? null : rows[0].linked);
+}
+
+/**
+ * SQL for a select list: whether the environment (second parameter) is linked to the project (first parameter), null
+ * when there is no such environment; `checkProjectEnvironment` judges it.
+ */
+export const PROJECT_ENVIRONMENT_LINKED = `(select exists (select 1 from project_environments where project_id = ? and environment_name = e.name) from environments e where e.name = ?)`;
+
+/** Throws what `assertProjectEnvironment` throws, from `linked` as PROJECT_ENVIRONMENT_LINKED reads it. */
+export function checkProjectEnvironment(project: string, environment: string, linked: boolean | null): void {
+  if (linked === null) throw new NotFoundError(`Could not find environment ${environment}`);
+  if (!linked) throw ValidationError.single('environment', `You have not added the environment "${environment}" to the project "${project}".`);
 }
 
 /** What audit events record of a feature (its row, Unleash's `data` for feature-created and metadata updates). */

@@ -308,18 +308,34 @@ export class FeatureReadModel {
     const [envs, strategies, tags, deps, children] = await Promise.all([
       this.environments(names), this.strategies(names), this.tags(names), this.dependencies(names), this.children(names),
     ]);
-    return summaries.map((f) => {
-      const environments = (envs.get(f.name) ?? []).map((e) => ({ ...e, strategies: strategies.get(strategyKey(f.name, e.name)) ?? [] }));
-      return {
-        ...f,
-        enabled: environments.some((e) => e.enabled),
-        environments,
-        // Deprecated feature-level variants: those of the first environment that has any.
-        variants: environments.find((e) => e.variants.length > 0)?.variants ?? [],
-        tags: tags.get(f.name) ?? [],
-        children: children.get(f.name) ?? [],
-        dependencies: deps.get(f.name) ?? [],
-      };
-    });
+    return assembleFeatures(summaries, envs, strategies, tags, deps, children);
   }
+
+  /**
+   * A feature just created, from what its insert returned (its row and its environment rows in the shape and order
+   * `environments` reads): it has no strategies, tags or dependencies yet, so nothing needs reading.
+   */
+  newFeature(summary: FeatureSummary, environments: FeatureEnvironmentDbRow[]): Feature {
+    const none = new Map();
+    return assembleFeatures([summary], new Map([[summary.name, environments.map(toFeatureEnvironmentState)]]), none, none, none, none)[0];
+  }
+}
+
+function assembleFeatures(
+  summaries: FeatureSummary[], envs: Map<string, FeatureEnvironmentState[]>, strategies: Map<string, FeatureStrategy[]>,
+  tags: Map<string, Tag[]>, deps: Map<string, FeatureDependency[]>, children: Map<string, string[]>,
+): Feature[] {
+  return summaries.map((f) => {
+    const environments = (envs.get(f.name) ?? []).map((e) => ({ ...e, strategies: strategies.get(strategyKey(f.name, e.name)) ?? [] }));
+    return {
+      ...f,
+      enabled: environments.some((e) => e.enabled),
+      environments,
+      // Deprecated feature-level variants: those of the first environment that has any.
+      variants: environments.find((e) => e.variants.length > 0)?.variants ?? [],
+      tags: tags.get(f.name) ?? [],
+      children: children.get(f.name) ?? [],
+      dependencies: deps.get(f.name) ?? [],
+    };
+  });
 }

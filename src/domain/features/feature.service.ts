@@ -12,9 +12,10 @@ import { FeatureOverviewCache, type ProjectFeaturePage } from '../projects/featu
 import { loadProject, toProject } from '../projects/project.service';
 import { description, parse, sameJson, urlFriendlyName } from '../validation';
 import { FeatureTypeSchema } from './feature.entity';
-import { writeStrategy } from './feature-strategy.service';
+import { writeStrategy } from './feature-strategy.store';
 import { featureEventData, loadFeature, loadProjectFeature, lockFeatures } from './feature.lookup';
-import { FeatureReadModel, type Feature, type FeatureFilter, type FeatureSummary, type Tag } from './feature.read-model';
+import { FeatureReadModel, toFeatureSummary, type Feature, type FeatureEnvironmentDbRow, type FeatureFilter, type FeatureSummary, type Tag } from './feature.read-model';
+import { checkAndInsertFeature, insertFeatureRows } from './feature.store';
 import { applyJsonPatch } from './json-patch';
 
 export interface FeatureType {
@@ -149,11 +150,9 @@ export class FeatureService {
   async create(project: string, input: CreateFeatureInput): Promise<Feature> {
     const data = parse(createSchema, input);
     await this.access.check('CREATE_FEATURE', { project });
-    const created = await change(this.em, this.principal, async (tx, emit) => {
-      const summary = await this.insertFeature(tx, emit, project, { ...data, stale: data.stale ?? false });
-      return summary;
-    });
-    return (await this.read.features([created]))[0];
+    const created = await change(this.em, this.principal, (tx, emit) => this.insertFeature(tx, emit, project, { ...data, stale: data.stale ?? false }));
+    // A new feature has nothing but its row and its (disabled) environments, which the insert returned: no read-back.
+    return this.read.newFeature(created.summary, created.environments);
   }
 
   /** Whether `name` is free for a new feature (and fits the project's naming pattern when `projectId` is given). */
@@ -318,7 +317,7 @@ export class FeatureService {
       await loadProject(tx, project, 'share');
       await refuseCloneIntoChangeRequestProject(tx, project);
       const original = await loadFeature(tx, source, { archived: false, lock: 'share' });
-      const summary = await this.insertFeature(tx, emit, project, {
+      const { summary } = await this.insertFeature(tx, emit, project, {
         name, type: original.type, description: original.description, impressionData: original.impressionData, stale: false,
       });
       const linked: Array<{ environment_name: string }> = await tx.execute(`select environment_name from project_environments where project_id = ?`, [project]);
@@ -480,41 +479,44 @@ export class FeatureService {
     if (rows.length > 0) throw new NameExistsError(rows[0].archived ? 'An archived toggle with that name already exists' : 'A toggle with that name already exists');
   }
 
-  /** Creates the feature row and its (disabled) configuration in every environment of the project. Event feature-created. */
+  /**
+   * Creates the feature row and its (disabled) configuration in every environment of the project, returning both.
+   * Event feature-created.
+   */
   private async insertFeature(
     tx: EntityManager, emit: (e: EventInput) => void, project: string,
     data: { name: string; type?: string; description?: string | null; impressionData?: boolean; stale: boolean },
-  ): Promise<FeatureSummary> {
-    // Shared: the project, its naming rules, feature limit and environment links stay as read until the feature is in.
-    const projectRow = await loadProject(tx, project, 'share');
-    await this.assertNameFree(tx, data.name);
-    checkFeatureName(toProject(projectRow).featureNaming, data.name);
+  ): Promise<{ summary: FeatureSummary; environments: FeatureEnvironmentDbRow[] }> {
     const type = data.type ?? 'release';
-    await this.assertType(tx, type);
-    if (projectRow.featureLimit !== null && projectRow.featureLimit !== undefined) {
+    const values = [data.name, project, type, data.description ?? null, data.stale, data.impressionData ?? false, new Date(), this.principal.userId];
+    // One statement reads the project shared (its naming rules, feature limit and environment links stay as read until
+    // the feature is in), whether the name is taken and whether the type exists, and inserts the feature when nothing
+    // there refuses it and the project has no limit. The rules are then judged in their documented order; one that
+    // refuses throws, which rolls the insert back with the transaction.
+    const row = await checkAndInsertFeature(tx, project, type, values);
+    if (!row) throw new NotFoundError(`Project with id ${project} does not exist`);
+    if (row.name_taken !== null) throw new NameExistsError(row.name_taken ? 'An archived toggle with that name already exists' : 'A toggle with that name already exists');
+    checkFeatureName({ pattern: row.feature_naming_pattern, example: row.feature_naming_example, description: row.feature_naming_description }, data.name);
+    if (!row.type_known) await this.assertType(tx, type);
+    let inserted = row.inserted;
+    if (row.feature_limit !== null) {
       // Count-then-insert: creates in a limited project take turns (an advisory lock, since the project row is only
       // shared), or concurrent ones would all see room for one more. The count runs after the lock is granted, so it
       // sees every feature created by the ones before.
       await tx.execute(`select pg_advisory_xact_lock(hashtext(?))`, [`features.limit:${project}`]);
       const [{ count }] = await tx.execute(`select count(*)::int as count from features where project = ? and archived_at is null`, [project]);
-      if (count >= projectRow.featureLimit) throw new InvalidOperationError('You have reached the maximum number of feature toggles for this project.');
+      if (count >= row.feature_limit) throw new InvalidOperationError('You have reached the maximum number of feature toggles for this project.');
+      inserted = await insertFeatureRows(tx, values);
     }
     // `on conflict do nothing`: a concurrent create of the same name waits for the other transaction and then
     // inserts nothing, so the loser gets the 409 instead of a unique-violation 500.
-    const inserted = await tx.execute(
-      `insert into features (name, project, type, description, stale, impression_data, created_at, created_by_user_id)
-       values (?, ?, ?, ?, ?, ?, ?, ?) on conflict (name) do nothing returning name`,
-      [data.name, project, type, data.description ?? null, data.stale, data.impressionData ?? false, new Date(), this.principal.userId]);
-    if (inserted.length === 0) {
+    if (!inserted) {
       await this.assertNameFree(tx, data.name); // throws with the active/archived message
       throw new NameExistsError('A toggle with that name already exists');
     }
-    await tx.execute(
-      `insert into feature_environments (feature_name, environment, enabled) select ?, environment_name, false from project_environments where project_id = ?`,
-      [data.name, project]);
-    const summary = await loadFeature(tx, data.name);
+    const summary = toFeatureSummary(inserted);
     emit({ type: 'feature-created', project, featureName: data.name, data: featureEventData(summary) });
-    return summary;
+    return { summary, environments: inserted.environments };
   }
 
   private async assertType(em: EntityManager, type: string): Promise<void> {

@@ -6,7 +6,8 @@ import { NameExistsError } from '../errors';
 import { normalizeConstraint } from '../features/constraints';
 import { featureEventData } from '../features/feature.lookup';
 import type { FeatureStrategy, FeatureSummary } from '../features/feature.read-model';
-import { defaultStrategyFrom, defaultStrategySettings, strategyEventData } from '../features/feature-strategy.service';
+import { defaultStrategyFrom } from '../features/feature-strategy.service';
+import { defaultStrategySettings, strategyEventData } from '../features/feature-strategy.store';
 import { toStrategyVariants } from '../features/variants';
 import type { ImportPlan } from './import-plan';
 

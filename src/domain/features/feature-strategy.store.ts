@@ -1,0 +1,89 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EventInput } from '../events/event.store';
+import { PROJECT_ENVIRONMENT_LINKED } from './feature.lookup';
+import type { FeatureStrategy } from './feature.read-model';
+
+/** The SQL of strategy writes: inserting a strategy row and its segments, and what a strategy refers to. */
+
+/** What the audit log records of a strategy (Unleash's feature-strategy-add/update/remove data). */
+export const strategyEventData = (s: FeatureStrategy) => ({
+  id: s.id, name: s.name, title: s.title, disabled: s.disabled, constraints: s.constraints, parameters: s.parameters,
+  variants: s.variants, sortOrder: s.sortOrder, segments: s.segments,
+});
+
+/**
+ * The values of a strategy row for an insert (the columns of STRATEGY_COLUMNS), typed so they also serve an
+ * `insert … select`. With `appendAfterLast` its sort order is one more than the largest of the feature's strategies in
+ * the environment, read by the insert itself (after the feature's lock).
+ */
+export const STRATEGY_COLUMNS = 'id, feature_name, project, environment, strategy_name, title, parameters, constraints, variants, sort_order, disabled';
+export function strategyValues(project: string, environment: string, strategy: FeatureStrategy, appendAfterLast: boolean): { sql: string; params: unknown[] } {
+  const sortOrder = appendAfterLast ? '(select coalesce(max(sort_order) + 1, 0) from feature_strategies where feature_name = ? and environment = ?)' : '?::int';
+  return {
+    sql: `?::uuid, ?::text, ?::text, ?::text, ?::text, ?::text, ?::jsonb, ?::jsonb, ?::jsonb, ${sortOrder}, ?::boolean`,
+    params: [strategy.id, strategy.featureName, project, environment, strategy.name, strategy.title, JSON.stringify(strategy.parameters),
+      JSON.stringify(strategy.constraints), JSON.stringify(strategy.variants), ...(appendAfterLast ? [strategy.featureName, environment] : [strategy.sortOrder]), strategy.disabled],
+  };
+}
+
+/**
+ * Inserts a strategy already in stored form (validated, or copied from a stored one) with its segment links, and
+ * writes feature-strategy-add. Adding a strategy and cloning a feature both go through here. Returns the strategy as
+ * stored (its sort order computed with `appendAfterLast`, see strategyValues).
+ */
+export async function writeStrategy(tx: EntityManager, emit: (e: EventInput) => void, project: string, environment: string, strategy: FeatureStrategy, appendAfterLast = false): Promise<FeatureStrategy> {
+  const values = strategyValues(project, environment, strategy, appendAfterLast);
+  const [row]: Array<{ sort_order: number }> = await tx.execute(
+    `insert into feature_strategies (${STRATEGY_COLUMNS}) values (${values.sql}) returning sort_order`, values.params);
+  return stored(tx, emit, project, environment, { ...strategy, sortOrder: row.sort_order });
+}
+
+/** After a strategy's row is in: its segment links and its feature-strategy-add event. */
+export async function stored(tx: EntityManager, emit: (e: EventInput) => void, project: string, environment: string, strategy: FeatureStrategy): Promise<FeatureStrategy> {
+  await writeSegments(tx, strategy.id, strategy.segments, false);
+  emit({ type: 'feature-strategy-add', project, environment, featureName: strategy.featureName, data: strategyEventData(strategy) });
+  return strategy;
+}
+
+export async function writeSegments(tx: EntityManager, id: string, segments: number[], replace: boolean): Promise<void> {
+  if (replace) await tx.execute(`delete from feature_strategy_segments where feature_strategy_id = ?`, [id]);
+  if (segments.length > 0) {
+    await tx.execute(`insert into feature_strategy_segments (feature_strategy_id, segment_id) select ?::uuid, unnest(?::int[])`, [id, `{${segments.join(',')}}`]);
+  }
+}
+
+/** A project environment's default-strategy setting and its project's default stickiness, as stored. */
+export interface DefaultStrategySetting {
+  default_strategy: Record<string, unknown> | null;
+  default_stickiness: string;
+}
+
+/** Reads the default-strategy settings of a project's environments, by environment name. */
+export async function defaultStrategySettings(em: EntityManager, project: string, environments: readonly string[]): Promise<Map<string, DefaultStrategySetting>> {
+  if (environments.length === 0) return new Map();
+  const rows: Array<DefaultStrategySetting & { environment: string }> = await em.execute(
+    `select pe.environment_name as environment, pe.default_strategy, p.default_stickiness from project_environments pe join projects p on p.id = pe.project_id
+      where pe.project_id = ? and pe.environment_name in (?)`, [project, [...environments]]);
+  return new Map(rows.map((r) => [r.environment, r]));
+}
+
+/** What `definitionsCheck` reads. */
+export interface DefinitionsRow {
+  definition: string | null;
+  fields: Record<string, Array<{ value: string }> | null> | null;
+  linked?: boolean | null;
+}
+
+/**
+ * One select of what a strategy refers to: its definition (read `for key share`, rule 1 in change.ts), the legal values
+ * of the context fields its constraints name, and, given `link`, whether the environment is linked to the project.
+ */
+export function definitionsCheck(data: { name: string; constraints?: Array<{ contextName: string }> }, link?: { project: string; environment: string }): { sql: string; params: unknown[] } {
+  const fieldNames = [...new Set((data.constraints ?? []).map((c) => c.contextName))];
+  return {
+    sql: `select (select name from strategies where name = ? for key share) as definition,
+              ${fieldNames.length === 0 ? 'null::jsonb' : '(select jsonb_object_agg(name, legal_values) from context_fields where name in (?))'} as fields
+              ${link === undefined ? '' : `, ${PROJECT_ENVIRONMENT_LINKED} as linked`}`,
+    params: [data.name, ...(fieldNames.length === 0 ? [] : [fieldNames]), ...(link === undefined ? [] : [link.project, link.environment])],
+  };
+}
