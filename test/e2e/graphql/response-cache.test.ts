@@ -22,7 +22,7 @@ const ok = async (res: Promise<{ status: number; body: any }>, status = 200) => 
   if (r.status !== status) throw new Error(`expected ${status}, got ${r.status}: ${JSON.stringify(r.body)}`);
   return r;
 };
-const gql = async (query: string, variables: Record<string, unknown> = {}, token?: string) => {
+const ask = async (query: string, variables: Record<string, unknown> = {}, token?: string) => {
   const res = await ok(app.post('/graphql', { query, variables }, token === undefined ? {} : { token }));
   expect(res.body.errors).toBeUndefined();
   return res.body.data;
@@ -33,10 +33,10 @@ async function cachedCount(): Promise<number> {
   return Number(/flagdeck_graphql_executions_total\{executor="cached"\} (\d+)/.exec(text)?.[1] ?? 0);
 }
 
-const served = () => gql(DASHBOARD, { project: PROJECT });
+const served = () => ask(DASHBOARD, { project: PROJECT });
 let freshCount = 0;
 /** The same query, computed now: a comment makes its text (and so its cache key) one never asked before. */
-const fresh = () => gql(`${DASHBOARD} # fresh ${++freshCount}`, { project: PROJECT });
+const fresh = () => ask(`${DASHBOARD} # fresh ${++freshCount}`, { project: PROJECT });
 
 /** Runs `change`; the answer served next equals a fresh one and differs from the one cached before the change. */
 async function expectSeen(what: string, change: () => Promise<unknown>): Promise<void> {
@@ -71,7 +71,7 @@ describe('the dashboard query', () => {
              '[{"contextName":"userId","operator":"IN","values":["a","b"],"inverted":false,"caseInsensitive":false},{"contextName":"appName","operator":"NOT_IN","values":["x"],"inverted":false,"caseInsensitive":false}]'::jsonb,
              '[{"name":"on","weight":500,"weightType":"variable","stickiness":"default"},{"name":"off","weight":500,"weightType":"variable","stickiness":"default"}]'::jsonb, s
         from feature_environments fe join features f on f.name = fe.feature_name, generate_series(0, 1) s where f.project = 'gqc-big'`);
-    const data = await gql(DASHBOARD, { project: 'gqc-big' });
+    const data = await ask(DASHBOARD, { project: 'gqc-big' });
     const nodes = data.project.features.nodes;
     expect(nodes).toHaveLength(1000);
     expect(nodes[999].environments[0].strategies).toHaveLength(2);
@@ -131,19 +131,19 @@ describe('the response cache', () => {
     const outsider = await user('gqc-outsider');
     await ok(app.put(`/api/admin/projects/${PROJECT}/users/${member.id}/roles`, { roles: [5] }));
     const mine = `{ me { allowed(project: "${PROJECT}") } project(id: "${PROJECT}") { features(first: 10) { nodes { name } } } }`;
-    const asMember = await gql(mine, {}, member.token);
-    const asOutsider = await gql(mine, {}, outsider.token);
+    const asMember = await ask(mine, {}, member.token);
+    const asOutsider = await ask(mine, {}, outsider.token);
     expect(asMember.me.allowed).toContain('UPDATE_FEATURE');
     expect(asOutsider.me.allowed).not.toContain('UPDATE_FEATURE');
     // Each caller's answer is cached for that caller only.
     let hits = await cachedCount();
-    expect(await gql(mine, {}, member.token)).toEqual(asMember);
-    expect(await gql(mine, {}, outsider.token)).toEqual(asOutsider);
+    expect(await ask(mine, {}, member.token)).toEqual(asMember);
+    expect(await ask(mine, {}, outsider.token)).toEqual(asOutsider);
     expect(await cachedCount()).toBe(hits + 2);
     // The outsider joins the project: the next answer shows it, though no feature changed.
     await ok(app.put(`/api/admin/projects/${PROJECT}/users/${outsider.id}/roles`, { roles: [5] }));
     hits = await cachedCount();
-    const joined = await gql(mine, {}, outsider.token);
+    const joined = await ask(mine, {}, outsider.token);
     expect(joined.me.allowed).toContain('UPDATE_FEATURE');
     expect(await cachedCount()).toBe(hits);
   });
@@ -151,14 +151,14 @@ describe('the response cache', () => {
   it('never caches mutations, audit events or fields outside the allow-list', async () => {
     const hits = await cachedCount();
     const rename = 'mutation($d: String!) { updateFeature(input: { project: "gqc", feature: "gqc-a", description: $d }) { name description } }';
-    expect((await gql(rename, { d: 'same' })).updateFeature.description).toBe('same');
-    expect((await gql(rename, { d: 'same' })).updateFeature.description).toBe('same');
+    expect((await ask(rename, { d: 'same' })).updateFeature.description).toBe('same');
+    expect((await ask(rename, { d: 'same' })).updateFeature.description).toBe('same');
     const events = '{ events(first: 1) { nodes { id } } }';
-    const first = await gql(events);
+    const first = await ask(events);
     await ok(app.post(`/api/admin/projects/${PROJECT}/features`, { name: 'gqc-events' }), 201);
-    expect(await gql(events)).not.toEqual(first);
-    await gql('{ project(id: "gqc") { name features(first: 5) { nodes { name lastSeenAt } } } }');
-    await gql('{ project(id: "gqc") { name features(first: 5) { nodes { name lastSeenAt } } } }');
+    expect(await ask(events)).not.toEqual(first);
+    await ask('{ project(id: "gqc") { name features(first: 5) { nodes { name lastSeenAt } } } }');
+    await ask('{ project(id: "gqc") { name features(first: 5) { nodes { name lastSeenAt } } } }');
     expect(await cachedCount()).toBe(hits);
   });
 });
