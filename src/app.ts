@@ -125,7 +125,9 @@ export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinati
   const clientAddress = (req: IncomingMessage): string => proxyaddr(req, trust);
   // A full garbage collection once requests stop for a while, and now and then while busy above the soft memory limit
   // (src/idle-gc.ts): the heap returns to its live size.
-  const idle = idleCollector({ softLimitBytes: memorySoftLimitMb * 2 ** 20 });
+  // What an idle service lets go of before that collection: the answer caches, filled in below.
+  const idleTrims: Array<() => void> = [];
+  const idle = idleCollector({ softLimitBytes: memorySoftLimitMb * 2 ** 20, onIdle: () => { for (const trim of idleTrims) trim(); } });
   // The start counts as a request: what it left (module initialisation, the schema, migrations) is collected once an
   // idle service was quiet for the idle time, not kept until a first request and the quiet after it.
   idle.touch();
@@ -135,6 +137,7 @@ export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinati
   const onCredentialsRevoked = () => credentials.invalidate();
   const playgroundCache = new SnapshotCache();
   const overviewCache = new FeatureOverviewCache();
+  idleTrims.push(() => playgroundCache.clear(), () => overviewCache.clear());
   // Request log lines and Prometheus metrics (src/observability): every request is observed as it enters (see the end).
   const obs = observability(app, orm, logger, eventHub, clientAddress);
   const serviceOptions = { playgroundCombinationLimit, playgroundCache, overviewCache, onCredentialsRevoked, publicUrl, eventHub, allowPrivateAddonUrls, onPlaygroundEvaluation: obs.playgroundEvaluated };
@@ -195,6 +198,7 @@ export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinati
   };
   const metrics = clientMetricsRouters(sdk);
   const clientFeatures = new ClientFeaturesDoor(sdk);
+  idleTrims.push(() => clientFeatures.forgetAnswers());
   const clientApi = express.Router();
   clientApi.use(sdkDoor(CLIENT_DOOR), urlGuard(), requireJson, ...body);
   clientApi.use(clientFeatures.router(), metrics.client);
@@ -239,6 +243,7 @@ export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinati
     compiled: graphqlCompiled, compileAfter: graphqlCompileAfter, onExecuted: (path) => obs.metrics.graphqlExecuted(path),
     responseCache: graphqlResponseCache ? { versions: modelVersions } : undefined,
   });
+  idleTrims.push(() => graphql.cache?.clear());
   app.use(graphiqlRouter(logger));
   app.use('/graphql',
     authenticate, urlGuard({ jsonParameters: ['variables', 'extensions'] }), requireJson, ...body,

@@ -47,11 +47,14 @@ export interface IdleCollectorOptions {
   rss?: () => number;
   /** Bytes in use in V8's heap. */
   heapUsed?: () => number;
+  /** Run just before the idle collection: drops what is cheap to compute again (the answer caches), so it is freed too. */
+  onIdle?: () => void;
 }
 
 /**
  * Full garbage collections when they give memory back:
- * - Once no request came in for `idleMs` after some did. V8 collects its old generation when it reaches a limit set
+ * - Once no request came in for `idleMs` after some did, after `onIdle` let go of the answer caches (whoever asks next
+ *   computes a fresh answer; a cached 1000-feature answer holds megabytes of objects for nobody). V8 collects its old generation when it reaches a limit set
  *   from the live size (up to a few times it), so after a burst of large answers the heap holds hundreds of MiB of
  *   garbage; its memory reducer, which should collect that once the process is quiet, did so in only some of our idle
  *   measurements (bench:reads --idle 60: the RSS stayed up to 790 MiB). The collection costs a pause of tens of
@@ -64,7 +67,7 @@ export interface IdleCollectorOptions {
  */
 export function idleCollector({
   idleMs = IDLE_GC_MS, softLimitBytes = MEMORY_SOFT_LIMIT_MB * 2 ** 20, checkMs = MEMORY_CHECK_MS, gapMs = MEMORY_GC_GAP_MS,
-  gc = fullGc(), now = Date.now, rss = () => process.memoryUsage.rss(), heapUsed = () => v8.getHeapStatistics().used_heap_size,
+  gc = fullGc(), now = Date.now, rss = () => process.memoryUsage.rss(), heapUsed = () => v8.getHeapStatistics().used_heap_size, onIdle,
 }: IdleCollectorOptions = {}): IdleCollector {
   let last = 0;
   let timer: NodeJS.Timeout | undefined;
@@ -75,6 +78,7 @@ export function idleCollector({
     const quiet = now() - last;
     if (quiet >= idleMs) {
       timer = undefined;
+      onIdle?.();
       gc();
     } else {
       timer = setTimeout(check, idleMs - quiet).unref();

@@ -163,6 +163,12 @@ export class BoundedAnswerStore implements Cache {
     this.bytes = 0;
   }
 
+  /** Forgets every answer (the service is idle: src/idle-gc.ts). */
+  clear(): void {
+    this.entries.clear();
+    this.bytes = 0;
+  }
+
   invalidate(): void {
     // Answers are keyed by the counters they were computed at; nothing is invalidated by entity.
   }

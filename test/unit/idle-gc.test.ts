@@ -31,6 +31,20 @@ describe('idle garbage collection', () => {
     expect(gc).toHaveBeenCalledTimes(2);
   });
 
+  it('lets go of the answer caches just before the idle collection, and only then', () => {
+    jest.useFakeTimers();
+    const order: string[] = [];
+    const idle = idleCollector({ idleMs: 30_000, softLimitBytes: 0, gc: () => order.push('gc'), onIdle: () => order.push('trim'), now: () => Date.now() });
+    idle.touch();
+    jest.advanceTimersByTime(29_000);
+    idle.touch(); // still busy: the caches stay
+    jest.advanceTimersByTime(29_000);
+    expect(order).toEqual([]);
+    jest.advanceTimersByTime(1_000);
+    expect(order).toEqual(['trim', 'gc']);
+    idle.stop();
+  });
+
   describe('above the soft memory limit', () => {
     /** A collector over a fake clock, RSS and heap; a collection frees `state.frees` bytes of heap and sets the RSS to `afterGc`. */
     function busy(afterGc: number, frees = 2 * MEMORY_GC_WORTHWHILE_BYTES) {

@@ -41,6 +41,16 @@ describe('the store', () => {
     expect([store.get('a') !== null, store.get('b') !== null, store.get('c') !== null]).toEqual([true, false, true]);
   });
 
+  it('forgets every answer when the service is idle, and counts bytes from zero again', () => {
+    const store = new BoundedAnswerStore({ maxEntries: 100, maxBytes: 250 });
+    store.set('a', answer(100));
+    store.clear();
+    expect([store.size, store.get('a')]).toEqual([0, null]);
+    store.set('b', answer(100));
+    store.set('c', answer(100));
+    expect([store.get('b') !== null, store.get('c') !== null]).toEqual([true, true]); // the cleared answer's bytes no longer count
+  });
+
   it('keeps at most maxBytes of answers, and never one larger than that', () => {
     const store = new BoundedAnswerStore({ maxEntries: 100, maxBytes: 250 });
     store.set('a', answer(100));

@@ -227,6 +227,12 @@ export class ClientAnswerCache {
     return running;
   }
 
+  /** Forgets every answer (the service is idle: src/idle-gc.ts); answers being built are still stored when done. */
+  clear(): void {
+    this.entries.clear();
+    this.bytes = 0;
+  }
+
   private store(cacheKey: string, answer: ClientAnswer): void {
     const old = this.entries.get(cacheKey);
     if (old) {

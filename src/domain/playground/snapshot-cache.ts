@@ -18,6 +18,11 @@ export class SnapshotCache {
 
   constructor(private readonly maxEntries = 16) {}
 
+  /** Forgets every snapshot (the service is idle: src/idle-gc.ts). */
+  clear(): void {
+    this.entries.clear();
+  }
+
   async get(em: EntityManager, environments: readonly string[], projects: readonly string[] | '*'): Promise<Map<string, CompiledSnapshot>> {
     // Read the version before the data: a change committed in between makes the next request reload, never the reverse.
     const version = await readModelVersion(em);

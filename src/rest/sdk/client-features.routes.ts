@@ -143,6 +143,11 @@ export class ClientFeaturesDoor {
     this.streams = new ClientStreams(deps, this.cache, this.versions, { ...DEFAULT_STREAM_OPTIONS, ...options.streaming });
   }
 
+  /** Forgets the cached answers (the service is idle: src/idle-gc.ts); the next poll builds its answer again. */
+  forgetAnswers(): void {
+    this.cache.clear();
+  }
+
   /** The answer of `key` as of now: every change committed before this call is in it. */
   async answer(key: ClientAnswerKey): Promise<ClientAnswer> {
     return this.cache.get(key, await this.versions.current());
