@@ -28,7 +28,7 @@ export interface IdleCollector {
 }
 
 /** The memory above which a busy process collects fully now and then (MEMORY_SOFT_LIMIT_MB; 0 turns it off). */
-export const MEMORY_SOFT_LIMIT_MB = 512;
+export const MEMORY_SOFT_LIMIT_MB = 400;
 /** How often a request looks at the RSS, and the least time between two collections for it. */
 export const MEMORY_CHECK_MS = 1_000;
 export const MEMORY_GC_GAP_MS = 2_000;
