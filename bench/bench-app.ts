@@ -13,7 +13,7 @@ import { EventHub } from '../src/domain/events/event-hub';
 import { listenForEvents } from '../src/domain/events/event-listener';
 import { openOrm } from '../src/db/orm';
 import { createLogger } from '../src/logger';
-import { FEATURES, seedFeatureModel } from './feature-model-data';
+import { FEATURES, PROJECT, seedFeatureModel } from './feature-model-data';
 
 export const TOKEN = '*:*.bench-feature-model-token';
 
@@ -159,18 +159,37 @@ export interface SeededApp {
  * data set and vacuumed and analysed as autovacuum would, served by the real app on a free port with `token` as an
  * admin token and `app` over the defaults.
  */
+/**
+ * Migrates the database at `url` (the ORM), then seeds the feature-model data set over a separate connection while the
+ * ORM holds none (the embedded database serves one); `more` adds to it on the same connection before the vacuum.
+ */
+export async function migrateAndSeed(url: string, more?: (seed: Client) => Promise<void>): Promise<void> {
+  const migrate = await openOrm({ url, poolMax: 1 });
+  await migrate.close(true);
+  const seed = new Client({ connectionString: url });
+  await seed.connect();
+  try {
+    await seedFeatureModel(seed);
+    await more?.(seed);
+    // What autovacuum does on a running PostgreSQL (statistics and the visibility map for index-only scans).
+    await seed.query('vacuum analyze');
+  } finally {
+    await seed.end();
+  }
+}
+
+/** Fills the audit log up to `total` events (feature updates of the data set's features, one a second back in time). */
+export async function fillEvents(seed: Client, total: number): Promise<void> {
+  const [{ n }] = (await seed.query('select count(*)::int as n from events')).rows;
+  await seed.query(`insert into events (type, created_by, project, feature_name, data, created_at)
+    select 'feature-updated', 'bench', $1, 'feature-' || lpad((g % 1000)::text, 4, '0'), jsonb_build_object('n', g, 'description', repeat('x', 40)), now() - (g || ' seconds')::interval
+      from generate_series(1, $2::int) g`, [PROJECT, Math.max(0, total - n)]);
+}
+
 export async function startSeededApp(kind: 'pg' | 'embedded', pgBase: string, name: string, token: string, app: Partial<Omit<AppDeps, 'orm' | 'logger'>> = {}, embeddedInMemory = false): Promise<SeededApp> {
   const db = await benchDatabase(kind === 'pg' ? pgBase : undefined, name, !embeddedInMemory);
   try {
-    // Migrate first (the ORM), then seed over a separate connection while the ORM holds none (the embedded database serves one).
-    const migrate = await openOrm({ url: db.url, poolMax: 1 });
-    await migrate.close(true);
-    const seed = new Client({ connectionString: db.url });
-    await seed.connect();
-    await seedFeatureModel(seed);
-    // What autovacuum does on a running PostgreSQL (statistics and the visibility map for index-only scans).
-    await seed.query('vacuum analyze');
-    await seed.end();
+    await migrateAndSeed(db.url);
     const orm = await openOrm({ url: db.url, poolMax: kind === 'pg' ? 10 : 1, holdConnection: kind === 'embedded' });
     await ensureAdminTokens(orm.em, [token]);
     const server = buildApp({ ...app, orm, logger: createLogger('silent') });

@@ -14,15 +14,14 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadavg } from 'node:os';
 import { parse, validate } from 'graphql';
-import { Client } from 'pg';
 import { buildApp } from '../src/app';
 import { ensureAdminTokens } from '../src/domain/access/api-token.service';
 import { openOrm } from '../src/db/orm';
 import { createLogger } from '../src/logger';
 import { buildSchema } from '../src/resolvers';
 import { costRule, DEFAULT_MAX_COST } from '../src/resolvers/limits';
-import { benchDatabase, percentile } from './bench-app';
-import { FEATURE_LIST_QUERY, FEATURE_QUERY, featureName, PROJECT, seedFeatureModel } from './feature-model-data';
+import { benchDatabase, fillEvents, migrateAndSeed, percentile } from './bench-app';
+import { FEATURE_LIST_QUERY, FEATURE_QUERY, featureName, PROJECT } from './feature-model-data';
 
 const TOKEN = '*:*.bench-graphql-cost-token';
 const EVENTS = 50_000;
@@ -56,17 +55,7 @@ const SHAPES: Array<{ label: string; query: string }> = [
 
 async function main(): Promise<void> {
   const db = await benchDatabase(kind === 'pg' ? pgBase : undefined, 'gqlcost');
-  const migrate = await openOrm({ url: db.url, poolMax: 1 });
-  await migrate.close(true);
-  const seed = new Client({ connectionString: db.url });
-  await seed.connect();
-  await seedFeatureModel(seed);
-  const [{ n }] = (await seed.query('select count(*)::int as n from events')).rows;
-  await seed.query(`insert into events (type, created_by, project, feature_name, data, created_at)
-    select 'feature-updated', 'bench', $1, 'feature-' || lpad((g % 1000)::text, 4, '0'), jsonb_build_object('n', g, 'description', repeat('x', 40)), now() - (g || ' seconds')::interval
-      from generate_series(1, $2::int) g`, [PROJECT, Math.max(0, EVENTS - n)]);
-  await seed.query('vacuum analyze');
-  await seed.end();
+  await migrateAndSeed(db.url, (seed) => fillEvents(seed, EVENTS));
   const orm = await openOrm({ url: db.url, poolMax: kind === 'pg' ? 10 : 1, holdConnection: kind === 'embedded' });
   await ensureAdminTokens(orm.em, [TOKEN]);
   const app = buildApp({ orm, logger: createLogger('silent'), graphqlMaxCost: 10_000_000, graphqlResponseCache: false });

@@ -10,15 +10,14 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parse, validate } from 'graphql';
-import { Client } from 'pg';
 import { buildApp } from '../src/app';
 import { ensureAdminTokens } from '../src/domain/access/api-token.service';
 import { openOrm } from '../src/db/orm';
 import { createLogger } from '../src/logger';
-import { benchDatabase } from './bench-app';
+import { benchDatabase, fillEvents, migrateAndSeed } from './bench-app';
 import { buildSchema } from '../src/resolvers';
 import { costRule, DEFAULT_MAX_COST } from '../src/resolvers/limits';
-import { featureName, PROJECT, seedFeatureModel } from './feature-model-data';
+import { featureName, PROJECT } from './feature-model-data';
 
 const TOKEN = '*:*.bench-graphql-token';
 const EVENTS = 50_000;
@@ -41,18 +40,11 @@ const SHAPES: Array<{ label: string; query: string }> = [
 
 async function main(): Promise<void> {
   const db = await benchDatabase(pgBase, 'gql');
-  // Migrate first (the ORM), then seed over a separate connection while the ORM holds none.
-  const migrate = await openOrm({ url: db.url, poolMax: 1 });
-  await migrate.close(true);
-  const seed = new Client({ connectionString: db.url });
-  await seed.connect();
-  await seedFeatureModel(seed);
-  const [{ n }] = (await seed.query('select count(*)::int as n from events')).rows;
-  await seed.query(`insert into events (type, created_by, project, feature_name, data, created_at)
-    select 'feature-updated', 'bench', $1, 'feature-' || lpad((g % 1000)::text, 4, '0'), jsonb_build_object('n', g, 'description', repeat('x', 40)), now() - (g || ' seconds')::interval
-      from generate_series(1, $2::int) g`, [PROJECT, Math.max(0, EVENTS - n)]);
-  const [{ total }] = (await seed.query('select count(*)::int as total from events')).rows;
-  await seed.end();
+  let total = 0;
+  await migrateAndSeed(db.url, async (seed) => {
+    await fillEvents(seed, EVENTS);
+    total = (await seed.query('select count(*)::int as total from events')).rows[0].total;
+  });
   const orm = await openOrm({ url: db.url, poolMax: pgBase ? 10 : 1, holdConnection: !pgBase });
   await ensureAdminTokens(orm.em, [TOKEN]);
   const app = buildApp({ orm, logger: createLogger('silent') });

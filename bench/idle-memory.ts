@@ -17,11 +17,10 @@ import { fork } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { Client } from 'pg';
+import { migrateAndSeed } from './bench-app';
 import { startArguments } from './start-command';
 import { startEmbeddedDatabase } from '../src/db/embedded';
-import { openOrm } from '../src/db/orm';
-import { FEATURE_LIST_QUERY, FEATURE_QUERY, FEATURES, featureName, PROJECT, seedFeatureModel, STATE_EXPORT_FEATURES } from './feature-model-data';
+import { FEATURE_LIST_QUERY, FEATURE_QUERY, FEATURES, featureName, PROJECT, STATE_EXPORT_FEATURES } from './feature-model-data';
 
 const ROOT = path.resolve(__dirname, '..');
 const TOKEN = '*:*.bench-idle-memory-token';
@@ -49,13 +48,7 @@ const READS: Array<(i: number) => { path: string; body?: unknown }> = [
 async function seedFolder(dir: string): Promise<void> {
   const db = await startEmbeddedDatabase(dir);
   try {
-    const orm = await openOrm({ url: db.url, poolMax: 1 });
-    await orm.close(true);
-    const client = new Client({ connectionString: db.url });
-    await client.connect();
-    await seedFeatureModel(client);
-    await client.query('vacuum analyze');
-    await client.end();
+    await migrateAndSeed(db.url);
   } finally {
     await db.stop();
   }

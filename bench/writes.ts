@@ -30,8 +30,7 @@ import { ensureAdminTokens } from '../src/domain/access/api-token.service';
 import { EventHub } from '../src/domain/events/event-hub';
 import { listenForEvents } from '../src/domain/events/event-listener';
 import { createLogger } from '../src/logger';
-import { benchDatabase, percentile } from './bench-app';
-import { seedFeatureModel } from './feature-model-data';
+import { benchDatabase, migrateAndSeed, percentile } from './bench-app';
 
 const args = process.argv.slice(2);
 const opt = (name: string, fallback?: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
@@ -178,14 +177,9 @@ async function flagdeck(kind: 'pg' | 'embedded'): Promise<void> {
   const db = await benchDatabase(kind === 'pg' ? pgBase : undefined, 'writes', true);
   let statements: string[] = [];
   try {
-    const migrate = await openOrm({ url: db.url, poolMax: 1 });
-    await migrate.close(true);
-    const seed = new Client({ connectionString: db.url });
-    await seed.connect();
-    await seedFeatureModel(seed);
-    await seed.query(`insert into project_environments (project_id, environment_name) values ('default', 'production') on conflict do nothing`);
-    await seed.query('vacuum analyze');
-    await seed.end();
+    await migrateAndSeed(db.url, async (seed) => {
+      await seed.query(`insert into project_environments (project_id, environment_name) values ('default', 'production') on conflict do nothing`);
+    });
     const orm = await openOrm({ url: db.url, poolMax: kind === 'pg' ? 10 : 1, holdConnection: kind === 'embedded', onQuery: (sql) => statements.push(sql) });
     await ensureAdminTokens(orm.em, [TOKEN]);
     // As src/server.ts runs: commits announced by NOTIFY on PostgreSQL, in process on the embedded database.
