@@ -93,6 +93,41 @@ export function mergeStrategyUpdate<P, C, V, S>(current: MergeableStrategy<P, C,
   };
 }
 
+/** A new strategy in stored form, with what was found wrong in it without the database (parameters, variants). */
+interface StrategyDraft {
+  strategy: FeatureStrategy;
+  details: ErrorDetail[];
+  variantsError?: unknown;
+}
+
+function draftStrategy(id: string, feature: string, data: StrategyData & { name: string }, segments: number[]): StrategyDraft {
+  const parameters = { ...(data.parameters ?? {}) };
+  const details = parameterProblems(data.name, parameters, 'parameters');
+  let variants: StrategyVariant[] = [];
+  let variantsError: unknown;
+  try {
+    variants = toStrategyVariants(data.variants ?? [], 'variants');
+  } catch (err) {
+    variantsError = err;
+  }
+  const strategy: FeatureStrategy = {
+    id, name: data.name, title: data.title ?? null, disabled: data.disabled ?? false, featureName: feature, sortOrder: data.sortOrder ?? 0,
+    segments, constraints: (data.constraints ?? []).map(normalizeConstraint), variants, parameters,
+  };
+  return { strategy, details, variantsError };
+}
+
+/**
+ * Judges a draft against what the database read (`definitionsCheck`), in the rules' order: the definition, then the
+ * parameters (and segments), then the constraints, then the variants. The first that refuses throws.
+ */
+function judgeStrategy(draft: StrategyDraft, row: DefinitionsRow, constraints: StrategyData['constraints']): void {
+  if (row.definition === null) throw ValidationError.single('name', `Could not find strategy type with name ${draft.strategy.name}`);
+  if (draft.details.length > 0) throw ValidationError.of(draft.details);
+  checkConstraintsAgainst(row.fields ?? {}, constraints ?? [], 'constraints');
+  if (draft.variantsError !== undefined) throw draft.variantsError;
+}
+
 /**
  * The strategy added when a feature is switched on without an active one: the project environment's default (its
  * `groupId` made the feature's name), or a 100 % gradual rollout with the project's default stickiness.
@@ -362,21 +397,9 @@ export class FeatureStrategyService {
       const strategy = await this.validate(tx, project, feature, { ...data, sortOrder: data.sortOrder ?? 0 }, id, checkEnvironment ? environment : undefined);
       return writeStrategy(tx, emit, project, environment, strategy, appendAfterLast);
     }
-    const parameters = { ...(data.parameters ?? {}) };
-    const parameterDetails = parameterProblems(data.name, parameters, 'parameters');
-    let variants: StrategyVariant[] = [];
-    let variantsError: unknown;
-    try {
-      variants = toStrategyVariants(data.variants ?? [], 'variants');
-    } catch (err) {
-      variantsError = err;
-    }
-    const strategy: FeatureStrategy = {
-      id, name: data.name, title: data.title ?? null, disabled: data.disabled ?? false, featureName: feature, sortOrder: data.sortOrder ?? 0,
-      segments: [], constraints: (data.constraints ?? []).map(normalizeConstraint), variants, parameters,
-    };
-    const values = strategyValues(project, environment, strategy, appendAfterLast);
-    const passed = parameterDetails.length === 0 && variantsError === undefined;
+    const draft = draftStrategy(id, feature, data, []);
+    const values = strategyValues(project, environment, draft.strategy, appendAfterLast);
+    const passed = draft.details.length === 0 && draft.variantsError === undefined;
     const check = definitionsCheck(data, checkEnvironment ? { project, environment } : undefined);
     const [row]: Array<DefinitionsRow & { sort_order: number | null }> = await tx.execute(
       `with chk as (${check.sql}),
@@ -385,11 +408,8 @@ export class FeatureStrategyService {
        select chk.*, (select sort_order from s) as sort_order from chk`,
       [...check.params, ...values.params]);
     if (checkEnvironment) checkProjectEnvironment(project, environment, row.linked ?? null);
-    if (row.definition === null) throw ValidationError.single('name', `Could not find strategy type with name ${data.name}`);
-    if (parameterDetails.length > 0) throw ValidationError.of(parameterDetails);
-    checkConstraintsAgainst(row.fields ?? {}, data.constraints ?? [], 'constraints');
-    if (variantsError !== undefined) throw variantsError;
-    return stored(tx, emit, project, environment, { ...strategy, sortOrder: row.sort_order as number });
+    judgeStrategy(draft, row, data.constraints);
+    return stored(tx, emit, project, environment, { ...draft.strategy, sortOrder: row.sort_order as number });
   }
 
   /**
@@ -403,11 +423,11 @@ export class FeatureStrategyService {
     const check = definitionsCheck(data, environment === undefined ? undefined : { project, environment });
     const [row]: DefinitionsRow[] = await tx.execute(check.sql, check.params);
     if (environment !== undefined) checkProjectEnvironment(project, environment, row.linked ?? null);
-    if (row.definition === null) throw ValidationError.single('name', `Could not find strategy type with name ${data.name}`);
-    const parameters = { ...(data.parameters ?? {}) };
-    const details: ErrorDetail[] = parameterProblems(data.name, parameters, 'parameters');
     const segments = [...new Set(data.segments ?? [])].sort((a, b) => a - b);
-    if (segments.length > 0) {
+    const draft = draftStrategy(id, feature, data, segments);
+    const details = draft.details;
+    // Segments are read (and locked) only for a strategy whose definition exists: that refusal comes first.
+    if (row.definition !== null && segments.length > 0) {
       const found: Array<{ id: number; project: string | null }> = await tx.execute(`select id, project from segments where id in (?) order by id for share`, [segments]);
       const byId = new Map(found.map((s) => [s.id, s.project]));
       // Details name the position in the list as sent (not in the sorted, de-duplicated one).
@@ -418,13 +438,8 @@ export class FeatureStrategyService {
         }
       });
     }
-    if (details.length > 0) throw ValidationError.of(details);
-    const constraints = checkConstraintsAgainst(row.fields ?? {}, data.constraints ?? [], 'constraints');
-    const variants = toStrategyVariants(data.variants ?? [], 'variants');
-    return {
-      id, name: data.name, title: data.title ?? null, disabled: data.disabled ?? false, featureName: feature,
-      sortOrder: data.sortOrder ?? 0, segments, constraints, variants, parameters,
-    };
+    judgeStrategy(draft, row, data.constraints);
+    return draft.strategy;
   }
 
   private async loadStrategy(em: EntityManager, feature: string, environment: string, id: string): Promise<FeatureStrategy> {

@@ -37,10 +37,8 @@ export async function loadProjectFeature(em: EntityManager, project: string, nam
 
 /** The environment must exist and be linked to the project. */
 export async function assertProjectEnvironment(em: EntityManager, project: string, environment: string): Promise<void> {
-  const rows: Array<{ linked: boolean }> = await em.execute(
-    `select exists (select 1 from project_environments where project_id = ? and environment_name = e.name) as linked from environments e where e.name = ?`,
-    [project, environment]);
-  checkProjectEnvironment(project, environment, rows.length === 0 ? null : rows[0].linked);
+  const [{ linked }]: Array<{ linked: boolean | null }> = await em.execute(`select ${PROJECT_ENVIRONMENT_LINKED} as linked`, [project, environment]);
+  checkProjectEnvironment(project, environment, linked);
 }
 
 /**
