@@ -12,6 +12,7 @@ import { SnapshotCache } from './domain/playground/snapshot-cache';
 import { VersionReader } from './domain/client-features/client-answer-cache';
 import { readModelVersion } from './domain/model-version';
 import { FeatureOverviewCache } from './domain/projects/feature-overview';
+import type { BackupSource } from './domain/backup/backup.service';
 import { createServices } from './domain/services';
 import type { Logger } from './logger';
 import { graphiqlRouter } from './graphiql/graphiql';
@@ -73,6 +74,8 @@ export interface AppDeps {
   memorySoftLimitMb?: number;
   /** TRUST_PROXY: Express's `trust proxy` (config.ts); default false, X-Forwarded-* ignored. */
   trustProxy?: TrustProxy;
+  /** Backups of the database (GET /api/admin/backup): the embedded database's, given by startServer. */
+  backups?: BackupSource;
 }
 
 /** The app, and what must be finished before its database closes (buffered SDK metrics are written). */
@@ -112,7 +115,7 @@ const refuse = (req: Request, res: Response, err: DomainError) => (req.baseUrl =
  * read, so an anonymous caller cannot make the server parse anything; everything the door refuses, it refuses before
  * routing, so no route or service sees it.
  */
-export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinationLimit, graphqlMaxCost, graphqlCompiled = true, graphqlCompileAfter, graphqlResponseCache = true, credentialTtlMs, publicUrl = 'http://localhost:4242', eventHub = new EventHub('local'), allowPrivateAddonUrls = false, importBodyLimit = '500kb', corsOrigins = [], metricsFlushMs = 5_000, metricsRetentionHours = 48, memorySoftLimitMb = MEMORY_SOFT_LIMIT_MB, trustProxy = false }: AppDeps): App {
+export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinationLimit, graphqlMaxCost, graphqlCompiled = true, graphqlCompileAfter, graphqlResponseCache = true, credentialTtlMs, publicUrl = 'http://localhost:4242', eventHub = new EventHub('local'), allowPrivateAddonUrls = false, importBodyLimit = '500kb', corsOrigins = [], metricsFlushMs = 5_000, metricsRetentionHours = 48, memorySoftLimitMb = MEMORY_SOFT_LIMIT_MB, trustProxy = false, backups }: AppDeps): App {
   attachEventHub(orm.em, eventHub);
   const app = express();
   app.disable('x-powered-by');
@@ -140,7 +143,7 @@ export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinati
   idleTrims.push(() => playgroundCache.clear(), () => overviewCache.clear());
   // Request log lines and Prometheus metrics (src/observability): every request is observed as it enters (see the end).
   const obs = observability(app, orm, logger, eventHub, clientAddress);
-  const serviceOptions = { playgroundCombinationLimit, playgroundCache, overviewCache, onCredentialsRevoked, publicUrl, eventHub, allowPrivateAddonUrls, onPlaygroundEvaluation: obs.playgroundEvaluated };
+  const serviceOptions = { playgroundCombinationLimit, playgroundCache, overviewCache, onCredentialsRevoked, publicUrl, eventHub, allowPrivateAddonUrls, onPlaygroundEvaluation: obs.playgroundEvaluated, backups };
 
   app.get('/health', async (_req, res) => {
     try {

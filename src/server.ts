@@ -7,6 +7,7 @@ import type { Config } from './config';
 import { ensureAdminTokens } from './domain/access/api-token.service';
 import { createGeneratedCredentials, findUnshown, markShown, type GeneratedCredentials, type UnshownCredential } from './domain/access/generated-credentials';
 import { ensureAdminUser } from './domain/access/user.service';
+import { embeddedBackups } from './db/backup/take';
 import { StartupError, type EmbeddedDatabase } from './db/embedded';
 import { openDatabase } from './db/open-database';
 import { DeliveryWorker } from './domain/addons/delivery-worker';
@@ -57,7 +58,8 @@ export async function startServer(config: Config, logger: Logger, embeddedStarti
     await listener.ready;
   }
   const app = buildApp({ orm: openedOrm, logger, playgroundCombinationLimit: config.playgroundCombinationLimit, graphqlMaxCost: config.graphqlMaxCost, publicUrl: config.publicUrl, eventHub, allowPrivateAddonUrls: config.addonDelivery.allowPrivateUrls, importBodyLimit: config.importBodyLimit,
-    corsOrigins: config.corsOrigins, metricsFlushMs: config.metricsFlushMs, metricsRetentionHours: config.metricsRetentionHours, memorySoftLimitMb: config.memorySoftLimitMb, trustProxy: config.trustProxy });
+    corsOrigins: config.corsOrigins, metricsFlushMs: config.metricsFlushMs, metricsRetentionHours: config.metricsRetentionHours, memorySoftLimitMb: config.memorySoftLimitMb, trustProxy: config.trustProxy,
+    backups: db.embedded ? embeddedBackups(openedOrm, db.embedded) : undefined });
   const closeAll = async () => {
     await app.close();
     eventHub.close();

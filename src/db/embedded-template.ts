@@ -19,7 +19,7 @@ export const TEMPLATE_ROOT = path.resolve(__dirname, '../..', __dirname.includes
 /** Bumped when the way a template is made changes (a template made the old way then no longer matches). */
 const TEMPLATE_FORMAT = 1;
 
-function pgliteVersion(): string {
+export function pgliteVersion(): string {
   // The package's exports do not include its package.json; it sits one level above its entry (dist/index.cjs).
   const file = path.join(path.dirname(require.resolve('@electric-sql/pglite')), '..', 'package.json');
   return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;

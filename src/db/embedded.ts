@@ -2,6 +2,7 @@ import { chmodSync, closeSync, constants as fsConstants, copyFileSync, existsSyn
 import os from 'node:os';
 import path from 'node:path';
 import { PGlite, type Extension, type postgresMod } from '@electric-sql/pglite';
+import { snapshotDataFolder, type DataSnapshot } from './embedded-snapshot';
 import { serveWire, type PgliteCallbacks, type WireBackend } from './embedded-wire';
 
 export interface EmbeddedDatabase {
@@ -18,6 +19,11 @@ export interface EmbeddedDatabase {
    * statements it ran, or undefined when a client exchange was in progress.
    */
   maintain(): string[] | undefined;
+  /**
+   * A consistent copy of the database's files (src/db/embedded-snapshot.ts), or undefined when a client exchange or
+   * transaction is in progress: the caller holds the pool's connection, so that none can be.
+   */
+  snapshot(): DataSnapshot | undefined;
   stop(): Promise<void>;
 }
 
@@ -43,7 +49,7 @@ export function pidAlive(pid: number): boolean {
 }
 
 /** Two processes on one PGlite data folder corrupt it: hold a pid lock file for the lifetime of the server. */
-function acquireLock(dir: string): () => void {
+export function acquireLock(dir: string): () => void {
   const file = path.join(dir, 'flagdeck.lock');
   if (existsSync(file)) {
     const pid = Number(readFileSync(file, 'utf8').trim());
@@ -125,7 +131,7 @@ function rewriteSetting(heap: Uint8Array, original: string, replacement: string)
   memory.write(replacement, at, 'latin1');
 }
 
-interface OpenedPglite { db: PGlite; callbacks: PgliteCallbacks }
+export interface OpenedPglite { db: PGlite; callbacks: PgliteCallbacks }
 
 /**
  * Creates a PGlite instance (in memory when `dir` is undefined) with the settings above, and records the read/write
@@ -203,7 +209,7 @@ function damaged(dir: string, cause: unknown): StartupError {
 }
 
 /** Opens an existing folder and proves its catalog is whole; anything else is reported as a damaged folder. */
-async function openExisting(dir: string): Promise<OpenedPglite> {
+export async function openExisting(dir: string): Promise<OpenedPglite> {
   let opened: OpenedPglite | undefined;
   try {
     opened = await createPglite(dir);
@@ -345,6 +351,11 @@ export async function startEmbeddedDatabase(dataDir?: string, { template }: Embe
       let ran: string[] | undefined;
       server.whenIdle((backend) => { ran = maintain(backend); });
       return ran;
+    },
+    snapshot() {
+      let taken: DataSnapshot | undefined;
+      server.whenIdle((backend) => { taken = snapshotDataFolder(db.Module.FS, backend); });
+      return taken;
     },
     async stop() {
       clearInterval(timer);

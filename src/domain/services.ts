@@ -10,6 +10,7 @@ import { SignupTokenService } from './access/signup-token.service';
 import { SamlSettingsService } from './access/saml-settings.service';
 import { UserService } from './access/user.service';
 import type { Principal } from './access/principal';
+import { BackupService, type BackupSource } from './backup/backup.service';
 import { ChangeRequestConfigService } from './change-requests/change-request-config.service';
 import { ChangeRequestService } from './change-requests/change-request.service';
 import { ChangeRequestPreviewService } from './change-requests/change-request-preview.service';
@@ -50,6 +51,8 @@ export interface ServiceOptions {
   allowPrivateAddonUrls?: boolean;
   /** Told of each playground evaluation (the app's metrics). */
   onPlaygroundEvaluation?: (kind: 'playground' | 'advanced') => void;
+  /** Where backups come from: the embedded database; undefined on PostgreSQL (pg_dump does it). */
+  backups?: BackupSource;
 }
 
 export function createServices(em: EntityManager, principal: Principal, options: ServiceOptions = {}) {
@@ -78,6 +81,7 @@ export function createServices(em: EntityManager, principal: Principal, options:
     signupTokens: new SignupTokenService(em, principal, access, options.publicUrl ?? 'http://localhost:4242'),
     samlSettings: new SamlSettingsService(em, principal, access, options.publicUrl ?? 'http://localhost:4242'),
     stateExport: new StateExportService(em, principal, access),
+    backups: new BackupService(access, options.backups),
     changeRequestConfig: new ChangeRequestConfigService(em, principal, access),
     changeRequests: new ChangeRequestService(em, principal, access),
     importExport: new ImportExportService(em, principal, access),

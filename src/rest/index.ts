@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import { addonsRouter } from './addons.routes';
+import { backupRouter } from './backup.routes';
 import { changeRequestsRouter } from './change-requests.routes';
 import { changeRequestPreviewRouter } from './change-request-preview.routes';
 import { contextRouter } from './context.routes';
@@ -25,6 +26,6 @@ import { usersRouter } from './users.routes';
 /** Every `/api/admin` route. Routes parse, call one service method and shape the JSON; nothing else. */
 export function adminRouter(): Router {
   const r = Router();
-  r.use(environmentsRouter(), projectsRouter(), projectSettingsRouter(), contextRouter(), tagsRouter(), segmentsRouter(), eventsRouter(), strategiesRouter(), featuresRouter(), playgroundRouter(), usersRouter(), rolesRouter(), groupsRouter(), signupTokensRouter(), samlSettingsRouter(), addonsRouter(), changeRequestsRouter(), changeRequestPreviewRouter(), importExportRouter(), stateExportRouter(), metricsRouter(), uiConfigRouter());
+  r.use(environmentsRouter(), projectsRouter(), projectSettingsRouter(), contextRouter(), tagsRouter(), segmentsRouter(), eventsRouter(), strategiesRouter(), featuresRouter(), playgroundRouter(), usersRouter(), rolesRouter(), groupsRouter(), signupTokensRouter(), samlSettingsRouter(), addonsRouter(), changeRequestsRouter(), changeRequestPreviewRouter(), importExportRouter(), stateExportRouter(), metricsRouter(), uiConfigRouter(), backupRouter());
   return r;
 }

@@ -23,6 +23,18 @@ export const SERVICE_DOCS: RouteDocs = {
     tag: 'Operations', summary: 'The service’s version, sign-in type, base URI and UI flags',
     responses: { 200: UiConfig },
   },
+  'GET /api/admin/backup': {
+    tag: 'Operations', summary: 'A backup of the embedded database', permission: 'ADMIN',
+    description: 'A copy of the whole database as it stood between two transactions, as a gzip’d tar: first `flagdeck-backup.json` (the '
+      + 'flagdeck and PostgreSQL versions, the migrations applied, each file’s size and SHA-256), then the data folder. Restore it with '
+      + '`DATA_DIR=<empty folder> npm run restore -- <file>`; `npm run backup -- <file>` calls this path and checks what it saved. '
+      + 'It holds every password hash and token: keep it as safe as the data folder. On PostgreSQL (DATABASE_URL) the answer is a 409 '
+      + 'ConflictError: back that database up with pg_dump.',
+    responses: {
+      200: { description: 'The backup', contentType: 'application/gzip', headers: { 'Content-Disposition': 'attachment; filename="flagdeck-<UTC time>.backup"' } },
+    },
+    errors: ['ConflictError'],
+  },
   'GET /internal-backstage/prometheus': {
     tag: 'Operations', auth: 'public',
     summary: 'Prometheus metrics',

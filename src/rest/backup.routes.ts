@@ -1,0 +1,24 @@
+import { pipeline } from 'node:stream/promises';
+import { Router } from 'express';
+import { services } from './context';
+
+/** `flagdeck-<UTC time>.backup`: what a browser saves the download as (the command-line tool names its own file). */
+export function backupFileName(createdAt: string): string {
+  return `flagdeck-${createdAt.slice(0, 19).replace(/:/g, '-')}Z.backup`;
+}
+
+/** GET /api/admin/backup: the embedded database, as a gzip'd tar streamed while it is compressed (ADMIN). */
+export function backupRouter(): Router {
+  const r = Router();
+  r.get('/backup', async (req, res) => {
+    const backup = await services(req).backups.take();
+    const { manifest } = backup;
+    res.setHeader('Content-Type', 'application/gzip');
+    res.setHeader('Content-Disposition', `attachment; filename="${backupFileName(manifest.createdAt)}"`);
+    res.setHeader('Cache-Control', 'no-store');
+    req.log.info({ createdAt: manifest.createdAt, files: manifest.files.length, migrations: manifest.migrations.length }, 'backup taken');
+    // Once the first byte is sent an error can only cut the answer short: the client's check of the file finds that.
+    await pipeline(backup.bytes, res).catch((err: Error) => req.log.warn({ err: err.message }, 'backup not sent whole'));
+  });
+  return r;
+}
