@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { serviceFleet, type ServiceProcess } from '../../support/service-process';
+import { adminApi, expectAcknowledgedKept, holdings, startWriters, writeFlag, type Call, type Flag } from '../../support/write-load';
 
 /**
  * Backups of the embedded database, end to end with the README's commands: a service on a data folder takes writes
@@ -31,38 +32,16 @@ function npmRun(script: string, args: string[], env: Record<string, string>): Pr
   return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
 }
 
-function api(service: ServiceProcess) {
-  return async (method: string, url: string, body?: unknown, token = TOKEN): Promise<{ status: number; json: any }> => {
-    const res = await fetch(`http://127.0.0.1:${service.port}${url}`, {
-      method, headers: { Authorization: token, ...(body ? { 'Content-Type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined,
-    });
-    const text = await res.text();
-    return { status: res.status, json: text ? JSON.parse(text) : undefined };
-  };
-}
-
-/** One flag's life, each step's acknowledgement time recorded (undefined: not acknowledged). */
-interface Flag { name: string; created?: number; strategy?: number; enabled?: number }
-
-/** create → default strategy in development → switched on in development; stops at the first refusal. */
-async function writeFlag(call: ReturnType<typeof api>, flag: Flag): Promise<void> {
-  const base = `/api/admin/projects/default/features`;
-  if ((await call('POST', base, { name: flag.name })).status !== 201) return;
-  flag.created = Date.now();
-  if ((await call('POST', `${base}/${flag.name}/environments/development/strategies`, { name: 'default' })).status !== 200) return;
-  flag.strategy = Date.now();
-  if ((await call('POST', `${base}/${flag.name}/environments/development/on`)).status !== 200) return;
-  flag.enabled = Date.now();
-}
+const api = (service: ServiceProcess): Call => adminApi(service.port, TOKEN);
 
 describe('backup and restore of the embedded database', () => {
   let service: ServiceProcess;
-  let call: ReturnType<typeof api>;
+  let call: Call;
   let dataDir: string;
   const work = path.join(fleet.newFolder(), '..', 'files');
   const backupFile = path.join(work, 'flagdeck.backup');
   const before: Flag[] = Array.from({ length: 20 }, (_, i) => ({ name: `before-${i}` }));
-  const during: Flag[] = [];
+  let during: Flag[] = [];
   let began = 0;
   let finished = 0;
   let backupRun: Run;
@@ -74,22 +53,14 @@ describe('backup and restore of the embedded database', () => {
     call = api(service);
     for (const flag of before) await writeFlag(call, flag);
     // Four writers keep going from before the backup starts until after it has finished.
-    let stop = false;
-    let n = 0;
-    const writers = Array.from({ length: 4 }, async () => {
-      while (!stop) {
-        const flag: Flag = { name: `during-${n++}` };
-        during.push(flag);
-        await writeFlag(call, flag);
-      }
-    });
+    const writers = startWriters(call, 4, 'during');
+    during = writers.flags;
     await new Promise((resolve) => setTimeout(resolve, 300));
     began = Date.now();
     backupRun = await npmRun('backup', [backupFile], { FLAGDECK_URL: `http://127.0.0.1:${service.port}`, FLAGDECK_TOKEN: TOKEN });
     finished = Date.now();
     await new Promise((resolve) => setTimeout(resolve, 300));
-    stop = true;
-    await Promise.all(writers);
+    await writers.stop();
   });
 
   it('saves a checked backup while writes go on', () => {
@@ -111,36 +82,7 @@ describe('backup and restore of the embedded database', () => {
 
     const restored = await fleet.start(restoredDir);
     const read = api(restored);
-    const { json: listed } = await read('GET', '/api/admin/projects/default/features');
-    const present = new Map<string, any>(listed.features.map((f: any) => [f.name, f]));
-    const events = new Set<string>();
-    for (let offset = 0; ; offset += 1000) {
-      const { json: page } = await read('GET', `/api/admin/events?limit=1000&offset=${offset}`);
-      for (const e of page.events) events.add(`${e.type} ${e.featureName}`);
-      if (page.events.length < 1000) break;
-    }
-
-    const acknowledgedBefore = [...before, ...during].filter((f) => f.created !== undefined && f.created < began);
-    expect(acknowledgedBefore.length).toBeGreaterThan(before.length);
-    for (const flag of acknowledgedBefore) {
-      const feature = present.get(flag.name);
-      expect(feature).toBeDefined();
-      expect(events.has(`feature-created ${flag.name}`)).toBe(true);
-      const development = feature.environments.find((e: any) => e.name === 'development');
-      if (flag.strategy! < began) {
-        expect(development.hasStrategies ?? development.strategies?.length > 0).toBeTruthy();
-        expect(events.has(`feature-strategy-add ${flag.name}`)).toBe(true);
-      }
-      if (flag.enabled! < began) {
-        expect(development.enabled).toBe(true);
-        expect(events.has(`feature-environment-enabled ${flag.name}`)).toBe(true);
-      }
-    }
-    // Nothing half-made: every flag the copy holds has its creation event, every enabled one its events.
-    for (const [name, feature] of present) {
-      expect(events.has(`feature-created ${name}`)).toBe(true);
-      if (feature.environments.find((e: any) => e.name === 'development').enabled) expect(events.has(`feature-environment-enabled ${name}`)).toBe(true);
-    }
+    expect(expectAcknowledgedKept([...before, ...during], began, await holdings(read))).toBeGreaterThan(before.length);
     // And it serves writes and SDKs as any database does.
     expect((await read('POST', '/api/admin/projects/default/features', { name: 'after-restore' })).status).toBe(201);
     const { json: sdk } = await read('POST', '/api/admin/api-tokens', { tokenName: 'sdk', type: 'client', environment: 'development', projects: ['*'] });
