@@ -31,6 +31,8 @@ module.exports = {
         : ['/node_modules/', ...(uiWithPostgres ? [`<rootDir>/test/e2e/process/ui-(?!${uiStayEmbedded.slice(3)})`] : [])],
     },
   ],
+  // Beside jest's own output, a line for each suite skipped and why (test/support/skip.ts); .ci/run compares its runs' records.
+  reporters: ['default', '<rootDir>/test/support/skip-reporter.js'],
   // PGlite serves one session; real PostgreSQL tests share one database: run files one at a time.
   maxWorkers: 1,
   // Each test file loads the app afresh in its own module registry, and a long-lived jest process keeps part of every

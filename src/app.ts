@@ -6,7 +6,8 @@ import proxyaddr from 'proxy-addr';
 import type { TrustProxy } from './config';
 import { refuseNonAdminToken } from './domain/access/api-token.service';
 import { Authenticator, SESSION_COOKIE } from './domain/access/authenticator';
-import { AuthenticationRequired, ContentTypeerror, ForbiddenError, type DomainError } from './domain/errors';
+import { credentialProblem, credentialRefusal } from './domain/access/credential-refusal';
+import { ContentTypeerror, ForbiddenError, type DomainError } from './domain/errors';
 import { attachEventHub, EventHub } from './domain/events/event-hub';
 import { SnapshotCache } from './domain/playground/snapshot-cache';
 import { VersionReader } from './domain/client-features/client-answer-cache';
@@ -161,11 +162,11 @@ export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinati
   // frontend tokens are valid credentials but never open the admin API (403). A write authenticated by the cookie must
   // declare JSON (cookieWriteRefusal, 403), checked once the session is known, so an anonymous caller still gets 401.
   const authenticate = async (req: Request, res: Response, next: NextFunction) => {
-    const byCookie = req.headers.authorization === undefined;
-    const principal = byCookie
-      ? await credentials.fromSession(readCookie(req, SESSION_COOKIE))
-      : await credentials.fromHeader(req.headers.authorization);
-    if (!principal) return refuse(req, res, new AuthenticationRequired());
+    const header = req.headers.authorization;
+    const byCookie = header === undefined;
+    const sessionId = byCookie ? readCookie(req, SESSION_COOKIE) : undefined;
+    const principal = byCookie ? await credentials.fromSession(sessionId) : await credentials.fromHeader(header);
+    if (!principal) return refuse(req, res, credentialRefusal(credentialProblem(header, sessionId), 'admin'));
     const forged = byCookie ? cookieWriteRefusal(req) : undefined;
     if (forged) return refuse(req, res, forged);
     const refused = refuseNonAdminToken(principal);
@@ -191,7 +192,7 @@ export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinati
   const sdk: SdkDeps = { orm, logger, eventHub, playgroundCache, modelVersions, metricsFlushMs, metricsRetentionHours };
   const sdkDoor = (door: SdkDoorRule) => async (req: Request, res: Response, next: NextFunction) => {
     const principal = await credentials.fromHeader(req.headers.authorization);
-    if (!principal) return refuse(req, res, new AuthenticationRequired());
+    if (!principal) return refuse(req, res, credentialRefusal(credentialProblem(req.headers.authorization, undefined), door.credentialDoor));
     const refused = sdkRefusal(principal, door);
     if (refused) return refuse(req, res, refused);
     // Built on first use: metrics intake, the hottest SDK path, never needs them (an EntityManager fork and the services cost ~25 µs).

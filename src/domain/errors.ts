@@ -36,7 +36,8 @@ export class ValidationError extends DomainError {
 
 export class AuthenticationRequired extends DomainError {
   override readonly name = 'AuthenticationRequired';
-  constructor(message = 'You must log in to use Unleash. Your request had no valid authorization header, so we could not authorize you. Send an API token in the Authorization header.') {
+  // The doors say which case it is (src/domain/access/credential-refusal.ts); this is for a refusal that cannot.
+  constructor(message = 'flagdeck needs valid credentials for this request: send an API token in the Authorization header, or sign in.') {
     super(message);
   }
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { systemPrincipal } from '../../src/domain/access/principal';
 import { change } from '../../src/domain/change';
 import { startTestApp, type TestApp } from '../support/harness';
+import { itWhen, NEEDS_POSTGRES } from '../support/skip';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -11,7 +12,7 @@ beforeAll(async () => {
 afterAll(async () => { await app.close(); });
 
 // Two transactions need two connections: the embedded database serves one, so this runs against PostgreSQL only.
-const concurrent = Number(process.env.TEST_DB_POOL_MAX ?? 1) > 1 ? it : it.skip;
+const concurrent = itWhen(Number(process.env.TEST_DB_POOL_MAX ?? 1) > 1, NEEDS_POSTGRES);
 
 describe('change() and deadlocks', () => {
   concurrent('a transaction PostgreSQL aborts as a deadlock victim is run again and both changes commit, each with its event once', async () => {

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { ormConfig } from '../../src/db/orm';
 import { createScratchDatabase } from '../support/scratch-database';
+import { describeWhen, NEEDS_POSTGRES } from '../support/skip';
 
 /**
  * Migration 0020 (issue 27, defect 2) on a database an earlier version wrote: usernames that clash with another user's
@@ -13,7 +14,7 @@ const admin = process.env.FLAGDECK_TEST_ADMIN_URL;
 const name = `flagdeck_migration_${process.pid}`;
 let orm: MikroORM | undefined;
 
-(admin ? describe : describe.skip)('migration 0020 on data of an earlier version', () => {
+describeWhen(Boolean(admin), NEEDS_POSTGRES)('migration 0020 on data of an earlier version', () => {
   let drop = async () => {};
   beforeAll(async () => {
     const scratch = await createScratchDatabase(admin!, name);

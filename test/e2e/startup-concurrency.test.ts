@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { Client } from 'pg';
 import { migrationsList } from '../../src/db/migrations';
 import { createScratchDatabase } from '../support/scratch-database';
 import { probe, spawnService, type ServiceProcess } from '../support/service-process';
+import { describeWhen, NEEDS_POSTGRES } from '../support/skip';
 
 /**
  * Issue 8, defect 9: instances started together on one empty PostgreSQL database used to race through the
@@ -15,7 +16,7 @@ const INSTANCES = 4;
 const TOKEN = '*:*.race-test-token-1';
 const services: ServiceProcess[] = [];
 
-(admin ? describe : describe.skip)('instances started together on an empty PostgreSQL database', () => {
+describeWhen(Boolean(admin), NEEDS_POSTGRES)('instances started together on an empty PostgreSQL database', () => {
   let url = '';
   let drop = async () => {};
   beforeAll(async () => {

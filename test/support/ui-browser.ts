@@ -4,13 +4,15 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { spawnService, type ServiceProcess } from './service-process';
+import { describeWhen } from './skip';
 
 /**
  * The web UI in a real browser: the service (src/main.ts, embedded database in a folder of its own) serving the built
  * UI (dist/web, rebuilt first when web/ is newer), and headless Chromium (Debian's package, driven by
  * playwright-core) with every request to another host refused, as if offline. Each test file starts its own.
  *
- * Skipped, saying so, when Chromium is not installed, unless FLAGDECK_REQUIRE_BROWSER is set (.ci/run sets it).
+ * Skipped, saying so (test/support/skip.ts), when Chromium is not installed, unless FLAGDECK_REQUIRE_BROWSER is set (.ci/run
+ * sets it): then a missing Chromium fails.
  */
 const ROOT = path.resolve(__dirname, '../..');
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -19,18 +21,21 @@ export const SHOTS = path.join(ROOT, 'test-results', 'ui');
 export const ADMIN_TOKEN = '*:*.ui-browser-admin-token';
 export const ADMIN_PASSWORD = 'Flagdeck-Ui-Test-1!';
 
-/** `describe` when Chromium is here; otherwise a failing test (CI requires it) or a skip with the reason. */
-export function browserSuite(): boolean {
-  if (hasChromium) return true;
-  if (process.env.FLAGDECK_REQUIRE_BROWSER) {
+/** Why the browser suites are skipped on a machine without Chromium. */
+export const NO_CHROMIUM = `no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`;
+
+/**
+ * The `describe` of a browser suite: jest's when Chromium is here; otherwise one that skips the suite saying why, and
+ * with FLAGDECK_REQUIRE_BROWSER (CI requires it) a failing test besides.
+ */
+export function browserSuite(): (name: string, block: () => void) => void {
+  if (!hasChromium && process.env.FLAGDECK_REQUIRE_BROWSER) {
     const { it } = require('@jest/globals') as typeof import('@jest/globals');
     it('finds Chromium (FLAGDECK_REQUIRE_BROWSER is set)', () => {
       throw new Error(`no Chromium at ${CHROMIUM}: apt-get install -y chromium, or set CHROMIUM_PATH`);
     });
-  } else {
-    console.warn(`UI browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
   }
-  return false;
+  return describeWhen(hasChromium, NO_CHROMIUM);
 }
 
 function newest(dir: string): number {

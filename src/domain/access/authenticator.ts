@@ -7,6 +7,11 @@ import { SYSTEM_USER_ID, type Principal } from './principal';
 export const SESSION_COOKIE = 'unleash-session';
 /** Personal access tokens start with this, so the header tells which table to look in. */
 export const PAT_PREFIX = 'user:';
+/** Longer header values are not looked up: no secret flagdeck makes is near this long. */
+export const MAX_TOKEN_LENGTH = 512;
+
+/** The token of an Authorization header value: an optional `Bearer ` prefix (any case) and surrounding spaces dropped. */
+export const tokenOf = (header: string): string => header.replace(/^Bearer\s+/i, '').trim();
 
 interface Cached {
   principal: Principal | null;
@@ -28,8 +33,8 @@ export class Authenticator {
   /** The principal of an Authorization header value, or null when it is absent or not valid now. */
   fromHeader(header: string | undefined): Promise<Principal | null> {
     if (!header) return Promise.resolve(null);
-    const token = header.replace(/^Bearer\s+/i, '').trim();
-    if (!token || token.length > 512) return Promise.resolve(null);
+    const token = tokenOf(header);
+    if (!token || token.length > MAX_TOKEN_LENGTH) return Promise.resolve(null);
     return token.startsWith(PAT_PREFIX)
       ? this.cached(`pat ${hashToken(token)}`, (digest) => this.personalToken(digest))
       : this.cached(`api ${hashToken(token)}`, (digest) => this.apiToken(digest));

@@ -55,7 +55,7 @@ export const PROVIDERS: readonly AddonProvider[] = [
   {
     name: 'webhook',
     displayName: 'Webhook',
-    description: 'A Webhook is a generic way to post messages from Unleash to third party services.',
+    description: 'A Webhook is a generic way to post messages from flagdeck to third party services.',
     documentationUrl: 'https://docs.getunleash.io/docs/addons/webhook',
     parameters: [
       param('url', 'Webhook URL', 'url', 'The URL the events are posted to (an absolute http or https URL).', true, true),
@@ -70,7 +70,7 @@ export const PROVIDERS: readonly AddonProvider[] = [
   {
     name: 'slack',
     displayName: 'Slack',
-    description: 'Allows Unleash to post updates to Slack.',
+    description: 'Allows flagdeck to post updates to Slack.',
     documentationUrl: 'https://docs.getunleash.io/docs/addons/slack',
     parameters: [
       param('url', 'Slack webhook URL', 'url', 'The incoming webhook URL of the Slack workspace.', true, true),
@@ -85,7 +85,7 @@ export const PROVIDERS: readonly AddonProvider[] = [
   {
     name: 'teams',
     displayName: 'Microsoft Teams',
-    description: 'Allows Unleash to post updates to Microsoft Teams.',
+    description: 'Allows flagdeck to post updates to Microsoft Teams.',
     documentationUrl: 'https://docs.getunleash.io/docs/addons/teams',
     parameters: [
       param('url', 'Microsoft Teams webhook', 'url', 'The incoming webhook URL of the Teams channel.', true, true),
@@ -97,7 +97,7 @@ export const PROVIDERS: readonly AddonProvider[] = [
   {
     name: 'datadog',
     displayName: 'Datadog',
-    description: 'Allows Unleash to post updates to Datadog.',
+    description: 'Allows flagdeck to post updates to Datadog.',
     documentationUrl: 'https://docs.getunleash.io/docs/addons/datadog',
     parameters: [
       param('url', 'Datadog Events URL', 'url', 'The events API URL of your Datadog site. Defaults to https://api.datadoghq.com/api/v1/events.', false, false, 'https://api.datadoghq.com/api/v1/events'),

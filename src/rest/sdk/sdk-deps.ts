@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import type { MikroORM } from '@mikro-orm/postgresql';
+import type { CredentialDoor } from '../../domain/access/credential-refusal';
 import { ADMIN } from '../../domain/access/permissions';
 import type { Principal } from '../../domain/access/principal';
 import { NoAccessError } from '../../domain/errors';
@@ -38,6 +39,8 @@ export function sdkPrincipal(req: Request): Principal {
 export interface SdkDoorRule {
   accepted: ReadonlyArray<'client' | 'frontend' | 'admin'>;
   name: string;
+  /** Which door a refused credential's 401 names (src/domain/access/credential-refusal.ts). */
+  credentialDoor: CredentialDoor;
 }
 
 /**
@@ -50,6 +53,6 @@ export function sdkRefusal(principal: Principal, door: SdkDoorRule): NoAccessErr
 }
 
 /** The credentials the client door accepts, and its name in refusals. */
-export const CLIENT_DOOR: SdkDoorRule = { accepted: ['client', 'admin'], name: 'client API' };
+export const CLIENT_DOOR: SdkDoorRule = { accepted: ['client', 'admin'], name: 'client API', credentialDoor: 'client' };
 /** The credentials the frontend door accepts, and its name in refusals. */
-export const FRONTEND_DOOR: SdkDoorRule = { accepted: ['frontend', 'admin'], name: 'frontend API' };
+export const FRONTEND_DOOR: SdkDoorRule = { accepted: ['frontend', 'admin'], name: 'frontend API', credentialDoor: 'frontend' };

@@ -5,6 +5,7 @@ import { buildSchema } from '../../../src/resolvers';
 import { NESTED_LIST_MULTIPLIER, WEIGHTS } from '../../../src/resolvers/cost';
 import { costRule, DEFAULT_MAX_COST } from '../../../src/resolvers/limits';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../../support/harness';
+import { describeWhen, NEEDS_POSTGRES, onPostgres } from '../../support/skip';
 
 /**
  * Issue 11 part 6: the live event stream, `subscription { events(filter) }` over server-sent events. A subscriber
@@ -272,8 +273,7 @@ describe('refused subscriptions', () => {
 
 // The suite runs against real PostgreSQL too (DATABASE_URL): there, instances learn of each other's commits through
 // LISTEN/NOTIFY, as src/server.ts sets them up. The embedded database serves one connection: one instance only.
-const onPostgres = process.env.FLAGDECK_TEST_DB ? describe : describe.skip;
-onPostgres('several instances on one PostgreSQL database (notify mode)', () => {
+describeWhen(onPostgres, NEEDS_POSTGRES)('several instances on one PostgreSQL database (notify mode)', () => {
   let a: TestApp;
   let b: TestApp;
   beforeAll(async () => {

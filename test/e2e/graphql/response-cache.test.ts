@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Client } from 'pg';
 import { PROMETHEUS_PATH } from '../../../src/observability';
 import { startTestApp, type TestApp } from '../../support/harness';
+import { itWhen, NEEDS_POSTGRES, onPostgres } from '../../support/skip';
 
 /**
  * Issue 30: the dashboard query (a project's features with their environments, strategies, constraints, variants and
@@ -164,7 +165,7 @@ describe('the response cache', () => {
 });
 
 describe('with the model version watched (PostgreSQL, LISTEN)', () => {
-  const maybe = process.env.FLAGDECK_TEST_DB ? it : it.skip;
+  const maybe = itWhen(onPostgres, NEEDS_POSTGRES);
   maybe('a repeated dashboard query runs no statement; a change made elsewhere shows once its notification arrives', async () => {
     const watched = await startTestApp({ events: 'notify', reset: false });
     const byHand = new Client({ connectionString: process.env.DATABASE_URL });

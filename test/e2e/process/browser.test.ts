@@ -1,9 +1,10 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { spawnService, type ServiceProcess } from '../../support/service-process';
+import { describeWhen } from '../../support/skip';
 
 /**
  * GraphiQL (/graphql) and the REST reference (/docs) in a real browser: the service (src/main.ts, embedded database)
@@ -25,9 +26,8 @@ if (!hasChromium && process.env.FLAGDECK_REQUIRE_BROWSER) {
   it('finds Chromium (FLAGDECK_REQUIRE_BROWSER is set)', () => {
     throw new Error(`no Chromium at ${CHROMIUM}: apt-get install -y chromium, or set CHROMIUM_PATH`);
   });
-} else if (!hasChromium) {
-  console.warn(`Browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
 }
+const inChromium = describeWhen(hasChromium, `no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
 
 const TOKEN = '*:*.graphiql-browser-admin-token';
 const SHOTS = path.resolve(__dirname, '../../../test-results/browser');
@@ -63,7 +63,7 @@ async function eventually<T>(read: () => Promise<T> | T, check: (value: T) => bo
   }
 }
 
-(hasChromium ? describe : describe.skip)(`GraphiQL in Chromium (${CHROMIUM})`, () => {
+inChromium(`GraphiQL in Chromium (${CHROMIUM})`, () => {
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
     service = await spawnService({ DATA_DIR: path.join(dir, 'data'), INIT_ADMIN_API_TOKENS: TOKEN });
@@ -142,7 +142,7 @@ async function eventually<T>(read: () => Promise<T> | T, check: (value: T) => bo
   }, 120_000);
 });
 
-(hasChromium ? describe : describe.skip)(`the REST reference in Chromium (${CHROMIUM})`, () => {
+inChromium(`the REST reference in Chromium (${CHROMIUM})`, () => {
   let docs: Page;
   /** What the reference page did: requests to another host are refused by the context's route (seen.elsewhere). */
   const here = { httpErrors: [] as string[], consoleErrors: [] as string[], apiCalls: [] as Array<{ url: string; authorization?: string }> };

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { afterAll, beforeAll, expect, it, jest } from '@jest/globals';
 import { ADMIN_PASSWORD, browserSuite, expectAccessible, pick, pickMany, signIn, startUi, type UiHarness } from '../../support/ui-browser';
 import { acceptInvite, inviteUser } from '../../support/ui-access';
 
@@ -16,7 +16,7 @@ interface ServerUser { id: number; name: string | null; email: string | null; ro
 const userByEmail = async (email: string) =>
   (await ui.admin<{ users: ServerUser[] }>('{ users { id name email rootRole } }')).users.find((u) => u.email === email);
 
-(browserSuite() ? describe : describe.skip)('the web UI: access control', () => {
+browserSuite()('the web UI: access control', () => {
   beforeAll(async () => {
     ui = await startUi();
     await signIn(ui.page, 'admin', ADMIN_PASSWORD);

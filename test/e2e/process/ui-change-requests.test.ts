@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { afterAll, beforeAll, expect, it, jest } from '@jest/globals';
 import type { BrowserContext, Page } from 'playwright-core';
 import {
   approveAndApply, draftBanner, enableChangeRequests, environmentRegion, moveRequest, openRequest, proposeStrategyEdit, requestHeading, requestState, scheduleRequest, sendToReview,
@@ -37,7 +37,7 @@ const requests = async () => (await ui.admin<Requests>(`{ changeRequests(project
   id title state environment createdBy { username } features { name changes { action payload } } comments { text createdBy { username } } approvals { username }
   schedule { scheduledAt status } } }`)).changeRequests;
 
-(browserSuite() ? describe : describe.skip)('the web UI: change requests', () => {
+browserSuite()('the web UI: change requests', () => {
   beforeAll(async () => {
     // Scheduled requests are looked for every 200 ms, so a schedule falls due during the test.
     ui = await startUi({ CHANGE_REQUEST_POLL_MS: '200' });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { afterAll, beforeAll, expect, it, jest } from '@jest/globals';
 import type { Locator, Page } from 'playwright-core';
 import { ADMIN_PASSWORD, browserSuite, signIn, startUi, type UiHarness } from '../../support/ui-browser';
 
@@ -19,7 +19,7 @@ async function choose(page: Page, select: Locator, option: string): Promise<void
 }
 const eventItems = (page: Page) => page.getByRole('list', { name: 'Events' }).locator(':scope > li');
 
-(browserSuite() ? describe : describe.skip)('the web UI: the daily loop', () => {
+browserSuite()('the web UI: the daily loop', () => {
   jest.setTimeout(120_000);
   beforeAll(async () => {
     ui = await startUi();

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { afterAll, beforeAll, expect, it, jest } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { ADMIN_PASSWORD, browserSuite, eventually, expectAccessible, pick, signIn, startUi, type UiHarness } from '../../support/ui-browser';
 import { exportAndImport, exportFrom, openExport } from '../../support/ui-data';
@@ -56,7 +56,7 @@ async function seedSource() {
   await ui.admin(`mutation { setFeatureEnvironmentEnabled(input: { project: "${SOURCE}", feature: "shop-checkout", environment: "development", enabled: true }) { enabled } }`);
 }
 
-(browserSuite() ? describe : describe.skip)('the web UI: import and export, archive, applications', () => {
+browserSuite()('the web UI: import and export, archive, applications', () => {
   beforeAll(async () => {
     // Metrics written every 100 ms, so a report shows on the pages at once.
     ui = await startUi({ CLIENT_METRICS_FLUSH_MS: '100' });

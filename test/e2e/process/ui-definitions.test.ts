@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { afterAll, beforeAll, expect, it, jest } from '@jest/globals';
 import type { Locator, Page } from 'playwright-core';
 import { ADMIN_PASSWORD, browserSuite, expectAccessible, pick, signIn, startUi, type UiHarness } from '../../support/ui-browser';
 
@@ -28,7 +28,7 @@ async function serverReaches<T>(read: () => Promise<T>, expected: T): Promise<vo
 
 const dialogNamed = (page: Page, name: string): Locator => page.getByRole('dialog', { name });
 
-(browserSuite() ? describe : describe.skip)('the web UI: definitions', () => {
+browserSuite()('the web UI: definitions', () => {
   beforeAll(async () => {
     ui = await startUi();
     await signIn(ui.page, 'admin', ADMIN_PASSWORD);

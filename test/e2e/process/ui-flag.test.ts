@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { afterAll, beforeAll, expect, it, jest } from '@jest/globals';
 import type { Page } from 'playwright-core';
 import { ADMIN_PASSWORD, browserSuite, eventually, expectAccessible, signIn, startUi, type UiHarness } from '../../support/ui-browser';
 
@@ -54,7 +54,7 @@ async function createUser(username: string, rootRole: string) {
 
 const heading = (page: Page, name: string) => page.getByRole('heading', { level: 1, name });
 
-(browserSuite() ? describe : describe.skip)('the web UI: a flag page', () => {
+browserSuite()('the web UI: a flag page', () => {
   beforeAll(async () => {
     ui = await startUi();
     await createFlag('checkout-v2');

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { afterAll, beforeAll, expect, it, jest } from '@jest/globals';
 import type { Page } from 'playwright-core';
 import { ADMIN_PASSWORD, browserSuite, expectAccessible, signIn, startUi, type UiHarness } from '../../support/ui-browser';
 
@@ -25,7 +25,7 @@ async function choose(page: Page, label: string, option: string): Promise<void> 
 const resultRow = (page: Page, flag: string) => page.getByRole('list', { name: 'Results' }).locator(`li[data-flag="${flag}"]`);
 const eventItems = (page: Page) => page.getByRole('list', { name: 'Events' }).locator(':scope > li');
 
-(browserSuite() ? describe : describe.skip)('the web UI: playground and live event log', () => {
+browserSuite()('the web UI: playground and live event log', () => {
   beforeAll(async () => {
     // A small combination limit, so the advanced form can be refused with a handful of values.
     ui = await startUi({ PLAYGROUND_COMBINATION_LIMIT: '10' });

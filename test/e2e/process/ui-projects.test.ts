@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { afterAll, beforeAll, expect, it, jest } from '@jest/globals';
 import type { Page } from 'playwright-core';
 import { ADMIN_PASSWORD, browserSuite, expectAccessible, pick, signIn, startUi, type UiHarness } from '../../support/ui-browser';
 import { seedFlags } from '../../support/ui-seed';
@@ -36,7 +36,7 @@ async function person(username: string, rootRole: string): Promise<number> {
   return createUser.id;
 }
 
-(browserSuite() ? describe : describe.skip)('the web UI: projects and a project\'s flags', () => {
+browserSuite()('the web UI: projects and a project\'s flags', () => {
   beforeAll(async () => {
     ui = await startUi();
   }, 120_000);

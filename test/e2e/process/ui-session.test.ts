@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { afterAll, beforeAll, expect, it, jest } from '@jest/globals';
 import { createIdp } from '../../support/saml-idp';
 import { ADMIN_PASSWORD, browserSuite, expectAccessible, signIn, startUi, type UiHarness } from '../../support/ui-browser';
 
@@ -9,7 +9,7 @@ import { ADMIN_PASSWORD, browserSuite, expectAccessible, signIn, startUi, type U
  */
 let ui: UiHarness;
 
-(browserSuite() ? describe : describe.skip)('the web UI: serving and signing in', () => {
+browserSuite()('the web UI: serving and signing in', () => {
   beforeAll(async () => {
     ui = await startUi();
   }, 120_000);

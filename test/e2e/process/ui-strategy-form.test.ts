@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { afterAll, beforeAll, expect, it, jest } from '@jest/globals';
 import type { Locator } from 'playwright-core';
 import { ADMIN_PASSWORD, browserSuite, expectAccessible, signIn, startUi, type UiHarness } from '../../support/ui-browser';
 
@@ -44,7 +44,7 @@ async function tallShot(name: string) {
   await ui.page.setViewportSize({ width: 1400, height: 900 });
 }
 
-(browserSuite() ? describe : describe.skip)('the web UI: strategy form, constraint editor and variants editor', () => {
+browserSuite()('the web UI: strategy form, constraint editor and variants editor', () => {
   beforeAll(async () => {
     ui = await startUi();
     await ui.admin(`mutation { createFeature(input: {project: "default", name: "${FLAG}", type: "release"}) { name } }`);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { afterAll, beforeAll, expect, it, jest } from '@jest/globals';
 import type { BrowserContext, Page } from 'playwright-core';
 import { NAV } from '../../../web/src/layout/navigation';
 import { acceptInvite, inviteUser } from '../../support/ui-access';
@@ -27,7 +27,7 @@ const flagIn = async (name: string) => (await ui.admin<{ feature: { project: str
   `query ($name: String!) { feature(name: $name) { project environments { name enabled strategies { title parameters } } } }`, { name })).feature;
 
 
-(browserSuite() ? describe : describe.skip)('the web UI: a new team\'s first day', () => {
+browserSuite()('the web UI: a new team\'s first day', () => {
   beforeAll(async () => {
     ui = await startUi();
     const strategy = (project: string, feature: string, environment: string, title: string, rollout: string) => ui.admin(

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, expect } from '@jest/globals';
 import { startTestApp, type TestApp } from '../../support/harness';
 import { startReceiver, type Receiver } from '../../support/receiver';
+import { itWhen, NEEDS_POSTGRES } from '../../support/skip';
 
 /**
  * Issue 11: two service instances on one PostgreSQL database, each with its own delivery worker and LISTEN/NOTIFY,
@@ -8,7 +9,7 @@ import { startReceiver, type Receiver } from '../../support/receiver';
  * database serves one process, so this runs on the PostgreSQL pass of the suite only.
  */
 const onPostgres = Boolean(process.env.FLAGDECK_TEST_DB);
-const maybe = onPostgres ? it : it.skip;
+const maybe = itWhen(onPostgres, NEEDS_POSTGRES);
 
 let a: TestApp;
 let b: TestApp;

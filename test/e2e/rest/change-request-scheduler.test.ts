@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ChangeRequestScheduler } from '../../../src/domain/change-requests/change-request-scheduler';
 import { createLogger } from '../../../src/logger';
 import { startTestApp, type TestApp } from '../../support/harness';
+import { itWhen, NEEDS_POSTGRES } from '../../support/skip';
 
 /**
  * Issue 12, part 7: Scheduled change requests are applied at their time by a scheduler; one that cannot be applied
@@ -187,7 +188,7 @@ describe("the scheduler's current rights (issue 27, defect 1)", () => {
 });
 
 describe('requests another instance is applying', () => {
-  (onPostgres ? it : it.skip)('are left to the next poll: a round over a full batch of them ends at once instead of reading them again', async () => {
+  itWhen(onPostgres, NEEDS_POSTGRES)('are left to the next poll: a round over a full batch of them ends at once instead of reading them again', async () => {
     const requests: number[] = [];
     for (let i = 0; i < 20; i++) requests.push((await approvedRequest(enable)).id);
     const at = Date.now() + 4_000;

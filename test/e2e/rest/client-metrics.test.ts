@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Unleash } from 'unleash-client';
 import { graphql } from '../../gql';
 import { startTestApp, type TestApp } from '../../support/harness';
+import { itWhen, NEEDS_POSTGRES } from '../../support/skip';
 
 /**
  * Issue 14: what SDKs report. Registrations (`/api/client/register`, `/api/frontend/client/register`) create or update
@@ -312,7 +313,7 @@ describe('the flush', () => {
     expect(await sql(`select * from client_metrics_hourly_variants where app_name = 'cm-old'`)).toEqual([]);
   });
 
-  (onPostgres ? it : it.skip)('two instances flushing the same keys add up (PostgreSQL)', async () => {
+  itWhen(onPostgres, NEEDS_POSTGRES)('two instances flushing the same keys add up (PostgreSQL)', async () => {
     const other = await startTestApp({ reset: false, metricsFlushMs: FAST_FLUSH });
     try {
       const sends: Array<Promise<unknown>> = [];

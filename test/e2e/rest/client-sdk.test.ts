@@ -11,6 +11,7 @@ import { errorHandler } from '../../../src/rest/errors';
 import { clientFeaturesRouter } from '../../../src/rest/sdk/client-features.routes';
 import { seededRandom } from '../../../src/domain/playground/hashing';
 import { startTestApp, type Reply, type TestApp } from '../../support/harness';
+import { itWhen, NEEDS_POSTGRES } from '../../support/skip';
 
 /**
  * Issue 14 parts 1 and 4 with the official Node SDK (unleash-client 6.12.1) against the service the test starts: it
@@ -363,7 +364,7 @@ describe('GET /api/client/streaming read with a plain SSE client', () => {
   });
 
   const onPostgres = Boolean(process.env.FLAGDECK_TEST_DB);
-  (onPostgres ? it : it.skip)('on PostgreSQL, a stream served by one instance follows a change made through another, within a second', async () => {
+  itWhen(onPostgres, NEEDS_POSTGRES)('on PostgreSQL, a stream served by one instance follows a change made through another, within a second', async () => {
     // Two more instances on the same database, announcing commits with LISTEN/NOTIFY as src/server.ts sets them up.
     const a = await startTestApp({ events: 'notify', reset: false });
     const b = await startTestApp({ events: 'notify', reset: false });

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect } from '@jest/globals';
 import { Client } from 'pg';
 import { startTestApp, type TestApp } from '../../support/harness';
+import { itWhen, NEEDS_POSTGRES } from '../../support/skip';
 
 /**
  * Issue 14: on PostgreSQL, an instance that LISTENs for moves of `model_version` (migration 0018) answers SDK polls
@@ -9,7 +10,7 @@ import { startTestApp, type TestApp } from '../../support/harness';
  * embedded database has no listener (the suite's PostgreSQL pass only).
  */
 const onPostgres = Boolean(process.env.FLAGDECK_TEST_DB);
-const maybe = onPostgres ? it : it.skip;
+const maybe = itWhen(onPostgres, NEEDS_POSTGRES);
 
 let app: TestApp;
 let token = '';

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pino from 'pino';
 import { ADMIN_TOKEN, startTestApp, type Reply, type TestApp } from '../../support/harness';
+import { itWhen, NEEDS_POSTGRES } from '../../support/skip';
 
 /**
  * Issue 15 part 6: one log line per request (pino-http) with the route pattern, status, duration and request id, and
@@ -276,7 +277,7 @@ describe('GET /internal-backstage/prometheus', () => {
 
 describe('on PostgreSQL, with two instances announcing commits by LISTEN/NOTIFY', () => {
   const onPostgres = Boolean(process.env.FLAGDECK_TEST_DB);
-  (onPostgres ? it : it.skip)('each instance counts the events it wrote, once, and not those of the other', async () => {
+  itWhen(onPostgres, NEEDS_POSTGRES)('each instance counts the events it wrote, once, and not those of the other', async () => {
     const a = await startTestApp({ events: 'notify', reset: false });
     const b = await startTestApp({ events: 'notify', reset: false });
     try {

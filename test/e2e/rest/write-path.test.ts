@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Client } from 'pg';
 import { startTestApp, type TestApp } from '../../support/harness';
+import { itWhen, NEEDS_POSTGRES } from '../../support/skip';
 
 /**
  * Issue 30: the writes of create flag → add strategy → enable answer from what they wrote and check their rules in as
@@ -146,7 +147,7 @@ describe('model_version (migration 0021)', () => {
     expect(await version()).toBe(v0 + 2n);
   });
 
-  (onPostgres ? it : it.skip)('is not held by an open change: another one commits meanwhile, and each moves it when it commits', async () => {
+  itWhen(onPostgres, NEEDS_POSTGRES)('is not held by an open change: another one commits meanwhile, and each moves it when it commits', async () => {
     const holder = new Client({ connectionString: process.env.DATABASE_URL });
     await holder.connect();
     try {

@@ -1,0 +1,24 @@
+import { describe, it } from '@jest/globals';
+import { markTitle } from './skip-report';
+
+type Block = Parameters<typeof describe>[1];
+type Test = Parameters<typeof it>[1];
+
+/**
+ * `describe` when `condition` holds; otherwise the block is skipped with `reason` in its title, which the skip
+ * reporter (test/support/skip-reporter.js) prints as `skipped <file>: <reason>` and .ci/run checks: a block that every
+ * CI run skips fails CI. The reason says what is missing and how to provide it.
+ */
+export function describeWhen(condition: boolean, reason: string): (name: string, block: Block) => void {
+  return condition ? (name, block) => describe(name, block) : (name, block) => describe.skip(markTitle(name, reason), block);
+}
+
+/** `it` when `condition` holds; otherwise skipped with `reason`, as describeWhen does. */
+export function itWhen(condition: boolean, reason: string): (name: string, test: Test, timeout?: number) => void {
+  return condition ? (name, test, timeout) => it(name, test, timeout) : (name, test, timeout) => it.skip(markTitle(name, reason), test, timeout);
+}
+
+/** Whether this run has a PostgreSQL server (global-setup sets FLAGDECK_TEST_DB when DATABASE_URL names one). */
+export const onPostgres = Boolean(process.env.FLAGDECK_TEST_DB);
+/** The reason of the tests that need one: several connections, or LISTEN/NOTIFY between instances. */
+export const NEEDS_POSTGRES = 'needs a PostgreSQL server (run with DATABASE_URL=postgresql://...); the embedded database serves one connection';
