@@ -5,6 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { createScratchDatabase } from '../support/scratch-database';
+import { describeWhen } from '../support/skip';
 import { spawnService, type ServiceProcess } from '../support/service-process';
 import { adminApi, expectAcknowledgedKept, holdings, startWriters, writeFlag, type Flag } from '../support/write-load';
 
@@ -19,7 +20,7 @@ const TOKEN = '*:*.pg-dump-admin-token';
 const run = promisify(execFile);
 jest.setTimeout(120_000);
 
-(admin ? describe : describe.skip)('pg_dump and pg_restore of the service\'s PostgreSQL database', () => {
+describeWhen(Boolean(admin), 'needs a PostgreSQL server and its client tools pg_dump and pg_restore (run with DATABASE_URL=postgresql://...)')('pg_dump and pg_restore of the service\'s PostgreSQL database', () => {
   const services: ServiceProcess[] = [];
   const drops: Array<() => Promise<void>> = [];
   const dir = mkdtempSync(path.join(os.tmpdir(), 'flagdeck-pgdump-'));
