@@ -14,7 +14,7 @@ const config: CodegenConfig = {
   ignoreNoDocuments: true,
   generates: {
     'test/gql/': {
-      documents: ['test/**/*.ts', '!test/gql/**'],
+      documents: ['test/**/*.ts', '!test/gql/**', '!test/**/*.d.ts'],
       preset: 'client',
       presetConfig: { fragmentMasking: false },
       config: shared,
