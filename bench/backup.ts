@@ -3,7 +3,8 @@
  * --events audit events), served as `npm start` serves it. One client reads the project's feature list without a
  * pause, first alone, then while backups are taken one after the other (GET /api/admin/backup, read to the end as
  * `npm run backup` reads it); then the last backup is restored into a new folder. Prints the folder's size, the
- * backup's size and time, the reader's latencies (p50, p99, max) with and without backups, and the restore's time.
+ * backup's size and time, how long each held the database (its Server-Timing), the reader's latencies (p50, p99, max)
+ * with and without backups, and the restore's time.
  *
  *   npm run bench:backup [-- --backups 10] [-- --seconds 10] [-- --events 20000] [-- --sources]
  */
@@ -93,6 +94,7 @@ async function main(): Promise<void> {
       const reading = reader(base, () => !backingUp);
       const times: number[] = [];
       const firstBytes: number[] = [];
+      const held: number[] = [];
       let size = 0;
       const file = path.join(work, 'bench.backup');
       for (let i = 0; i < BACKUPS; i++) {
@@ -101,6 +103,7 @@ async function main(): Promise<void> {
         const res = await fetch(`${base}/api/admin/backup`, { headers: { authorization: TOKEN } });
         if (res.status !== 200 || !res.body) throw new Error(`backup: ${res.status} ${await res.text()}`);
         firstBytes.push(performance.now() - t);
+        held.push(Number(/snapshot;dur=([\d.]+)/.exec(res.headers.get('server-timing') ?? '')?.[1]));
         await pipeline(Readable.fromWeb(res.body as import('node:stream/web').ReadableStream), createWriteStream(file));
         times.push(performance.now() - t);
         size = statSync(file).size;
@@ -110,6 +113,7 @@ async function main(): Promise<void> {
       const sorted = [...times].sort((a, b) => a - b);
       console.log(`reader during ${BACKUPS} backups      ${summary(during)}`);
       console.log(`backup: ${(size / 2 ** 20).toFixed(2)} MiB; time to the first byte p50 ${percentile([...firstBytes].sort((a, b) => a - b), 50).toFixed(0)} ms; whole backup p50 ${percentile(sorted, 50).toFixed(0)} ms, max ${sorted[sorted.length - 1]!.toFixed(0)} ms`);
+      console.log(`requests waited behind each backup's exclusive steps (Server-Timing): ${held.map((ms) => ms.toFixed(0)).join(', ')} ms`);
 
       const t = performance.now();
       await restoreBackup(file, path.join(work, 'restored'));

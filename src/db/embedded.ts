@@ -2,7 +2,7 @@ import { chmodSync, closeSync, constants as fsConstants, copyFileSync, existsSyn
 import os from 'node:os';
 import path from 'node:path';
 import { PGlite, type Extension, type postgresMod } from '@electric-sql/pglite';
-import { snapshotDataFolder, type DataSnapshot } from './embedded-snapshot';
+import { copyDataFolder, type DataSnapshot } from './embedded-snapshot';
 import { serveWire, type PgliteCallbacks, type WireBackend } from './embedded-wire';
 
 export interface EmbeddedDatabase {
@@ -20,10 +20,10 @@ export interface EmbeddedDatabase {
    */
   maintain(): string[] | undefined;
   /**
-   * A consistent copy of the database's files (src/db/embedded-snapshot.ts), or undefined when a client exchange or
-   * transaction is in progress: the caller holds the pool's connection, so that none can be.
+   * An online copy of the database's files (src/db/embedded-snapshot.ts). `whileHeld(job)` must run `job` while the
+   * caller holds the pool's only connection, so that no client exchange is in progress; maintenance waits meanwhile.
    */
-  snapshot(): DataSnapshot | undefined;
+  copy(whileHeld: <T>(job: () => T) => Promise<T>): Promise<DataSnapshot>;
   stop(): Promise<void>;
 }
 
@@ -341,7 +341,9 @@ export async function startEmbeddedDatabase(dataDir?: string, { template }: Embe
     try { ok = server.whenIdle((backend) => { maintain(backend); }); } catch { ok = true; /* tried again next time */ }
     retry = ok ? undefined : setTimeout(looking, 1000).unref();
   };
-  const timer = setInterval(() => { if (!retry) looking(); }, MAINTENANCE_MS).unref();
+  // A checkpoint during a copy could recycle WAL the copy still needs.
+  let copying = false;
+  const timer = setInterval(() => { if (!retry && !copying) looking(); }, MAINTENANCE_MS).unref();
   return {
     url: `postgresql://postgres@${encodeURIComponent(socketDir)}:5432/postgres`,
     socketDir,
@@ -352,10 +354,18 @@ export async function startEmbeddedDatabase(dataDir?: string, { template }: Embe
       server.whenIdle((backend) => { ran = maintain(backend); });
       return ran;
     },
-    snapshot() {
-      let taken: DataSnapshot | undefined;
-      server.whenIdle((backend) => { taken = snapshotDataFolder(db.Module.FS, backend); });
-      return taken;
+    async copy(whileHeld) {
+      if (copying) throw new Error('a copy of the embedded database is already being made');
+      copying = true;
+      try {
+        return await copyDataFolder(db.Module.FS, (job) => whileHeld(() => {
+          let out: ReturnType<typeof job> | undefined;
+          if (!server.whenIdle((backend) => { out = job(backend); })) throw new Error('the embedded database was in the middle of an exchange while its only connection was held');
+          return out!;
+        }));
+      } finally {
+        copying = false;
+      }
     },
     async stop() {
       clearInterval(timer);

@@ -1,47 +1,58 @@
 import { webcrypto } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Backup, BackupSource } from '../../domain/backup/backup.service';
+import { ConflictError } from '../../domain/errors';
 import { SERVICE_VERSION } from '../../version';
 import type { EmbeddedDatabase } from '../embedded';
 import { pgliteVersion } from '../embedded-template';
 import { writeArchive } from './archive';
 import { newManifest } from './manifest';
 
-interface PgConnection { query(sql: string): Promise<{ rows: Array<Record<string, unknown>> }> }
-interface KnexClient { acquireConnection(): Promise<PgConnection>; releaseConnection(c: PgConnection): Promise<void> }
+interface KnexClient { acquireConnection(): Promise<unknown>; releaseConnection(c: unknown): Promise<void> }
 
 /**
- * Backups of the embedded database. The pool's one connection is taken first, in turn with the requests (they wait
- * behind it as behind any transaction, and none is open meanwhile); the migrations applied are read on it and the
- * files are copied at once (src/db/embedded-snapshot.ts); then the connection goes back, and the copy is hashed off
- * the event loop and compressed while it is sent.
+ * Backups of the embedded database, taken online (src/db/embedded-snapshot.ts). Its two short exclusive steps take the
+ * pool's one connection in turn with the requests (which wait behind them as behind any transaction); the files are
+ * copied in between while requests go on. The copy is then hashed off the event loop and compressed while it is sent.
+ * One at a time: a second backup asked for meanwhile is refused.
  */
 export function embeddedBackups(orm: MikroORM, embedded: EmbeddedDatabase): BackupSource {
+  let busy = false;
   return {
     async take(): Promise<Backup> {
-      const client = (orm.em.getConnection().getKnex() as unknown as { client: KnexClient }).client;
-      const connection = await client.acquireConnection();
-      let migrations: string[];
-      let snapshot: ReturnType<EmbeddedDatabase['snapshot']>;
-      const createdAt = new Date().toISOString();
+      if (busy) throw new ConflictError('A backup is being taken: try again when it has finished.');
+      busy = true;
       try {
-        const { rows } = await connection.query('select name from mikro_orm_migrations order by id');
-        migrations = rows.map((row) => String(row.name));
-        snapshot = embedded.snapshot();
+        const connection = orm.em.getConnection();
+        const client = (connection.getKnex() as unknown as { client: KnexClient }).client;
+        let heldMs = 0;
+        const whileHeld = async <T>(job: () => T): Promise<T> => {
+          const held = await client.acquireConnection();
+          const t = performance.now();
+          try {
+            return job();
+          } finally {
+            heldMs += performance.now() - t;
+            await client.releaseConnection(held);
+          }
+        };
+        // Migrations run only at start: read before or after the copy, they are the same.
+        const migrations = (await connection.execute<Array<{ name: string }>>('select name from mikro_orm_migrations order by id')).map((row) => row.name);
+        const createdAt = new Date().toISOString();
+        const snapshot = await embedded.copy(whileHeld);
+        const files = await Promise.all(snapshot.files.map(async (file) => ({
+          path: file.path,
+          size: file.bytes.length,
+          sha256: Buffer.from(await webcrypto.subtle.digest('SHA-256', file.bytes)).toString('hex'),
+        })));
+        const manifest = newManifest({
+          flagdeckVersion: SERVICE_VERSION, createdAt, postgresMajor: snapshot.postgresMajor, pglite: pgliteVersion(),
+          migrations, directories: snapshot.directories, files,
+        });
+        return { manifest, heldMs, bytes: writeArchive(manifest, snapshot.files) };
       } finally {
-        await client.releaseConnection(connection);
+        busy = false;
       }
-      if (!snapshot) throw new Error('the embedded database was in the middle of an exchange while this request held its only connection');
-      const files = await Promise.all(snapshot.files.map(async (file) => ({
-        path: file.path,
-        size: file.bytes.length,
-        sha256: Buffer.from(await webcrypto.subtle.digest('SHA-256', file.bytes)).toString('hex'),
-      })));
-      const manifest = newManifest({
-        flagdeckVersion: SERVICE_VERSION, createdAt, postgresMajor: snapshot.postgresMajor, pglite: pgliteVersion(),
-        migrations, directories: snapshot.directories, files,
-      });
-      return { manifest, bytes: writeArchive(manifest, snapshot.files) };
     },
   };
 }

@@ -7,6 +7,8 @@ import { ConflictError } from '../errors';
 /** A backup being taken: its manifest (known before the first byte) and its bytes, produced as they are read. */
 export interface Backup {
   manifest: BackupManifest;
+  /** How long the database was held for the copy (requests waited that long at most). */
+  heldMs: number;
   bytes: Readable;
 }
 
