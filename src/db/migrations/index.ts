@@ -18,6 +18,7 @@ import { Migration0018ModelVersionNotify } from './0018-model-version-notify';
 import { Migration0019OverviewVersion } from './0019-overview-version';
 import { Migration0020IdentityById } from './0020-identity-by-id';
 import { Migration0021ModelVersionAtCommit } from './0021-model-version-at-commit';
+import { Migration0022RoleDescriptions } from './0022-role-descriptions';
 
 /** Explicit, ordered migration list: no globbing, identical under tsx, jest and compiled dist/. */
 export const migrationsList = [
@@ -41,4 +42,5 @@ export const migrationsList = [
   { name: '0019-overview-version', class: Migration0019OverviewVersion },
   { name: '0020-identity-by-id', class: Migration0020IdentityById },
   { name: '0021-model-version-at-commit', class: Migration0021ModelVersionAtCommit },
+  { name: '0022-role-descriptions', class: Migration0022RoleDescriptions },
 ];

@@ -85,10 +85,10 @@ export const ROLE_OWNER = 4;
 export const ROLE_MEMBER = 5;
 
 export const PREDEFINED_ROLES: readonly RoleDefinition[] = [
-  { id: ROLE_ADMIN, name: 'Admin', type: 'root', description: 'Users with the root admin role have superuser access to Unleash and can perform any operation within the Unleash platform.', permissions: [ADMIN] },
+  { id: ROLE_ADMIN, name: 'Admin', type: 'root', description: 'Users with the root admin role have superuser access to flagdeck and can perform any operation within it.', permissions: [ADMIN] },
   {
     id: ROLE_EDITOR, name: 'Editor', type: 'root',
-    description: 'Users with the root editor role have access to most features in Unleash, but can not manage users and roles in the root scope. Editors will be added as project owners when creating projects and get superuser rights within the context of these projects. Users with the editor role will also get access to most permissions on the default project by default.',
+    description: 'Users with the root editor role have access to most features in flagdeck, but can not manage users and roles in the root scope. Editors will be added as project owners when creating projects and get superuser rights within the context of these projects. Users with the editor role will also get access to most permissions on the default project by default.',
     permissions: [
       'CREATE_ADDON', 'UPDATE_ADDON', 'DELETE_ADDON', 'CREATE_CONTEXT_FIELD', 'UPDATE_CONTEXT_FIELD', 'DELETE_CONTEXT_FIELD',
       'CREATE_SEGMENT', 'UPDATE_SEGMENT', 'DELETE_SEGMENT', 'CREATE_STRATEGY', 'UPDATE_STRATEGY', 'DELETE_STRATEGY',
@@ -98,7 +98,7 @@ export const PREDEFINED_ROLES: readonly RoleDefinition[] = [
       ...ENV_PERMISSIONS,
     ],
   },
-  { id: ROLE_VIEWER, name: 'Viewer', type: 'root', description: 'Users with the root viewer role can only read root resources in Unleash. Viewers can be added to specific projects as project members. Users with the viewer role may not view API tokens.', permissions: [] },
+  { id: ROLE_VIEWER, name: 'Viewer', type: 'root', description: 'Users with the root viewer role can only read root resources in flagdeck. Viewers can be added to specific projects as project members. Users with the viewer role may not view API tokens.', permissions: [] },
   { id: ROLE_OWNER, name: 'Owner', type: 'project', description: 'Users with the project owner role have full control over the project, and can add and manage other users within the project context, manage feature toggles within the project, and control advanced project features like archiving and deleting the project.', permissions: [...OWNER_PROJECT, ...ENV_PERMISSIONS] },
   {
     id: ROLE_MEMBER, name: 'Member', type: 'project',

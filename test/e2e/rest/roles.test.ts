@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Migration0022RoleDescriptions } from '../../../src/db/migrations/0022-role-descriptions';
 import { PERMISSIONS, PREDEFINED_ROLES } from '../../../src/domain/access/permissions';
 import { startTestApp, type TestApp } from '../../support/harness';
 
@@ -233,5 +234,23 @@ describe('reading, changing and deleting roles', () => {
     expect((await app.events('role-deleted'))[0].preData.name).toBe('Gql changed');
     const gone = await query('mutation($input: IdInput!) { deleteRole(input: $input) }', { input: { id } });
     expect(gone.errors?.[0].extensions).toMatchObject({ name: 'NotFoundError', code: 404 });
+  });
+});
+
+describe('built-in root roles describe flagdeck (migration 0022)', () => {
+  it('name flagdeck, not Unleash, and a database made before the migration is brought to the same words', async () => {
+    const rootRoles = () => app.get('/api/admin/roles').then((r) => (r.body.roles as Array<{ id: number; type: string; description: string }>).filter((role) => role.type === 'root'));
+    for (const role of await rootRoles()) {
+      expect(role.description).toContain('flagdeck');
+      expect(role.description).not.toContain('Unleash');
+    }
+    // A database migrated before 0022 still holds the old words: the migration's statements replace exactly those.
+    const em = app.orm.em.fork();
+    const migration = new Migration0022RoleDescriptions(undefined as never, undefined as never);
+    await migration.up();
+    await em.execute(`update roles set description = replace(description, 'flagdeck', 'Unleash') where id in (1, 2, 3)`);
+    await em.execute(`update roles set description = replace(description, 'within it.', 'within the Unleash platform.') where id = 1`);
+    for (const sql of migration.getQueries()) await em.execute(sql as string);
+    expect((await rootRoles()).map((r) => r.description).sort()).toEqual(PREDEFINED_ROLES.filter((r) => r.type === 'root').map((r) => r.description).sort());
   });
 });
