@@ -1,6 +1,6 @@
-import { closeSync, createReadStream, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, createReadStream, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { acquireLock, openExisting, pidAlive, syncPath, syncTree } from '../embedded';
+import { acquireLock, DataFolderInUseError, openExisting, syncPath, syncTree } from '../embedded';
 import { migrationsList } from '../migrations';
 import { readArchive, type ArchiveSink } from './archive';
 import { BackupFileError, type BackupManifest } from './manifest';
@@ -41,20 +41,6 @@ export function checkMigrations(manifest: BackupManifest, known: readonly string
   }
 }
 
-/** The folder must be new or empty, and no live process may hold it. */
-function checkTarget(dataDir: string): void {
-  if (!existsSync(dataDir)) return;
-  const lock = path.join(dataDir, 'flagdeck.lock');
-  if (existsSync(lock)) {
-    const pid = Number(readFileSync(lock, 'utf8').trim());
-    if (pid && pidAlive(pid)) throw new RestoreRefused(`the data folder ${dataDir} is in use by process ${pid} (a running flagdeck, or another restore). Stop it, or restore into another folder.`);
-  }
-  const entries = readdirSync(dataDir);
-  if (entries.length > 0) {
-    throw new RestoreRefused(`the data folder ${dataDir} is not empty (it holds ${entries.slice(0, 3).join(', ')}${entries.length > 3 ? ', …' : ''}). Restore into a new or empty folder; to replace a service's data, stop it, move its folder aside and restore into that path.`);
-  }
-}
-
 /**
  * Restores the backup `file` into the embedded data folder `dataDir` (new or empty): the files are checked against the
  * manifest as they are written into `pglite.init-<pid>`, the copy is opened once (PostgreSQL replays the little WAL
@@ -63,13 +49,22 @@ function checkTarget(dataDir: string): void {
  * locked meanwhile, so that a service started on it waits for nothing half-made.
  */
 export async function restoreBackup(file: string, dataDir: string): Promise<BackupManifest> {
-  checkTarget(dataDir);
   if (!existsSync(file)) throw new RestoreRefused(`there is no file ${file}`);
   const made = !existsSync(dataDir);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const release = acquireLock(dataDir);
+  let release: () => void;
+  try {
+    release = acquireLock(dataDir);
+  } catch (err) {
+    if (err instanceof DataFolderInUseError) throw new RestoreRefused(`the data folder ${dataDir} is in use by process ${err.pid} (a running flagdeck, or another restore). Stop it, or restore into another folder.`);
+    throw err;
+  }
   const work = path.join(dataDir, `pglite.init-${process.pid}`);
   try {
+    const entries = readdirSync(dataDir).filter((name) => name !== 'flagdeck.lock');
+    if (entries.length > 0) {
+      throw new RestoreRefused(`the data folder ${dataDir} is not empty (it holds ${entries.slice(0, 3).join(', ')}${entries.length > 3 ? ', …' : ''}). Restore into a new or empty folder; to replace a service's data, stop it, move its folder aside and restore into that path.`);
+    }
     mkdirSync(work, { mode: 0o700 });
     const manifest = await readArchive(createReadStream(file), folderSink(work), (m) => checkMigrations(m));
     let opened;
