@@ -4,11 +4,13 @@
  * (every file's size and SHA-256), flushed, and only then renamed: a <file> that exists is whole. An existing <file>
  * is never overwritten. Exit codes: 0 done, 1 refused or failed, 2 usage.
  */
-import { createReadStream, createWriteStream, existsSync, fsyncSync, openSync, closeSync, renameSync, rmSync, statSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, renameSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { readArchive } from '../src/db/backup/archive';
 import { BackupFileError, describeBackupProblem } from '../src/db/backup/manifest';
+import { syncPath } from '../src/db/sync';
 
 const NAME = 'flagdeck backup';
 
@@ -57,9 +59,9 @@ async function main(): Promise<number> {
   try {
     await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), createWriteStream(partial, { flags: 'wx', mode: 0o600 }));
     const manifest = await readArchive(createReadStream(partial));
-    const fd = openSync(partial, 'r');
-    try { fsyncSync(fd); } finally { closeSync(fd); }
+    syncPath(partial);
     renameSync(partial, file);
+    syncPath(path.dirname(path.resolve(file)));
     const size = statSync(file).size;
     process.stdout.write(`Saved ${file}: ${(size / 2 ** 20).toFixed(1)} MiB, the database of flagdeck ${manifest.flagdeckVersion} as it stood at ${manifest.createdAt} (${manifest.files.length} files, checked).\n`);
     return 0;

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { pidAlive, startEmbeddedDatabase, syncPath, syncTree } from './embedded';
+import { pidAlive, startEmbeddedDatabase } from './embedded';
+import { syncPath, syncTree } from './sync';
 import { migrationsList } from './migrations';
 import { openOrm } from './orm';
 

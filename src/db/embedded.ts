@@ -1,9 +1,10 @@
-import { chmodSync, closeSync, constants as fsConstants, copyFileSync, existsSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, constants as fsConstants, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PGlite, type Extension, type postgresMod } from '@electric-sql/pglite';
 import { copyDataFolder, type DataSnapshot } from './embedded-snapshot';
 import { serveWire, type PgliteCallbacks, type WireBackend } from './embedded-wire';
+import { syncPath, syncTree } from './sync';
 
 export interface EmbeddedDatabase {
   /** Connection URL for the PostgreSQL driver: the unix socket directory as the host. */
@@ -64,25 +65,6 @@ export function acquireLock(dir: string): () => void {
   return () => {
     try { unlinkSync(file); } catch { /* already gone */ }
   };
-}
-
-/** fsync every file under `dir` and the directories themselves (iterative: the tree is PGlite's, not the user's). */
-export function syncTree(dir: string): void {
-  const pending = [dir];
-  while (pending.length > 0) {
-    const current = pending.pop()!;
-    for (const entry of readdirSync(current, { withFileTypes: true })) {
-      const full = path.join(current, entry.name);
-      if (entry.isDirectory()) pending.push(full);
-      else if (entry.isFile()) syncPath(full);
-    }
-    syncPath(current);
-  }
-}
-
-export function syncPath(p: string): void {
-  const fd = openSync(p, 'r');
-  try { fsyncSync(fd); } finally { closeSync(fd); }
 }
 
 /**

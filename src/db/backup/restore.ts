@@ -1,6 +1,7 @@
-import { closeSync, createReadStream, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, createReadStream, existsSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { acquireLock, DataFolderInUseError, openExisting, syncPath, syncTree } from '../embedded';
+import { acquireLock, DataFolderInUseError, openExisting } from '../embedded';
+import { syncPath, syncTree } from '../sync';
 import { migrationsList } from '../migrations';
 import { readArchive, type ArchiveSink } from './archive';
 import { BackupFileError, type BackupManifest } from './manifest';
@@ -10,7 +11,7 @@ export class RestoreRefused extends Error {
   override name = 'RestoreRefused';
 }
 
-/** Writes what the archive holds under `root` (its `pglite/` prefix dropped), each file flushed when complete. */
+/** Writes what the archive holds under `root` (its `pglite/` prefix dropped); the whole tree is flushed once at the end. */
 function folderSink(root: string): ArchiveSink {
   const local = (archivePath: string) => path.join(root, ...archivePath.split('/').slice(1));
   return {
@@ -24,7 +25,6 @@ function folderSink(root: string): ArchiveSink {
           for (let at = 0; at < chunk.length;) at += writeSync(fd, chunk, at);
         },
         end() {
-          fsyncSync(fd);
           closeSync(fd);
         },
       };
