@@ -8,27 +8,22 @@
  *
  *   npm run bench:backup [-- --backups 10] [-- --seconds 10] [-- --events 20000] [-- --sources]
  */
-import { fork } from 'node:child_process';
 import { createWriteStream, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { Client } from 'pg';
-import { fillEvents, migrateAndSeed, percentile } from './bench-app';
+import { fillEvents, percentile, seedEmbeddedFolder, timedRequest } from './bench-app';
 import { PROJECT } from './feature-model-data';
-import { startArguments } from './start-command';
+import { forkAsNpmStart, stopService, untilServing } from './start-command';
 import { restoreBackup } from '../src/db/backup/restore';
-import { startEmbeddedDatabase } from '../src/db/embedded';
 
-const ROOT = path.resolve(__dirname, '..');
 const TOKEN = '*:*.bench-backup-token';
 const arg = (name: string, fallback: number) => { const i = process.argv.indexOf(name); return i > 0 ? Number(process.argv[i + 1]) : fallback; };
 const BACKUPS = arg('--backups', 10);
 const SECONDS = arg('--seconds', 10);
 const EVENTS = arg('--events', 20_000);
 const SOURCES = process.argv.includes('--sources');
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function folderBytes(dir: string): number {
   let total = 0;
@@ -47,13 +42,7 @@ function summary(ms: number[]): string {
 /** Reads the project's feature list, one request after the other, until `until()` says stop; each latency in ms. */
 async function reader(base: string, until: () => boolean): Promise<number[]> {
   const latencies: number[] = [];
-  while (!until()) {
-    const t = performance.now();
-    const res = await fetch(`${base}/api/admin/projects/${PROJECT}/features`, { headers: { authorization: TOKEN } });
-    await res.arrayBuffer();
-    if (res.status !== 200) throw new Error(`feature list: ${res.status}`);
-    latencies.push(performance.now() - t);
-  }
+  while (!until()) latencies.push((await timedRequest(base, 'feature list', { path: `/api/admin/projects/${PROJECT}/features` }, TOKEN)).ms);
   return latencies;
 }
 
@@ -62,27 +51,14 @@ async function main(): Promise<void> {
   const dataDir = path.join(work, 'data');
   try {
     const seeding = Date.now();
-    const db = await startEmbeddedDatabase(dataDir);
-    try {
-      await migrateAndSeed(db.url, (seed: Client) => fillEvents(seed, EVENTS));
-    } finally {
-      await db.stop();
-    }
+    await seedEmbeddedFolder(dataDir, (seed) => fillEvents(seed, EVENTS));
     console.log(`node ${process.version}; 1000 features and ${EVENTS} events seeded in ${Date.now() - seeding} ms; data folder ${(folderBytes(dataDir) / 2 ** 20).toFixed(1)} MiB; load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 
     const port = 20000 + Math.floor(Math.random() * 20000);
     const base = `http://127.0.0.1:${port}`;
-    const [script, ...options] = startArguments().reverse();
-    const child = fork(script!, [], {
-      cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit', 'ipc'], execArgv: options.reverse(),
-      env: { ...process.env, ...(SOURCES ? { FLAGDECK_RUN_SOURCES: '1' } : {}), DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn', INIT_ADMIN_API_TOKENS: TOKEN },
-    });
+    const child = forkAsNpmStart({ ...(SOURCES ? { FLAGDECK_RUN_SOURCES: '1' } : {}), DATA_DIR: dataDir, PORT: String(port), INIT_ADMIN_API_TOKENS: TOKEN });
     try {
-      for (;;) {
-        if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}`);
-        try { if ((await fetch(`${base}/api/admin/tags`, { headers: { authorization: TOKEN } })).status === 200) break; } catch { /* not listening yet */ }
-        await sleep(50);
-      }
+      await untilServing(base, TOKEN, child);
       // Warm: the first requests compile the paths and fill the caches.
       const warm = Date.now() + 2000;
       await reader(base, () => Date.now() > warm);
@@ -119,7 +95,7 @@ async function main(): Promise<void> {
       await restoreBackup(file, path.join(work, 'restored'));
       console.log(`restore into a new folder (checked, opened once): ${(performance.now() - t).toFixed(0)} ms; restored folder ${(folderBytes(path.join(work, 'restored')) / 2 ** 20).toFixed(1)} MiB`);
     } finally {
-      await new Promise<void>((resolve) => { if (child.exitCode !== null) resolve(); else { child.once('exit', () => resolve()); child.kill('SIGTERM'); } });
+      await stopService(child);
     }
   } finally {
     rmSync(work, { recursive: true, force: true });

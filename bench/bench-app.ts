@@ -210,3 +210,13 @@ export async function startSeededApp(kind: 'pg' | 'embedded', pgBase: string, na
     throw err;
   }
 }
+
+/** Makes `dir` an embedded data folder holding the feature-model data set (`more` adds to it), then closes it. */
+export async function seedEmbeddedFolder(dir: string, more?: (seed: Client) => Promise<void>): Promise<void> {
+  const db = await startEmbeddedDatabase(dir);
+  try {
+    await migrateAndSeed(db.url, more);
+  } finally {
+    await db.stop();
+  }
+}

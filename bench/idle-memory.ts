@@ -13,13 +13,11 @@
  *   snapshot of the service after the last wait (its file is printed); --data DIR: seed DIR once and keep it (later
  *   runs with the same DIR skip the seeding)
  */
-import { fork } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { migrateAndSeed } from './bench-app';
-import { startArguments } from './start-command';
-import { startEmbeddedDatabase } from '../src/db/embedded';
+import { seedEmbeddedFolder } from './bench-app';
+import { forkAsNpmStart, startArguments, stopService, untilServing } from './start-command';
 import { FEATURE_LIST_QUERY, FEATURE_QUERY, FEATURES, featureName, PROJECT, STATE_EXPORT_FEATURES } from './feature-model-data';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -45,23 +43,12 @@ const READS: Array<(i: number) => { path: string; body?: unknown }> = [
   () => ({ path: '/graphql', body: { query: FEATURE_LIST_QUERY } }),
 ];
 
-async function seedFolder(dir: string): Promise<void> {
-  const db = await startEmbeddedDatabase(dir);
-  try {
-    await migrateAndSeed(db.url);
-  } finally {
-    await db.stop();
-  }
-}
-
 type Probe = { memory: NodeJS.MemoryUsage; heap: { used_heap_size: number; total_heap_size: number }; wasm: number };
 
 function startService(dir: string, port: number) {
-  const [script, ...rest] = startArguments().reverse();
-  const child = fork(script, [], {
-    cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit', 'ipc'], execArgv: rest.reverse(), // npm start's node options, not this bench's tsx loader
-    env: { ...process.env, ...(SOURCES ? { FLAGDECK_RUN_SOURCES: '1' } : {}), DATA_DIR: dir, PORT: String(port), LOG_LEVEL: 'warn', INIT_ADMIN_API_TOKENS: TOKEN,
-      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${path.join(__dirname, 'memory-probe.cjs')}` },
+  const child = forkAsNpmStart({
+    ...(SOURCES ? { FLAGDECK_RUN_SOURCES: '1' } : {}), DATA_DIR: dir, PORT: String(port), INIT_ADMIN_API_TOKENS: TOKEN,
+    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${path.join(__dirname, 'memory-probe.cjs')}`,
   });
   const probe = () => new Promise<Probe>((resolve) => { child.once('message', (m) => resolve(m as Probe)); child.send('memory'); });
   const line = async (label: string) => {
@@ -93,7 +80,7 @@ async function main(): Promise<void> {
   const dir = keep ?? mkdtempSync(path.join(tmpdir(), 'flagdeck-idle-'));
   try {
     const t0 = Date.now();
-    if (!keep || !existsSync(path.join(keep, 'pglite'))) await seedFolder(dir);
+    if (!keep || !existsSync(path.join(keep, 'pglite'))) await seedEmbeddedFolder(dir);
     console.log(`node ${process.version}; data folder ${dir} seeded with ${FEATURES} features in ${Date.now() - t0} ms; node ${startArguments().join(' ')}${SOURCES ? ' (sources through tsx)' : ''}; load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
     for (let run = 0; run < runs; run++) {
       let waited = 0;
@@ -101,11 +88,7 @@ async function main(): Promise<void> {
       const base = `http://127.0.0.1:${port}`;
       const { child, line, snapshot } = startService(dir, port);
       try {
-        for (;;) {
-          if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}`);
-          try { if ((await fetch(`${base}/api/admin/tags`, { headers: { authorization: TOKEN } })).status === 200) break; } catch { /* not listening yet */ }
-          await sleep(20);
-        }
+        await untilServing(base, TOKEN, child);
         for (const at of waits) {
           await sleep((at - waited) * 1000);
           waited = at;
@@ -120,7 +103,7 @@ async function main(): Promise<void> {
           console.log(`run ${run + 1}: ${await line(`after ${idleSeconds} s idle`)}`);
         }
       } finally {
-        await new Promise<void>((resolve) => { if (child.exitCode !== null) resolve(); else { child.once('exit', () => resolve()); child.kill('SIGTERM'); } });
+        await stopService(child);
       }
     }
   } finally {
