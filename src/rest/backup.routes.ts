@@ -1,11 +1,7 @@
 import { pipeline } from 'node:stream/promises';
 import { Router } from 'express';
 import { services } from './context';
-
-/** `flagdeck-<UTC time>.backup`: what a browser saves the download as (the command-line tool names its own file). */
-export function backupFileName(createdAt: string): string {
-  return `flagdeck-${createdAt.slice(0, 19).replace(/:/g, '-')}Z.backup`;
-}
+import { backupFileName } from './download';
 
 /** GET /api/admin/backup: the embedded database, as a gzip'd tar streamed while it is compressed (ADMIN). */
 export function backupRouter(): Router {
@@ -14,7 +10,7 @@ export function backupRouter(): Router {
     const backup = await services(req).backups.take();
     const { manifest } = backup;
     res.setHeader('Content-Type', 'application/gzip');
-    res.setHeader('Content-Disposition', `attachment; filename="${backupFileName(manifest.createdAt)}"`);
+    res.setHeader('Content-Disposition', `attachment; filename="${backupFileName(new Date(manifest.createdAt))}"`);
     res.setHeader('Cache-Control', 'no-store');
     // How long requests waited behind the copy, for whoever watches the backups' effect.
     res.setHeader('Server-Timing', `snapshot;dur=${backup.heldMs.toFixed(1)}`);
