@@ -12,6 +12,26 @@ import { loadClientFeatures, type ClientFeature, type ClientFeatureScope, type C
 export interface ClientAnswer extends Representation {
   version: string;
   feature(name: string): Representation | undefined;
+  /** Each feature's JSON (the segment mode's shape) and project, in name order. */
+  features: ReadonlyMap<string, FeaturePart>;
+  /** The segments the features use, by id (sent apart in the `separate` mode). */
+  segments: readonly ClientSegment[];
+  /** The same state as one delta `hydration` event (issue 32), built on first use, then kept. */
+  hydration(): Representation;
+}
+
+export interface FeaturePart {
+  json: string;
+  project: string;
+  /** The segments its strategies use. */
+  segments: number[];
+}
+
+/** The segments a flag's strategies use. */
+export function segmentIds(feature: ClientFeature): number[] {
+  const ids = new Set<number>();
+  for (const s of feature.strategies) for (const id of s.segments ?? []) ids.add(id);
+  return [...ids];
 }
 
 /** Bytes with their ETag, and the same bytes gzipped (made on first use, then kept: compressed once per version). */
@@ -21,7 +41,7 @@ export interface Representation {
   gzipped(): Promise<Buffer>;
 }
 
-function representation(body: Buffer): Representation {
+export function representation(body: Buffer): Representation {
   let gz: Promise<Buffer> | undefined;
   return {
     body,
@@ -76,32 +96,45 @@ function inlineSegments(strategy: ClientStrategy, segments: ReadonlyMap<number, 
   return { ...rest, constraints };
 }
 
+/** A delta body of one `hydration` event: the whole state of a scope at `revision` (features and segments as JSON arrays). */
+export function hydrationJson(revision: string, featuresJson: string, segmentsJson: string): string {
+  return `{"events":[{"eventId":${revision},"type":"hydration","features":${featuresJson},"segments":${segmentsJson}}]}`;
+}
+
 /** Serializes a snapshot as the answer for `key`; each feature is serialized once and reused by the single-feature route. */
 export function serializeAnswer(snapshot: ClientFeatureSnapshot, key: ClientAnswerKey): ClientAnswer {
   const segments = new Map(snapshot.segments.map((s) => [s.id, s]));
-  const featureJson = new Map<string, string>();
+  const features = new Map<string, FeaturePart>();
   const parts: string[] = [];
   for (const feature of snapshot.features) {
     const shaped: ClientFeature = key.mode === 'inline' ? { ...feature, strategies: feature.strategies.map((s) => inlineSegments(s, segments)) } : feature;
     const json = JSON.stringify(shaped);
-    featureJson.set(feature.name, json);
+    features.set(feature.name, { json, project: feature.project, segments: segmentIds(feature) });
     parts.push(json);
   }
+  const featuresJson = `[${parts.join(',')}]`;
   const tail = key.mode === 'separate' ? `,"segments":${JSON.stringify(snapshot.segments)}` : '';
-  const body = Buffer.from(`{"version":2,"features":[${parts.join(',')}],"query":${JSON.stringify(queryEcho(key))}${tail}}`);
+  const body = Buffer.from(`{"version":2,"features":${featuresJson},"query":${JSON.stringify(queryEcho(key))}${tail}}`);
   const single = new Map<string, Representation>();
+  let hydration: Representation | undefined;
   return {
     version: snapshot.version,
     ...representation(body),
+    features,
+    segments: snapshot.segments,
     feature(name) {
       let hit = single.get(name);
       if (!hit) {
-        const json = featureJson.get(name);
+        const json = features.get(name)?.json;
         if (json === undefined) return undefined;
         hit = representation(Buffer.from(json));
         single.set(name, hit);
       }
       return hit;
+    },
+    hydration() {
+      hydration ??= representation(Buffer.from(hydrationJson(snapshot.version, featuresJson, JSON.stringify(snapshot.segments))));
+      return hydration;
     },
   };
 }

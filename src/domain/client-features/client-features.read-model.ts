@@ -81,38 +81,70 @@ export interface ClientFeatureSnapshot {
 export async function loadClientFeatures(em: EntityManager, scope: ClientFeatureScope): Promise<ClientFeatureSnapshot> {
   return em.fork().transactional(async (tx) => {
     const version = await readModelVersion(tx);
-    if (scope.projects !== '*' && scope.projects.length === 0) return { version, features: [], segments: [] };
-    const filter = featureFilter(scope);
-    const env = scope.environment;
-    const features = await tx.execute<FeatureRow[]>(
-      `select f.name, f.project, f.type, f.description, f.stale, f.impression_data from features f where ${filter.sql} order by f.name`, filter.params);
-    if (features.length === 0) return { version, features: [], segments: [] };
-    const envRows = await tx.execute<EnvRow[]>(
-      `select fe.feature_name, fe.enabled, fe.variants from feature_environments fe join features f on f.name = fe.feature_name
-        where fe.environment = ? and ${filter.sql}`, [env, ...filter.params]);
-    const strategyRows = await tx.execute<StrategyRow[]>(
-      `select fs.feature_name, fs.strategy_name, fs.parameters, fs.constraints, fs.variants, fs.disabled,
-              ${SEGMENT_IDS} as segments
-         from feature_strategies fs join features f on f.name = fs.feature_name
-         left join feature_strategy_segments fss on fss.feature_strategy_id = fs.id
-        where fs.environment = ? and ${filter.sql}
-        group by fs.id
-        order by fs.sort_order, fs.created_at, fs.id`, [env, ...filter.params]);
-    const dependencyRows = await tx.execute<DependencyRow[]>(
-      `select d.parent, d.child, d.enabled, d.variants from feature_dependencies d join features f on f.name = d.child
-        where ${filter.sql} order by d.parent`, filter.params);
-    const used = new Set<number>();
-    for (const s of strategyRows) if (!s.disabled) for (const id of s.segments ?? []) used.add(Number(id));
-    const segmentRows = used.size === 0 ? [] : await tx.execute<SegmentRow[]>(
-      `select id, name, constraints from segments where id in (?) order by id`, [[...used]]);
-    return { version, features: assemble(features, envRows, strategyRows, dependencyRows), segments: segmentRows.map(toSegment) };
+    return { version, ...await readClientFeatures(tx, scope) };
   }, { isolationLevel: IsolationLevel.REPEATABLE_READ, readOnly: true, clear: true });
 }
 
+/**
+ * The features of `scope` (only those of `names`, when given) and the segments their strategies use, read through `tx`
+ * (the caller's snapshot): five statements at most, whatever the number of features.
+ */
+export async function readClientFeatures(tx: EntityManager, scope: ClientFeatureScope, names?: readonly string[]): Promise<Omit<ClientFeatureSnapshot, 'version'>> {
+  if ((scope.projects !== '*' && scope.projects.length === 0) || names?.length === 0) return { features: [], segments: [] };
+  const filter = featureFilter(scope, names);
+  const env = scope.environment;
+  const features = await tx.execute<FeatureRow[]>(
+    `select f.name, f.project, f.type, f.description, f.stale, f.impression_data from features f where ${filter.sql} order by f.name`, filter.params);
+  if (features.length === 0) return { features: [], segments: [] };
+  const envRows = await tx.execute<EnvRow[]>(
+    `select fe.feature_name, fe.enabled, fe.variants from feature_environments fe join features f on f.name = fe.feature_name
+      where fe.environment = ? and ${filter.sql}`, [env, ...filter.params]);
+  const strategyRows = await tx.execute<StrategyRow[]>(
+    `select fs.feature_name, fs.strategy_name, fs.parameters, fs.constraints, fs.variants, fs.disabled,
+            ${SEGMENT_IDS} as segments
+       from feature_strategies fs join features f on f.name = fs.feature_name
+       left join feature_strategy_segments fss on fss.feature_strategy_id = fs.id
+      where fs.environment = ? and ${filter.sql}
+      group by fs.id
+      order by fs.sort_order, fs.created_at, fs.id`, [env, ...filter.params]);
+  const dependencyRows = await tx.execute<DependencyRow[]>(
+    `select d.parent, d.child, d.enabled, d.variants from feature_dependencies d join features f on f.name = d.child
+      where ${filter.sql} order by d.parent`, filter.params);
+  const used = new Set<number>();
+  for (const s of strategyRows) if (!s.disabled) for (const id of s.segments ?? []) used.add(Number(id));
+  return { features: assemble(features, envRows, strategyRows, dependencyRows), segments: await readClientSegments(tx, [...used]) };
+}
+
+/** The segments of `ids` that exist, in the client shape, by id. */
+export async function readClientSegments(tx: EntityManager, ids: readonly number[]): Promise<ClientSegment[]> {
+  if (ids.length === 0) return [];
+  const rows = await tx.execute<SegmentRow[]>(`select id, name, constraints from segments where id in (?) order by id`, [[...ids]]);
+  return rows.map(toSegment);
+}
+
+/** The segments of `ids` that an enabled strategy of a feature of `scope` uses (what a client of that scope holds). */
+export async function readUsedClientSegments(tx: EntityManager, scope: ClientFeatureScope, ids: readonly number[]): Promise<ClientSegment[]> {
+  if (ids.length === 0 || (scope.projects !== '*' && scope.projects.length === 0)) return [];
+  const filter = featureFilter(scope);
+  const rows = await tx.execute<SegmentRow[]>(
+    `select s.id, s.name, s.constraints from segments s
+      where s.id in (?) and exists (
+        select 1 from feature_strategy_segments fss
+          join feature_strategies fs on fs.id = fss.feature_strategy_id and fs.environment = ? and not fs.disabled
+          join features f on f.name = fs.feature_name
+         where fss.segment_id = s.id and ${filter.sql})
+      order by s.id`, [[...ids], scope.environment, ...filter.params]);
+  return rows.map(toSegment);
+}
+
 /** The `where` clause on `features f` for a scope, and its parameters. */
-function featureFilter(scope: ClientFeatureScope): { sql: string; params: unknown[] } {
+function featureFilter(scope: ClientFeatureScope, names?: readonly string[]): { sql: string; params: unknown[] } {
   const parts = ['f.archived_at is null'];
   const params: unknown[] = [];
+  if (names) {
+    parts.push('f.name in (?)');
+    params.push([...names]);
+  }
   if (scope.projects !== '*') {
     parts.push('f.project in (?)');
     params.push([...scope.projects]);

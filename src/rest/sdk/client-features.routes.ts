@@ -6,7 +6,7 @@ import semverGte from 'semver/functions/gte';
 import semverValid from 'semver/functions/valid';
 import { tokenReadScope, type Principal } from '../../domain/access/principal';
 import {
-  answerKey, ClientAnswerCache, DEFAULT_ANSWER_CACHE_LIMITS, VersionReader,
+  ClientAnswerCache, DEFAULT_ANSWER_CACHE_LIMITS, representation, VersionReader,
   type AnswerCacheLimits, type ClientAnswer, type ClientAnswerKey, type Representation, type SegmentMode,
 } from '../../domain/client-features/client-answer-cache';
 import type { ClientFeatureScope } from '../../domain/client-features/client-features.read-model';
@@ -14,6 +14,7 @@ import { NotFoundError, TooManyRequestsError, ValidationError } from '../../doma
 import { readModelVersion } from '../../domain/model-version';
 import { appendVary } from '../cors';
 import { sendError } from '../errors';
+import { ClientDeltaPolls } from './client-delta-polls';
 import { ClientStreams, DEFAULT_STREAM_OPTIONS, type ClientStreamOptions } from './client-streaming';
 import { ifNoneMatchNames } from './etag';
 import { sdkPrincipal, type SdkDeps } from './sdk-deps';
@@ -103,11 +104,11 @@ const GZIP_FROM_BYTES = 1024;
  * The cached bytes, or a 304 when `If-None-Match` names them. Compressed once per version (not per request, as a
  * compression middleware would), so a poll of a large answer costs neither serialization nor compression.
  */
-async function reply(req: IncomingMessage, res: ServerResponse, answer: Representation): Promise<void> {
+async function reply(req: IncomingMessage, res: ServerResponse, answer: Representation, etag = answer.etag): Promise<void> {
   const compress = answer.body.length >= GZIP_FROM_BYTES && accepts(req).encoding('gzip', 'identity') === 'gzip';
   if (answer.body.length >= GZIP_FROM_BYTES) appendVary(res, 'Accept-Encoding');
-  res.setHeader('ETag', compress ? gzipTag(answer.etag) : answer.etag);
-  if (ifNoneMatchNames(req.headers['if-none-match'], answer.etag, gzipTag(answer.etag))) {
+  res.setHeader('ETag', compress ? gzipTag(etag) : etag);
+  if (ifNoneMatchNames(req.headers['if-none-match'], etag, gzipTag(etag))) {
     res.statusCode = 304;
     res.end();
     return;
@@ -136,16 +137,19 @@ export class ClientFeaturesDoor {
   private readonly versions: VersionReader;
   private readonly cache: ClientAnswerCache;
   private readonly streams: ClientStreams;
+  private readonly deltas: ClientDeltaPolls;
 
   constructor(deps: SdkDeps, options: ClientFeaturesOptions = {}) {
     this.versions = deps.modelVersions ?? new VersionReader(() => readModelVersion(deps.orm.em.fork()), deps.eventHub.modelVersion);
     this.cache = new ClientAnswerCache(() => deps.orm.em.fork(), options.cache ?? DEFAULT_ANSWER_CACHE_LIMITS);
     this.streams = new ClientStreams(deps, this.cache, this.versions, { ...DEFAULT_STREAM_OPTIONS, ...options.streaming });
+    this.deltas = new ClientDeltaPolls(() => deps.orm.em.fork(), () => this.versions.current(), (key, version) => this.cache.get(key, version));
   }
 
   /** Forgets the cached answers (the service is idle: src/idle-gc.ts); the next poll builds its answer again. */
   forgetAnswers(): void {
     this.cache.clear();
+    this.deltas.clear();
   }
 
   /** The answer of `key` as of now: every change committed before this call is in it. */
@@ -171,10 +175,20 @@ export class ClientFeaturesDoor {
       await reply(req, res, feature);
     });
 
+    r.get('/delta', async (req, res) => {
+      const outcome = await this.deltas.poll(req, clientQuery(req, sdkPrincipal(req)));
+      if (outcome.kind === 'unchanged') {
+        res.setHeader('ETag', outcome.etag);
+        res.status(304).end();
+        return;
+      }
+      await reply(req, res, outcome.kind === 'delta' ? representation(outcome.body) : outcome.answer.hydration(), outcome.etag);
+    });
+
     r.get('/streaming', async (req, res) => {
       const key = clientQuery(req, sdkPrincipal(req));
       try {
-        await this.streams.connect(req, res, key, answerKey(key));
+        await this.streams.connect(req, res, key);
       } catch (err) {
         if (!(err instanceof TooManyRequestsError)) throw err;
         res.setHeader('Retry-After', String(err.retryAfterSeconds));

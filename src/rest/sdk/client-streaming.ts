@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
-import type { ClientAnswer, ClientAnswerCache, ClientAnswerKey, VersionReader } from '../../domain/client-features/client-answer-cache';
+import { answerKey, type ClientAnswerCache, type ClientAnswerKey, type VersionReader } from '../../domain/client-features/client-answer-cache';
+import { advanceAll, catchUpFrom, hydrationBody, stateFromAnswer, type DeltaState } from '../../domain/client-features/client-delta';
 import { TooManyRequestsError } from '../../domain/errors';
 import type { SdkDeps } from './sdk-deps';
 
@@ -17,36 +18,53 @@ const writable = (res: Response) => !res.writableEnded && !res.destroyed;
 
 export const DEFAULT_STREAM_OPTIONS: ClientStreamOptions = { pollMs: 500, keepAliveMs: 15_000, maxStreams: 1000 };
 
-interface Stream {
-  res: Response;
+/** The streams of one scope, and the state every one of them holds once it has been sent what was written to it. */
+interface Group {
   key: ClientAnswerKey;
   cacheKey: string;
-  /** ETag and version of what the client was last sent. */
-  etag: string;
-  version: string;
-  /** The socket's buffer is full: nothing more is written until it drains; then the latest state is sent. */
+  state: DeltaState;
+  members: Set<Stream>;
+  /** The hydration of `state` at `hydratedAt` (sent to each new stream until the state moves). */
+  hydration?: string;
+  hydratedAt?: bigint;
+}
+
+interface Stream {
+  res: Response;
+  group: Group;
+  /** The socket's buffer is full: nothing more is written until it drains. */
   blocked: boolean;
+  /** It missed a delta while blocked: once drained it is sent its group's whole state. */
+  behind: boolean;
+}
+
+/** `Last-Event-ID` as a revision; undefined when absent or not one of ours (an answer's ETag of before issue 32). */
+function lastRevision(req: Request): bigint | undefined {
+  const raw = req.headers['last-event-id'];
+  return typeof raw === 'string' && /^\d{1,19}$/.test(raw.trim()) ? BigInt(raw.trim()) : undefined;
 }
 
 /**
  * `GET /api/client/streaming`: server-sent events as the official Node SDK (6.x, `experimentalMode: {type:
- * 'streaming'}`) reads them. On connect, `unleash-connected` with the whole answer of `GET /api/client/features` (same
- * scope, filters and segment mode); after each change the client can see, `unleash-updated` with the whole new answer
- * (the SDK takes a `{features, segments}` body as a full replacement); `: keep-alive` comments in between. Each event's
- * `id` is the answer's ETag.
+ * 'streaming'}`) reads them, in the delta form (issue 32; src/domain/client-features/client-delta.ts). On connect,
+ * `unleash-connected` with a `hydration` of the token's scope; after each change, `unleash-updated` with only the
+ * flags and segments that differ from what the stream holds, and nothing when the change is of nothing it can see;
+ * `: keep-alive` comments in between. Each event's `id` is the revision it brings the client to, so a reconnect with
+ * `Last-Event-ID` is sent just what it missed (from the revision log), or a hydration when the log no longer reaches
+ * it. Every SDK that reads this path reads deltas (Unleash's own streaming only ever sent them), so the whole-answer
+ * form is not kept.
  *
- * How changes are found, on every instance: `model_version` is read every `pollMs` while any stream is open (one read
- * for all of them) and at once after each commit the event hub announces. The poll alone is enough and is what makes it
- * robust: the counter is moved by triggers, so it also sees writes that announce nothing (plain SQL, cascades), on the
- * embedded database and on PostgreSQL alike, and it does not depend on the LISTEN connection being up; the hub only
- * makes the common case immediate. When the counter moved, each scope with open streams gets its answer (from the cache
- * `GET` uses, rebuilt once per scope), and a stream is sent it only when its bytes differ from what it last got.
+ * Streams of one scope share a group: its state is read once, and a change costs one read of the log and of the
+ * changed flags per group, whatever the number of streams or of flags. How changes are found, on every instance:
+ * `model_version` is read every `pollMs` while any stream is open (one read for all of them) and at once after each
+ * commit the event hub announces; the counter is moved by triggers, so the poll sees every write.
  *
  * Streams end when the hub closes (the service is stopping); a client that does not read is sent nothing more until
- * its socket drains, then the latest state (never a backlog).
+ * its socket drains, then its group's whole state (never a backlog).
  */
 export class ClientStreams {
-  private readonly streams = new Set<Stream>();
+  private readonly groups = new Map<string, Group>();
+  private streamCount = 0;
   private poll: NodeJS.Timeout | undefined;
   private keepAlive: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
@@ -61,24 +79,38 @@ export class ClientStreams {
   ) {}
 
   get count(): number {
-    return this.streams.size;
+    return this.streamCount;
   }
 
   private refuseOverLimit(): void {
-    if (this.streams.size >= this.options.maxStreams) {
+    if (this.streamCount >= this.options.maxStreams) {
       throw new TooManyRequestsError(`This instance already serves ${this.options.maxStreams} client streams, its limit. Poll GET /api/client/features instead, or try again later.`, 30);
     }
   }
 
-  async connect(req: Request, res: Response, key: ClientAnswerKey, cacheKey: string): Promise<void> {
+  async connect(req: Request, res: Response, requested: ClientAnswerKey): Promise<void> {
     this.refuseOverLimit();
     if (this.deps.eventHub.closed) {
       // The service is stopping. 204 tells an EventSource not to reconnect here.
       res.status(204).end();
       return;
     }
-    const answer = await this.cache.get(key, await this.versions.current(), cacheKey);
-    if (res.destroyed || req.socket.destroyed) return; // gone while the answer was read
+    const key: ClientAnswerKey = { scope: requested.scope, mode: 'separate' };
+    const cacheKey = answerKey(key);
+    const resumeFrom = lastRevision(req);
+    if (resumeFrom !== undefined && this.groups.has(cacheKey) && resumeFrom > this.groups.get(cacheKey)!.state.version) {
+      // The client has seen a revision this instance has not pushed yet (it was connected to another): catch up first.
+      this.check();
+      await this.running;
+    }
+    let group = this.groups.get(cacheKey);
+    if (!group) {
+      const answer = await this.cache.get(key, await this.versions.current(), cacheKey);
+      group = this.groups.get(cacheKey) ?? { key, cacheKey, state: stateFromAnswer(answer), members: new Set() };
+    }
+    const at = group.state.version;
+    const catchUp = resumeFrom !== undefined && resumeFrom < at ? await catchUpFrom(this.deps.orm.em, key.scope, group.state, resumeFrom) : null;
+    if (res.destroyed || req.socket.destroyed) return; // gone while the state was read
     if (this.deps.eventHub.closed) {
       res.status(204).end();
       return;
@@ -96,30 +128,54 @@ export class ClientStreams {
     res.flushHeaders();
     req.socket.setNoDelay(true);
     req.socket.setTimeout(0);
-    const stream: Stream = { res, key, cacheKey, etag: answer.etag, version: answer.version, blocked: false };
+    // Another stream may have made the scope's group meanwhile, or the group moved on while the catch-up was read:
+    // then the catch-up is not of the state it joins, and it is sent that state whole.
+    const joined = this.groups.get(cacheKey) ?? group;
+    const stream: Stream = { res, group: joined, blocked: false, behind: false };
     this.add(stream);
     res.on('close', () => this.remove(stream));
     res.on('drain', () => {
-      if (!stream.blocked) return;
       stream.blocked = false;
-      stream.version = ''; // send the latest state on the next check
-      this.check();
+      if (!stream.behind) return;
+      stream.behind = false;
+      this.write(stream, 'unleash-updated', this.hydrationOf(stream.group));
     });
-    this.write(stream, 'unleash-connected', answer);
+    const current = joined === group && joined.state.version === at;
+    if (current && resumeFrom === at) return; // it holds this state already
+    if (current && catchUp !== null) {
+      if (catchUp !== undefined) this.write(stream, 'unleash-updated', catchUp);
+      return;
+    }
+    this.write(stream, 'unleash-connected', this.hydrationOf(joined));
+  }
+
+  private hydrationOf(group: Group): string {
+    if (group.hydratedAt !== group.state.version || group.hydration === undefined) {
+      group.hydration = hydrationBody(group.state);
+      group.hydratedAt = group.state.version;
+    }
+    return group.hydration;
   }
 
   private add(stream: Stream): void {
-    this.streams.add(stream);
-    if (this.streams.size > 1) return;
+    const { group } = stream;
+    this.groups.set(group.cacheKey, group);
+    group.members.add(stream);
+    this.streamCount += 1;
+    if (this.streamCount > 1) return;
     this.poll = setInterval(() => this.check(), this.options.pollMs);
     this.keepAlive = setInterval(() => {
-      for (const s of this.streams) if (!s.blocked && writable(s.res)) s.res.write(': keep-alive\n\n');
+      for (const g of this.groups.values()) for (const s of g.members) if (!s.blocked && writable(s.res)) s.res.write(': keep-alive\n\n');
     }, this.options.keepAliveMs);
     this.unsubscribe = this.deps.eventHub.subscribe(() => this.check(), () => this.endAll());
   }
 
   private remove(stream: Stream): void {
-    if (!this.streams.delete(stream) || this.streams.size > 0) return;
+    const { group } = stream;
+    if (!group.members.delete(stream)) return;
+    if (group.members.size === 0 && this.groups.get(group.cacheKey) === group) this.groups.delete(group.cacheKey);
+    this.streamCount -= 1;
+    if (this.streamCount > 0) return;
     clearInterval(this.poll);
     clearInterval(this.keepAlive);
     this.unsubscribe?.();
@@ -127,20 +183,22 @@ export class ClientStreams {
   }
 
   private endAll(): void {
-    for (const s of [...this.streams]) {
-      this.remove(s);
-      if (writable(s.res)) s.res.end();
+    for (const g of [...this.groups.values()]) {
+      for (const s of [...g.members]) {
+        this.remove(s);
+        if (writable(s.res)) s.res.end();
+      }
     }
   }
 
-  private write(stream: Stream, event: string, answer: ClientAnswer): void {
-    stream.etag = answer.etag;
-    stream.version = answer.version;
+  private write(stream: Stream, event: string, body: string): void {
     if (!writable(stream.res)) return; // closing: its 'close' removes it
-    // The cached bytes go out as they are: the JSON has no line breaks, so it is one `data` line.
-    stream.res.write(`event: ${event}\nid: ${answer.etag}\ndata: `);
-    stream.res.write(answer.body);
-    if (!stream.res.write('\n\n')) stream.blocked = true;
+    if (stream.blocked) {
+      stream.behind = true;
+      return;
+    }
+    // The JSON has no line breaks, so it is one `data` line.
+    if (!stream.res.write(`event: ${event}\nid: ${stream.group.state.version}\ndata: ${body}\n\n`)) stream.blocked = true;
   }
 
   /** Looks for a change now (or right after the check under way); never throws. */
@@ -153,7 +211,7 @@ export class ClientStreams {
       .catch((err: unknown) => { this.deps.logger.warn({ err }, 'client streams: could not check for changes'); })
       .finally(() => {
         this.running = undefined;
-        if (this.again && this.streams.size > 0) {
+        if (this.again && this.streamCount > 0) {
           this.again = false;
           this.check();
         }
@@ -161,22 +219,15 @@ export class ClientStreams {
   }
 
   private async pushChanges(): Promise<void> {
-    if (this.streams.size === 0) return;
-    const version = await this.versions.current();
-    const stale = [...this.streams].filter((s) => s.version !== version && !s.blocked);
-    const scopes = new Map<string, Stream[]>();
-    for (const s of stale) {
-      const list = scopes.get(s.cacheKey);
-      if (list) list.push(s);
-      else scopes.set(s.cacheKey, [s]);
-    }
-    for (const [cacheKey, list] of scopes) {
-      const answer = await this.cache.get(list[0].key, version, cacheKey);
-      for (const s of list) {
-        if (!this.streams.has(s) || s.blocked) continue;
-        if (s.etag === answer.etag) s.version = answer.version;
-        else this.write(s, 'unleash-updated', answer);
-      }
+    if (this.streamCount === 0) return;
+    const version = BigInt(await this.versions.current());
+    const behind = [...this.groups.values()].filter((g) => g.state.version < version);
+    if (behind.length === 0) return;
+    const advanced = await advanceAll(this.deps.orm.em, behind.map((g) => ({ scope: g.key.scope, state: g.state })));
+    for (const group of behind) {
+      const advance = advanced.get(group.state);
+      if (!advance?.body) continue;
+      for (const s of group.members) this.write(s, 'unleash-updated', advance.body);
     }
   }
 }

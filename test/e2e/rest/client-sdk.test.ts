@@ -12,6 +12,7 @@ import { clientFeaturesRouter } from '../../../src/rest/sdk/client-features.rout
 import { seededRandom } from '../../../src/domain/playground/hashing';
 import { startTestApp, type Reply, type TestApp } from '../../support/harness';
 import { itWhen, NEEDS_POSTGRES } from '../../support/skip';
+import { openSse } from '../../support/sse';
 
 /**
  * Issue 14 parts 1 and 4 with the official Node SDK (unleash-client 6.12.1) against the service the test starts: it
@@ -226,67 +227,33 @@ describe('the official Node SDK', () => {
   });
 });
 
-/** A server-sent-events reader over fetch: the stream's events, one at a time. */
-async function openStream(headers: Record<string, string> = {}, streamToken = token, base = `${app.url}/api/client`) {
-  const controller = new AbortController();
-  const res = await fetch(`${base}/streaming`, { headers: { authorization: streamToken, 'unleash-client-spec': '5.2.0', ...headers }, signal: controller.signal });
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  let ended = false;
-  const comments: string[] = [];
-  async function next(timeoutMs = 3000): Promise<{ event?: string; id?: string; data?: string } | 'end' | 'timeout'> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const cut = buffer.indexOf('\n\n');
-      if (cut >= 0) {
-        const block = buffer.slice(0, cut);
-        buffer = buffer.slice(cut + 2);
-        const out: Record<string, string> = {};
-        for (const line of block.split('\n')) {
-          if (line.startsWith(':')) { comments.push(line); continue; }
-          const colon = line.indexOf(':');
-          out[line.slice(0, colon)] = (out[line.slice(0, colon)] ?? '') + line.slice(colon + 2);
-        }
-        if (Object.keys(out).length === 0) continue;
-        return out;
-      }
-      if (ended) return 'end';
-      const left = deadline - Date.now();
-      if (left <= 0) return 'timeout';
-      let timer: NodeJS.Timeout | undefined;
-      const chunk = await Promise.race([reader.read(), new Promise<'timeout'>((r) => { timer = setTimeout(() => r('timeout'), left); })]);
-      clearTimeout(timer);
-      if (chunk === 'timeout') return 'timeout';
-      if (chunk.done) ended = true;
-      else buffer += decoder.decode(chunk.value, { stream: true });
-    }
-  }
-  return { res, next, comments, close: () => controller.abort() };
-}
+/** The client stream read with a plain SSE reader (test/support/sse.ts). */
+const openStream = (headers: Record<string, string> = {}, streamToken = token, base = `${app.url}/api/client`) =>
+  openSse(`${base}/streaming`, { authorization: streamToken, 'unleash-client-spec': '5.2.0', ...headers });
 
 describe('GET /api/client/streaming read with a plain SSE client', () => {
-  it('sends the whole answer on connect, then after each change the token can see, within a second; nothing for changes it cannot see', async () => {
+  it('sends a hydration on connect, then only what changed after each change the token can see, within a second; nothing for changes it cannot see', async () => {
     const stream = await openStream();
     try {
       expect(stream.res.status).toBe(200);
       expect(stream.res.headers.get('content-type')).toMatch(/^text\/event-stream/);
-      const connected = await stream.next();
-      if (typeof connected === 'string') throw new Error(connected);
+      const connected = await stream.expectEvent();
       expect(connected.event).toBe('unleash-connected');
       const polled = await app.get('/api/client/features', { token, headers: { 'unleash-client-spec': '5.2.0', 'accept-encoding': 'identity' } });
-      expect(JSON.parse(connected.data!)).toEqual(polled.body);
-      expect(connected.id).toBe(polled.headers.get('etag'));
+      const [hydration] = connected.data.events;
+      expect(connected.data.events).toHaveLength(1);
+      expect([hydration.type, hydration.features, hydration.segments]).toEqual(['hydration', polled.body.features, polled.body.segments]);
+      expect(connected.id).toBe(String(hydration.eventId));
 
       const started = Date.now();
       await ok(app.put(`${P}/sdk-dates`, { description: 'streamed' }));
-      const updated = await stream.next();
-      if (typeof updated === 'string') throw new Error(updated);
+      const updated = await stream.expectEvent();
       expect(Date.now() - started).toBeLessThan(1000);
       expect(updated.event).toBe('unleash-updated');
-      expect(JSON.parse(updated.data!).features.find((f: any) => f.name === 'sdk-dates').description).toBe('streamed');
+      expect(updated.data.events.map((e: any) => [e.type, e.feature?.name, e.feature?.description])).toEqual([['feature-updated', 'sdk-dates', 'streamed']]);
+      expect(Number(updated.id)).toBeGreaterThan(Number(connected.id));
 
-      // Not visible to this token: another project (the version moves, the answer does not).
+      // Not visible to this token: another project (the version moves, nothing it holds changes).
       await ok(app.post('/api/admin/projects', { id: 'elsewhere', name: 'Elsewhere' }), 201);
       await ok(app.post('/api/admin/projects/elsewhere/features', { name: 'sdk-elsewhere' }), 201);
       expect(await stream.next(1200)).toBe('timeout');
@@ -295,14 +262,12 @@ describe('GET /api/client/streaming read with a plain SSE client', () => {
     }
   });
 
-  it('follows the token\'s scope and the segment mode; a frontend token is refused (403)', async () => {
+  it('follows the token\'s scope, segments always apart; a frontend token is refused (403)', async () => {
     const other = (await ok(app.post('/api/admin/api-tokens', { tokenName: 'sdk-elsewhere', type: 'client', environment: 'development', projects: ['elsewhere'] }), 201)).secret;
     const stream = await openStream({ 'unleash-client-spec': '4.0.0' }, other);
     try {
-      const connected = await stream.next();
-      if (typeof connected === 'string') throw new Error(connected);
-      const body = JSON.parse(connected.data!);
-      expect([body.features.map((f: any) => f.name), body.query.inlineSegmentConstraints, body.segments]).toEqual([['sdk-elsewhere'], true, undefined]);
+      const [hydration] = (await stream.expectEvent()).data.events;
+      expect([hydration.features.map((f: any) => f.name), hydration.segments]).toEqual([['sdk-elsewhere'], []]);
     } finally {
       stream.close();
     }
@@ -337,9 +302,8 @@ describe('GET /api/client/streaming read with a plain SSE client', () => {
       expect(first.comments.length).toBeGreaterThanOrEqual(2);
       const started = Date.now();
       await app.orm.em.fork().execute(`update features set description = 'seen by the poll' where name = 'sdk-gradual'`);
-      const updated = await first.next(2000);
-      if (typeof updated === 'string') throw new Error(updated);
-      expect(JSON.parse(updated.data!).features.find((f: any) => f.name === 'sdk-gradual').description).toBe('seen by the poll');
+      const updated = await first.expectEvent(2000);
+      expect(updated.data.events.map((e: any) => [e.type, e.feature?.name, e.feature?.description])).toEqual([['feature-updated', 'sdk-gradual', 'seen by the poll']]);
       expect(Date.now() - started).toBeLessThan(1000);
       first.close();
       // The slot is given back when the client goes.

@@ -1,0 +1,76 @@
+import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { answerKey, type ClientAnswer, type ClientAnswerKey } from '../../domain/client-features/client-answer-cache';
+import { deltaSince } from '../../domain/client-features/client-delta';
+
+/** Most deltas kept: one per scope and revision polled from (pollers of a scope mostly stand at the same revision). */
+const MAX_KEPT = 256;
+
+type Delta = { version: bigint; body: string | undefined | null };
+
+/**
+ * `GET /api/client/delta` for SDKs that poll deltas (unleash-client 6.x, `experimentalMode: {type: 'polling', format:
+ * 'delta'}`): without a revision, a `hydration` of the scope with its revision as ETag; with one (`If-None-Match`, the
+ * ETag the client was last sent), the events since that revision, or a 304 when nothing it can see changed; a
+ * hydration again when the log no longer reaches it or the ETag is of another scope.
+ *
+ * The ETag is `"<revision>:<scope>"`, the scope a digest of the query as resolved against the token. A 304 costs the
+ * `model_version` read a `/api/client/features` poll costs; a delta is read once per scope, revision polled from and
+ * current revision, however many pollers ask.
+ */
+export class ClientDeltaPolls {
+  private readonly kept = new Map<string, { version: bigint; delta: Promise<Delta> }>();
+
+  constructor(
+    private readonly em: () => EntityManager,
+    /** The current revision (a value read after the call). */
+    private readonly current: () => Promise<string>,
+    /** The scope's whole answer at a revision or later. */
+    private readonly answer: (key: ClientAnswerKey, version: string) => Promise<ClientAnswer>,
+  ) {}
+
+  /** Forgets the deltas kept (the service is idle). */
+  clear(): void {
+    this.kept.clear();
+  }
+
+  /** What to send: a hydration (`answer`), a delta body, or nothing new (304); with the ETag of the revision reached. */
+  async poll(req: IncomingMessage, requested: ClientAnswerKey): Promise<
+    { kind: 'unchanged'; etag: string } | { kind: 'delta'; etag: string; body: Buffer } | { kind: 'hydration'; etag: string; answer: ClientAnswer }
+  > {
+    const key: ClientAnswerKey = { scope: requested.scope, mode: 'separate' };
+    const cacheKey = answerKey(key);
+    const scopeTag = createHash('sha256').update(cacheKey).digest('base64url').slice(0, 12);
+    const etag = (revision: bigint | string) => `"${revision}:${scopeTag}"`;
+    const version = BigInt(await this.current());
+    const from = revisionOf(req.headers['if-none-match'], scopeTag);
+    if (from === version) return { kind: 'unchanged', etag: etag(version) };
+    if (from !== undefined && from < version) {
+      const delta = await this.deltaOf(key, cacheKey, from, version);
+      if (delta.body === undefined) return { kind: 'unchanged', etag: etag(from) };
+      if (delta.body !== null) return { kind: 'delta', etag: etag(delta.version), body: Buffer.from(delta.body) };
+    }
+    const answer = await this.answer(key, version.toString());
+    return { kind: 'hydration', etag: etag(answer.version), answer };
+  }
+
+  private deltaOf(key: ClientAnswerKey, cacheKey: string, from: bigint, version: bigint): Promise<Delta> {
+    const id = `${cacheKey}\n${from}`;
+    const hit = this.kept.get(id);
+    if (hit && hit.version >= version) return hit.delta;
+    const delta = deltaSince(this.em(), key.scope, from);
+    this.kept.delete(id);
+    this.kept.set(id, { version, delta });
+    delta.catch(() => { if (this.kept.get(id)?.delta === delta) this.kept.delete(id); });
+    if (this.kept.size > MAX_KEPT) this.kept.delete(this.kept.keys().next().value as string);
+    return delta;
+  }
+}
+
+/** The revision an `If-None-Match` of ours names for this scope (undefined for anything else). */
+function revisionOf(header: string | undefined, scopeTag: string): bigint | undefined {
+  if (!header) return undefined;
+  const match = /^(?:W\/)?"(\d{1,19}):([A-Za-z0-9_-]+)(?:-gzip)?"$/.exec(header.trim());
+  return match && match[2] === scopeTag ? BigInt(match[1]) : undefined;
+}
