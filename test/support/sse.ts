@@ -13,6 +13,8 @@ export async function openSse(url: string, headers: Record<string, string>, init
   let buffer = '';
   let ended = false;
   const comments: string[] = [];
+  // A read that lost its race against a timeout is kept for the next call: its chunk must not be dropped.
+  let pending: Promise<ReadableStreamReadResult<Uint8Array>> | undefined;
   async function next(timeoutMs = 3000): Promise<SseEvent | 'end' | 'timeout'> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
@@ -33,9 +35,11 @@ export async function openSse(url: string, headers: Record<string, string>, init
       const left = deadline - Date.now();
       if (left <= 0) return 'timeout';
       let timer: NodeJS.Timeout | undefined;
-      const chunk = await Promise.race([reader.read(), new Promise<'timeout'>((r) => { timer = setTimeout(() => r('timeout'), left); })]);
+      pending ??= reader.read();
+      const chunk = await Promise.race([pending, new Promise<'timeout'>((r) => { timer = setTimeout(() => r('timeout'), left); })]);
       clearTimeout(timer);
       if (chunk === 'timeout') return 'timeout';
+      pending = undefined;
       if (chunk.done) ended = true;
       else buffer += decoder.decode(chunk.value, { stream: true });
     }

@@ -6,6 +6,8 @@ import { deltaSince } from '../../domain/client-features/client-delta';
 
 /** Most deltas kept: one per scope and revision polled from (pollers of a scope mostly stand at the same revision). */
 const MAX_KEPT = 256;
+/** Characters of the scope's digest in the ETag (base64url: a `-gzip` suffix is told apart by the length). */
+const SCOPE_TAG_LENGTH = 12;
 
 type Delta = { version: bigint; body: string | undefined | null };
 
@@ -41,7 +43,7 @@ export class ClientDeltaPolls {
   > {
     const key: ClientAnswerKey = { scope: requested.scope, mode: 'separate' };
     const cacheKey = answerKey(key);
-    const scopeTag = createHash('sha256').update(cacheKey).digest('base64url').slice(0, 12);
+    const scopeTag = createHash('sha256').update(cacheKey).digest('base64url').slice(0, SCOPE_TAG_LENGTH);
     const etag = (revision: bigint | string) => `"${revision}:${scopeTag}"`;
     const version = BigInt(await this.current());
     const from = revisionOf(req.headers['if-none-match'], scopeTag);
@@ -71,6 +73,6 @@ export class ClientDeltaPolls {
 /** The revision an `If-None-Match` of ours names for this scope (undefined for anything else). */
 function revisionOf(header: string | undefined, scopeTag: string): bigint | undefined {
   if (!header) return undefined;
-  const match = /^(?:W\/)?"(\d{1,19}):([A-Za-z0-9_-]+)(?:-gzip)?"$/.exec(header.trim());
+  const match = /^(?:W\/)?"(\d{1,19}):([A-Za-z0-9_-]{12})(?:-gzip)?"$/.exec(header.trim());
   return match && match[2] === scopeTag ? BigInt(match[1]) : undefined;
 }
