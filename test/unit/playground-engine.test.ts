@@ -209,10 +209,11 @@ describe('constraint operators (reference §3.4)', () => {
     expect(passes(c, ctx({ userId: 'a'.repeat(50_000) }))).toBe(true);
   });
 
-  it('REGEX: each distinct pattern is compiled once per snapshot and never during evaluation', () => {
+  it('REGEX: each distinct pattern is compiled once, reused by later snapshots, and never compiled during evaluation', () => {
     const compileSpy = jest.spyOn(RE2JS, 'compile');
     try {
-      const shared = constraint('userId', 'REGEX', { value: '^u\\d+$' });
+      // A pattern no other test compiles (compiled patterns outlive their snapshot).
+      const shared = constraint('userId', 'REGEX', { value: '^u\\d+$|^only-in-this-test$' });
       const input = [
         feature('a', { strategies: [strategy('default', { constraints: [shared] }), strategy('default', { constraints: [{ ...shared }] })] }),
         feature('b', { strategies: [strategy('default', { segments: [1] })] }),
@@ -232,6 +233,10 @@ describe('constraint operators (reference §3.4)', () => {
         expect(evaluate(snapshot, context, 'production').map((d) => d.isEnabled)).toEqual([true, true, true]);
       }
       expect(compileSpy).not.toHaveBeenCalled();
+      // The next snapshot (after a change elsewhere) reuses the compiled patterns.
+      const next = compile([...input, feature('d')], [{ id: 1, name: 's', constraints: [{ ...shared }] }]);
+      expect(compileSpy).not.toHaveBeenCalled();
+      expect(next.features[0].strategies[0].constraints[0].regex).toBe(first);
     } finally {
       compileSpy.mockRestore();
     }

@@ -2,9 +2,9 @@
  * `compile(features, segments)`: turns one snapshot (the features of one environment and all segments) into a form
  * that evaluation only reads: strategies sorted, segment ids resolved (unknown ids dropped), constraint values
  * cleaned into Sets or lists (lower-cased copies for caseInsensitive), numbers, dates and semvers parsed once, REGEX
- * patterns compiled once (RE2, one per distinct pattern), `userIds` and `IPs` split, variant weights summed, override
- * values in Sets, dependencies resolved to indexes, and the variant objects the fast path returns built once and
- * frozen. Output fragments only the detailed result needs (constraints with their result, parameters, variant lists,
+ * patterns compiled once (RE2, one per distinct pattern, reused by later snapshots), `userIds` and `IPs` split,
+ * variant weights summed, override values in Sets, dependencies resolved to indexes, and the variant objects the fast
+ * path returns built once and frozen. Output fragments only the detailed result needs (constraints with their result, parameters, variant lists,
  * links) are built and frozen on first use, then shared; the snapshot keeps references to its input, which must not be
  * changed afterwards. Context field names are numbered into slots, so a context is resolved once per evaluation call
  * and a constraint reads its value by index.
@@ -202,10 +202,36 @@ function cleanValues(values: readonly string[] | undefined): string[] {
   return out;
 }
 
+/**
+ * REGEX patterns compiled by earlier snapshots, by flag and pattern, least recently used first. A change recompiles
+ * the snapshot, and compiling a pattern costs far more than one match (tens of microseconds against about one), so
+ * the patterns no change touched are reused. Matching is synchronous and what an RE2JS keeps between matches (its
+ * lazy DFA's states, within RE2's memory budget) never changes a result, so snapshots can share one. Bounded, so the
+ * patterns kept beyond those in use stay few whatever is stored over time.
+ */
+const REGEX_CACHE_LIMIT = 1000;
+const regexCache = new Map<string, RE2JS | null>();
+
+function cachedRegex(key: string, pattern: string, caseInsensitive: boolean): RE2JS | null {
+  let re = regexCache.get(key);
+  if (re !== undefined) {
+    regexCache.delete(key); // re-inserted below: most recently used last
+  } else {
+    try {
+      re = compileConstraintRegex(pattern, caseInsensitive);
+    } catch {
+      re = null;
+    }
+    if (regexCache.size >= REGEX_CACHE_LIMIT) regexCache.delete(regexCache.keys().next().value as string);
+  }
+  regexCache.set(key, re);
+  return re;
+}
+
 class Compiler {
   readonly slots = new Map<string, number>();
   readonly fieldNames: string[] = [];
-  /** REGEX patterns compiled so far, by flag and pattern: constraints repeated across strategies share one. */
+  /** This snapshot's REGEX patterns, by flag and pattern: each distinct one is looked up (or compiled) once. */
   private readonly regexes = new Map<string, RE2JS | null>();
 
   slot(name: string): number {
@@ -223,11 +249,7 @@ class Compiler {
     const key = `${caseInsensitive ? 'i' : '-'}${pattern}`;
     let re = this.regexes.get(key);
     if (re === undefined) {
-      try {
-        re = compileConstraintRegex(pattern, caseInsensitive);
-      } catch {
-        re = null;
-      }
+      re = cachedRegex(key, pattern, caseInsensitive);
       this.regexes.set(key, re);
     }
     return re;
