@@ -4,9 +4,9 @@
  * cleaned into Sets or lists (lower-cased copies for caseInsensitive), numbers, dates and semvers parsed once, REGEX
  * patterns compiled once (RE2, one per distinct pattern, reused by later snapshots), `userIds` and `IPs` split,
  * variant weights summed, override values in Sets, dependencies resolved to indexes, and the variant objects the fast
- * path returns built once and frozen. Output fragments only the detailed result needs (constraints with their result, parameters, variant lists,
- * links) are built and frozen on first use, then shared; the snapshot keeps references to its input, which must not be
- * changed afterwards. Context field names are numbered into slots, so a context is resolved once per evaluation call
+ * path returns built once and frozen. Output fragments only the detailed result needs (constraints with their result,
+ * parameters, variant lists, links) are built and frozen on first use, then shared; the snapshot keeps references to
+ * its input, which must not be changed afterwards. Context field names are numbered into slots, so a context is resolved once per evaluation call
  * and a constraint reads its value by index.
  */
 import type { RE2JS } from 're2js';
@@ -89,8 +89,8 @@ export interface CompiledConstraint {
   /** SEMVER_*: the parsed value, null when invalid (the constraint is then always false). */
   semver: SemVer | null;
   /**
-   * REGEX: the pattern compiled once for the snapshot, null when RE2 refuses it (stored before the save-time check, or
-   * never checked): the operator is then false, as in SDKs.
+   * REGEX: the pattern compiled when the snapshot is (see regexCache), null when RE2 refuses it (stored before the
+   * save-time check, or never checked): the operator is then false, as in SDKs.
    */
   regex: RE2JS | null;
   /** The constraint as given. Its outputs (`{...constraint, result}`) are built, frozen, on first use (see evaluate.ts). */
