@@ -1,11 +1,12 @@
 /**
- * Runs the Unleash client specification test vectors (npm @unleash/client-specification 5.1.6: files 01–17, the
- * v5-era set; 5.2.x adds UTF-8 names and the delta API of later servers, 6.x REGEX/CIDR operators) against the
- * engine. Every file listed in the package's index is read; its `state` (client API format) is mapped onto the
- * engine's input model, and every `tests` case (expected isEnabled) and `variantTests` case (expected variant) is
- * checked through both the fast path and the detailed playground result. Cases whose features use something outside
- * the spec (an operator not among its 15 nor the "unknown operator is false" rule, an unknown strategy, a segment id
- * that does not exist) are skipped and listed with the reason.
+ * Runs the Unleash client specification test vectors (npm @unleash/client-specification 6.1.0: files 01–22; 18 has
+ * UTF-8 names, 19–20 the delta API, 21 the REGEX operator, 22 the CIDR operators) against the engine. Every file
+ * listed in the package's index is read; its `state` (client API format: `features` and `segments`, or delta
+ * `events` applied in order) is mapped onto the engine's input model, and every `tests` case (expected isEnabled) and
+ * `variantTests` case (expected variant) is checked through both the fast path and the detailed playground result.
+ * Cases whose features use something the engine does not evaluate (an operator outside the spec's 15 and Unleash 8's
+ * SEMVER_GTE, SEMVER_LTE and REGEX, other than the one the vectors use to show an unknown operator is false; an
+ * unknown strategy; a segment id that does not exist) are skipped and listed with the reason.
  */
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
@@ -21,12 +22,16 @@ import type {
 const SPEC_DIR = join(dirname(require.resolve('@unleash/client-specification/package.json')), 'specifications');
 const SPEC_VERSION: string = JSON.parse(readFileSync(join(SPEC_DIR, '..', 'package.json'), 'utf8')).version;
 
-/** The operators the spec defines, plus one the vectors use on purpose to show an unknown operator evaluates false. */
+/** The operators the engine evaluates (the spec's 15 and Unleash 8.2's three), plus one the vectors use on purpose to show an unknown operator evaluates false. */
 const SUPPORTED_OPERATORS = new Set([
   'NOT_IN', 'IN', 'STR_ENDS_WITH', 'STR_STARTS_WITH', 'STR_CONTAINS', 'NUM_EQ', 'NUM_GT', 'NUM_GTE', 'NUM_LT', 'NUM_LTE',
-  'DATE_AFTER', 'DATE_BEFORE', 'SEMVER_EQ', 'SEMVER_GT', 'SEMVER_LT',
+  'DATE_AFTER', 'DATE_BEFORE', 'SEMVER_EQ', 'SEMVER_GT', 'SEMVER_LT', 'SEMVER_GTE', 'SEMVER_LTE', 'REGEX',
 ]);
 const INVALID_OPERATOR_PROBE = 'NOT_A_VALID_OPERATOR';
+/** Operators of later Unleash versions that are known and deliberately not evaluated yet, with the reason printed. */
+const NOT_YET_SUPPORTED: ReadonlyMap<string, string> = new Map([
+  ['IN_CIDR', 'the CIDR operators are not part of issue 32 (which adds SEMVER_GTE, SEMVER_LTE and REGEX)'],
+]);
 const SUPPORTED_STRATEGIES = new Set([
   'default', 'userWithId', 'flexibleRollout', 'gradualRolloutUserId', 'gradualRolloutSessionId', 'gradualRolloutRandom',
   'remoteAddress',
@@ -36,9 +41,43 @@ interface SpecConstraint { contextName: string; operator: string; values?: strin
 interface SpecVariant { name: string; weight: number; weightType?: string; stickiness?: string; payload?: { type: string; value: string }; overrides?: Array<{ contextName: string; values: string[] }> }
 interface SpecStrategy { name: string; parameters?: Record<string, string>; constraints?: SpecConstraint[]; segments?: number[]; variants?: SpecVariant[] }
 interface SpecFeature { name: string; enabled: boolean; strategies?: SpecStrategy[]; variants?: SpecVariant[]; dependencies?: Array<{ feature: string; enabled?: boolean; variants?: string[] }> }
-interface SpecState { features?: SpecFeature[]; segments?: Array<{ id: number; name?: string; constraints?: SpecConstraint[] }> }
+interface SpecSegment { id: number; name?: string; constraints?: SpecConstraint[] }
+interface SpecState { features?: SpecFeature[]; segments?: SpecSegment[] }
+/** A delta API event (files 19–20): what `/api/client/delta` and the stream send. */
+type SpecEvent =
+  | { eventId: number; type: 'hydration'; features: SpecFeature[]; segments: SpecSegment[] }
+  | { eventId: number; type: 'feature-updated'; feature: SpecFeature }
+  | { eventId: number; type: 'feature-removed'; featureName: string; project?: string }
+  | { eventId: number; type: 'segment-updated'; segment: SpecSegment }
+  | { eventId: number; type: 'segment-removed'; segmentId: number };
+interface SpecFileState extends SpecState { events?: SpecEvent[] }
 interface SpecCase { description: string; context: PlaygroundContext; toggleName: string; expectedResult: unknown }
-interface SpecFile { name: string; state: SpecState; tests?: SpecCase[]; variantTests?: SpecCase[] }
+interface SpecFile { name: string; state: SpecFileState; tests?: SpecCase[]; variantTests?: SpecCase[] }
+
+/**
+ * The state a file describes: its `features` and `segments` as given, or, for a delta file, the state an SDK holds
+ * after applying its `events` in order (a hydration replaces everything; an update replaces the flag or segment of
+ * that name or id, or adds it; a removal drops it).
+ */
+function clientState(state: SpecFileState): SpecState {
+  if (state.events === undefined) return state;
+  let features = new Map<string, SpecFeature>();
+  let segments = new Map<number, SpecSegment>();
+  for (const event of state.events) {
+    switch (event.type) {
+      case 'hydration':
+        features = new Map(event.features.map((f) => [f.name, f]));
+        segments = new Map(event.segments.map((s) => [s.id, s]));
+        break;
+      case 'feature-updated': features.set(event.feature.name, event.feature); break;
+      case 'feature-removed': features.delete(event.featureName); break;
+      case 'segment-updated': segments.set(event.segment.id, event.segment); break;
+      case 'segment-removed': segments.delete(event.segmentId); break;
+      default: throw new Error(`unknown delta event ${JSON.stringify(event)}`);
+    }
+  }
+  return { features: [...features.values()], segments: [...segments.values()] };
+}
 
 function constraint(c: SpecConstraint): Constraint {
   const out = { contextName: c.contextName, operator: c.operator, values: c.values ?? [], caseInsensitive: c.caseInsensitive ?? false, inverted: c.inverted ?? false } as Constraint;
@@ -95,7 +134,7 @@ function unsupported(state: SpecState, name: string, seen = new Set<string>()): 
     }
     const constraints = [...(s.constraints ?? []), ...(s.segments ?? []).flatMap((id) => segmentsById.get(id)?.constraints ?? [])];
     const bad = constraints.find((c) => !SUPPORTED_OPERATORS.has(c.operator) && c.operator !== INVALID_OPERATOR_PROBE);
-    if (bad) return `operator ${bad.operator} is not among the spec's 15`;
+    if (bad) return `operator ${bad.operator}: ${NOT_YET_SUPPORTED.get(bad.operator) ?? 'not an operator the engine evaluates'}`;
   }
   for (const d of feature.dependencies ?? []) {
     const reason = unsupported(state, d.feature, seen);
@@ -112,17 +151,18 @@ let ran = 0;
 
 describe(`@unleash/client-specification ${SPEC_VERSION}`, () => {
   it('lists every specification file in its index', () => {
-    expect(index.length).toBeGreaterThanOrEqual(17);
+    expect(index.length).toBeGreaterThanOrEqual(22);
   });
 
   for (const fileName of index) {
     const spec: SpecFile = JSON.parse(readFileSync(join(SPEC_DIR, fileName), 'utf8'));
-    const { features, segments } = snapshotInput(spec.state);
+    const state = clientState(spec.state);
+    const { features, segments } = snapshotInput(state);
     const snapshot = compile(features, segments);
 
     describe(fileName, () => {
       (spec.tests ?? []).forEach((tc, n) => {
-        const reason = unsupported(spec.state, tc.toggleName);
+        const reason = unsupported(state, tc.toggleName);
         if (reason) {
           skipped.push(`${fileName} / ${tc.description}: ${reason}`);
           it.skip(`${tc.description} (skipped: ${reason})`, () => undefined);
@@ -139,7 +179,7 @@ describe(`@unleash/client-specification ${SPEC_VERSION}`, () => {
       });
 
       (spec.variantTests ?? []).forEach((tc, n) => {
-        const reason = unsupported(spec.state, tc.toggleName);
+        const reason = unsupported(state, tc.toggleName);
         if (reason) {
           skipped.push(`${fileName} / ${tc.description}: ${reason}`);
           it.skip(`${tc.description} (skipped: ${reason})`, () => undefined);

@@ -1,4 +1,6 @@
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
+import { RE2JS } from 're2js';
+import { Strategy as SdkStrategy } from 'unleash-client/lib/strategy/strategy';
 import type { Constraint } from '../../src/domain/features/constraints';
 import type { FeatureVariant, StrategyVariant } from '../../src/domain/features/variants';
 import {
@@ -163,6 +165,106 @@ describe('constraint operators (reference §3.4)', () => {
     expect(passes(constraint('version', 'SEMVER_LT', { value: '1.2.3', inverted: true }), ctx())).toBe(true);
   });
 
+  it('SEMVER_GTE / SEMVER_LTE: node-semver order, equal included; missing or invalid is false', () => {
+    const v = (version: string) => ctx({ properties: { version } });
+    const gte = constraint('version', 'SEMVER_GTE', { value: '1.2.3' });
+    const lte = constraint('version', 'SEMVER_LTE', { value: '1.2.3' });
+    expect([passes(gte, v('1.2.3')), passes(gte, v('1.10.0')), passes(gte, v('1.2.2')), passes(gte, v('1.2.3-beta'))]).toEqual([true, true, false, false]);
+    expect([passes(lte, v('1.2.3')), passes(lte, v('1.2.3-beta')), passes(lte, v('1.2.4')), passes(lte, v('0.9.0'))]).toEqual([true, true, false, true]);
+    expect([passes(gte, v('v1.2.3')), passes(gte, v('not-semver')), passes(gte, ctx())]).toEqual([false, false, false]);
+    expect(passes(constraint('version', 'SEMVER_GTE', { value: 'v1.0.0' }), v('2.0.0'))).toBe(false);
+    expect(passes(constraint('version', 'SEMVER_LTE', { value: '1.2.3', inverted: true }), v('1.2.3'))).toBe(false);
+    expect(passes(constraint('version', 'SEMVER_LTE', { value: '1.2.3', inverted: true }), ctx())).toBe(true);
+  });
+
+  it('REGEX: an unanchored RE2 search of the value; caseInsensitive as RE2\'s flag; missing value is false', () => {
+    const u = (userId: string) => ctx({ userId });
+    const contains = constraint('userId', 'REGEX', { value: 'cat' });
+    expect([passes(contains, u('a cat b')), passes(contains, u('concatenate')), passes(contains, u('Cat'))]).toEqual([true, true, false]);
+    const whole = constraint('userId', 'REGEX', { value: '^user\\d{3}$' });
+    expect([passes(whole, u('user123')), passes(whole, u('user1234')), passes(whole, u('xuser123'))]).toEqual([true, false, false]);
+    const ci = constraint('userId', 'REGEX', { value: '^abc$', caseInsensitive: true });
+    expect([passes(ci, u('AbC')), passes(ci, u('zAbC'))]).toEqual([true, false]);
+    expect(passes(constraint('userId', 'REGEX', { value: '(?i)^abc$' }), u('ABC'))).toBe(true);
+    expect(passes(constraint('userId', 'REGEX', { value: '^[[:alpha:]]+$' }), u('Alpha'))).toBe(true);
+    // A missing (or empty) value is false, so inverted it is true, as in SDKs.
+    expect([passes(contains, ctx()), passes(constraint('userId', 'REGEX', { value: '^$' }), u(''))]).toEqual([false, false]);
+    expect(passes(constraint('userId', 'REGEX', { value: 'cat', inverted: true }), ctx())).toBe(true);
+    expect(passes(constraint('userId', 'REGEX', { value: 'cat', inverted: true }), u('cat'))).toBe(false);
+    // Read from properties like any field.
+    expect(passes(constraint('email', 'REGEX', { value: '@example\\.com$' }), ctx({ properties: { email: 'a@example.com' } }))).toBe(true);
+  });
+
+  it('REGEX: a pattern RE2 refuses (stored before the save-time check) or no pattern is false, as SDKs evaluate it', () => {
+    for (const value of ['(regex', '^(?=a)b$', '(a)\\1', undefined]) {
+      expect([value, passes(constraint('userId', 'REGEX', value === undefined ? {} : { value }), ctx({ userId: 'ab' }))]).toEqual([value, false]);
+    }
+    // `inverted` negates the operator's false, as unleash-client's checkConstraint does.
+    expect(passes(constraint('userId', 'REGEX', { value: '(regex', inverted: true }), ctx({ userId: 'ab' }))).toBe(true);
+  });
+
+  it('REGEX runs in linear time: a pattern that backtracks catastrophically in a JavaScript engine answers at once', () => {
+    const c = constraint('userId', 'REGEX', { value: '^(a+)+$' });
+    expect(passes(c, ctx({ userId: `${'a'.repeat(50_000)}!` }))).toBe(false);
+    expect(passes(c, ctx({ userId: 'a'.repeat(50_000) }))).toBe(true);
+  });
+
+  it('REGEX: each distinct pattern is compiled once, reused by later snapshots, and never compiled during evaluation', () => {
+    const compileSpy = jest.spyOn(RE2JS, 'compile');
+    try {
+      // A pattern no other test compiles (compiled patterns outlive their snapshot).
+      const shared = constraint('userId', 'REGEX', { value: '^u\\d+$|^only-in-this-test$' });
+      const input = [
+        feature('a', { strategies: [strategy('default', { constraints: [shared] }), strategy('default', { constraints: [{ ...shared }] })] }),
+        feature('b', { strategies: [strategy('default', { segments: [1] })] }),
+        feature('c', { strategies: [strategy('default', { constraints: [{ ...shared, caseInsensitive: true }] })] }),
+      ];
+      const snapshot = compile(input, [{ id: 1, name: 's', constraints: [{ ...shared }] }]);
+      // One for the pattern, one more for it with the case-insensitive flag.
+      expect(compileSpy).toHaveBeenCalledTimes(2);
+      const [first, second] = snapshot.features[0].strategies.map((s) => s.constraints[0].regex);
+      expect(first).toBeInstanceOf(RE2JS);
+      expect(second).toBe(first);
+      expect(snapshot.features[1].strategies[0].segments[0].constraints[0].regex).toBe(first);
+      compileSpy.mockClear();
+      for (let i = 0; i < 50; i++) {
+        const context = ctx({ userId: `u${i}` });
+        expect(evaluateFast(snapshot, context).map((d) => d.isEnabled)).toEqual([true, true, true]);
+        expect(evaluate(snapshot, context, 'production').map((d) => d.isEnabled)).toEqual([true, true, true]);
+      }
+      expect(compileSpy).not.toHaveBeenCalled();
+      // The next snapshot (after a change elsewhere) reuses the compiled patterns.
+      const next = compile([...input, feature('d')], [{ id: 1, name: 's', constraints: [{ ...shared }] }]);
+      expect(compileSpy).not.toHaveBeenCalled();
+      expect(next.features[0].strategies[0].constraints[0].regex).toBe(first);
+    } finally {
+      compileSpy.mockRestore();
+    }
+  });
+
+  it('REGEX, SEMVER_GTE and SEMVER_LTE agree with the official Node SDK (unleash-client) on every case', () => {
+    const sdk = new SdkStrategy('default', true);
+    const patterns = ['cat', '^cat$', '^(foo|fo)$', 'a.*?b', '(?m)^foo$', '(?s)a.b', '\\bcat\\b', '^[^@]+@[^@]+$', '(regex', '^(?=a)', 'ÄB', '^$', '.'];
+    const inputs = [undefined, 'cat', 'CAT', 'a cat', 'concatenate', 'foo', 'fo', 'x\nfoo\ny', 'a\nb', 'a@b', 'äb', 'ÄB', '1'];
+    const versions = [undefined, '1.2.3', '1.2.3-rc.1', '1.2.4', '0.1.0', 'v1.2.3', 'junk'];
+    const cases: Array<{ c: Constraint; context: PlaygroundContext }> = [];
+    for (const inverted of [false, true]) {
+      for (const caseInsensitive of [false, true]) {
+        for (const value of patterns) for (const userId of inputs) {
+          cases.push({ c: constraint('userId', 'REGEX', { value, caseInsensitive, inverted }), context: ctx(userId === undefined ? {} : { userId }) });
+        }
+      }
+      for (const operator of ['SEMVER_GTE', 'SEMVER_LTE']) {
+        for (const version of versions) {
+          cases.push({ c: constraint('version', operator, { value: '1.2.3', inverted }), context: ctx(version === undefined ? {} : { properties: { version } }) });
+        }
+      }
+    }
+    const disagreements = cases.filter(({ c, context }) => passes(c, context) !== sdk.isEnabledWithConstraints({}, context as never, [c].values() as never));
+    expect(disagreements).toEqual([]);
+    expect(cases.length).toBeGreaterThan(600);
+  });
+
   it('inverted negates every operator', () => {
     expect(passes(constraint('region', 'IN', { values: ['eu'], inverted: true }), ctx({ properties: { region: 'eu' } }))).toBe(false);
     expect(passes(constraint('region', 'NOT_IN', { values: ['eu'], inverted: true }), ctx())).toBe(false);
@@ -170,9 +272,11 @@ describe('constraint operators (reference §3.4)', () => {
     expect(passes(constraint('x', 'DATE_AFTER', { value: '2000-01-01T00:00:00Z', inverted: true }), ctx({ currentTime: '2024-01-01T00:00:00Z' }))).toBe(false);
   });
 
-  it('an operator outside the 15 is false, inverted or not', () => {
-    expect(passes(constraint('x', 'REGEX', { values: ['.*'] }), ctx({ properties: { x: 'a' } }))).toBe(false);
-    expect(passes(constraint('x', 'REGEX', { values: ['.*'], inverted: true }), ctx({ properties: { x: 'a' } }))).toBe(false);
+  it('an operator outside the 18 is false, inverted or not', () => {
+    for (const operator of ['IN_CIDR', 'STR_MATCHES', 'constructor']) {
+      expect(passes(constraint('x', operator, { values: ['a'] }), ctx({ properties: { x: 'a' } }))).toBe(false);
+      expect(passes(constraint('x', operator, { values: ['a'], inverted: true }), ctx({ properties: { x: 'a' } }))).toBe(false);
+    }
   });
 
   it('looks a field up at the top level when truthy, else in properties; an empty string is missing', () => {

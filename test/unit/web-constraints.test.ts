@@ -1,23 +1,28 @@
 import { describe, expect, it } from '@jest/globals';
+import { RE2JS } from 're2js';
+import { OPERATORS as SERVICE_OPERATORS } from '../../src/domain/features/constraints';
 import {
-  OPERATORS, constraintErrorAt, emptyConstraint, fromConstraint, hasErrors, isSemver, isoToPicker, pickerToIso, takesCaseInsensitive,
-  toConstraintInput, validateConstraint, validateConstraints, valueKind, type ConstraintDraft,
+  OPERATORS, constraintErrorAt, emptyConstraint, fromConstraint, hasErrors, isSemver, isoToPicker, pickerToIso, regexProblem,
+  takesCaseInsensitive, toConstraintInput, validateConstraint, validateConstraints, valueKind, type ConstraintDraft,
 } from '../../web/src/logic/constraints';
 
 const draft = (patch: Partial<ConstraintDraft>): ConstraintDraft => ({ ...emptyConstraint('userId'), ...patch });
 
 describe('web constraint editor logic', () => {
-  it('offers the 15 operators of the contract, each with its kind of value', () => {
+  it('offers the 15 operators of the contract and Unleash 8\'s three, each with its kind of value', () => {
     expect([...OPERATORS].sort()).toEqual([
-      'DATE_AFTER', 'DATE_BEFORE', 'IN', 'NOT_IN', 'NUM_EQ', 'NUM_GT', 'NUM_GTE', 'NUM_LT', 'NUM_LTE',
-      'SEMVER_EQ', 'SEMVER_GT', 'SEMVER_LT', 'STR_CONTAINS', 'STR_ENDS_WITH', 'STR_STARTS_WITH',
+      'DATE_AFTER', 'DATE_BEFORE', 'IN', 'NOT_IN', 'NUM_EQ', 'NUM_GT', 'NUM_GTE', 'NUM_LT', 'NUM_LTE', 'REGEX',
+      'SEMVER_EQ', 'SEMVER_GT', 'SEMVER_GTE', 'SEMVER_LT', 'SEMVER_LTE', 'STR_CONTAINS', 'STR_ENDS_WITH', 'STR_STARTS_WITH',
     ]);
+    // Exactly the operators the service accepts.
+    expect([...OPERATORS].sort()).toEqual([...SERVICE_OPERATORS].sort());
     expect(OPERATORS.map((o) => `${o}:${valueKind(o)}`)).toEqual([
-      'IN:list', 'NOT_IN:list', 'STR_CONTAINS:list', 'STR_STARTS_WITH:list', 'STR_ENDS_WITH:list',
+      'IN:list', 'NOT_IN:list', 'STR_CONTAINS:list', 'STR_STARTS_WITH:list', 'STR_ENDS_WITH:list', 'REGEX:regex',
       'NUM_EQ:number', 'NUM_GT:number', 'NUM_GTE:number', 'NUM_LT:number', 'NUM_LTE:number',
-      'DATE_AFTER:date', 'DATE_BEFORE:date', 'SEMVER_EQ:semver', 'SEMVER_GT:semver', 'SEMVER_LT:semver',
+      'DATE_AFTER:date', 'DATE_BEFORE:date', 'SEMVER_EQ:semver', 'SEMVER_GT:semver', 'SEMVER_GTE:semver', 'SEMVER_LT:semver',
+      'SEMVER_LTE:semver',
     ]);
-    expect(OPERATORS.filter(takesCaseInsensitive)).toEqual(['STR_CONTAINS', 'STR_STARTS_WITH', 'STR_ENDS_WITH']);
+    expect(OPERATORS.filter(takesCaseInsensitive)).toEqual(['STR_CONTAINS', 'STR_STARTS_WITH', 'STR_ENDS_WITH', 'REGEX']);
   });
 
   it('builds the mutation input with only the value slot the operator uses, and reads a stored constraint back', () => {
@@ -34,6 +39,11 @@ describe('web constraint editor logic', () => {
     expect(fromConstraint({ contextName: 'x', operator: 'IN', values: null, value: null, caseInsensitive: null, inverted: null }))
       .toMatchObject({ values: [], value: '', caseInsensitive: false, inverted: false });
     expect(fromConstraint(stored).key).not.toBe(back.key);
+    // A pattern is sent as typed (its spaces match), with its case switch.
+    const regex = draft({ operator: 'REGEX', values: ['kept in the editor'], value: ' ^a b$', caseInsensitive: true, inverted: true });
+    expect(toConstraintInput(regex)).toEqual({ contextName: 'userId', operator: 'REGEX', value: ' ^a b$', caseInsensitive: true, inverted: true });
+    const gte = fromConstraint({ contextName: 'appVersion', operator: 'SEMVER_GTE', values: [], value: '2.0.0', caseInsensitive: false, inverted: false });
+    expect(toConstraintInput({ ...gte, value: ' 2.0.0 ' })).toEqual({ contextName: 'appVersion', operator: 'SEMVER_GTE', value: '2.0.0', caseInsensitive: false, inverted: false });
   });
 
   it('needs at least one value for the list operators, and legal values when the field has them', () => {
@@ -43,7 +53,7 @@ describe('web constraint editor logic', () => {
     expect(validateConstraint(draft({ operator: 'IN', values: ['a', 'z'] }), ['a', 'b']).values).toBe('Not a legal value of userId: z.');
     expect(validateConstraint(draft({ operator: 'IN', values: ['a'] }), ['a', 'b'])).toEqual({});
     expect(validateConstraint(draft({ contextName: '' }))).toMatchObject({ contextName: 'Choose a context field.' });
-    expect(validateConstraint(draft({ operator: 'REGEX', values: ['a'] })).operator).toBe('Choose an operator.');
+    expect(validateConstraint(draft({ operator: 'IN_CIDR', values: ['a'] })).operator).toBe('Choose an operator.');
   });
 
   it('checks numbers, dates and semantic versions as the service does', () => {
@@ -61,6 +71,25 @@ describe('web constraint editor logic', () => {
     expect(validateConstraint(draft({ operator: 'SEMVER_EQ', value: 'v1' })).value).toMatch(/not a semantic version/);
     expect(validateConstraint(draft({ operator: 'SEMVER_EQ', value: '' })).value).toMatch(/Enter a version/);
     expect(validateConstraint(draft({ operator: 'SEMVER_EQ', value: ' 1.2.3 ' }))).toEqual({});
+    expect(validateConstraint(draft({ operator: 'SEMVER_GTE', value: '1.2' })).value).toMatch(/not a semantic version/);
+    expect(validateConstraint(draft({ operator: 'SEMVER_LTE', value: '' })).value).toMatch(/Enter a version/);
+    expect(validateConstraint(draft({ operator: 'SEMVER_LTE', value: '2.0.0-rc.1' }))).toEqual({});
+  });
+
+  it('needs a pattern of at most 100 characters for REGEX (a legal value when the field has them), and checks it with RE2', () => {
+    const regex = (value: string, legal: string[] = []) => validateConstraint(draft({ operator: 'REGEX', value }), legal);
+    expect(regex('^beta-\\d+$')).toEqual({});
+    expect(regex('').value).toBe('Enter a regular expression, for example ^beta-.');
+    expect(regex('a'.repeat(101)).value).toBe('A pattern is at most 100 characters.');
+    expect(regex('a'.repeat(100))).toEqual({});
+    expect(regex('^b', ['^a']).value).toBe('Not a legal value of userId: ^b.');
+    expect(regex('^a', ['^a'])).toEqual({});
+    // The syntax check needs re2js, which the editor row loads on demand; it compiles as the service does.
+    expect(regexProblem('^beta-\\d+$', false, RE2JS)).toBeUndefined();
+    expect(regexProblem('(?i)^[[:alpha:]]+$', true, RE2JS)).toBeUndefined();
+    expect(regexProblem('(regex', false, RE2JS)).toBe('Not a regular expression RE2 accepts: missing closing ): `(regex`.');
+    expect(regexProblem('^(?=a)b$', false, RE2JS)).toMatch(/^Not a regular expression RE2 accepts: invalid or unsupported Perl syntax/);
+    expect(regexProblem('(a)\\1', true, RE2JS)).toMatch(/invalid escape sequence/);
   });
 
   it('validates a list against the known context fields and reports whether any has errors', () => {

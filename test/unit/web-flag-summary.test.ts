@@ -27,6 +27,12 @@ describe('the flag page summaries', () => {
       .toBe('email not ends with @x.io (case-insensitive)');
     expect(constraintSentence({ contextName: 'appVersion', operator: 'SEMVER_GT', values: [], value: '1.2.3', caseInsensitive: false, inverted: false }))
       .toBe('appVersion is a version after 1.2.3');
+    expect(constraintSentence({ contextName: 'appVersion', operator: 'SEMVER_GTE', values: [], value: '1.2.3', caseInsensitive: false, inverted: false }))
+      .toBe('appVersion is at least version 1.2.3');
+    expect(constraintSentence({ contextName: 'appVersion', operator: 'SEMVER_LTE', values: [], value: '2.0.0', caseInsensitive: false, inverted: false }))
+      .toBe('appVersion is at most version 2.0.0');
+    expect(constraintSentence({ contextName: 'email', operator: 'REGEX', values: [], value: '@example\\.com$', caseInsensitive: true, inverted: false }))
+      .toBe('email matches the pattern @example\\.com$ (case-insensitive)');
     const many = Array.from({ length: 12 }, (_, i) => `u${i}`);
     expect(constraintSentence({ contextName: 'userId', operator: 'IN', values: many, caseInsensitive: false, inverted: false })).toMatch(/u9 and 2 more$/);
   });

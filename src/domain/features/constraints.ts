@@ -2,18 +2,19 @@ import { z } from 'zod';
 import valid from 'semver/functions/valid';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotFoundError, ValidationError, type ErrorDetail } from '../errors';
+import { constraintRegexProblem } from './constraint-regex';
 
-/** The spec's 15 constraint operators. */
+/** The spec's 15 constraint operators, then the three Unleash 8.2 added (issue 32). */
 export const OPERATORS = [
   'NOT_IN', 'IN', 'STR_ENDS_WITH', 'STR_STARTS_WITH', 'STR_CONTAINS', 'NUM_EQ', 'NUM_GT', 'NUM_GTE', 'NUM_LT', 'NUM_LTE',
-  'DATE_AFTER', 'DATE_BEFORE', 'SEMVER_EQ', 'SEMVER_GT', 'SEMVER_LT',
+  'DATE_AFTER', 'DATE_BEFORE', 'SEMVER_EQ', 'SEMVER_GT', 'SEMVER_LT', 'SEMVER_GTE', 'SEMVER_LTE', 'REGEX',
 ] as const;
 export type Operator = (typeof OPERATORS)[number];
 
 const LIST_OPERATORS: ReadonlySet<string> = new Set(['NOT_IN', 'IN', 'STR_ENDS_WITH', 'STR_STARTS_WITH', 'STR_CONTAINS']);
 const NUM_OPERATORS: ReadonlySet<string> = new Set(['NUM_EQ', 'NUM_GT', 'NUM_GTE', 'NUM_LT', 'NUM_LTE']);
 const DATE_OPERATORS: ReadonlySet<string> = new Set(['DATE_AFTER', 'DATE_BEFORE']);
-const SEMVER_OPERATORS: ReadonlySet<string> = new Set(['SEMVER_EQ', 'SEMVER_GT', 'SEMVER_LT']);
+const SEMVER_OPERATORS: ReadonlySet<string> = new Set(['SEMVER_EQ', 'SEMVER_GT', 'SEMVER_LT', 'SEMVER_GTE', 'SEMVER_LTE']);
 
 export interface Constraint {
   contextName: string;
@@ -31,6 +32,8 @@ export const constraintSchema = z.object({
   caseInsensitive: z.boolean().optional(),
   inverted: z.boolean().optional(),
   values: z.array(z.string().min(1).max(100)).max(1000).optional(),
+  // One limit for every single value, a REGEX pattern included: 100 characters keep compiling it cheap, and RE2's own
+  // repeat limit (1000) keeps the compiled program small.
   value: z.string().max(100).optional(),
 }).strict();
 export const constraintsSchema = z.array(constraintSchema).max(100);
@@ -55,8 +58,8 @@ const isNumeric = (v: string) => v.trim() !== '' && Number.isFinite(Number(v));
 
 /**
  * Save-time rules (reference §3.4): the context field must exist (404, as Unleash v5.8), numeric, date and semver
- * operators need a valid single `value`, list operators need at least one value, and a field with legal values
- * accepts only those. `path` prefixes each detail (for example `constraints` or `segments/0/constraints`).
+ * operators need a valid single `value`, REGEX a pattern RE2 compiles, list operators need at least one value, and a
+ * field with legal values accepts only those (a REGEX pattern included, as Unleash 8 checks it). `path` prefixes each detail (for example `constraints` or `segments/0/constraints`).
  */
 export async function checkConstraints(em: EntityManager, input: z.output<typeof constraintsSchema>, path: string): Promise<Constraint[]> {
   if (input.length === 0) return [];
@@ -98,6 +101,10 @@ export function constraintProblems(legal: ReadonlyMap<string, ReadonlySet<string
     } else if (SEMVER_OPERATORS.has(c.operator)) {
       // Strictly canonical ("v1.2.3" and "=1.2.3" are refused), as clients refuse to evaluate them.
       if (single === undefined || valid(single) !== single) details.push({ path: `${at}/value`, message: `the provided value is not a valid semver format. The value provided was: ${single ?? ''}` });
+    } else if (c.operator === 'REGEX') {
+      // Refused here, not at evaluation: SDKs would evaluate a pattern RE2 refuses as false for every context.
+      const problem = single === undefined || single === '' ? 'it is empty' : constraintRegexProblem(single, c.caseInsensitive);
+      if (problem !== null) details.push({ path: `${at}/value`, message: `"value" must be a regular expression RE2 accepts (${problem}). You sent ${JSON.stringify(single ?? null)}.` });
     } else if (LIST_OPERATORS.has(c.operator) && c.values.length === 0) {
       details.push({ path: `${at}/values`, message: `"values" must contain at least 1 items for the ${c.operator} operator.` });
     }

@@ -1,14 +1,17 @@
 /**
  * `compile(features, segments)`: turns one snapshot (the features of one environment and all segments) into a form
  * that evaluation only reads: strategies sorted, segment ids resolved (unknown ids dropped), constraint values
- * cleaned into Sets or lists (lower-cased copies for caseInsensitive), numbers, dates and semvers parsed once,
- * `userIds` and `IPs` split, variant weights summed, override values in Sets, dependencies resolved to indexes, and
- * the variant objects the fast path returns built once and frozen. Output fragments only the detailed result needs
- * (constraints with their result, parameters, variant lists, links) are built and frozen on first use, then shared;
- * the snapshot keeps references to its input, which must not be changed afterwards. Context field names are numbered into slots, so a context is resolved once per evaluation call and a
- * constraint reads its value by index.
+ * cleaned into Sets or lists (lower-cased copies for caseInsensitive), numbers, dates and semvers parsed once, REGEX
+ * patterns compiled once (RE2, one per distinct pattern, reused by later snapshots), `userIds` and `IPs` split,
+ * variant weights summed, override values in Sets, dependencies resolved to indexes, and the variant objects the fast
+ * path returns built once and frozen. Output fragments only the detailed result needs (constraints with their result,
+ * parameters, variant lists, links) are built and frozen on first use, then shared; the snapshot keeps references to
+ * its input, which must not be changed afterwards. Context field names are numbered into slots, so a context is resolved once per evaluation call
+ * and a constraint reads its value by index.
  */
+import type { RE2JS } from 're2js';
 import SemVer from 'semver/classes/semver';
+import { compileConstraintRegex } from '../features/constraint-regex';
 import type { Constraint } from '../features/constraints';
 import type { FeatureVariant, StrategyVariant } from '../features/variants';
 import { VARIANT_SEED } from './hashing';
@@ -34,7 +37,10 @@ export const OP_DATE_BEFORE = 12;
 export const OP_SEMVER_EQ = 13;
 export const OP_SEMVER_GT = 14;
 export const OP_SEMVER_LT = 15;
-/** An operator outside the spec's 15: always false, whatever `inverted` says. */
+export const OP_SEMVER_GTE = 16;
+export const OP_SEMVER_LTE = 17;
+export const OP_REGEX = 18;
+/** An operator outside the spec's 15 and Unleash 8's three: always false, whatever `inverted` says. */
 export const OP_UNKNOWN = 0;
 
 /** A Map, so that stored data naming an operator such as `constructor` is unknown, not a member of Object.prototype. */
@@ -42,7 +48,8 @@ const OPERATOR_CODES: ReadonlyMap<string, number> = new Map([
   ['IN', OP_IN], ['NOT_IN', OP_NOT_IN], ['STR_STARTS_WITH', OP_STR_STARTS_WITH], ['STR_ENDS_WITH', OP_STR_ENDS_WITH],
   ['STR_CONTAINS', OP_STR_CONTAINS], ['NUM_EQ', OP_NUM_EQ], ['NUM_GT', OP_NUM_GT], ['NUM_GTE', OP_NUM_GTE], ['NUM_LT', OP_NUM_LT],
   ['NUM_LTE', OP_NUM_LTE], ['DATE_AFTER', OP_DATE_AFTER], ['DATE_BEFORE', OP_DATE_BEFORE], ['SEMVER_EQ', OP_SEMVER_EQ],
-  ['SEMVER_GT', OP_SEMVER_GT], ['SEMVER_LT', OP_SEMVER_LT],
+  ['SEMVER_GT', OP_SEMVER_GT], ['SEMVER_LT', OP_SEMVER_LT], ['SEMVER_GTE', OP_SEMVER_GTE], ['SEMVER_LTE', OP_SEMVER_LTE],
+  ['REGEX', OP_REGEX],
 ]);
 
 // Strategy kinds.
@@ -81,6 +88,11 @@ export interface CompiledConstraint {
   num: number;
   /** SEMVER_*: the parsed value, null when invalid (the constraint is then always false). */
   semver: SemVer | null;
+  /**
+   * REGEX: the pattern compiled when the snapshot is (see regexCache), null when RE2 refuses it (stored before the
+   * save-time check, or never checked): the operator is then false, as in SDKs.
+   */
+  regex: RE2JS | null;
   /** The constraint as given. Its outputs (`{...constraint, result}`) are built, frozen, on first use (see evaluate.ts). */
   source: Constraint;
   outTrue: PlaygroundConstraintResult | null;
@@ -190,9 +202,37 @@ function cleanValues(values: readonly string[] | undefined): string[] {
   return out;
 }
 
+/**
+ * REGEX patterns compiled by earlier snapshots, by flag and pattern, least recently used first. A change recompiles
+ * the snapshot, and compiling a pattern costs far more than one match (tens of microseconds against about one), so
+ * the patterns no change touched are reused. Matching is synchronous and what an RE2JS keeps between matches (its
+ * lazy DFA's states, within RE2's memory budget) never changes a result, so snapshots can share one. Bounded, so the
+ * patterns kept beyond those in use stay few whatever is stored over time.
+ */
+const REGEX_CACHE_LIMIT = 1000;
+const regexCache = new Map<string, RE2JS | null>();
+
+function cachedRegex(key: string, pattern: string, caseInsensitive: boolean): RE2JS | null {
+  let re = regexCache.get(key);
+  if (re !== undefined) {
+    regexCache.delete(key); // re-inserted below: most recently used last
+  } else {
+    try {
+      re = compileConstraintRegex(pattern, caseInsensitive);
+    } catch {
+      re = null;
+    }
+    if (regexCache.size >= REGEX_CACHE_LIMIT) regexCache.delete(regexCache.keys().next().value as string);
+  }
+  regexCache.set(key, re);
+  return re;
+}
+
 class Compiler {
   readonly slots = new Map<string, number>();
   readonly fieldNames: string[] = [];
+  /** This snapshot's REGEX patterns, by flag and pattern: each distinct one is looked up (or compiled) once. */
+  private readonly regexes = new Map<string, RE2JS | null>();
 
   slot(name: string): number {
     let slot = this.slots.get(name);
@@ -202,6 +242,17 @@ class Compiler {
       this.slots.set(name, slot);
     }
     return slot;
+  }
+
+  regex(pattern: unknown, caseInsensitive: boolean): RE2JS | null {
+    if (typeof pattern !== 'string') return null;
+    const key = `${caseInsensitive ? 'i' : '-'}${pattern}`;
+    let re = this.regexes.get(key);
+    if (re === undefined) {
+      re = cachedRegex(key, pattern, caseInsensitive);
+      this.regexes.set(key, re);
+    }
+    return re;
   }
 
   constraint(c: Constraint): CompiledConstraint {
@@ -214,9 +265,11 @@ class Compiler {
     }
     let num = NaN;
     let semver: SemVer | null = null;
+    let regex: RE2JS | null = null;
     if (op >= OP_NUM_EQ && op <= OP_NUM_LTE) num = Number(c.value);
     else if (op === OP_DATE_AFTER || op === OP_DATE_BEFORE) num = c.value === undefined ? NaN : new Date(c.value).getTime();
-    else if (op >= OP_SEMVER_EQ) semver = parseSemver(c.value);
+    else if (op >= OP_SEMVER_EQ && op <= OP_SEMVER_LTE) semver = parseSemver(c.value);
+    else if (op === OP_REGEX) regex = this.regex(c.value, caseInsensitive);
     const isList = op === OP_IN || op === OP_NOT_IN;
     return {
       op,
@@ -227,6 +280,7 @@ class Compiler {
       list: op >= OP_STR_STARTS_WITH && op <= OP_STR_CONTAINS ? values : EMPTY,
       num,
       semver,
+      regex,
       source: c,
       outTrue: null,
       outFalse: null,

@@ -23,8 +23,8 @@ import type {
 const {
   DISABLED_VARIANT, K_DEFAULT, K_FLEXIBLE_ROLLOUT, K_GRADUAL_RANDOM, K_GRADUAL_SESSION_ID, K_GRADUAL_USER_ID, K_REMOTE_ADDRESS,
   K_UNKNOWN, K_USER_WITH_ID, OP_DATE_AFTER, OP_DATE_BEFORE, OP_IN, OP_NOT_IN, OP_NUM_EQ, OP_NUM_GT, OP_NUM_GTE, OP_NUM_LT,
-  OP_NUM_LTE, OP_SEMVER_EQ, OP_SEMVER_GT, OP_SEMVER_LT, OP_STR_CONTAINS, OP_STR_ENDS_WITH, OP_STR_STARTS_WITH, OP_UNKNOWN,
-  STICKY_DEFAULT, STICKY_RANDOM, parseSemver,
+  OP_NUM_LTE, OP_REGEX, OP_SEMVER_EQ, OP_SEMVER_GT, OP_SEMVER_GTE, OP_SEMVER_LT, OP_SEMVER_LTE, OP_STR_CONTAINS,
+  OP_STR_ENDS_WITH, OP_STR_STARTS_WITH, OP_UNKNOWN, STICKY_DEFAULT, STICKY_RANDOM, parseSemver,
 } = compiled;
 const { STRATEGY_SEED, bucket } = hashing;
 const { matchesAddress, parseIpv4 } = ipv4;
@@ -158,12 +158,25 @@ function operatorResult(c: CompiledConstraint, ctx: ResolvedContext): boolean {
     case OP_DATE_BEFORE: return ctx.now < c.num;
     case OP_SEMVER_EQ:
     case OP_SEMVER_GT:
-    case OP_SEMVER_LT: {
+    case OP_SEMVER_LT:
+    case OP_SEMVER_GTE:
+    case OP_SEMVER_LTE: {
       if (c.semver === null) return false;
       const v = ctx.semver(c.slot);
       if (v === null) return false;
       const order = v.compare(c.semver);
-      return c.op === OP_SEMVER_EQ ? order === 0 : c.op === OP_SEMVER_GT ? order > 0 : order < 0;
+      switch (c.op) {
+        case OP_SEMVER_EQ: return order === 0;
+        case OP_SEMVER_GT: return order > 0;
+        case OP_SEMVER_LT: return order < 0;
+        case OP_SEMVER_GTE: return order >= 0;
+        default: return order <= 0;
+      }
+    }
+    // An unanchored search, as SDKs' `matcher(value).find()`; a missing value or a pattern RE2 refused is false.
+    case OP_REGEX: {
+      const v = ctx.values[c.slot];
+      return c.regex !== null && v !== undefined && c.regex.test(v);
     }
     default:
       return false;

@@ -343,6 +343,10 @@ describe('constraints on strategies', () => {
       { contextName: 'currentTime', operator: 'DATE_AFTER', value: '2024-01-01T00:00:00.000Z' },
       { contextName: 'appName', operator: 'SEMVER_LT', value: '2.0.0-beta.1' },
       { contextName: 'region', operator: 'NOT_IN', values: ['us'] },
+      { contextName: 'appName', operator: 'SEMVER_GTE', value: '1.0.0' },
+      { contextName: 'appName', operator: 'SEMVER_LTE', value: '3.0.0', inverted: true },
+      { contextName: 'userId', operator: 'REGEX', value: '^(?i)user-\\d+$' },
+      { contextName: 'appName', operator: 'REGEX', value: ' web ', caseInsensitive: true, inverted: true },
     ));
     expect(s.constraints).toEqual([
       { contextName: 'userId', operator: 'IN', values: ['1', '2'], caseInsensitive: false, inverted: false },
@@ -351,6 +355,11 @@ describe('constraints on strategies', () => {
       { contextName: 'currentTime', operator: 'DATE_AFTER', values: [], caseInsensitive: false, inverted: false, value: '2024-01-01T00:00:00.000Z' },
       { contextName: 'appName', operator: 'SEMVER_LT', values: [], caseInsensitive: false, inverted: false, value: '2.0.0-beta.1' },
       { contextName: 'region', operator: 'NOT_IN', values: ['us'], caseInsensitive: false, inverted: false },
+      { contextName: 'appName', operator: 'SEMVER_GTE', values: [], caseInsensitive: false, inverted: false, value: '1.0.0' },
+      { contextName: 'appName', operator: 'SEMVER_LTE', values: [], caseInsensitive: false, inverted: true, value: '3.0.0' },
+      // A pattern is stored as sent, spaces included.
+      { contextName: 'userId', operator: 'REGEX', values: [], caseInsensitive: false, inverted: false, value: '^(?i)user-\\d+$' },
+      { contextName: 'appName', operator: 'REGEX', values: [], caseInsensitive: true, inverted: true, value: ' web ' },
     ]);
     expect((await app.get(`${strategiesPath('cons')}/${s.id}`)).body.constraints).toEqual(s.constraints);
   });
@@ -365,6 +374,35 @@ describe('constraints on strategies', () => {
     await refuse([{ contextName: 'currentTime', operator: 'DATE_BEFORE', value: 'next tuesday' }], [{ path: 'constraints/0/value', message: expect.stringContaining('date') }]);
     await refuse([{ contextName: 'appName', operator: 'SEMVER_EQ', value: 'v1' }], [{ path: 'constraints/0/value', message: expect.stringContaining('semver') }]);
     await refuse([{ contextName: 'appName', operator: 'SEMVER_GT', value: '1.2' }], [{ path: 'constraints/0/value' }]);
+    await refuse([{ contextName: 'appName', operator: 'SEMVER_GTE', value: 'v2.0.0' }], [{ path: 'constraints/0/value', message: expect.stringContaining('semver') }]);
+    await refuse([{ contextName: 'appName', operator: 'SEMVER_LTE' }], [{ path: 'constraints/0/value' }]);
+  });
+
+  it('REGEX needs a pattern RE2 compiles, of at most 100 characters; the refusal names the constraint', async () => {
+    const res = await refuse([
+      { contextName: 'userId', operator: 'IN', values: ['1'] },
+      { contextName: 'userId', operator: 'REGEX', value: '(regex' },
+    ], [{ path: 'constraints/1/value', message: '"value" must be a regular expression RE2 accepts (missing closing ): `(regex`). You sent "(regex".' }]);
+    expect(res.body.message).toContain('(regex');
+    // Lookarounds and backreferences: what RE2 leaves out so that matching stays linear.
+    await refuse([{ contextName: 'userId', operator: 'REGEX', value: '^(?=a)b$' }], [{ path: 'constraints/0/value', message: expect.stringContaining('(?=') }]);
+    await refuse([{ contextName: 'userId', operator: 'REGEX', value: '(a)\\1' }], [{ path: 'constraints/0/value', message: expect.stringContaining('\\1') }]);
+    await refuse([{ contextName: 'userId', operator: 'REGEX', value: 'a{1001}' }], [{ path: 'constraints/0/value' }]);
+    await refuse([{ contextName: 'userId', operator: 'REGEX' }], [{ path: 'constraints/0/value', message: expect.stringContaining('it is empty') }]);
+    await refuse([{ contextName: 'userId', operator: 'REGEX', value: '' }], [{ path: 'constraints/0/value' }]);
+    await refuse([{ contextName: 'userId', operator: 'REGEX', value: 'a'.repeat(101) }], [{ path: 'constraints/0/value' }]);
+    await refuse([{ contextName: 'userId', operator: 'REGEX', values: ['.*'] }], [{ path: 'constraints/0/value' }]);
+    // A field with legal values takes only those as a pattern too (as Unleash 8).
+    await refuse([{ contextName: 'region', operator: 'REGEX', value: '^e' }], [{ path: 'constraints/0/value', message: expect.stringContaining('legal value') }]);
+    const s = await addStrategy('cons', withConstraints({ contextName: 'region', operator: 'REGEX', value: 'eu' }, { contextName: 'userId', operator: 'REGEX', value: 'a'.repeat(100) }));
+    expect(s.constraints.map((c: any) => c.value)).toEqual(['eu', 'a'.repeat(100)]);
+  });
+
+  it('refuses an invalid pattern on update too, leaving the strategy as it was', async () => {
+    const s = await addStrategy('cons', withConstraints({ contextName: 'userId', operator: 'REGEX', value: '^ok$' }));
+    const res = await failsWithoutChange(['cons'], () => app.put(`${strategiesPath('cons')}/${s.id}`, withConstraints({ contextName: 'userId', operator: 'REGEX', value: '[z-a]' })), 400, 'ValidationError');
+    expect(res.body.details).toEqual([{ path: 'constraints/0/value', message: expect.stringContaining('invalid character class range') }]);
+    expect((await app.get(`${strategiesPath('cons')}/${s.id}`)).body.constraints[0].value).toBe('^ok$');
   });
 
   it('IN and STR_* operators need at least one value', async () => {
@@ -385,7 +423,7 @@ describe('constraints on strategies', () => {
   it('answers 404 NotFoundError for an unknown context field and 400 for an unknown operator or shape', async () => {
     const unknownField = await failsWithoutChange(['cons'], () => app.post(strategiesPath('cons'), withConstraints({ contextName: 'planet', operator: 'IN', values: ['x'] })), 404, 'NotFoundError');
     expect(unknownField.body.message).toContain('planet');
-    await refuse([{ contextName: 'userId', operator: 'REGEX', values: ['.*'] }], [{ path: 'constraints/0/operator' }]);
+    await refuse([{ contextName: 'userId', operator: 'IN_CIDR', values: ['10.0.0.0/8'] }], [{ path: 'constraints/0/operator' }]);
     await refuse([{ operator: 'IN', values: ['x'] }], [{ path: 'constraints/0/contextName' }]);
     await refuse([{ contextName: 'userId', operator: 'IN', values: ['x'], colour: 'red' }], [{ path: 'constraints/0/colour' }]);
   });

@@ -4,23 +4,28 @@
  * the editor's state and the `ConstraintInput` of the GraphQL contract.
  */
 
-/** The 15 operators of the contract (admin-api.md, Constraint), in the order the editor offers them. */
+/**
+ * The 15 operators of the contract (admin-api.md, Constraint) and the three Unleash 8.2 added (SEMVER_GTE, SEMVER_LTE,
+ * REGEX), in the order the editor offers them.
+ */
 export const OPERATORS = [
-  'IN', 'NOT_IN', 'STR_CONTAINS', 'STR_STARTS_WITH', 'STR_ENDS_WITH',
+  'IN', 'NOT_IN', 'STR_CONTAINS', 'STR_STARTS_WITH', 'STR_ENDS_WITH', 'REGEX',
   'NUM_EQ', 'NUM_GT', 'NUM_GTE', 'NUM_LT', 'NUM_LTE',
-  'DATE_AFTER', 'DATE_BEFORE', 'SEMVER_EQ', 'SEMVER_GT', 'SEMVER_LT',
+  'DATE_AFTER', 'DATE_BEFORE', 'SEMVER_EQ', 'SEMVER_GT', 'SEMVER_GTE', 'SEMVER_LT', 'SEMVER_LTE',
 ] as const;
 export type Operator = (typeof OPERATORS)[number];
 
 /** What a person reads in the operator list. */
 export const OPERATOR_LABELS: Record<Operator, string> = {
   IN: 'is one of', NOT_IN: 'is not one of', STR_CONTAINS: 'contains', STR_STARTS_WITH: 'starts with', STR_ENDS_WITH: 'ends with',
+  REGEX: 'matches (regex)',
   NUM_EQ: '= (number)', NUM_GT: '> (number)', NUM_GTE: '≥ (number)', NUM_LT: '< (number)', NUM_LTE: '≤ (number)',
-  DATE_AFTER: 'is after (date)', DATE_BEFORE: 'is before (date)', SEMVER_EQ: '= (semver)', SEMVER_GT: '> (semver)', SEMVER_LT: '< (semver)',
+  DATE_AFTER: 'is after (date)', DATE_BEFORE: 'is before (date)', SEMVER_EQ: '= (semver)', SEMVER_GT: '> (semver)',
+  SEMVER_GTE: '≥ (semver)', SEMVER_LT: '< (semver)', SEMVER_LTE: '≤ (semver)',
 };
 
-/** The kind of value an operator compares with: several strings, or one number, date or semantic version. */
-export type ValueKind = 'list' | 'number' | 'date' | 'semver';
+/** The kind of value an operator compares with: several strings, or one number, date, semantic version or pattern. */
+export type ValueKind = 'list' | 'number' | 'date' | 'semver' | 'regex';
 
 export function isOperator(op: string): op is Operator {
   return (OPERATORS as readonly string[]).includes(op);
@@ -30,11 +35,12 @@ export function valueKind(op: string): ValueKind {
   if (op.startsWith('NUM_')) return 'number';
   if (op.startsWith('DATE_')) return 'date';
   if (op.startsWith('SEMVER_')) return 'semver';
+  if (op === 'REGEX') return 'regex';
   return 'list';
 }
 
-/** Only the string operators offer "case insensitive" (IN/NOT_IN compare exactly in the editor's model). */
-export const takesCaseInsensitive = (op: string): boolean => op.startsWith('STR_');
+/** The string operators and REGEX offer "case insensitive" (IN/NOT_IN compare exactly in the editor's model). */
+export const takesCaseInsensitive = (op: string): boolean => op.startsWith('STR_') || op === 'REGEX';
 
 /** One constraint as the editor holds it: both value slots are kept so switching operators back and forth loses nothing. */
 export interface ConstraintDraft {
@@ -43,7 +49,7 @@ export interface ConstraintDraft {
   contextName: string;
   operator: string;
   values: string[];
-  /** The single value: a number or semver as typed, or a date as an ISO 8601 string. */
+  /** The single value: a number, semver or pattern as typed, or a date as an ISO 8601 string. */
   value: string;
   caseInsensitive: boolean;
   inverted: boolean;
@@ -78,18 +84,21 @@ export function fromConstraint(c: ConstraintInputShape): ConstraintDraft {
   };
 }
 
-/** The editor's constraint as the mutation input: only the value slot its operator uses, trimmed. */
+/**
+ * The editor's constraint as the mutation input: only the value slot its operator uses, trimmed (a pattern is sent as
+ * typed: a space in it is part of what it matches).
+ */
 export function toConstraintInput(d: ConstraintDraft): Required<Pick<ConstraintInputShape, 'contextName' | 'operator' | 'caseInsensitive' | 'inverted'>> & { values?: string[]; value?: string } {
   const base = {
     contextName: d.contextName,
     operator: d.operator,
     // IN/NOT_IN show no switch but keep what a stored constraint had (the evaluation honours it); numbers, dates and
     // versions have no case.
-    caseInsensitive: valueKind(d.operator) === 'list' ? d.caseInsensitive : false,
+    caseInsensitive: valueKind(d.operator) === 'list' || valueKind(d.operator) === 'regex' ? d.caseInsensitive : false,
     inverted: d.inverted,
   };
   if (valueKind(d.operator) === 'list') return { ...base, values: d.values.map((v) => v.trim()).filter((v) => v !== '') };
-  return { ...base, value: d.value.trim() };
+  return { ...base, value: singleValue(d) };
 }
 
 /** What is wrong with one constraint, by field (absent: fine). */
@@ -116,6 +125,35 @@ export function isSemver(v: string): boolean {
   return v.length <= 256 && SEMVER.test(v);
 }
 
+/** A single value as it is sent: trimmed, except a pattern. */
+const singleValue = (d: ConstraintDraft): string => (valueKind(d.operator) === 'regex' ? d.value : d.value.trim());
+
+/** The longest single value the service stores (a pattern included). */
+export const MAX_VALUE_LENGTH = 100;
+
+/**
+ * The part of re2js's RE2JS class the editor needs to check a pattern. The editor loads re2js only when a REGEX
+ * constraint is shown (it is large and most pages never need it), so the check takes it as an argument.
+ */
+export interface Re2Compiler {
+  compile(pattern: string, flags?: number): unknown;
+  readonly CASE_INSENSITIVE: number;
+}
+
+/**
+ * Why RE2 refuses a pattern, compiled exactly as the service and the SDKs compile it (RE2 syntax as written, the
+ * case-insensitive flag), or undefined when it compiles. The service checks again on save.
+ */
+export function regexProblem(pattern: string, caseInsensitive: boolean, re2: Re2Compiler): string | undefined {
+  try {
+    re2.compile(pattern, caseInsensitive ? re2.CASE_INSENSITIVE : 0);
+    return undefined;
+  } catch (err) {
+    const reason = err instanceof Error ? err.message.replace(/^error parsing regexp: /, '') : String(err);
+    return `Not a regular expression RE2 accepts: ${reason}.`;
+  }
+}
+
 /** Whether text is a date-time the service accepts (ISO 8601 as the editor sends it). */
 export function isDateText(v: string): boolean {
   return v.trim() !== '' && !Number.isNaN(Date.parse(v));
@@ -123,7 +161,9 @@ export function isDateText(v: string): boolean {
 
 /**
  * The problems of one constraint, as messages for its fields. `legalValues` are the context field's legal values
- * (empty: any value); `knownFields` the names of the context fields there are.
+ * (empty: any value); `knownFields` the names of the context fields there are. A pattern's RE2 syntax is not checked
+ * here (that needs re2js, see `regexProblem`): the editor row checks it as it is typed, and the service's refusal
+ * names the field.
  */
 export function validateConstraint(d: ConstraintDraft, legalValues: readonly string[] = [], knownFields?: ReadonlySet<string>): ConstraintErrors {
   const errors: ConstraintErrors = {};
@@ -131,7 +171,7 @@ export function validateConstraint(d: ConstraintDraft, legalValues: readonly str
   else if (knownFields && !knownFields.has(d.contextName)) errors.contextName = `There is no context field named ${d.contextName}.`;
   if (!isOperator(d.operator)) errors.operator = 'Choose an operator.';
   const kind = valueKind(d.operator);
-  const value = d.value.trim();
+  const value = singleValue(d);
   if (kind === 'list') {
     const values = d.values.map((v) => v.trim()).filter((v) => v !== '');
     if (values.length === 0) errors.values = 'Add at least one value.';
@@ -147,6 +187,9 @@ export function validateConstraint(d: ConstraintDraft, legalValues: readonly str
   } else if (kind === 'date') {
     if (value === '') errors.value = 'Choose a date and time.';
     else if (!isDateText(value)) errors.value = `"${value}" is not a date.`;
+  } else if (kind === 'regex') {
+    if (value === '') errors.value = 'Enter a regular expression, for example ^beta-.';
+    else if (value.length > MAX_VALUE_LENGTH) errors.value = `A pattern is at most ${MAX_VALUE_LENGTH} characters.`;
   } else if (value === '') {
     errors.value = 'Enter a version, for example 1.2.3.';
   } else if (!isSemver(value)) {

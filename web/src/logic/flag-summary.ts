@@ -83,6 +83,9 @@ const OPERATOR_LABELS: Record<string, string> = {
   SEMVER_EQ: 'is version',
   SEMVER_GT: 'is a version after',
   SEMVER_LT: 'is a version before',
+  SEMVER_GTE: 'is at least version',
+  SEMVER_LTE: 'is at most version',
+  REGEX: 'matches the pattern',
 };
 
 export function operatorLabel(operator: string): string {

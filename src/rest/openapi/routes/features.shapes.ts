@@ -14,8 +14,8 @@ const constraintFields = {
   contextName: z.string().describe('The context field the constraint tests'),
   operator: z.enum(OPERATORS),
   values: z.array(z.string()).describe('The values of the list operators (empty for the others)'),
-  value: z.string().optional().describe('The single value of the number, date and semver operators (absent when none was given)'),
-  caseInsensitive: z.boolean(),
+  value: z.string().optional().describe('The single value of the number, date and semver operators, or the RE2 pattern of REGEX (absent when none was given)'),
+  caseInsensitive: z.boolean().describe('Whether the string operators and REGEX ignore case'),
   inverted: z.boolean().describe('A true result becomes false and the other way round'),
 };
 

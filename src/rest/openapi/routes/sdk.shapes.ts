@@ -225,7 +225,7 @@ export const ClientConstraint = named('ClientConstraint', z.object({
   contextName: z.string(),
   operator: z.enum(OPERATORS),
   values: z.array(z.string()),
-  value: z.string().optional(),
+  value: z.string().optional().describe('The single value of the number, date and semver operators, or the RE2 pattern of REGEX (searched anywhere in the context value)'),
   caseInsensitive: z.literal(true).optional().describe('Present only when true'),
   inverted: z.literal(true).optional().describe('Present only when true'),
 }));

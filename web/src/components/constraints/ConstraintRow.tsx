@@ -1,13 +1,35 @@
 import '@mantine/dates/styles.css';
 import { ActionIcon, Fieldset, Group, MultiSelect, NumberInput, Select, Stack, Switch, TagsInput, Text, TextInput, Tooltip } from '@mantine/core';
 import { DateTimePicker } from '@mantine/dates';
+import { useEffect, useState } from 'react';
 import {
-  OPERATORS, OPERATOR_LABELS, isNumberText, isSemver, isoToPicker, pickerToIso, takesCaseInsensitive, valueKind,
-  type ConstraintDraft, type ConstraintErrors,
+  MAX_VALUE_LENGTH, OPERATORS, OPERATOR_LABELS, isNumberText, isSemver, isoToPicker, pickerToIso, regexProblem,
+  takesCaseInsensitive, valueKind, type ConstraintDraft, type ConstraintErrors, type Re2Compiler,
 } from '../../logic/constraints';
 import type { ContextFieldInfo } from './contextFields';
 
 const OPERATOR_DATA = OPERATORS.map((op) => ({ value: op, label: `${OPERATOR_LABELS[op]}  ·  ${op}` }));
+
+/** re2js once loaded: the first REGEX constraint shown loads it (its own chunk), every row after shares it. */
+let loadedRe2: Re2Compiler | null = null;
+
+/**
+ * RE2 for checking a pattern as it is typed, loaded only when `wanted`; null until it is there (or when loading
+ * failed: the service still checks on save).
+ */
+function useRe2(wanted: boolean): Re2Compiler | null {
+  const [re2, setRe2] = useState<Re2Compiler | null>(loadedRe2);
+  useEffect(() => {
+    if (!wanted || re2) return undefined;
+    let mounted = true;
+    import('re2js').then((m) => {
+      loadedRe2 = m.RE2JS;
+      if (mounted) setRe2(m.RE2JS);
+    }, () => undefined);
+    return () => { mounted = false; };
+  }, [wanted, re2]);
+  return re2;
+}
 
 interface ConstraintRowProps {
   index: number;
@@ -23,17 +45,21 @@ export function ConstraintRow({ index, constraint: c, fields, errors = {}, onCha
   const field = fields.find((f) => f.name === c.contextName);
   const legal = field?.legalValues ?? [];
   const kind = valueKind(c.operator);
+  const re2 = useRe2(kind === 'regex');
   const n = index + 1;
   // A field the list does not know (deleted since) stays selectable, so the constraint still shows what it holds.
   const fieldData = [
     ...fields.map((f) => ({ value: f.name, label: f.name })),
     ...(c.contextName && !field ? [{ value: c.contextName, label: `${c.contextName} (unknown)` }] : []),
   ];
-  // Number and semver text is checked as it is typed; the parent's errors (after Save, or the service's) come first.
+  // Number, semver and pattern text is checked as it is typed; the parent's errors (after Save, or the service's) come
+  // first.
   const typed = c.value.trim();
   const live = typed === '' ? undefined
     : kind === 'semver' && !isSemver(typed) ? `"${typed}" is not a semantic version (x.y.z, optionally with a pre-release such as 1.2.3-beta.1).`
-      : kind === 'number' && !isNumberText(typed) ? `"${typed}" is not a number.` : undefined;
+      : kind === 'number' && !isNumberText(typed) ? `"${typed}" is not a number.`
+        : kind === 'regex' && c.value.length > MAX_VALUE_LENGTH ? `A pattern is at most ${MAX_VALUE_LENGTH} characters.`
+          : kind === 'regex' && re2 ? regexProblem(c.value, c.caseInsensitive, re2) : undefined;
   const valueError = errors.value ?? live;
 
   return (
@@ -124,6 +150,18 @@ export function ConstraintRow({ index, constraint: c, fields, errors = {}, onCha
                 timePickerProps={{ hoursInputLabel: 'Hours', minutesInputLabel: 'Minutes', 'aria-label': 'Time' }}
                 nextLabel="Next month"
                 previousLabel="Previous month"
+              />
+            )}
+            {kind === 'regex' && (
+              <TextInput
+                label="Pattern"
+                description="RE2 syntax, found anywhere in the value: anchor with ^ and $ to match all of it"
+                placeholder="^beta-\d+$"
+                value={c.value}
+                onChange={(e) => onChange({ value: e.currentTarget.value })}
+                error={valueError}
+                spellCheck={false}
+                autoComplete="off"
               />
             )}
             {kind === 'semver' && (
