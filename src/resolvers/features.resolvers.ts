@@ -491,13 +491,6 @@ const SetFeatureVariantsEverywhereInput = builder.inputType('SetFeatureVariantsE
     variants: t.field({ type: [FeatureVariantInput], required: true, description: 'The variants; weights are resolved when saved.' }),
   }),
 });
-const MoveFeatureToProjectInput = builder.inputType('MoveFeatureToProjectInput', {
-  description: 'Moves a feature to another project; it keeps its name, state, strategies, variants and tags.',
-  fields: (t) => ({
-    ...featureKey(t),
-    newProject: t.string({ required: true, description: 'Project the feature moves to.' }),
-  }),
-});
 const UpdateFeatureTypeInput = builder.inputType('UpdateFeatureTypeInput', {
   description: 'A feature type\'s lifetime.',
   fields: (t) => ({
@@ -550,15 +543,6 @@ builder.mutationFields((t) => ({
     description: 'Copies a feature with its strategies, variants and dependencies, switched off (CREATE_FEATURE). Events feature-created, feature-strategy-add, feature-dependency-added.',
     args: { input: t.arg({ type: CloneFeatureInput, required: true, description: 'Source, target project and new name.' }) },
     resolve: (_r, { input: { project, feature, ...rest } }, ctx) => ctx.services.features.clone(project, feature, defined(rest)),
-  }),
-  moveFeatureToProject: t.field({
-    type: FeatureRef,
-    description: 'Moves a feature to another project and answers it as moved; the caller also needs MOVE_FEATURE_TOGGLE in the target project. Refused while either project has change requests enabled, for a feature with dependencies, and where creating it in the target would be (naming pattern, feature limit). Event feature-project-change; none when it is already there.',
-    args: { input: t.arg({ type: MoveFeatureToProjectInput, required: true, description: 'The feature, its project and the new project.' }) },
-    resolve: async (_r, { input }, ctx) => {
-      await ctx.services.featureMoves.move(input.project, input.feature, { newProjectId: input.newProject });
-      return ctx.services.features.getProjectFeature(input.newProject, input.feature);
-    },
   }),
   tagFeature: t.field({
     type: TagRef,

@@ -122,6 +122,9 @@ describe('moving a feature', () => {
     const before = await richFeature('mv-a');
     expect(await clientNames(clientTokens.old)).toContain('mv-a');
     expect(await clientNames(clientTokens.new)).not.toContain('mv-a');
+    // Both lists read (and so cached) before the move: what they answer after it shows the caches follow.
+    expect(await listed('default')).toContain('mv-a');
+    expect(await listed('mv-target')).not.toContain('mv-a');
     const since = await lastEventId();
 
     const res = await move('default', 'mv-a', { newProjectId: 'mv-target' });
