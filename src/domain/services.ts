@@ -18,6 +18,7 @@ import { ContextFieldService } from './context/context-field.service';
 import { EnvironmentService } from './environments/environment.service';
 import type { EventHub } from './events/event-hub';
 import { EventService } from './events/event.service';
+import { FeatureMoveService } from './features/feature-move.service';
 import { FeatureStrategyService } from './features/feature-strategy.service';
 import { FeatureService } from './features/feature.service';
 import { PlaygroundService } from './playground/playground.service';
@@ -69,6 +70,7 @@ export function createServices(em: EntityManager, principal: Principal, options:
     tags: new TagService(em, principal, access),
     features: new FeatureService(em, principal, access, overviews),
     featureStrategies: new FeatureStrategyService(em, principal, access),
+    featureMoves: new FeatureMoveService(em, principal, access),
     segments: new SegmentService(em, principal, access),
     strategies: new StrategyDefinitionService(em, principal, access),
     events: new EventService(em, options.eventHub),

@@ -10,6 +10,7 @@ import './segments.resolvers';
 import './events.resolvers';
 import './strategies.resolvers';
 import './features.resolvers';
+import './feature-move.resolvers';
 import './playground.resolvers';
 import './access.resolvers';
 import './groups.resolvers';

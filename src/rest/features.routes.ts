@@ -39,6 +39,11 @@ export function featuresRouter(): Router {
     const { projectId, featureName } = params(req);
     res.status(201).json(await services(req).features.clone(projectId, featureName, req.body));
   });
+  r.post(`${featurePath}/changeProject`, async (req, res) => {
+    const { projectId, featureName } = params(req);
+    await services(req).featureMoves.move(projectId, featureName, req.body);
+    res.status(200).end();
+  });
   r.post('/projects/:projectId/stale', async (req, res) => {
     await services(req).features.setStaleMany(params(req).projectId, req.body);
     res.status(202).end();

@@ -103,6 +103,14 @@ const importSample = (p: string, e: string) => ({
   project: p, environment: e, data: { features: [{ name: `${p}-parent`, description: 'Imported' }], featureStrategies: [], tagTypes: [] },
 });
 
+/**
+ * Where a move takes the feature: a project where everyone holding MOVE_FEATURE_TOGGLE in the source holds it too
+ * (the matrix judges by the source's grants). In `mx` that is the empty project, whose roles are those of `mx`; in
+ * `default`, whose MOVE_FEATURE_TOGGLE an Editor holds through its root role alone, only `default` itself (a no-op).
+ * test/e2e/rest/feature-project-move.test.ts checks the permission in the target.
+ */
+const moveTarget = (p: string) => (p === 'mx' ? EMPTY_PROJECT : p);
+
 /** One valid request per state-changing route, keyed by `METHOD path` as Express declares it. */
 export function restSamples(ids: WorldIds, { project: p, environment: e }: Where): Record<string, RestSample> {
   const f = `${p}-f`;
@@ -147,6 +155,7 @@ export function restSamples(ids: WorldIds, { project: p, environment: e }: Where
     'PATCH /api/admin/projects/:projectId/features/:featureName': { params: feature, body: [{ op: 'replace', path: '/description', value: 'Patched' }] },
     'DELETE /api/admin/projects/:projectId/features/:featureName': { params: feature },
     'POST /api/admin/projects/:projectId/features/:featureName/clone': { params: feature, body: { name: `${p}-clone` } },
+    'POST /api/admin/projects/:projectId/features/:featureName/changeProject': { params: feature, body: { newProjectId: moveTarget(p) } },
     'POST /api/admin/projects/:projectId/stale': { params: { projectId: p }, body: { features: [f], stale: true } },
     'POST /api/admin/projects/:projectId/archive': { params: { projectId: p }, body: { features: [`${p}-arch`] } },
     'POST /api/admin/projects/:projectId/revive': { params: { projectId: p }, body: { features: [`${p}-archived`] } },
@@ -254,6 +263,7 @@ export function mutationSamples(ids: WorldIds, { project: p, environment: e }: W
     updateFeature: { project: p, feature: f, description: 'Updated' },
     archiveFeatures: { project: p, features: [`${p}-arch`] },
     cloneFeature: { project: p, feature: f, name: `${p}-clone` },
+    moveFeatureToProject: { project: p, feature: f, newProject: moveTarget(p) },
     setFeaturesStale: { project: p, features: [f], stale: true },
     reviveFeatures: { project: p, features: [`${p}-archived`] },
     deleteFeatures: { project: p, features: [`${p}-archived2`] },

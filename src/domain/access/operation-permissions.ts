@@ -90,6 +90,8 @@ export const OPERATION_PERMISSIONS: readonly OperationPermission[] = [
   op('UPDATE_FEATURE', 'project', [`PUT ${F}`, `PATCH ${F}`], ['updateFeature']),
   op('DELETE_FEATURE', 'project', [`DELETE ${F}`, 'POST /api/admin/projects/:projectId/archive'], ['archiveFeatures']),
   op('CREATE_FEATURE', 'project', [`POST ${F}/clone`], ['cloneFeature']),
+  // Also needs MOVE_FEATURE_TOGGLE in the target project (feature-move.service.ts).
+  op('MOVE_FEATURE_TOGGLE', 'project', [`POST ${F}/changeProject`], ['moveFeatureToProject']),
   op('UPDATE_FEATURE', 'project', ['POST /api/admin/projects/:projectId/stale'], ['setFeaturesStale']),
   op('UPDATE_FEATURE', 'project', ['POST /api/admin/projects/:projectId/revive'], ['reviveFeatures']),
   op('DELETE_FEATURE', 'project', ['POST /api/admin/projects/:projectId/delete'], ['deleteFeatures']),

@@ -15,7 +15,7 @@ import { FeatureTypeSchema } from './feature.entity';
 import { writeStrategy } from './feature-strategy.store';
 import { featureEventData, loadFeature, loadProjectFeature, lockFeatures } from './feature.lookup';
 import { FeatureReadModel, toFeatureSummary, type Feature, type FeatureEnvironmentDbRow, type FeatureFilter, type FeatureSummary, type Tag } from './feature.read-model';
-import { checkAndInsertFeature, insertFeatureRows } from './feature.store';
+import { checkAndInsertFeature, countActiveFeaturesForLimit, insertFeatureRows } from './feature.store';
 import { applyJsonPatch } from './json-patch';
 
 export interface FeatureType {
@@ -503,8 +503,7 @@ export class FeatureService {
       // Count-then-insert: creates in a limited project take turns (an advisory lock, since the project row is only
       // shared), or concurrent ones would all see room for one more. The count runs after the lock is granted, so it
       // sees every feature created by the ones before.
-      await tx.execute(`select pg_advisory_xact_lock(hashtext(?))`, [`features.limit:${project}`]);
-      const [{ count }] = await tx.execute(`select count(*)::int as count from features where project = ? and archived_at is null`, [project]);
+      const count = await countActiveFeaturesForLimit(tx, project);
       if (count >= row.feature_limit) throw new InvalidOperationError('You have reached the maximum number of feature toggles for this project.');
       inserted = await insertFeatureRows(tx, values);
     }

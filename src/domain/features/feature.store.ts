@@ -61,3 +61,14 @@ export async function insertFeatureRows(tx: EntityManager, values: unknown[]): P
   const [row]: InsertedFeatureRow[] = await tx.execute(`with ${insertFeatureCtes('')} select f.*, ${INSERTED_ENVIRONMENTS} as environments from f`, values);
   return row;
 }
+
+/**
+ * The project's active features, counted under the lock every change of that count takes (rule 2 in change.ts): an
+ * advisory lock per project, since creating a feature only shares the project row. Creating a feature in a limited
+ * project and moving one into it both count through here, so concurrent ones take turns and see each other's rows.
+ */
+export async function countActiveFeaturesForLimit(tx: EntityManager, project: string): Promise<number> {
+  await tx.execute(`select pg_advisory_xact_lock(hashtext(?))`, [`features.limit:${project}`]);
+  const [{ count }]: Array<{ count: number }> = await tx.execute(`select count(*)::int as count from features where project = ? and archived_at is null`, [project]);
+  return count;
+}

@@ -4,6 +4,7 @@ import {
   updateSchema as updateFeatureSchema, validateSchema as validateFeatureSchema, dependencyPayloadSchema,
 } from '../../../domain/features/feature.service';
 import { batchVariantsSchema, strategyPayloadSchemas } from '../../../domain/features/feature-strategy.service';
+import { moveSchema } from '../../../domain/features/feature-move.service';
 import { patchSchema } from '../../../domain/features/json-patch';
 import { featureVariantsSchema } from '../../../domain/features/variants';
 import { version1, type RouteDocs } from '../describe';
@@ -58,6 +59,15 @@ export const FEATURE_DOCS: RouteDocs = {
     tag: features, summary: 'Copy a feature into this project under a new name',
     description: 'The copy gets the original’s type, description, impression data, environment variants, strategies (with their segments) and dependencies; it starts switched off. `replaceGroupId` (default true) makes the copy’s name the `groupId` of its strategies. Cloning into a project with change requests enabled is refused.',
     body: cloneSchema, responses: { 201: Feature }, errors: ['NameExistsError', 'PatternError', 'InvalidOperationError'],
+  },
+  [`POST ${F}/changeProject`]: {
+    tag: features, summary: 'Move a feature to another project',
+    description: 'The feature keeps its name, state, strategies, variants and tags, and takes the environments of the new project. '
+      + 'The caller needs MOVE_FEATURE_TOGGLE in both projects. Refused while either project has change requests enabled (403 NoAccessError), '
+      + 'for a feature with dependencies (403 ForbiddenError), where creating it in the new project would be (400 PatternError, 403 InvalidOperationError), '
+      + 'and when its strategies use another project’s segment or it is configured in an environment the new project has not added (409 ConflictError). '
+      + 'An unknown new project is 404. Moving to the project it is in changes nothing. Event feature-project-change.',
+    body: moveSchema, responses: { 200: null }, errors: ['PatternError', 'InvalidOperationError', 'ConflictError'],
   },
   'POST /api/admin/projects/:projectId/stale': {
     tag: features, summary: 'Mark several features of a project stale, or not stale', body: staleSchema, responses: { 202: null },
