@@ -9,7 +9,12 @@
  * Cases whose flag (or a parent, or a segment it uses) flagdeck cannot store are skipped with the reason in their
  * title and listed at the end: see `unstorable`. Those waiting for work in progress (an operator not yet among
  * flagdeck's, a mode not yet served) run by themselves once it lands: the operators are read from
- * src/domain/features/constraints.ts, the modes from SERVED_MODES below.
+ * src/domain/features/constraints.ts, the modes from SERVED_MODES below. Variant weights are stored resolved to a total of
+ * 1000 (the vectors' total 1, 2 or 100): a case is skipped only when the engine, which the unit test holds to the
+ * specification, answers it differently with the stored weights (see weightsChangeAnswer).
+ *
+ * Skips are marked in the title as the unit test marks them, not with describeWhen/itWhen: several are permanent (what
+ * flagdeck cannot store), and .ci/run fails on a marked block that every run skips.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { RE2JS } from 're2js';
