@@ -73,9 +73,11 @@ end $$`);
   for each row execute function ${table}_client_change()`);
     }
     // A strategy's segments: its feature and environment, through the strategy (gone when the strategy was deleted,
-    // which its own row records).
+    // which its own row records), and the segment, which a client may now need or no longer need.
     this.addSql(`create function client_change_strategy_segment() returns trigger language plpgsql as $$
 begin
+  if tg_op <> 'INSERT' then insert into client_changes (kind, key) values ('s', old.segment_id::text); end if;
+  if tg_op <> 'DELETE' then insert into client_changes (kind, key) values ('s', new.segment_id::text); end if;
   insert into client_changes (kind, key, environment, project)
   select 'f', fs.feature_name, fs.environment, f.project
     from feature_strategies fs join features f on f.name = fs.feature_name

@@ -3,7 +3,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { readModelVersion } from '../model-version';
 import { hydrationJson, segmentIds, type ClientAnswer, type FeaturePart } from './client-answer-cache';
 import {
-  readClientFeatures, readClientSegments, readUsedClientSegments, type ClientFeature, type ClientFeatureScope, type ClientSegment,
+  readAttachedSegmentIds, readClientFeatures, readClientSegments, readUsedClientSegments, type ClientFeature, type ClientFeatureScope,
+  type ClientSegment,
 } from './client-features.read-model';
 import { readRevisionChanges, type FeatureChange, type RevisionChanges } from './revision-log.store';
 
@@ -16,12 +17,24 @@ import { readRevisionChanges, type FeatureChange, type RevisionChanges } from '.
  * is the state of. Segments always go apart from the flags (the delta form has no inlined segments).
  */
 
-/** What a client holds at `version`: each flag as it was sent, and the segments it was sent. */
+/** What a client holds at `version`: each flag as it was sent, and the segments it was sent (those its flags use). */
 export interface DeltaState {
   version: bigint;
   features: Map<string, FeaturePart>;
   /** Segment id → its JSON as sent. */
   segments: Map<number, string>;
+  /** Segment id → how many of the flags use it: a segment no flag uses any more is removed from the client. */
+  uses: Map<number, number>;
+}
+
+function countUses(features: Iterable<FeaturePart>): Map<number, number> {
+  const uses = new Map<number, number>();
+  for (const f of features) for (const id of f.segments) uses.set(id, (uses.get(id) ?? 0) + 1);
+  return uses;
+}
+
+function use(state: DeltaState, part: FeaturePart | undefined, by: 1 | -1): void {
+  for (const id of part?.segments ?? []) state.uses.set(id, (state.uses.get(id) ?? 0) + by);
 }
 
 /** The state an answer (in the `separate` segment mode) describes. */
@@ -30,16 +43,14 @@ export function stateFromAnswer(answer: ClientAnswer): DeltaState {
     version: BigInt(answer.version),
     features: new Map(answer.features),
     segments: new Map(answer.segments.map((s) => [s.id, JSON.stringify(s)])),
+    uses: countUses(answer.features.values()),
   };
 }
 
 /** The state of a snapshot read at `version`. */
 export function stateOf(version: bigint, snapshot: { features: ClientFeature[]; segments: ClientSegment[] }): DeltaState {
-  return {
-    version,
-    features: new Map(snapshot.features.map((f) => [f.name, featurePart(f)])),
-    segments: new Map(snapshot.segments.map((s) => [s.id, JSON.stringify(s)])),
-  };
+  const features = new Map(snapshot.features.map((f) => [f.name, featurePart(f)]));
+  return { version, features, segments: new Map(snapshot.segments.map((s) => [s.id, JSON.stringify(s)])), uses: countUses(features.values()) };
 }
 
 /** The body of one `hydration` event holding `state`, flags by name. */
@@ -107,35 +118,43 @@ export async function advanceState(tx: EntityManager, scope: ClientFeatureScope,
   }
   const loaded = await readClientFeatures(tx, scope, candidates);
   const segments = new Map(loaded.segments.map((s) => [s.id, s]));
-  const gone: number[] = [];
   const recheck = [...changes.segments.keys()].filter((id) => state.segments.has(id) && !segments.has(id));
   for (const s of await readClientSegments(tx, recheck)) segments.set(s.id, s);
-  for (const id of recheck) if (!segments.has(id)) gone.push(id);
 
   const events: DeltaEvent[] = [];
   const present = new Set<string>();
+  const touched = new Set<number>(recheck);
   for (const feature of loaded.features) {
     present.add(feature.name);
     const part = featurePart(feature);
-    if (state.features.get(feature.name)?.json === part.json) continue;
+    const held = state.features.get(feature.name);
+    if (held?.json === part.json) continue;
+    use(state, held, -1);
+    use(state, part, 1);
+    for (const id of [...(held?.segments ?? []), ...part.segments]) touched.add(id);
     state.features.set(feature.name, part);
     events.push(featureUpdated(changes.features.get(feature.name)!.revision, part.json));
   }
   for (const name of candidates) {
     const held = state.features.get(name);
     if (present.has(name) || !held) continue;
+    use(state, held, -1);
+    for (const id of held.segments) touched.add(id);
     state.features.delete(name);
     events.push(featureRemoved(changes.features.get(name)!.revision, name, held.project));
   }
-  for (const segment of segments.values()) {
-    const json = JSON.stringify(segment);
-    if (state.segments.get(segment.id) === json) continue;
-    state.segments.set(segment.id, json);
-    events.push(segmentUpdated(changes.segments.get(segment.id) ?? firstUse(segment.id, loaded.features, changes), json));
-  }
-  for (const id of gone) {
-    state.segments.delete(id);
-    events.push(segmentRemoved(changes.segments.get(id)!, id));
+  for (const id of touched) {
+    if ((state.uses.get(id) ?? 0) > 0) {
+      // Still used: sent again only when it was read (changed, or newly used) and differs from what the client holds.
+      const segment = segments.get(id);
+      const json = segment && JSON.stringify(segment);
+      if (json === undefined || state.segments.get(id) === json) continue;
+      state.segments.set(id, json);
+      events.push(segmentUpdated(changes.segments.get(id) ?? firstUse(id, loaded.features, changes), json));
+    } else if (state.segments.delete(id)) {
+      state.uses.delete(id);
+      events.push(segmentRemoved(changes.segments.get(id) ?? changes.to, id));
+    }
   }
   state.version = changes.to;
   return events;
@@ -152,19 +171,29 @@ function firstUse(id: number, features: ClientFeature[], changes: RevisionChange
 }
 
 /**
- * The events that bring a client of `scope` whose state is unknown (a poll, a stream resumed elsewhere) from
- * `changes.from` to `changes.to`, reading through `tx` (snapshot `changes.to`): every changed flag it can see as it is
- * now, with the segments it uses; a removal for a changed flag it may have seen and no longer can; every changed
- * segment that a flag it sees uses, and a removal for a deleted one.
+ * The segments whose use by a client of `scope` the changes may have altered: those changed or attached or detached
+ * (the log records them), and those the changed flags' strategies hold (a flag archived, moved or with a strategy
+ * switched off may have been their last user).
+ */
+async function segmentsToCheck(tx: EntityManager, scope: ClientFeatureScope, changes: RevisionChanges): Promise<number[]> {
+  const ids = new Set(changes.segments.keys());
+  for (const id of await readAttachedSegmentIds(tx, [...changes.features.keys()], scope.environment)) ids.add(id);
+  return [...ids];
+}
+
+/**
+ * The events that bring a client of `scope` whose state is unknown (a poll) from `changes.from` to `changes.to`,
+ * reading through `tx` (snapshot `changes.to`): every changed flag it can see as it is now, with the segments it uses;
+ * a removal for a changed flag it may have seen and no longer can; every segment the changes concern, as it is when a
+ * flag it sees uses it, otherwise its removal.
  */
 export async function eventsSince(tx: EntityManager, scope: ClientFeatureScope, changes: RevisionChanges): Promise<DeltaEvent[]> {
   const candidates: string[] = [];
   for (const [name, change] of changes.features) if (mayConcern(name, change, scope)) candidates.push(name);
   const loaded = await readClientFeatures(tx, scope, candidates);
-  const changedIds = [...changes.segments.keys()];
-  const existing = new Set((await readClientSegments(tx, changedIds)).map((s) => s.id));
   const segments = new Map<number, ClientSegment>(loaded.segments.map((s) => [s.id, s]));
-  for (const s of await readUsedClientSegments(tx, scope, changedIds.filter((id) => existing.has(id) && !segments.has(id)))) segments.set(s.id, s);
+  const check = (await segmentsToCheck(tx, scope, changes)).filter((id) => !segments.has(id));
+  for (const s of await readUsedClientSegments(tx, scope, check)) segments.set(s.id, s);
 
   const events: DeltaEvent[] = [];
   const present = new Set<string>();
@@ -181,7 +210,7 @@ export async function eventsSince(tx: EntityManager, scope: ClientFeatureScope, 
   for (const segment of segments.values()) {
     events.push(segmentUpdated(changes.segments.get(segment.id) ?? firstUse(segment.id, loaded.features, changes), JSON.stringify(segment)));
   }
-  for (const id of changedIds) if (!existing.has(id)) events.push(segmentRemoved(changes.segments.get(id)!, id));
+  for (const id of check) if (!segments.has(id)) events.push(segmentRemoved(changes.segments.get(id) ?? changes.to, id));
   return events;
 }
 
@@ -189,7 +218,7 @@ export async function eventsSince(tx: EntityManager, scope: ClientFeatureScope, 
  * The events that bring a client from `changes.from` to `state` (at `changes.to`) without reading anything: each
  * changed flag as `state` holds it (with the segments it uses) or its removal, each changed segment likewise.
  */
-export function catchUp(state: DeltaState, scope: ClientFeatureScope, changes: RevisionChanges): DeltaEvent[] {
+export function catchUp(state: DeltaState, scope: ClientFeatureScope, changes: RevisionChanges, check: readonly number[]): DeltaEvent[] {
   const events: DeltaEvent[] = [];
   const sent = new Set<number>();
   for (const [name, change] of changes.features) {
@@ -207,9 +236,10 @@ export function catchUp(state: DeltaState, scope: ClientFeatureScope, changes: R
       if (project !== undefined) events.push(featureRemoved(change.revision, name, project));
     }
   }
-  for (const [id, revision] of changes.segments) {
+  for (const id of check) {
     if (sent.has(id)) continue;
     const json = state.segments.get(id);
+    const revision = changes.segments.get(id) ?? changes.to;
     events.push(json === undefined ? segmentRemoved(revision, id) : segmentUpdated(revision, json));
   }
   return events;
@@ -248,8 +278,12 @@ export async function advanceAll(em: EntityManager, targets: ReadonlyArray<{ sco
 
 /** The delta body from revision `from` to `state`, or null when the log no longer reaches `from` (undefined: no events). */
 export async function catchUpFrom(em: EntityManager, scope: ClientFeatureScope, state: DeltaState, from: bigint): Promise<string | undefined | null> {
-  const changes = await em.fork().transactional((tx) => readRevisionChanges(tx, from, state.version), READ_SNAPSHOT);
-  return changes ? deltaBody(catchUp(state, scope, changes)) : null;
+  const to = state.version;
+  const read = await em.fork().transactional(async (tx) => {
+    const changes = await readRevisionChanges(tx, from, to);
+    return changes && { changes, check: await segmentsToCheck(tx, scope, changes) };
+  }, READ_SNAPSHOT);
+  return read ? deltaBody(catchUp(state, scope, read.changes, read.check)) : null;
 }
 
 /** A poll's delta (`GET /api/client/delta`): from revision `from` to now; `body` null when the log no longer reaches `from`. */

@@ -122,6 +122,15 @@ export async function readClientSegments(tx: EntityManager, ids: readonly number
   return rows.map(toSegment);
 }
 
+/** The segments any strategy of the flags `names` holds in `environment` (switched off or not, the flags archived or not). */
+export async function readAttachedSegmentIds(tx: EntityManager, names: readonly string[], environment: string): Promise<number[]> {
+  if (names.length === 0) return [];
+  const rows = await tx.execute<Array<{ id: number | string }>>(
+    `select distinct fss.segment_id as id from feature_strategy_segments fss join feature_strategies fs on fs.id = fss.feature_strategy_id
+      where fs.feature_name in (?) and fs.environment = ?`, [[...names], environment]);
+  return rows.map((r) => Number(r.id));
+}
+
 /** The segments of `ids` that an enabled strategy of a feature of `scope` uses (what a client of that scope holds). */
 export async function readUsedClientSegments(tx: EntityManager, scope: ClientFeatureScope, ids: readonly number[]): Promise<ClientSegment[]> {
   if (ids.length === 0 || (scope.projects !== '*' && scope.projects.length === 0)) return [];

@@ -9,7 +9,7 @@
  * Cases whose flag (or a parent, or a segment it uses) flagdeck cannot store are skipped with the reason in their
  * title and listed at the end: see `unstorable`. Those waiting for work in progress (an operator not yet among
  * flagdeck's, a mode not yet served) run by themselves once it lands: the operators are read from
- * src/domain/features/constraints.ts, the modes from SERVED_MODES below. Variant weights are stored resolved to a total of
+ * src/domain/features/constraints.ts, in every mode the SDK has (full polls, streaming, delta polls). Variant weights are stored resolved to a total of
  * 1000 (the vectors' total 1, 2 or 100): a case is skipped only when the engine, which the unit test holds to the
  * specification, answers it differently with the stored weights (see weightsChangeAnswer).
  *
@@ -30,17 +30,6 @@ import {
 } from '../../support/client-specification';
 import { startTestApp, type Reply, type TestApp } from '../../support/harness';
 import { ALL_SDK_MODES, clientAnswer, sdkState, startSdk, stateDifferences, type SdkHandle, type SdkMode } from '../../support/sdk-harness';
-
-/**
- * The modes flagdeck serves. `delta` (GET /api/client/delta, issue 32 part 3) answers 404 until it lands: add it here
- * then. A mode left out is skipped with SKIPPED_MODE_REASON, not judged.
- */
-const SERVED_MODES: readonly SdkMode[] = ['full', 'streaming'];
-const SKIPPED_MODE_REASON: Record<SdkMode, string> = {
-  full: '',
-  streaming: '',
-  delta: 'GET /api/client/delta is not served yet (issue 32 part 3): add "delta" to SERVED_MODES when it is',
-};
 
 /** Operators of Unleash 8 that issue 32 part 4 adds; until flagdeck's OPERATORS holds them, their cases are skipped. */
 const ISSUE_32_OPERATORS = new Set(['SEMVER_GTE', 'SEMVER_LTE', 'REGEX']);
@@ -270,8 +259,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await app.close();
-  const unserved = ALL_SDK_MODES.filter((m) => !SERVED_MODES.includes(m)).map((m) => `every case in ${m} mode: ${SKIPPED_MODE_REASON[m]}`);
-  const lines = [...unserved, ...skipped].map((s) => `  - ${s}`);
+  const lines = skipped.map((s) => `  - ${s}`);
   if (lines.length === 0) lines.push('  (none)');
   const counts = ALL_SDK_MODES.map((m) => `${m} ${ran.get(m) ?? 0}`).join(', ');
   console.log(`client specification ${SPEC_VERSION} through the Node SDK: cases run per mode: ${counts}; ${skipped.length} skipped\n${lines.join('\n')}`);
@@ -310,21 +298,20 @@ describe(`@unleash/client-specification ${SPEC_VERSION} through the official Nod
       }, 30_000);
 
       for (const mode of ALL_SDK_MODES) {
-        const served = SERVED_MODES.includes(mode);
         describe(`${mode} mode`, () => {
           let handle: SdkHandle | undefined;
           beforeAll(async () => {
-            if (served && runnable.length > 0) handle = await startSdk(app, token, mode, { appName: `spec-${mode}` });
+            if (runnable.length > 0) handle = await startSdk(app, token, mode, { appName: `spec-${mode}` });
           });
           afterAll(() => handle?.destroy());
 
-          if (served && runnable.length > 0) {
+          if (runnable.length > 0) {
             it('the SDK holds exactly what the client API answers', async () => {
               expect(stateDifferences(await clientAnswer(app, token), await sdkState(handle!))).toEqual([]);
             });
           }
           for (const c of cases) {
-            const why = c.reason ?? (served ? null : SKIPPED_MODE_REASON[mode]);
+            const why = c.reason;
             if (why) {
               it.skip(`${c.title} (skipped: ${why})`, () => undefined);
               continue;
@@ -338,7 +325,7 @@ describe(`@unleash/client-specification ${SPEC_VERSION} through the official Nod
                 .toEqual({ mode, file: file.fileName, toggle: c.tc.toggleName, context: c.tc.context, answer: c.tc.expectedResult });
             });
           }
-          if (served && runnable.length > 0) {
+          if (runnable.length > 0) {
             it('the SDK reported no error or warning and kept its mode', () => {
               expect({ errors: handle!.errors, warnings: handle!.warnings, modeChanges: handle!.modeChanges }).toEqual({ errors: [], warnings: [], modeChanges: [] });
             });
