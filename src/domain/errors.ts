@@ -290,6 +290,8 @@ export const UNIQUE_KEYS: ReadonlyMap<string, UniqueKey> = new Map<string, Uniqu
   ['client_instances_pkey', fixed('That instance of the application is already registered in the environment')],
   ['client_metrics_hourly_pkey', fixed('Metrics of that feature, application, environment and hour are already recorded')],
   ['client_metrics_hourly_variants_pkey', fixed('That variant count of the hour is already recorded')],
+  ['client_revisions_pkey', fixed('That revision of the client API is already recorded')],
+  ['client_revision_horizon_pkey', fixed('The client revision log already has its horizon')],
 ]);
 
 /** Longest key value repeated in a message (names are at most 100 characters; anything longer is cut). */

@@ -9,7 +9,7 @@ import { metricsSchema, registerSchema } from '../../../domain/metrics/metrics-i
 import { named, type RouteDocs } from '../describe';
 import {
   Addon, AddonDefinition, AddonDelivery, AddonDeliveryPage, Application, ApplicationDetails, ApplicationFeatureMetrics,
-  ApplicationFeatureUsage, ClientFeature, ClientFeaturesAnswer, ExportResult, FrontendAnswer, HealthBad, HealthGood,
+  ApplicationFeatureUsage, ClientDelta, ClientFeature, ClientFeaturesAnswer, ExportResult, FrontendAnswer, HealthBad, HealthGood,
   ImportResult, ImportValidation, StateExport,
 } from './sdk.shapes';
 
@@ -173,9 +173,14 @@ export const SDK_DOCS: RouteDocs = {
     tag: client, auth: 'client', summary: 'Get one feature as SDKs evaluate it', query: clientQuery,
     responses: { 200: { description: 'OK', schema: ClientFeature, headers: { ETag: ETAG } }, 304: notModified },
   },
+  'GET /api/client/delta': {
+    tag: client, auth: 'client', summary: 'Get what changed since the SDK’s revision', query: clientQuery,
+    description: 'Without `If-None-Match`: a `hydration` of the token’s scope (the features of `GET /api/client/features`, segments apart), with its revision in the ETag. With the ETag last received: the flags and segments that changed since, as the token sees them, or 304 when nothing it sees changed. A revision older than the log keeps (10,000 revisions), or an ETag of another scope, gets a hydration.',
+    responses: { 200: { description: 'OK', schema: ClientDelta, headers: { ETag: ETAG } }, 304: notModified },
+  },
   'GET /api/client/streaming': {
-    tag: client, auth: 'client', summary: 'Receive the features as server-sent events, again after each change', query: clientQuery,
-    description: 'Events: `unleash-connected` with the whole answer of `GET /api/client/features` (same scope and segment mode), then `unleash-updated` with the whole new answer after each change the token can see; `: keep-alive` comments in between. Each event’s `id` is the answer’s ETag.',
+    tag: client, auth: 'client', summary: 'Receive the features as server-sent events, then what changes', query: clientQuery,
+    description: 'Events carry a `ClientDelta` body: `unleash-connected` with a `hydration` of the token’s scope, then `unleash-updated` with only the flags and segments that changed, after each change the token can see; `: keep-alive` comments in between. Each event’s `id` is the revision it brings the client to: a reconnect with `Last-Event-ID` is sent what it missed, or a hydration when the log no longer reaches it.',
     responses: {
       200: { description: 'The event stream', contentType: 'text/event-stream' },
       204: { description: 'The service is stopping: connect to another instance' },

@@ -268,6 +268,18 @@ export const ClientFeaturesAnswer = named('ClientFeaturesAnswer', z.object({
   segments: z.array(ClientSegment).optional().describe('Present when `Unleash-Client-Spec` is 4.2.0 or later; otherwise segment constraints are inlined'),
 }));
 
+const eventId = z.number().int().describe('The revision the event reflects (events come in increasing order)');
+export const ClientDeltaEvent = named('ClientDeltaEvent', z.discriminatedUnion('type', [
+  z.object({ eventId, type: z.literal('hydration'), features: z.array(ClientFeature), segments: z.array(ClientSegment) }),
+  z.object({ eventId, type: z.literal('feature-updated'), feature: ClientFeature }),
+  z.object({ eventId, type: z.literal('feature-removed'), featureName: z.string(), project: z.string() }),
+  z.object({ eventId, type: z.literal('segment-updated'), segment: ClientSegment }),
+  z.object({ eventId, type: z.literal('segment-removed'), segmentId: z.number().int() }),
+]), 'One change of what an SDK holds; applied in order');
+
+export const ClientDelta = named('ClientDelta', z.object({ events: z.array(ClientDeltaEvent) }),
+  'What an SDK lacks: a `hydration` (the whole state), or the changes since its revision');
+
 // ---- Frontend API (browser and mobile SDKs) ----
 
 export const FrontendVariant = named('FrontendVariant', z.object({
