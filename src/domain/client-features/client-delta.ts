@@ -74,7 +74,10 @@ export interface DeltaEvent {
   json: string;
 }
 
-/** Within one revision: segments a flag may refer to first, removed segments last. */
+/**
+ * Within one revision: segments a flag may refer to first, removed segments last. A removed segment's revision is the
+ * range's last: it is unused as of then (the revision that made it so is not recorded).
+ */
 const ORDER = { 'segment-updated': 0, 'feature-updated': 1, 'feature-removed': 2, 'segment-removed': 3 } as const;
 
 const featureUpdated = (eventId: bigint, json: string): DeltaEvent => ({ eventId, type: 'feature-updated', json: `{"eventId":${eventId},"type":"feature-updated","feature":${json}}` });
@@ -153,7 +156,7 @@ export async function advanceState(tx: EntityManager, scope: ClientFeatureScope,
       events.push(segmentUpdated(changes.segments.get(id) ?? firstUse(id, loaded.features, changes), json));
     } else if (state.segments.delete(id)) {
       state.uses.delete(id);
-      events.push(segmentRemoved(changes.segments.get(id) ?? changes.to, id));
+      events.push(segmentRemoved(changes.to, id));
     }
   }
   state.version = changes.to;
@@ -210,7 +213,7 @@ export async function eventsSince(tx: EntityManager, scope: ClientFeatureScope, 
   for (const segment of segments.values()) {
     events.push(segmentUpdated(changes.segments.get(segment.id) ?? firstUse(segment.id, loaded.features, changes), JSON.stringify(segment)));
   }
-  for (const id of check) if (!segments.has(id)) events.push(segmentRemoved(changes.segments.get(id) ?? changes.to, id));
+  for (const id of check) if (!segments.has(id)) events.push(segmentRemoved(changes.to, id));
   return events;
 }
 
@@ -239,8 +242,7 @@ export function catchUp(state: DeltaState, scope: ClientFeatureScope, changes: R
   for (const id of check) {
     if (sent.has(id)) continue;
     const json = state.segments.get(id);
-    const revision = changes.segments.get(id) ?? changes.to;
-    events.push(json === undefined ? segmentRemoved(revision, id) : segmentUpdated(revision, json));
+    events.push(json === undefined ? segmentRemoved(changes.to, id) : segmentUpdated(changes.segments.get(id) ?? changes.to, json));
   }
   return events;
 }

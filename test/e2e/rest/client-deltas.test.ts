@@ -228,6 +228,37 @@ async function secondInstance(): Promise<{ url: string; close(): Promise<void> }
   };
 }
 
+describe('segments in deltas', () => {
+  it('a segment no flag the client sees uses any more is removed, on a stream and on a poll; used again, it is sent again', async () => {
+    const other = (await ok(app.post('/api/admin/segments', { name: 'lonely', constraints: [{ contextName: 'userId', operator: 'IN', values: ['z'] }] }), 201)).id;
+    await ok(app.post('/api/admin/projects/alpha/features', { name: 'seg-user' }), 201);
+    const strategy = await ok(app.post(`${envPath('alpha', 'seg-user')}/strategies`, { name: 'default', segments: [other] }));
+    const live = await stream(alphaOnly);
+    const polled = await poll(alphaOnly);
+    try {
+      const [hydration] = (await live.expectEvent()).data.events;
+      expect(hydration.segments.map((s: any) => s.id)).toContain(other);
+      // Its only user drops it.
+      await ok(app.put(`${envPath('alpha', 'seg-user')}/strategies/${strategy.id}`, { name: 'default', segments: [] }));
+      const dropped = await live.expectEvent(2000);
+      expect(summary(dropped.data.events)).toEqual([['feature-updated', 'seg-user', false], ['segment-removed', other]]);
+      const afterPoll = await poll(alphaOnly, polled.etag);
+      expect(summary(afterPoll.body.events)).toEqual([['feature-updated', 'seg-user', false], ['segment-removed', other]]);
+      // Used again: sent before the flag that uses it.
+      await ok(app.put(`${envPath('alpha', 'seg-user')}/strategies/${strategy.id}`, { name: 'default', segments: [other] }));
+      const back = await live.expectEvent(2000);
+      expect(summary(back.data.events)).toEqual([['segment-updated', other, 1], ['feature-updated', 'seg-user', false]]);
+      // Archived: the flag and its segment go.
+      await ok(app.del(featurePath('alpha', 'seg-user')), 202);
+      const archived = await live.expectEvent(2000);
+      expect(summary(archived.data.events)).toEqual([['feature-removed', 'seg-user', 'alpha'], ['segment-removed', other]]);
+      expect(summary((await poll(alphaOnly, afterPoll.etag)).body.events)).toEqual([['feature-removed', 'seg-user', 'alpha'], ['segment-removed', other]]);
+    } finally {
+      live.close();
+    }
+  });
+});
+
 describe('the revision log', () => {
   const count = async () => Number((await app.orm.em.fork().execute(`select count(*) as n from client_changes`))[0].n);
 
