@@ -1,4 +1,10 @@
 const uiWithPostgres = process.env.FLAGDECK_UI_TESTS_WITH_POSTGRES === '1';
+// .ci/run's two runs (FLAGDECK_CI_SPLIT=1) share out the files whose subject is not the database instead of running them
+// twice: the unit tests (no database at all) go with the PostgreSQL run; the request sweeps (every endpoint with hostile
+// text and bad bodies, every operation for every role: the same requests through the same code on either database) go
+// with the embedded run, the default database. A run of its own (`npm test`) runs everything.
+const ciSplit = process.env.FLAGDECK_CI_SPLIT === '1';
+const sweeps = '<rootDir>/test/e2e/(permission-matrix|rest/hostile-text|rest/bad-input)\\.test\\.ts';
 const uiStayEmbedded = 'ui-(team|playground-history)\\.test';
 /** @type {import('jest').Config} */
 const swc = ['@swc/jest', {
@@ -8,12 +14,12 @@ const swc = ['@swc/jest', {
 }];
 module.exports = {
   projects: [
-    {
+    ...(ciSplit && !process.env.DATABASE_URL ? [] : [{
       displayName: 'unit',
       testEnvironment: 'node',
       testMatch: ['<rootDir>/test/unit/**/*.test.ts'],
       transform: { '^.+\\.ts$': swc },
-    },
+    }]),
     {
       displayName: 'e2e',
       testEnvironment: 'node',
@@ -27,7 +33,7 @@ module.exports = {
       // (ui-*, which start their own embedded service too) into the PostgreSQL run, so the two runs take about as long.
       // Two of them (uiStayEmbedded) stay with the embedded run, which evens out the two runs' lengths.
       testPathIgnorePatterns: process.env.DATABASE_URL
-        ? ['/node_modules/', uiWithPostgres ? `<rootDir>/test/e2e/process/(?!ui-)|<rootDir>/test/e2e/process/${uiStayEmbedded}` : '<rootDir>/test/e2e/process/']
+        ? ['/node_modules/', uiWithPostgres ? `<rootDir>/test/e2e/process/(?!ui-)|<rootDir>/test/e2e/process/${uiStayEmbedded}` : '<rootDir>/test/e2e/process/', ...(ciSplit ? [sweeps] : [])]
         : ['/node_modules/', ...(uiWithPostgres ? [`<rootDir>/test/e2e/process/ui-(?!${uiStayEmbedded.slice(3)})`] : [])],
     },
   ],
