@@ -18,8 +18,12 @@ const token = (tokenType: 'client' | 'frontend' | 'admin'): Principal => ({
 /** The fast path over a door and credentials that record what reaches them. */
 function harness(principals: Record<string, Principal>, poll: (key: ClientAnswerKey) => Promise<void> = async () => {}) {
   const served: ClientAnswerKey[] = [];
+  const deltas: ClientAnswerKey[] = [];
   const credentials = { fromHeader: async (h: string | undefined) => (h ? principals[h] ?? null : null) } as unknown as Authenticator;
-  const door = { poll: async (_req: IncomingMessage, _res: ServerResponse, key: ClientAnswerKey) => { served.push(key); await poll(key); } } as unknown as ClientFeaturesDoor;
+  const door = {
+    poll: async (_req: IncomingMessage, _res: ServerResponse, key: ClientAnswerKey) => { served.push(key); await poll(key); },
+    deltaPoll: async (_req: IncomingMessage, _res: ServerResponse, key: ClientAnswerKey) => { deltas.push(key); },
+  } as unknown as ClientFeaturesDoor;
   const fast = clientPollFastPath(credentials, door);
   /** Sends one request; resolves with whether the fast path took it and whether it handed it to Express. */
   const send = async (method: string, url: string, headers: Record<string, string> = {}, res: Partial<ServerResponse> = { headersSent: false }) => {
@@ -28,7 +32,7 @@ function harness(principals: Record<string, Principal>, poll: (key: ClientAnswer
     await new Promise((r) => setImmediate(r));
     return { taken, fellBack, served: served.length };
   };
-  return { send, served };
+  return { send, served, deltas };
 }
 
 describe('clientPollFastPath', () => {
@@ -39,6 +43,14 @@ describe('clientPollFastPath', () => {
     expect(await send('GET', '/api/client/features', { authorization: 'c' })).toEqual({ taken: true, fellBack: false, served: 1 });
     expect(await send('GET', '/api/client/features?namePrefix=a&tag=t:1&tag=t:2', { authorization: 'a', 'unleash-client-spec': '5.2.0' })).toEqual({ taken: true, fellBack: false, served: 2 });
     expect(served[1]).toEqual({ scope: { environment: 'default', projects: '*', namePrefix: 'a', tags: [['t', '1'], ['t', '2']] }, mode: 'separate' });
+  });
+
+  it('serves the delta poll, GET /api/client/delta, the same way, through the door\'s deltaPoll', async () => {
+    const { send, served, deltas } = harness(principals);
+    expect(await send('GET', '/api/client/delta?project=default', { authorization: 'c' })).toEqual({ taken: true, fellBack: false, served: 0 });
+    expect(deltas).toEqual([{ scope: { environment: 'development', projects: ['default'], namePrefix: undefined, tags: [] }, mode: 'inline' }]);
+    expect(served).toEqual([]);
+    expect(await send('GET', '/api/client/delta/x', { authorization: 'c' })).toEqual({ taken: false, fellBack: false, served: 0 });
   });
 
   it('leaves every other request to Express untouched: another method, path or spelling, a body, a URL the door refuses', async () => {

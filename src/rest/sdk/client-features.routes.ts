@@ -162,6 +162,18 @@ export class ClientFeaturesDoor {
     await reply(req, res, await this.answer(key));
   }
 
+  /** `GET /api/client/delta`: a hydration, the events since the client's revision, or a 304 (src/rest/sdk/client-delta-polls.ts). */
+  async deltaPoll(req: IncomingMessage, res: ServerResponse, key: ClientAnswerKey): Promise<void> {
+    const outcome = await this.deltas.poll(req, key);
+    if (outcome.kind === 'unchanged') {
+      res.setHeader('ETag', outcome.etag);
+      res.statusCode = 304;
+      res.end();
+      return;
+    }
+    await reply(req, res, outcome.kind === 'delta' ? representation(outcome.body) : outcome.answer.hydration(), outcome.etag);
+  }
+
   router(): Router {
     const r = Router();
     r.get('/features', async (req, res) => {
@@ -176,13 +188,7 @@ export class ClientFeaturesDoor {
     });
 
     r.get('/delta', async (req, res) => {
-      const outcome = await this.deltas.poll(req, clientQuery(req, sdkPrincipal(req)));
-      if (outcome.kind === 'unchanged') {
-        res.setHeader('ETag', outcome.etag);
-        res.status(304).end();
-        return;
-      }
-      await reply(req, res, outcome.kind === 'delta' ? representation(outcome.body) : outcome.answer.hydration(), outcome.etag);
+      await this.deltaPoll(req, res, clientQuery(req, sdkPrincipal(req)));
     });
 
     r.get('/streaming', async (req, res) => {

@@ -24,8 +24,8 @@ interface Group {
   cacheKey: string;
   state: DeltaState;
   members: Set<Stream>;
-  /** The hydration of `state` at `hydratedAt` (sent to each new stream until the state moves). */
-  hydration?: string;
+  /** The hydration event of `state` at `hydratedAt` (sent to each new stream until the state moves). */
+  hydration?: Buffer;
   hydratedAt?: bigint;
 }
 
@@ -37,6 +37,11 @@ interface Stream {
   /** It missed a delta while blocked: once drained it is sent its group's whole state. */
   behind: boolean;
 }
+
+const END = Buffer.from('\n\n');
+
+/** A server-sent event; the JSON has no line breaks, so it is one `data` line. */
+const frame = (event: string, revision: bigint, body: string) => Buffer.from(`event: ${event}\nid: ${revision}\ndata: ${body}\n\n`);
 
 /** `Last-Event-ID` as a revision; undefined when absent or not one of ours (an answer's ETag of before issue 32). */
 function lastRevision(req: Request): bigint | undefined {
@@ -138,7 +143,7 @@ export class ClientStreams {
       stream.blocked = false;
       if (!stream.behind) return;
       stream.behind = false;
-      this.write(stream, 'unleash-updated', this.hydrationOf(stream.group));
+      this.send(stream, ...this.hydrationOf(stream.group, 'unleash-updated'));
     });
     const current = joined === group && joined.state.version === at;
     if (current && resumeFrom === at) return; // it holds this state already
@@ -146,15 +151,16 @@ export class ClientStreams {
       if (catchUp !== undefined) this.write(stream, 'unleash-updated', catchUp);
       return;
     }
-    this.write(stream, 'unleash-connected', this.hydrationOf(joined));
+    this.send(stream, ...this.hydrationOf(joined, 'unleash-connected'));
   }
 
-  private hydrationOf(group: Group): string {
+  /** The group's whole state as an event (`unleash-connected` on connect, `unleash-updated` to a stream that fell behind). */
+  private hydrationOf(group: Group, event: 'unleash-connected' | 'unleash-updated'): Buffer[] {
     if (group.hydratedAt !== group.state.version || group.hydration === undefined) {
-      group.hydration = hydrationBody(group.state);
+      group.hydration = Buffer.from(hydrationBody(group.state));
       group.hydratedAt = group.state.version;
     }
-    return group.hydration;
+    return [Buffer.from(`event: ${event}\nid: ${group.state.version}\ndata: `), group.hydration, END];
   }
 
   private add(stream: Stream): void {
@@ -192,13 +198,19 @@ export class ClientStreams {
   }
 
   private write(stream: Stream, event: string, body: string): void {
+    this.send(stream, frame(event, stream.group.state.version, body));
+  }
+
+  /** Writes an event's bytes (made once for all the streams of a group, not copied) unless the stream's socket is full. */
+  private send(stream: Stream, ...parts: Buffer[]): void {
     if (!writable(stream.res)) return; // closing: its 'close' removes it
     if (stream.blocked) {
       stream.behind = true;
       return;
     }
-    // The JSON has no line breaks, so it is one `data` line.
-    if (!stream.res.write(`event: ${event}\nid: ${stream.group.state.version}\ndata: ${body}\n\n`)) stream.blocked = true;
+    let room = true;
+    for (const part of parts) room = stream.res.write(part);
+    if (!room) stream.blocked = true;
   }
 
   /** Looks for a change now (or right after the check under way); never throws. */
@@ -227,7 +239,8 @@ export class ClientStreams {
     for (const group of behind) {
       const advance = advanced.get(group.state);
       if (!advance?.body) continue;
-      for (const s of group.members) this.write(s, 'unleash-updated', advance.body);
+      const bytes = frame('unleash-updated', group.state.version, advance.body);
+      for (const s of group.members) this.send(s, bytes);
     }
   }
 }

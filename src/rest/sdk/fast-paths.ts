@@ -20,10 +20,11 @@ const pathOf = (url: string) => {
   return q === -1 ? url : url.slice(0, q);
 };
 
-const POLL_PATH = '/api/client/features';
+/** The SDKs' polls: full answers, and deltas (issue 32). */
+const POLL_PATHS = new Map<string, 'poll' | 'deltaPoll'>([['/api/client/features', 'poll'], ['/api/client/delta', 'deltaPoll']]);
 
 /**
- * The SDKs' poll, `GET /api/client/features`, served before Express sees the request: the hottest path of the service
+ * The SDKs' polls, `GET /api/client/features` and `GET /api/client/delta`, served before Express sees the request: the hottest path of the service
  * (every backend SDK asks every 15 s, mostly to hear 304), where Express's own work (its request setup and a dozen
  * router layers for a request that reads no body) costs more than the answer, which is cached bytes.
  *
@@ -39,13 +40,14 @@ export function clientPollFastPath(credentials: Authenticator, door: ClientFeatu
   return (req, res, fallback) => {
     if (req.method !== 'GET' || req.headers.origin !== undefined) return false;
     const url = req.url ?? '';
-    if (pathOf(url) !== POLL_PATH || hasBody(req) || checkUrl(url) !== undefined) return false;
+    const serve = POLL_PATHS.get(pathOf(url));
+    if (serve === undefined || hasBody(req) || checkUrl(url) !== undefined) return false;
     const q = url.indexOf('?');
     void (async () => {
       const principal = await credentials.fromHeader(req.headers.authorization);
       if (!principal || sdkRefusal(principal, CLIENT_DOOR) !== undefined) return fallback();
       const key = resolveClientQuery(parseQuery(q === -1 ? '' : url.slice(q + 1)), req.headers['unleash-client-spec'], principal);
-      await door.poll(req, res, key);
+      await door[serve](req, res, key);
     })().catch(() => {
       // Nothing written yet: Express answers (with the error body the route gives). Otherwise the answer is cut short.
       if (!res.headersSent) fallback();
