@@ -265,6 +265,7 @@ function catalog(): Record<string, Sample> {
     'PUT /api/admin/projects/:projectId/features/:featureName': { params: feature('sw-f'), body: { description: 'Updated', type: 'experiment', impressionData: true }, ok: 200 },
     'PATCH /api/admin/projects/:projectId/features/:featureName': { params: feature('sw-f'), body: [{ op: 'replace', path: '/description', value: 'Patched' }], ok: 200 },
     'POST /api/admin/projects/:projectId/features/:featureName/clone': { params: feature('sw-f'), body: { name: 'sw-clone', replaceGroupId: true }, ok: 201 },
+    'POST /api/admin/projects/:projectId/features/:featureName/changeProject': { params: { projectId: 'sw', featureName: 'sw-move' }, body: { newProjectId: 'sw-dest' }, ok: 200 },
     'POST /api/admin/projects/:projectId/stale': { params: { projectId: F }, body: { features: ['sw-f'], stale: true }, ok: 202 },
     'POST /api/admin/projects/:projectId/archive': { params: { projectId: F }, body: { features: ['sw-arch'] }, ok: 202 },
     'POST /api/admin/projects/:projectId/revive': { params: { projectId: F }, body: { features: ['sw-archived'] }, ok: 200 },
@@ -398,6 +399,8 @@ beforeAll(async () => {
   };
   // The project first: it starts with the environments that exist, and `sw-spare` is added to it by the sweep.
   await must('POST', '/api/admin/projects', { id: 'sw', name: 'SW' });
+  await must('POST', '/api/admin/projects', { id: 'sw-dest', name: 'SW destination' });
+  await must('POST', '/api/admin/projects/sw/features', { name: 'sw-move' });
   await must('POST', '/api/admin/environments', { name: 'sw-spare', type: 'test' });
   await must('POST', '/api/admin/environments', { name: 'sw-toggle', type: 'test' });
   await must('POST', '/api/admin/context', { name: 'sw-region', legalValues: [{ value: 'eu' }] });
