@@ -8,6 +8,9 @@ import type * as EmbeddedModule from '../../src/db/embedded';
  * - unset: an in-memory PGlite served over the PostgreSQL protocol.
  */
 export default async function globalSetup(): Promise<void> {
+  // Passwords hashed at a lower scrypt cost in the suites (src/domain/access/password.ts): services started in child
+  // processes inherit it with NODE_ENV=test.
+  process.env.FLAGDECK_TEST_PASSWORD_LOG_N ??= '10';
   const base = process.env.DATABASE_URL;
   if (base) {
     const name = `flagdeck_test_${process.pid}_${Date.now()}`;

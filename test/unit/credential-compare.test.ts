@@ -28,7 +28,18 @@ describe('constant-time comparison of credentials', () => {
   });
 
   it('passwords: the derived key is compared with timingSafeEqual; a wrong password and a user without one are refused', async () => {
-    const stored = await hashPassword('Correct-Horse-42');
+    // The suites' lower cost (FLAGDECK_TEST_PASSWORD_LOG_N) holds only under NODE_ENV=test: a service never takes it.
+    const saved = { cost: process.env.FLAGDECK_TEST_PASSWORD_LOG_N, mode: process.env.NODE_ENV };
+    process.env.FLAGDECK_TEST_PASSWORD_LOG_N = '10';
+    process.env.NODE_ENV = 'production';
+    let stored: string;
+    try {
+      stored = await hashPassword('Correct-Horse-42');
+    } finally {
+      process.env.NODE_ENV = saved.mode;
+      if (saved.cost === undefined) delete process.env.FLAGDECK_TEST_PASSWORD_LOG_N;
+      else process.env.FLAGDECK_TEST_PASSWORD_LOG_N = saved.cost;
+    }
     const spy = jest.spyOn(crypto, 'timingSafeEqual');
     expect(await verifyPassword('Correct-Horse-42', stored)).toBe(true);
     expect(await verifyPassword('Correct-Horse-43', stored)).toBe(false);

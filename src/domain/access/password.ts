@@ -11,6 +11,16 @@ import { ValidationError } from '../errors';
  *   scrypt$<log2 N>$<r>$<p>$<salt, base64>$<hash, base64>
  */
 const LOG_N = 15;
+
+/**
+ * The cost a new hash (and the check of an account without a password) uses: LOG_N, or under NODE_ENV=test the lower
+ * FLAGDECK_TEST_PASSWORD_LOG_N (10 to 14) the test suites set: their thousands of sign-ins cost minutes of CPU at the
+ * real cost. A hash records its own parameters, so what is checked is unchanged.
+ */
+function costLog(): number {
+  const lowered = process.env.NODE_ENV === 'test' ? Number(process.env.FLAGDECK_TEST_PASSWORD_LOG_N) : Number.NaN;
+  return Number.isInteger(lowered) && lowered >= 10 && lowered < LOG_N ? lowered : LOG_N;
+}
 const R = 8;
 const P = 1;
 const KEY_LENGTH = 32;
@@ -26,15 +36,16 @@ function derive(password: string, salt: Buffer, options: ScryptOptions, length: 
 
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(SALT_BYTES);
-  const key = await derive(password, salt, { N: 2 ** LOG_N, r: R, p: P, maxmem: MAX_MEMORY }, KEY_LENGTH);
-  return ['scrypt', LOG_N, R, P, salt.toString('base64'), key.toString('base64')].join('$');
+  const logN = costLog();
+  const key = await derive(password, salt, { N: 2 ** logN, r: R, p: P, maxmem: MAX_MEMORY }, KEY_LENGTH);
+  return ['scrypt', logN, R, P, salt.toString('base64'), key.toString('base64')].join('$');
 }
 
 /** Constant-time comparison of the derived key; a malformed stored hash never matches. */
 export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
   if (!stored) {
     // Spend the same time as a real check, so a response time does not tell whether the account has a password.
-    await derive(password, DUMMY_SALT, { N: 2 ** LOG_N, r: R, p: P, maxmem: MAX_MEMORY }, KEY_LENGTH);
+    await derive(password, DUMMY_SALT, { N: 2 ** costLog(), r: R, p: P, maxmem: MAX_MEMORY }, KEY_LENGTH);
     return false;
   }
   const [scheme, logN, r, p, salt, hash] = stored.split('$');
