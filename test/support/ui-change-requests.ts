@@ -10,9 +10,19 @@ export async function enableChangeRequests(page: Page, project: string, environm
   await page.goto(`/projects/${encodeURIComponent(project)}/settings`);
   const toggle = page.getByRole('switch', { name: `Change requests in ${environment}` });
   await toggle.waitFor();
-  if (!(await toggle.isChecked())) await toggle.click();
+  // Under load a click can land while the page is still settling and be lost: switch it on until it holds, before and
+  // after filling the approvals, then save only once the row has something to save.
+  const switchOn = async () => {
+    for (let tries = 0; tries < 5 && !(await toggle.isChecked()); tries += 1) {
+      await toggle.click();
+      await page.waitForTimeout(100);
+    }
+  };
+  await switchOn();
   await page.getByRole('textbox', { name: `Approvals needed in ${environment}` }).fill(String(approvals));
-  const save = page.getByRole('button', { name: `Save change requests for ${environment}` });
+  await switchOn();
+  const save = page.getByRole('button', { name: `Save change requests for ${environment}`, disabled: false });
+  await save.waitFor();
   await save.click();
   // Saved: the row is read again from the service and nothing is left to save.
   await page.getByRole('button', { name: `Save change requests for ${environment}`, disabled: true }).waitFor();
