@@ -25,7 +25,7 @@ export class ClientDeltaPolls {
   private readonly kept = new Map<string, { version: bigint; delta: Promise<Delta> }>();
 
   constructor(
-    private readonly em: () => EntityManager,
+    private readonly em: EntityManager,
     /** The current revision (a value read after the call). */
     private readonly current: () => Promise<string>,
     /** The scope's whole answer at a revision or later. */
@@ -61,7 +61,7 @@ export class ClientDeltaPolls {
     const id = `${cacheKey}\n${from}`;
     const hit = this.kept.get(id);
     if (hit && hit.version >= version) return hit.delta;
-    const delta = deltaSince(this.em(), key.scope, from);
+    const delta = deltaSince(this.em, key.scope, from);
     this.kept.delete(id);
     this.kept.set(id, { version, delta });
     delta.catch(() => { if (this.kept.get(id)?.delta === delta) this.kept.delete(id); });

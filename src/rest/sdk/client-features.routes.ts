@@ -143,7 +143,7 @@ export class ClientFeaturesDoor {
     this.versions = deps.modelVersions ?? new VersionReader(() => readModelVersion(deps.orm.em.fork()), deps.eventHub.modelVersion);
     this.cache = new ClientAnswerCache(() => deps.orm.em.fork(), options.cache ?? DEFAULT_ANSWER_CACHE_LIMITS);
     this.streams = new ClientStreams(deps, this.cache, this.versions, { ...DEFAULT_STREAM_OPTIONS, ...options.streaming });
-    this.deltas = new ClientDeltaPolls(() => deps.orm.em.fork(), () => this.versions.current(), (key, version) => this.cache.get(key, version));
+    this.deltas = new ClientDeltaPolls(deps.orm.em, () => this.versions.current(), (key, version) => this.cache.get(key, version));
   }
 
   /** Forgets the cached answers (the service is idle: src/idle-gc.ts); the next poll builds its answer again. */

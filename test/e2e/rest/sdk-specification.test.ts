@@ -7,9 +7,9 @@
  * hold exactly what /api/client/features answers. The state is removed again before the next file.
  *
  * Cases whose flag (or a parent, or a segment it uses) flagdeck cannot store are skipped with the reason in their
- * title and listed at the end: see `unstorable`. Those waiting for work in progress (an operator not yet among
- * flagdeck's, a mode not yet served) run by themselves once it lands: the operators are read from
- * src/domain/features/constraints.ts, in every mode the SDK has (full polls, streaming, delta polls). Variant weights are stored resolved to a total of
+ * title and listed at the end: see `unstorable` (the operators flagdeck stores are read from
+ * src/domain/features/constraints.ts). Every case runs in every mode the SDK has (full polls, streaming, delta polls).
+ * Variant weights are stored resolved to a total of
  * 1000 (the vectors' total 1, 2 or 100): a case is skipped only when the engine, which the unit test holds to the
  * specification, answers it differently with the stored weights (see weightsChangeAnswer).
  *
@@ -31,8 +31,6 @@ import {
 import { startTestApp, type Reply, type TestApp } from '../../support/harness';
 import { ALL_SDK_MODES, clientAnswer, sdkState, startSdk, stateDifferences, type SdkHandle, type SdkMode } from '../../support/sdk-harness';
 
-/** Operators of Unleash 8 that issue 32 part 4 adds; until flagdeck's OPERATORS holds them, their cases are skipped. */
-const ISSUE_32_OPERATORS = new Set(['SEMVER_GTE', 'SEMVER_LTE', 'REGEX']);
 /** The operator the vectors use on purpose to show that an unknown operator evaluates false. */
 const INVALID_OPERATOR_PROBE = 'NOT_A_VALID_OPERATOR';
 const LIST_OPERATORS = new Set(['IN', 'NOT_IN', 'STR_ENDS_WITH', 'STR_STARTS_WITH', 'STR_CONTAINS']);
@@ -62,7 +60,6 @@ const ok = async <T = any>(what: string, reply: Promise<Reply<T>>, ...statuses: 
 function unstorableConstraint(c: SpecConstraint): string | null {
   if (c.operator === INVALID_OPERATOR_PROBE) return `the unknown-operator probe ${c.operator}: flagdeck refuses an operator outside its list at save`;
   if (!KNOWN_OPERATORS.has(c.operator)) {
-    if (ISSUE_32_OPERATORS.has(c.operator)) return `operator ${c.operator} is not among flagdeck's constraint operators yet (issue 32 part 4 adds it; these cases run once it validates)`;
     if (c.operator === 'IN_CIDR') return 'operator IN_CIDR (Unleash 8\'s CIDR operator) is not among flagdeck\'s operators and not part of issue 32';
     return `operator ${c.operator} is not among flagdeck's constraint operators`;
   }
