@@ -1,5 +1,4 @@
-import type { ChangeRequestPreview, PreviewConfiguration, PreviewFeature, PreviewResult } from '../domain/change-requests/change-request-preview.service';
-import type { PreviewWarning } from '../domain/change-requests/change-request-preview';
+import type { ChangeRequestPreview, PreviewConfiguration, PreviewFeature, PreviewResult, PreviewWarning } from '../domain/change-requests/change-request-preview.types';
 import { builder } from './builder';
 import { ChangeRequestRef } from './change-requests.resolvers';
 import { WEIGHTS } from './cost';

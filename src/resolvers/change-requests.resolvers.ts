@@ -1,5 +1,5 @@
-import type { ChangeRequestEnvironmentConfig } from '../domain/change-requests/change-request-config.service';
-import type { ChangeRequest, ChangeRequestActor, ChangeRequestChange, ChangeRequestComment } from '../domain/change-requests/change-request.service';
+import type { ChangeRequestEnvironmentConfig } from '../domain/change-requests/change-request-config.read-model';
+import type { ChangeRequest, ChangeRequestActor, ChangeRequestChange, ChangeRequestComment } from '../domain/change-requests/change-request.read-model';
 import DataLoader from 'dataloader';
 import { builder, type GraphQLContext } from './builder';
 

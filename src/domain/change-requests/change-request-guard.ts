@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AccessService } from '../access/access.service';
 import type { Principal } from '../access/principal';
 import { NoAccessError } from '../errors';
+import { firstChangeRequestEnvironment, lockChangeRequestEnvironments } from './change-request-config.store';
 
 /**
  * Enforcement of change requests (issue 12): while change requests are enabled for an environment of a project, a
@@ -19,13 +20,8 @@ import { NoAccessError } from '../errors';
 export async function refuseWithoutChangeRequest(tx: EntityManager, principal: Principal, access: AccessService, project: string, environments?: string | readonly string[]): Promise<void> {
   if (principal.isAdmin) return;
   const only = environments === undefined ? undefined : typeof environments === 'string' ? [environments] : environments;
-  const rows: Array<{ environment: string }> = await tx.execute(
-    `select environment_name as environment from project_environments
-      where project_id = ? and change_requests_enabled${only === undefined ? '' : ' and environment_name in (?)'}
-      order by environment_name for share`,
-    only === undefined ? [project] : [project, only],
-  );
-  for (const { environment: env } of rows) {
+  const enabled = await lockChangeRequestEnvironments(tx, project, only);
+  for (const env of enabled) {
     if (await access.allows('SKIP_CHANGE_REQUEST', { project, environment: env })) continue;
     throw new NoAccessError('SKIP_CHANGE_REQUEST', env,
       `Change requests are enabled for the "${env}" environment of project "${project}": make this change through a change request, or ask for the "SKIP_CHANGE_REQUEST" permission in the "${env}" environment.`);
@@ -37,10 +33,9 @@ export async function refuseWithoutChangeRequest(tx: EntityManager, principal: P
  * the copy would carry strategies into those environments without a request.
  */
 export async function refuseCloneIntoChangeRequestProject(tx: EntityManager, project: string): Promise<void> {
-  const [row]: Array<{ environment: string }> = await tx.execute(
-    'select environment_name as environment from project_environments where project_id = ? and change_requests_enabled order by environment_name limit 1 for share', [project]);
-  if (row) {
-    throw new NoAccessError('SKIP_CHANGE_REQUEST', row.environment,
-      `Cloning is not allowed into project "${project}": it has change requests enabled (in the "${row.environment}" environment).`);
+  const environment = await firstChangeRequestEnvironment(tx, project);
+  if (environment !== undefined) {
+    throw new NoAccessError('SKIP_CHANGE_REQUEST', environment,
+      `Cloning is not allowed into project "${project}": it has change requests enabled (in the "${environment}" environment).`);
   }
 }

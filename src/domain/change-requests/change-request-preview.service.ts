@@ -1,64 +1,22 @@
 import { z } from 'zod';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ValidationError } from '../errors';
-import type { FeatureDependency, FeatureStrategy } from '../features/feature.read-model';
-import type { FeatureVariant } from '../features/variants';
 import { compile, evaluate, type CompiledSnapshot } from '../playground/engine';
-import { PlaygroundReadModel } from '../playground/playground.read-model';
 import { contextSchema, DEFAULT_COMBINATION_LIMIT, MAX_CONTEXT_BYTES } from '../playground/playground.service';
 import type { PlaygroundContext, PlaygroundFeatureEvaluation, PlaygroundFeatureInput } from '../playground/types';
 import { parse } from '../validation';
-import { applyChanges, type PreviewChange, type PreviewReason, type PreviewWarning, type PreviewWorld } from './change-request-preview';
-import { changeSchema, type ChangeRequest, type ChangeRequestService } from './change-request.service';
+import { applyChanges, type PreviewChange } from './change-request-preview';
+import { loadPreviewWorld } from './change-request-preview.read-model';
+import type { ChangeRequestPreview, PreviewConfiguration, PreviewFeature, PreviewResult, PreviewWarning } from './change-request-preview.types';
+import type { ChangeRequest } from './change-request.read-model';
+import { changeSchema } from './change-request.schemas';
+import type { ChangeRequestService } from './change-request.service';
 import { seededRandom } from '../playground/hashing';
 
 /** Most contexts one preview evaluates. */
 export const MAX_PREVIEW_CONTEXTS = 1000;
 
 export const previewSchema = z.object({ contexts: z.array(contextSchema).min(1).max(MAX_PREVIEW_CONTEXTS) }).strict();
-
-/** A feature's configuration in the request's environment, as the REST feature environment shows it. */
-export interface PreviewConfiguration {
-  enabled: boolean;
-  /** In evaluation order (sort order, then creation), as REST lists them. */
-  strategies: FeatureStrategy[];
-  variants: FeatureVariant[];
-  dependencies: FeatureDependency[];
-}
-
-export interface PreviewResult {
-  /** The context as sent. */
-  context: Record<string, unknown>;
-  /** The playground's evaluation result; null when the feature is not evaluated (does not exist, or archived). */
-  before: PlaygroundFeatureEvaluation | null;
-  after: PlaygroundFeatureEvaluation | null;
-  /** `isEnabled` or the variant name differs (a missing feature counts as off with the `disabled` variant). */
-  changed: boolean;
-}
-
-export interface PreviewFeature {
-  name: string;
-  project: string;
-  reasons: PreviewReason[];
-  /** Null: the feature is not active now (archived, or gone since the change was proposed). */
-  before: PreviewConfiguration | null;
-  /** Null: the request archives it (or it is not active now). */
-  after: PreviewConfiguration | null;
-  /** One per context, in the order sent. */
-  results: PreviewResult[];
-}
-
-export interface ChangeRequestPreview {
-  id: number;
-  project: string;
-  environment: string;
-  features: PreviewFeature[];
-  /** (feature, context) pairs whose `isEnabled` or variant name differs. */
-  changedCount: number;
-  /** Changes the preview left out because applying them would be refused now. */
-  warnings: PreviewWarning[];
-}
-
 
 const configuration = (f: PlaygroundFeatureInput | undefined): PreviewConfiguration | null => (f === undefined ? null : {
   enabled: f.enabled,
@@ -127,7 +85,7 @@ export class ChangeRequestPreviewService {
     const { project, environment } = request;
     const warnings: PreviewWarning[] = [];
     const changes = this.changes(request, warnings);
-    const world = await this.load(project, environment, changes);
+    const world = await loadPreviewWorld(this.em, project, environment, changes);
     const applied = applyChanges(world, changes);
     warnings.push(...applied.warnings);
     warnings.sort((a, b) => a.changeId - b.changeId);
@@ -179,39 +137,6 @@ export class ChangeRequestPreviewService {
     for (const f of request.features) for (const c of f.changes) add(c, f.name);
     for (const s of request.segments) for (const c of s.changes) add(c, null);
     return out.sort((a, b) => a.id - b.id);
-  }
-
-  /** The environment's evaluation input (all projects, as the playground's default) and what the rules of the changes need. */
-  private async load(project: string, environment: string, changes: readonly PreviewChange[]): Promise<PreviewWorld> {
-    const named = [...new Set(changes.flatMap((c) => ('feature' in c ? [c.feature] : [])))];
-    const deletedSegments = [...new Set(changes.flatMap((c) => (c.action === 'deleteSegment' ? [c.payload.id] : [])))];
-    const [snapshot, definitions, segmentRows, elsewhere, defaults, ranks] = await Promise.all([
-      new PlaygroundReadModel(this.em).load([environment], '*'),
-      this.em.execute('select name from strategies') as Promise<Array<{ name: string }>>,
-      this.em.execute('select id, project from segments') as Promise<Array<{ id: number; project: string | null }>>,
-      (deletedSegments.length === 0 ? Promise.resolve([]) : this.em.execute(
-        `select fss.segment_id, count(*)::int as count from feature_strategy_segments fss
-           join feature_strategies fs on fs.id = fss.feature_strategy_id join features f on f.name = fs.feature_name
-          where fss.segment_id in (?) and (fs.environment <> ? or f.archived_at is not null) group by fss.segment_id`,
-        [deletedSegments, environment])) as Promise<Array<{ segment_id: number; count: number }>>,
-      this.em.execute(
-        `select pe.default_strategy, p.default_stickiness from project_environments pe join projects p on p.id = pe.project_id
-          where pe.project_id = ? and pe.environment_name = ?`, [project, environment]) as Promise<Array<{ default_strategy: Record<string, unknown> | null; default_stickiness: string }>>,
-      (named.length === 0 ? Promise.resolve([]) : this.em.execute(
-        'select id from feature_strategies where feature_name in (?) and environment = ? order by created_at, id', [named, environment])) as Promise<Array<{ id: string }>>,
-    ]);
-    return {
-      project,
-      environment,
-      features: snapshot.features.get(environment) ?? [],
-      segments: snapshot.segments,
-      segmentProjects: new Map(segmentRows.map((r) => [r.id, r.project ?? null])),
-      segmentUseElsewhere: new Map(elsewhere.map((r) => [r.segment_id, r.count])),
-      strategyNames: new Set(definitions.map((d) => d.name)),
-      defaultStrategy: defaults[0]?.default_strategy ?? null,
-      defaultStickiness: defaults[0]?.default_stickiness ?? 'default',
-      creationRank: new Map(ranks.map((r, i) => [r.id, i])),
-    };
   }
 
   /** The playground's D9 limit, counted in feature × context results (both evaluations of a pair are one), and its bound on repeated context text. */

@@ -4,7 +4,7 @@
  * follow (FeatureStrategyService, FeatureService, SegmentService) and the apply order of a request:
  *   phase 1 every change but updateEnabled and archiveFeature, phase 2 updateEnabled, phase 3 archiveFeature,
  *   each phase in change id order.
- * No ORM and no I/O: the service (change-request-preview.service.ts) loads the input and evaluates the result.
+ * No ORM and no I/O: change-request-preview.read-model.ts loads the input, the service evaluates the result.
  *
  * The input is never changed: a feature is copied the first time a change touches it, and a strategy, dependency or
  * segment that changes is replaced by a new object (compiled snapshots keep references to their input).
@@ -20,22 +20,11 @@ import { toFeatureVariants, toStrategyVariants, type StrategyVariant } from '../
 import { DomainError, ValidationError } from '../errors';
 import { sameJson } from '../validation';
 import type { PlaygroundDependencyInput, PlaygroundFeatureInput, PlaygroundSegmentInput, PlaygroundStrategyInput } from '../playground/types';
-import type { ChangeInput } from './change-request.service';
+import type { ChangeInput } from './change-request.schemas';
+import type { PreviewReason, PreviewWarning } from './change-request-preview.types';
 
 /** One change of the request, its payload validated as its action's shape. */
 export type PreviewChange = ChangeInput & { id: number };
-
-/** A change the preview left out because applying it would be refused now. */
-export interface PreviewWarning {
-  changeId: number;
-  action: string;
-  /** The feature it names; null for segment changes. */
-  feature: string | null;
-  message: string;
-}
-
-/** Why a feature is in the preview: a change names it, a changed segment is used by it, or a feature it depends on is in it. */
-export type PreviewReason = 'change' | 'segment' | 'parent';
 
 /** What the service loads besides the environment's features and segments. */
 export interface PreviewWorld {

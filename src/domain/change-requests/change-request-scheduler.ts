@@ -5,18 +5,10 @@ import { userPrincipal } from '../access/authenticator';
 import { SYSTEM_USER_ID, type Principal } from '../access/principal';
 import { change } from '../change';
 import { DomainError, NoAccessError } from '../errors';
+import { iso } from '../dates';
 import { applyChangeRequest } from './change-request-apply';
-
-interface DueRow {
-  id: number;
-  scheduled_by: string;
-  scheduled_by_user_id: number | null;
-  /** Who scheduled it, by id (`actorKey`): the one whose current rights the application is checked against. */
-  scheduled_by_actor: string | null;
-  scheduled_at: Date;
-  /** The time exactly as stored (microseconds included), to recognise this very schedule later. */
-  scheduled_at_text: string;
-}
+import { dueChangeRequests, type DueRow } from './change-request.read-model';
+import { lockDueRequest, lockSchedulerUser, lockSchedulerToken, markApplied, markScheduleFailed } from './change-request.store';
 
 /**
  * The name and id written on the scheduler's own events (success, failure): whoever scheduled the request, as
@@ -36,14 +28,12 @@ async function currentScheduler(tx: EntityManager, row: DueRow, environment: str
   const refuse = (why: string) => new NoAccessError('APPLY_CHANGE_REQUEST', environment, `Change request ${row.id} was not applied: ${why}.`);
   const [kind, id] = (row.scheduled_by_actor ?? '').split(':');
   if (kind === 'user' && /^\d+$/.test(id)) {
-    const [u]: Array<{ id: number; username: string | null; email: string | null; root_role_id: number }> = await tx.execute(
-      'select id, username, email, root_role_id from users where id = ? for key share', [Number(id)]);
+    const u = await lockSchedulerUser(tx, Number(id));
     if (!u) throw refuse(`the user who scheduled it (${row.scheduled_by}) no longer exists`);
     return userPrincipal(u);
   }
   if (kind === 'token' && /^\d+$/.test(id)) {
-    const [t]: Array<{ id: number; token_name: string; type: string }> = await tx.execute(
-      'select id, token_name, type from api_tokens where id = ? and (expires_at is null or expires_at > now()) for key share', [Number(id)]);
+    const t = await lockSchedulerToken(tx, Number(id));
     if (!t || t.type !== 'admin') throw refuse(`the API token that scheduled it (${row.scheduled_by}) was deleted or has expired`);
     return { kind: 'api-token', name: t.token_name, userId: SYSTEM_USER_ID, isAdmin: true, rootRoleId: null, tokenId: t.id, tokenType: 'admin', tokenProjects: ['*'], tokenEnvironment: '*' };
   }
@@ -106,9 +96,7 @@ export class ChangeRequestScheduler {
     let applied = 0;
     for (;;) {
       const em = this.orm.em.fork() as EntityManager;
-      const due: DueRow[] = await em.execute(
-        `select id, scheduled_by, scheduled_by_user_id, scheduled_by_actor, scheduled_at, scheduled_at::text as scheduled_at_text from change_requests
-          where state = 'Scheduled' and schedule_status = 'pending' and scheduled_at <= now() order by scheduled_at, id limit ?`, [BATCH]);
+      const due = await dueChangeRequests(em, BATCH);
       let skipped = 0;
       for (const row of due) {
         if (this.stopped) return applied;
@@ -127,9 +115,7 @@ export class ChangeRequestScheduler {
     const principal = schedulerOf(row);
     try {
       return await change(this.orm.em.fork() as EntityManager, principal, async (tx, emit): Promise<'applied' | 'skipped'> => {
-        const [r]: Array<{ id: number; project: string; environment: string }> = await tx.execute(
-          `select id, project, environment from change_requests
-            where id = ? and state = 'Scheduled' and schedule_status = 'pending' and scheduled_at <= now() for update skip locked`, [row.id]);
+        const r = await lockDueRequest(tx, row.id);
         if (!r) return 'skipped';
         // The scheduler's rights now, checked as a direct apply checks them: a role taken away since scheduling, a
         // deleted user or token, fails the request instead of applying it.
@@ -140,10 +126,10 @@ export class ChangeRequestScheduler {
             `Change request ${r.id} was not applied: ${scheduler.name}, who scheduled it, no longer holds the "APPLY_CHANGE_REQUEST" permission in the "${r.environment}" environment of project "${r.project}". Someone who holds it may apply it or schedule it again.`);
         }
         await applyChangeRequest(tx, scheduler, r, access);
-        await tx.execute(`update change_requests set state = 'Applied', applied_at = now(), schedule_status = null where id = ?`, [r.id]);
+        await markApplied(tx, r.id);
         const base = { project: r.project, environment: r.environment, data: { changeRequestId: r.id } };
         emit({ type: 'change-request-applied', ...base });
-        emit({ type: 'change-request-scheduled-application-success', ...base, data: { changeRequestId: r.id, scheduledDate: new Date(row.scheduled_at).toISOString() } });
+        emit({ type: 'change-request-scheduled-application-success', ...base, data: { changeRequestId: r.id, scheduledDate: iso(row.scheduled_at) } });
         return 'applied';
       });
     } catch (err) {
@@ -155,14 +141,11 @@ export class ChangeRequestScheduler {
 
   private async recordFailure(row: DueRow, principal: Principal, reason: string): Promise<void> {
     await change(this.orm.em.fork() as EntityManager, principal, async (tx, emit) => {
-      const [r]: Array<{ id: number; project: string; environment: string }> = await tx.execute(
-        `update change_requests set schedule_status = 'failed', failure_reason = ?
-          where id = ? and state = 'Scheduled' and schedule_status = 'pending' and scheduled_at = ?::timestamptz returning id, project, environment`,
-        [reason.slice(0, 2000), row.id, row.scheduled_at_text]);
+      const r = await markScheduleFailed(tx, row.id, row.scheduled_at_text, reason.slice(0, 2000));
       if (!r) return;
       emit({
         type: 'change-request-scheduled-application-failure', project: r.project, environment: r.environment,
-        data: { changeRequestId: r.id, scheduledDate: new Date(row.scheduled_at).toISOString(), failureReason: reason },
+        data: { changeRequestId: r.id, scheduledDate: iso(row.scheduled_at), failureReason: reason },
       });
     });
     this.logger.info({ changeRequest: row.id, reason }, 'a scheduled change request could not be applied');

@@ -5,7 +5,7 @@ import {
 import { updateSchema as changeRequestConfigSchema } from '../../../domain/change-requests/change-request-config.service';
 import {
   changeListSchema, changeSchema, commentSchema, stateSchema, titleSchema,
-} from '../../../domain/change-requests/change-request.service';
+} from '../../../domain/change-requests/change-request.schemas';
 import { previewSchema } from '../../../domain/change-requests/change-request-preview.service';
 import { createSchema as createEnvironmentSchema, updateSchema as updateEnvironmentSchema } from '../../../domain/environments/environment.service';
 import {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PROJECT_MODES } from '../../../domain/projects/project.service';
-import { CHANGE_REQUEST_STATES, changeSchema } from '../../../domain/change-requests/change-request.service';
+import { CHANGE_REQUEST_STATES } from '../../../domain/change-requests/change-request-states';
+import { changeSchema } from '../../../domain/change-requests/change-request.schemas';
 import { STRATEGY_PARAMETER_TYPES } from '../../../domain/strategies/strategy-definition.entity';
 import { named, timestamp } from '../describe';
 import { Tag } from '../shapes';

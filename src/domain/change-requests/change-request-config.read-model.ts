@@ -1,0 +1,36 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+/** One environment of a project with its change-request settings (GET …/change-requests/config). */
+export interface ChangeRequestEnvironmentConfig {
+  environment: string;
+  type: string;
+  changeRequestsEnabled: boolean;
+  requiredApprovals: number;
+}
+
+/** The settings of a project environment as read from `project_environments` with its environment's type. */
+export interface ConfigRow {
+  environment: string;
+  type: string;
+  change_requests_enabled: boolean;
+  required_approvals: number;
+}
+
+export const toConfig = (r: ConfigRow): ChangeRequestEnvironmentConfig => ({
+  environment: r.environment, type: r.type, changeRequestsEnabled: r.change_requests_enabled, requiredApprovals: r.required_approvals,
+});
+
+/** Every environment of the project, in the environments' sort order; undefined for an unknown project. */
+export async function projectChangeRequestConfig(em: EntityManager, project: string): Promise<ChangeRequestEnvironmentConfig[] | undefined> {
+  const rows: Array<ConfigRow & { project_exists: boolean }> = await em.execute(
+    `select p.id is not null as project_exists, pe.environment_name as environment, e.type, pe.change_requests_enabled, pe.required_approvals
+       from (select ?::text as id) q
+       left join projects p on p.id = q.id
+       left join project_environments pe on pe.project_id = p.id
+       left join environments e on e.name = pe.environment_name
+      order by e.sort_order, e.name`,
+    [project],
+  );
+  if (!rows[0]?.project_exists) return undefined;
+  return rows.filter((r) => r.environment !== null).map(toConfig);
+}

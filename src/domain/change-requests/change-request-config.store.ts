@@ -1,0 +1,52 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { NotFoundError } from '../errors';
+import { toConfig, type ChangeRequestEnvironmentConfig, type ConfigRow } from './change-request-config.read-model';
+
+/**
+ * The SQL of the change-request settings of project environments: reading them under a row lock (a configuration
+ * change takes it `for update`; a new change request and the guard of direct changes rely on it `for share`), and
+ * writing them.
+ */
+
+/**
+ * An environment's change-request settings in a project, read with a row lock inside a transaction; 404 naming the
+ * project or the environment when the project has no such environment.
+ */
+export async function loadProjectEnvironmentConfig(tx: EntityManager, project: string, environment: string, lock: 'update' | 'share'): Promise<ChangeRequestEnvironmentConfig> {
+  const [row]: ConfigRow[] = await tx.execute(
+    `select pe.environment_name as environment, e.type, pe.change_requests_enabled, pe.required_approvals
+       from project_environments pe join environments e on e.name = pe.environment_name
+      where pe.project_id = ? and pe.environment_name = ? for ${lock} of pe`,
+    [project, environment],
+  );
+  if (row) return toConfig(row);
+  const [p] = await tx.execute('select 1 from projects where id = ?', [project]);
+  if (!p) throw new NotFoundError('No project found');
+  throw new NotFoundError(`The environment "${environment}" is not enabled in project "${project}"`);
+}
+
+export async function updateProjectEnvironmentConfig(tx: EntityManager, project: string, environment: string, config: ChangeRequestEnvironmentConfig): Promise<void> {
+  await tx.execute('update project_environments set change_requests_enabled = ?, required_approvals = ? where project_id = ? and environment_name = ?',
+    [config.changeRequestsEnabled, config.requiredApprovals, project, environment]);
+}
+
+/**
+ * The environments of the project (`only` those, when given) where change requests are enabled, by name, read
+ * `for share` so a configuration change waits for the change relying on them.
+ */
+export async function lockChangeRequestEnvironments(tx: EntityManager, project: string, only?: readonly string[]): Promise<string[]> {
+  const rows: Array<{ environment: string }> = await tx.execute(
+    `select environment_name as environment from project_environments
+      where project_id = ? and change_requests_enabled${only === undefined ? '' : ' and environment_name in (?)'}
+      order by environment_name for share`,
+    only === undefined ? [project] : [project, only],
+  );
+  return rows.map((r) => r.environment);
+}
+
+/** The first environment (by name) of the project where change requests are enabled, read `for share`. */
+export async function firstChangeRequestEnvironment(tx: EntityManager, project: string): Promise<string | undefined> {
+  const [row]: Array<{ environment: string }> = await tx.execute(
+    'select environment_name as environment from project_environments where project_id = ? and change_requests_enabled order by environment_name limit 1 for share', [project]);
+  return row?.environment;
+}

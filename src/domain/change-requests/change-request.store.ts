@@ -1,0 +1,222 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { actorKey, type Principal } from '../access/principal';
+import { lockClause, type RowLock } from '../change';
+import { NotFoundError } from '../errors';
+import { rowId } from '../validation';
+import type { ChangeRequestState } from './change-request-states';
+
+/**
+ * The SQL that writes change requests, their changes, reviews and comments, and the row locks the services and the
+ * scheduler take (change-request.service.ts and change-request-scheduler.ts say what each rule is for).
+ */
+
+/** A row of `change_requests`. */
+export interface ChangeRequestRow {
+  id: number;
+  project: string;
+  environment: string;
+  title: string | null;
+  state: ChangeRequestState;
+  min_approvals: number;
+  created_by: string;
+  /** Who wrote it, by id (`actorKey`): authorship is decided by this, never by `created_by`. */
+  created_by_actor: string;
+  created_at: Date;
+  scheduled_at: Date | null;
+  schedule_status: 'pending' | 'failed' | null;
+  failure_reason: string | null;
+}
+
+/** A row of `change_request_comments`. */
+export interface CommentRow {
+  id: number;
+  change_request_id: number;
+  text: string;
+  created_by: string;
+  created_at: Date;
+}
+
+/** 404 for a change request that is not one of the project (or an id that cannot be one). */
+export const changeRequestNotFound = (project: string, id: string | number): NotFoundError =>
+  new NotFoundError(`Could not find change request ${String(id)} in project "${project}"`);
+
+/**
+ * A change request of the project, read with the row lock given (none outside a transaction); 404 for an unknown or
+ * malformed id, or a request of another project.
+ */
+export async function loadChangeRequest(em: EntityManager, project: string, id: string | number, lock?: RowLock): Promise<ChangeRequestRow> {
+  const n = rowId(id);
+  const [row]: ChangeRequestRow[] = n === undefined ? [] : await em.execute(`select * from change_requests where id = ? and project = ?${lockClause(lock)}`, [n, project]);
+  if (!row) throw changeRequestNotFound(project, id);
+  return row;
+}
+
+/** The caller's Draft for the project environment, locked `for update`. */
+export async function lockDraft(tx: EntityManager, project: string, environment: string, principal: Principal): Promise<{ id: number } | undefined> {
+  const rows: Array<{ id: number }> = await tx.execute(
+    `select id from change_requests where project = ? and environment = ? and created_by_actor = ? and state = 'Draft' for update`,
+    [project, environment, actorKey(principal)]);
+  return rows[0];
+}
+
+/** A new Draft of the caller's, unless one exists (the unique index on open Drafts decides); true when it was made. */
+export async function insertDraft(tx: EntityManager, project: string, environment: string, minApprovals: number, principal: Principal): Promise<boolean> {
+  const created: Array<{ id: number }> = await tx.execute(
+    `insert into change_requests (project, environment, min_approvals, created_by, created_by_user_id, created_by_actor) values (?, ?, ?, ?, ?, ?)
+     on conflict (project, environment, created_by_actor) where state = 'Draft' do nothing returning id`,
+    [project, environment, minApprovals, principal.name, principal.userId, actorKey(principal)]);
+  return created.length > 0;
+}
+
+export async function insertChange(
+  tx: EntityManager, requestId: number, c: { feature: string | null; action: string; payload: unknown }, snapshot: unknown, principal: Principal,
+): Promise<{ id: number }> {
+  const [row]: Array<{ id: number }> = await tx.execute(
+    `insert into change_request_changes (change_request_id, feature, action, payload, snapshot, created_by, created_by_user_id)
+     values (?, ?, ?, ?::jsonb, ?::jsonb, ?, ?) returning id`,
+    [requestId, c.feature, c.action, JSON.stringify(c.payload ?? {}), snapshot === null ? null : JSON.stringify(snapshot), principal.name, principal.userId]);
+  return row;
+}
+
+/** Deletes a change of the request (to replace it); undefined when the request has no such change. */
+export async function deleteChange(tx: EntityManager, requestId: number, changeId: string | number): Promise<{ id: number } | undefined> {
+  const n = rowId(changeId);
+  const [old]: Array<{ id: number }> = n === undefined ? [] : await tx.execute(
+    'delete from change_request_changes where id = ? and change_request_id = ? returning id', [n, requestId]);
+  return old;
+}
+
+/** Deletes a change of the request and returns what it was; undefined when the request has no such change. */
+export async function discardChange(
+  tx: EntityManager, requestId: number, changeId: string | number,
+): Promise<{ id: number; feature: string | null; action: string; payload: unknown } | undefined> {
+  const n = rowId(changeId);
+  const [removed]: Array<{ id: number; feature: string | null; action: string; payload: unknown }> = n === undefined ? [] : await tx.execute(
+    'delete from change_request_changes where id = ? and change_request_id = ? returning id, feature, action, payload', [n, requestId]);
+  return removed;
+}
+
+export async function hasChanges(tx: EntityManager, requestId: number): Promise<boolean> {
+  const [left] = await tx.execute('select 1 from change_request_changes where change_request_id = ? limit 1', [requestId]);
+  return left !== undefined;
+}
+
+export async function deleteChangeRequest(tx: EntityManager, id: number): Promise<void> {
+  await tx.execute('delete from change_requests where id = ?', [id]);
+}
+
+export async function withdrawApprovals(tx: EntityManager, id: number): Promise<void> {
+  await tx.execute(`delete from change_request_reviews where change_request_id = ? and decision = 'approved'`, [id]);
+}
+
+export async function setTitle(tx: EntityManager, id: number, title: string): Promise<void> {
+  await tx.execute('update change_requests set title = ? where id = ?', [title, id]);
+}
+
+/** The comment sent with a move of the request. */
+export async function insertComment(tx: EntityManager, requestId: number, text: string, principal: Principal): Promise<void> {
+  await tx.execute('insert into change_request_comments (change_request_id, text, created_by, created_by_user_id) values (?, ?, ?, ?)',
+    [requestId, text, principal.name, principal.userId]);
+}
+
+/** A comment on its own, returned as stored. */
+export async function addComment(tx: EntityManager, requestId: number, text: string, principal: Principal): Promise<CommentRow> {
+  const [c]: CommentRow[] = await tx.execute(
+    'insert into change_request_comments (change_request_id, text, created_by, created_by_user_id) values (?, ?, ?, ?) returning id, change_request_id, text, created_by, created_at',
+    [requestId, text, principal.name, principal.userId]);
+  return c;
+}
+
+export async function sendToReview(tx: EntityManager, id: number, minApprovals: number): Promise<void> {
+  await tx.execute(`update change_requests set state = 'In review', min_approvals = ? where id = ?`, [minApprovals, id]);
+}
+
+/** The caller's approval; false when they have already reviewed the request. */
+export async function addApproval(tx: EntityManager, id: number, principal: Principal): Promise<boolean> {
+  const added = await tx.execute(
+    `insert into change_request_reviews (change_request_id, created_by, created_by_user_id, created_by_actor, decision) values (?, ?, ?, ?, 'approved')
+     on conflict (change_request_id, created_by_actor) do nothing returning created_by`, [id, principal.name, principal.userId, actorKey(principal)]);
+  return added.length > 0;
+}
+
+export async function countApprovals(tx: EntityManager, id: number): Promise<number> {
+  const [{ approvals }]: Array<{ approvals: number }> = await tx.execute(
+    `select count(*)::int as approvals from change_request_reviews where change_request_id = ? and decision = 'approved'`, [id]);
+  return approvals;
+}
+
+export async function markApproved(tx: EntityManager, id: number): Promise<void> {
+  await tx.execute(`update change_requests set state = 'Approved' where id = ?`, [id]);
+}
+
+/** The caller's rejection (replacing an approval of theirs), and the request Rejected. */
+export async function reject(tx: EntityManager, id: number, principal: Principal): Promise<void> {
+  await tx.execute(
+    `insert into change_request_reviews (change_request_id, created_by, created_by_user_id, created_by_actor, decision) values (?, ?, ?, ?, 'rejected')
+     on conflict (change_request_id, created_by_actor) do update set decision = 'rejected', created_by = excluded.created_by, created_at = now()`,
+    [id, principal.name, principal.userId, actorKey(principal)]);
+  await tx.execute(`update change_requests set state = 'Rejected' where id = ?`, [id]);
+}
+
+export async function markApplied(tx: EntityManager, id: number): Promise<void> {
+  await tx.execute(`update change_requests set state = 'Applied', applied_at = now(), schedule_status = null where id = ?`, [id]);
+}
+
+export async function markScheduled(tx: EntityManager, id: number, scheduledAt: Date | undefined, principal: Principal): Promise<void> {
+  await tx.execute(
+    `update change_requests set state = 'Scheduled', scheduled_at = ?, schedule_status = 'pending', failure_reason = null,
+            scheduled_by = ?, scheduled_by_user_id = ?, scheduled_by_actor = ? where id = ?`,
+    [scheduledAt, principal.name, principal.userId, actorKey(principal), id]);
+}
+
+export async function markCancelled(tx: EntityManager, id: number): Promise<void> {
+  await tx.execute(`update change_requests set state = 'Cancelled', schedule_status = null where id = ?`, [id]);
+}
+
+/** Whether the segment exists, read `for key share` so it is not deleted before the change is recorded. */
+export async function keySharedSegmentExists(tx: EntityManager, id: number): Promise<boolean> {
+  const [s] = await tx.execute('select 1 from segments where id = ? for key share', [id]);
+  return s !== undefined;
+}
+
+/** Whether the strategy is one of the feature's in the environment. */
+export async function strategyExists(tx: EntityManager, id: string, feature: string, environment: string): Promise<boolean> {
+  const [s] = await tx.execute('select 1 from feature_strategies where id = ? and feature_name = ? and environment = ?', [id, feature, environment]);
+  return s !== undefined;
+}
+
+/** A Scheduled request still due and pending, locked `for update skip locked`: undefined when another instance has it. */
+export async function lockDueRequest(tx: EntityManager, id: number): Promise<{ id: number; project: string; environment: string } | undefined> {
+  const [r]: Array<{ id: number; project: string; environment: string }> = await tx.execute(
+    `select id, project, environment from change_requests
+      where id = ? and state = 'Scheduled' and schedule_status = 'pending' and scheduled_at <= now() for update skip locked`, [id]);
+  return r;
+}
+
+/** The user who scheduled a request, as they are now, held `for key share` until the application commits. */
+export async function lockSchedulerUser(tx: EntityManager, userId: number): Promise<{ id: number; username: string | null; email: string | null; root_role_id: number } | undefined> {
+  const [u]: Array<{ id: number; username: string | null; email: string | null; root_role_id: number }> = await tx.execute(
+    'select id, username, email, root_role_id from users where id = ? for key share', [userId]);
+  return u;
+}
+
+/** The API token that scheduled a request, unless it has expired, held `for key share` until the application commits. */
+export async function lockSchedulerToken(tx: EntityManager, tokenId: number): Promise<{ id: number; token_name: string; type: string } | undefined> {
+  const [t]: Array<{ id: number; token_name: string; type: string }> = await tx.execute(
+    'select id, token_name, type from api_tokens where id = ? and (expires_at is null or expires_at > now()) for key share', [tokenId]);
+  return t;
+}
+
+/**
+ * Marks this very schedule failed (only a request still pending at the time given, exactly as stored); undefined when
+ * it was not (applied, moved or failed meanwhile).
+ */
+export async function markScheduleFailed(
+  tx: EntityManager, id: number, scheduledAtText: string, reason: string,
+): Promise<{ id: number; project: string; environment: string } | undefined> {
+  const [r]: Array<{ id: number; project: string; environment: string }> = await tx.execute(
+    `update change_requests set schedule_status = 'failed', failure_reason = ?
+      where id = ? and state = 'Scheduled' and schedule_status = 'pending' and scheduled_at = ?::timestamptz returning id, project, environment`,
+    [reason, id, scheduledAtText]);
+  return r;
+}
