@@ -14,7 +14,7 @@ import { loadFeature } from './feature.store';
 import {
   copiedParts, copyEnvironmentVariants, environmentVariantRows, insertDependency, parentProject, projectEnvironmentNames, segmentsOfOtherProjects,
 } from './feature-clone.store';
-import { writeStrategy } from './feature-strategy.store';
+import { insertStrategy, strategyEventData } from './feature-strategy.store';
 
 /** Cloning a feature (spec endpoint 5 / D3): a new feature with the source's metadata, variants, strategies and dependencies. */
 export class FeatureCloneService {
@@ -61,7 +61,8 @@ export class FeatureCloneService {
         for (const s of list) {
           const parameters = { ...s.parameters };
           if (replaceGroupId !== false && Object.hasOwn(parameters, 'groupId')) parameters.groupId = name;
-          await writeStrategy(tx, emit, project, environment, { ...s, id: randomUUID(), featureName: name, parameters });
+          const copy = await insertStrategy(tx, project, environment, { ...s, id: randomUUID(), featureName: name, parameters });
+          emit({ type: 'feature-strategy-add', project, environment, featureName: name, data: strategyEventData(copy) });
         }
       }
       // Parent dependencies, when the parent lives in the target project (dependencies never cross projects).

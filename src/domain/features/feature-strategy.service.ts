@@ -14,7 +14,7 @@ import { assertSameFeatureAndEnvironment, defaultStrategyFrom, draftStrategy, ju
 import { createSchema, sortOrderSchema, switchSchema, updateSchema, type StrategyData, type StrategyInput } from './feature-strategy.schemas';
 import {
   defaultStrategySettings, deleteStrategy, enableStrategy, insertStrategyWhenValid, loadStrategy, lockSegments, readDefinitions, setStrategySortOrder,
-  stored, strategyEventData, strategyValues, updateStrategy, writeSegments, writeStrategy,
+  insertStrategy, strategyEventData, strategyValues, updateStrategy, writeSegments,
 } from './feature-strategy.store';
 import { FeatureVariantService } from './feature-variant.service';
 import { applyJsonPatch } from './json-patch';
@@ -210,7 +210,7 @@ export class FeatureStrategyService {
     const appendAfterLast = data.sortOrder === undefined;
     if ((data.segments ?? []).length > 0) {
       const strategy = await this.validate(tx, project, feature, { ...data, sortOrder: data.sortOrder ?? 0 }, id, checkEnvironment ? environment : undefined);
-      return writeStrategy(tx, emit, project, environment, strategy, appendAfterLast);
+      return this.added(emit, project, environment, await insertStrategy(tx, project, environment, strategy, appendAfterLast));
     }
     const draft = draftStrategy(id, feature, data, []);
     const values = strategyValues(project, environment, draft.strategy, appendAfterLast);
@@ -218,7 +218,8 @@ export class FeatureStrategyService {
     const row = await insertStrategyWhenValid(tx, data, checkEnvironment ? { project, environment } : undefined, values, passed);
     if (checkEnvironment) checkProjectEnvironment(project, environment, row.linked ?? null);
     judgeStrategy(draft, row, data.constraints);
-    return stored(tx, emit, project, environment, { ...draft.strategy, sortOrder: row.sort_order as number });
+    // No segment links to write: a strategy with segments took the path above.
+    return this.added(emit, project, environment, { ...draft.strategy, sortOrder: row.sort_order as number });
   }
 
   /**
@@ -248,6 +249,12 @@ export class FeatureStrategyService {
     }
     judgeStrategy(draft, row, data.constraints);
     return draft.strategy;
+  }
+
+  /** A new strategy's event, feature-strategy-add. */
+  private added(emit: (e: EventInput) => void, project: string, environment: string, strategy: FeatureStrategy): FeatureStrategy {
+    emit({ type: 'feature-strategy-add', project, environment, featureName: strategy.featureName, data: strategyEventData(strategy) });
+    return strategy;
   }
 
   private async disableWithoutActiveStrategies(tx: EntityManager, emit: (e: EventInput) => void, project: string, feature: string, environment: string): Promise<void> {

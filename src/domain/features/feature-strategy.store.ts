@@ -1,5 +1,4 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { EventInput } from '../events/event.store';
 import { NotFoundError } from '../errors';
 import { FeatureReadModel, type FeatureStrategy } from './feature.read-model';
 import { PROJECT_ENVIRONMENT_LINKED } from './feature.store';
@@ -41,22 +40,16 @@ export function strategyValues(project: string, environment: string, strategy: F
 }
 
 /**
- * Inserts a strategy already in stored form (validated, or copied from a stored one) with its segment links, and
- * writes feature-strategy-add. Adding a strategy and cloning a feature both go through here. Returns the strategy as
- * stored (its sort order computed with `appendAfterLast`, see strategyValues).
+ * Inserts a strategy already in stored form (validated, or copied from a stored one) with its segment links. Adding a
+ * strategy and cloning a feature both go through here. Returns the strategy as stored (its sort order computed with
+ * `appendAfterLast`, see strategyValues).
  */
-export async function writeStrategy(tx: EntityManager, emit: (e: EventInput) => void, project: string, environment: string, strategy: FeatureStrategy, appendAfterLast = false): Promise<FeatureStrategy> {
+export async function insertStrategy(tx: EntityManager, project: string, environment: string, strategy: FeatureStrategy, appendAfterLast = false): Promise<FeatureStrategy> {
   const values = strategyValues(project, environment, strategy, appendAfterLast);
   const [row]: Array<{ sort_order: number }> = await tx.execute(
     `insert into feature_strategies (${STRATEGY_COLUMNS}) values (${values.sql}) returning sort_order`, values.params);
-  return stored(tx, emit, project, environment, { ...strategy, sortOrder: row.sort_order });
-}
-
-/** After a strategy's row is in: its segment links and its feature-strategy-add event. */
-export async function stored(tx: EntityManager, emit: (e: EventInput) => void, project: string, environment: string, strategy: FeatureStrategy): Promise<FeatureStrategy> {
   await writeSegments(tx, strategy.id, strategy.segments, false);
-  emit({ type: 'feature-strategy-add', project, environment, featureName: strategy.featureName, data: strategyEventData(strategy) });
-  return strategy;
+  return { ...strategy, sortOrder: row.sort_order };
 }
 
 export async function writeSegments(tx: EntityManager, id: string, segments: number[], replace: boolean): Promise<void> {
