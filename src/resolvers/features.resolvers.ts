@@ -1,4 +1,4 @@
-import type { FeatureType } from '../domain/features/feature.service';
+import type { FeatureType } from '../domain/features/feature.read-model';
 import type { FeatureDependency, FeatureEnvironmentState, FeatureStrategy, FeatureSummary, Tag } from '../domain/features/feature.read-model';
 import type { FeatureVariant, Payload, StrategyVariant } from '../domain/features/variants';
 import { NotFoundError, ValidationError } from '../domain/errors';

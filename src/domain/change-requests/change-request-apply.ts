@@ -3,7 +3,7 @@ import { AccessService } from '../access/access.service';
 import type { Grant, Scope } from '../access/rbac';
 import type { Principal } from '../access/principal';
 import { ConflictError, DomainError, NoAccessError } from '../errors';
-import { lockFeatures } from '../features/feature.lookup';
+import { lockFeatures } from '../features/feature.store';
 import { FeatureStrategyService } from '../features/feature-strategy.service';
 import { FeatureService } from '../features/feature.service';
 import { SegmentService } from '../segments/segment.service';

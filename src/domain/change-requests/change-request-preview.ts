@@ -15,7 +15,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { normalizeConstraint, type Constraint } from '../features/constraints';
-import { defaultStrategyFrom, mergeStrategyUpdate, PERCENT_PARAMETERS } from '../features/feature-strategy.service';
+import { defaultStrategyFrom, mergeStrategyUpdate, PERCENT_PARAMETERS } from '../features/feature-strategy.rules';
 import { toFeatureVariants, toStrategyVariants, type StrategyVariant } from '../features/variants';
 import { DomainError, ValidationError } from '../errors';
 import { sameJson } from '../validation';

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { iso } from '../dates';
 import { FeatureReadModel } from '../features/feature.read-model';
-import { defaultStrategyFrom } from '../features/feature-strategy.service';
+import { defaultStrategyFrom } from '../features/feature-strategy.rules';
 import { defaultStrategySettings } from '../features/feature-strategy.store';
 import type { FeatureVariant } from '../features/variants';
 import {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ValidationError } from '../errors';
-import { dependencyPayloadSchema } from '../features/feature.service';
-import { strategyPayloadSchemas } from '../features/feature-strategy.service';
+import { dependencyPayloadSchema } from '../features/feature.schemas';
+import { strategyPayloadSchemas } from '../features/feature-strategy.schemas';
 import { featureVariantsSchema } from '../features/variants';
 import { segmentPayloadSchema } from '../segments/segment.service';
 import { CHANGE_REQUEST_STATES } from './change-request-states';

@@ -4,7 +4,7 @@ import { actorKey, type Principal } from '../access/principal';
 import { change } from '../change';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import type { EventType } from '../events/event-types';
-import { loadProjectFeature } from '../features/feature.lookup';
+import { loadProjectFeature } from '../features/feature.store';
 import { parse, rowId } from '../validation';
 import { applyChangeRequest } from './change-request-apply';
 import type { StoredChange } from './change-request-changes';

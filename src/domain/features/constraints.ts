@@ -3,6 +3,7 @@ import valid from 'semver/functions/valid';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotFoundError, ValidationError, type ErrorDetail } from '../errors';
 import { constraintRegexProblem } from './constraint-regex';
+import { contextFieldLegalValues } from './constraints.read-model';
 
 /** The spec's 15 constraint operators, then the three Unleash 8.2 added (issue 32). */
 export const OPERATORS = [
@@ -64,9 +65,7 @@ const isNumeric = (v: string) => v.trim() !== '' && Number.isFinite(Number(v));
 export async function checkConstraints(em: EntityManager, input: z.output<typeof constraintsSchema>, path: string): Promise<Constraint[]> {
   if (input.length === 0) return [];
   const names = [...new Set(input.map((c) => c.contextName))];
-  const rows: Array<{ name: string; legal_values: Array<{ value: string }> }> = await em.execute(
-    `select name, legal_values from context_fields where name in (?)`, [names]);
-  return checkConstraintsAgainst(Object.fromEntries(rows.map((r) => [r.name, r.legal_values])), input, path);
+  return checkConstraintsAgainst(await contextFieldLegalValues(em, names), input, path);
 }
 
 /**

@@ -6,8 +6,7 @@ import { change } from '../change';
 import { ConflictError, ForbiddenError, InvalidOperationError, NoAccessError, NotFoundError, PatternError } from '../errors';
 import { featureNameMismatchMessage, matchesFeatureNaming } from '../projects/feature-naming';
 import { parse } from '../validation';
-import { loadProjectFeature } from './feature.lookup';
-import { countActiveFeaturesForLimit } from './feature.store';
+import { countActiveFeaturesForLimit, loadProjectFeature } from './feature.store';
 import {
   changeRequestEnvironment, configuredEnvironmentsOutside, dependencyLinks, foreignSegments, lockMoveProjects, moveFeatureRows,
 } from './feature-move.store';

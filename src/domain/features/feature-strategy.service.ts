@@ -1,154 +1,35 @@
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AccessService } from '../access/access.service';
 import type { Principal } from '../access/principal';
 import { refuseWithoutChangeRequest } from '../change-requests/change-request-guard';
 import { change } from '../change';
 import type { EventInput } from '../events/event.store';
-import { NotFoundError, ValidationError, type ErrorDetail } from '../errors';
-import { ownRecord } from '../records';
+import { NotFoundError, ValidationError } from '../errors';
 import { parse, sameJson } from '../validation';
-import { checkConstraintsAgainst, constraintsSchema, normalizeConstraint } from './constraints';
-import { assertProjectEnvironment, checkProjectEnvironment, loadProjectFeature, PROJECT_ENVIRONMENT_LINKED } from './feature.lookup';
 import { FeatureReadModel, strategyKey, type FeatureEnvironmentState, type FeatureStrategy } from './feature.read-model';
-import { definitionsCheck, defaultStrategySettings, STRATEGY_COLUMNS, stored, strategyEventData, strategyValues, writeSegments, writeStrategy, type DefaultStrategySetting, type DefinitionsRow } from './feature-strategy.store';
+import { assertProjectEnvironment, checkProjectEnvironment, loadProjectFeature } from './feature.store';
+import { activeStrategyState, insertFeatureEnvironment, lockSwitchState, setEnvironmentEnabled, switchOff } from './feature-environment.store';
+import { assertSameFeatureAndEnvironment, defaultStrategyFrom, draftStrategy, judgeStrategy, mergeStrategyUpdate } from './feature-strategy.rules';
+import { createSchema, sortOrderSchema, switchSchema, updateSchema, type StrategyData, type StrategyInput } from './feature-strategy.schemas';
+import {
+  defaultStrategySettings, deleteStrategy, enableStrategy, insertStrategyWhenValid, loadStrategy, lockSegments, readDefinitions, setStrategySortOrder,
+  insertStrategy, strategyEventData, strategyValues, updateStrategy, writeSegments,
+} from './feature-strategy.store';
+import { FeatureVariantService } from './feature-variant.service';
 import { applyJsonPatch } from './json-patch';
-import { featureVariantsSchema, strategyVariantsSchema, toFeatureVariants, toStrategyVariants, type FeatureVariant, type StrategyVariant } from './variants';
-
-const parameterValue = z.union([z.string().max(10_000), z.number(), z.boolean()]).transform((v) => String(v));
-/** Most segments one strategy may use (the UI config reports it as `strategySegmentsLimit`). */
-export const MAX_STRATEGY_SEGMENTS = 100;
-
-const strategyFields = {
-  title: z.string().max(255).nullable().optional(),
-  disabled: z.boolean().nullable().optional(),
-  sortOrder: z.number().int().min(-1_000_000).max(1_000_000).optional(),
-  // Parameter names are the user's: `__proto__` and `constructor` are names like any other (see records.ts).
-  parameters: ownRecord(z.string().min(1).max(100), parameterValue).optional(),
-  constraints: constraintsSchema.optional(),
-  variants: strategyVariantsSchema.optional(),
-  segments: z.array(z.number().int().min(1).max(2_147_483_647)).max(MAX_STRATEGY_SEGMENTS).optional(),
-};
-// Clients may send back the strategy they read: `id` and `featureName` are accepted when they match.
-const identity = { id: z.string().optional(), featureName: z.string().optional(), environment: z.string().optional() };
-const createSchema = z.object({ name: z.string().min(1).max(100), ...strategyFields, ...identity }).strict();
-const updateSchema = z.object({ name: z.string().min(1).max(100).optional(), ...strategyFields, ...identity }).strict();
-const sortOrderSchema = z.array(z.object({ id: z.string().min(1).max(100), sortOrder: z.number().int().min(-1_000_000).max(1_000_000) }).strict()).min(1).max(1000);
-const switchSchema = z.object({ shouldActivateDisabledStrategies: z.boolean().optional() }).strict();
-export const batchVariantsSchema = z.object({ variants: featureVariantsSchema, environments: z.array(z.string().min(1).max(100)).min(1).max(100) }).strict();
-
-export type StrategyInput = z.input<typeof createSchema>;
-
-/** The payload shapes of direct strategy changes, which change requests validate their changes with (issue 12). */
-export const strategyPayloadSchemas = { create: createSchema, update: updateSchema, sortOrder: sortOrderSchema, switch: switchSchema } as const;
-type StrategyData = z.output<typeof updateSchema>;
-
-/** A strategy sent back as read may repeat `featureName` and `environment`; they must name the path's feature and environment. */
-function assertSameFeatureAndEnvironment(data: { featureName?: string; environment?: string }, feature: string, environment: string): void {
-  if (data.featureName !== undefined && data.featureName !== feature) throw ValidationError.single('featureName', 'The `featureName` property must equal the feature in the path.');
-  if (data.environment !== undefined && data.environment !== environment) throw ValidationError.single('environment', 'The `environment` property must equal the environment in the path.');
-}
-
-/** The percentage parameter of the built-in rollout strategies, by strategy name (a user may name a strategy `constructor`). */
-export const PERCENT_PARAMETERS: ReadonlyMap<string, string> = new Map([
-  ['flexibleRollout', 'rollout'], ['gradualRolloutUserId', 'percentage'], ['gradualRolloutSessionId', 'percentage'], ['gradualRolloutRandom', 'percentage'],
-]);
-
-/** The rules on a strategy's parameters (the rollout percentage of the built-in rollouts is a number from 0 to 100). */
-export function parameterProblems(strategy: string, parameters: Record<string, string>, path: string): ErrorDetail[] {
-  const percentKey = PERCENT_PARAMETERS.get(strategy);
-  if (!percentKey || !Object.hasOwn(parameters, percentKey)) return [];
-  const n = Number(parameters[percentKey]);
-  if (parameters[percentKey].trim() !== '' && Number.isFinite(n) && n >= 0 && n <= 100) return [];
-  return [{ path: `${path}/${percentKey}`, message: `The \`${percentKey}\` parameter must be a number from 0 to 100. You sent ${JSON.stringify(parameters[percentKey])}.` }];
-}
-
-/** The fields a strategy update merges (stored and sent values may differ in shape: only presence matters here). */
-interface MergeableStrategy<P, C, V, S> {
-  name?: string;
-  title?: string | null;
-  disabled?: boolean | null;
-  sortOrder?: number;
-  parameters?: P;
-  constraints?: C;
-  variants?: V;
-  segments?: S;
-}
+import type { FeatureVariant } from './variants';
 
 /**
- * A strategy update (`PUT`, a change request's updateStrategy): each property sent replaces the stored one, an absent
- * one is kept, and `disabled: null` means enabled. The apply and the preview of change requests use the same rule.
+ * Strategies of a feature in an environment, and switching environments on and off (which may add the default
+ * strategy). Environment variants have their own service, which this one answers for.
  */
-export function mergeStrategyUpdate<P, C, V, S>(current: MergeableStrategy<P, C, V, S> & { name: string }, data: MergeableStrategy<P, C, V, S>) {
-  return {
-    name: data.name ?? current.name,
-    title: data.title !== undefined ? data.title : current.title ?? null,
-    disabled: data.disabled ?? (data.disabled === null ? false : current.disabled ?? false),
-    sortOrder: data.sortOrder ?? current.sortOrder,
-    parameters: data.parameters ?? current.parameters,
-    constraints: data.constraints ?? current.constraints,
-    variants: data.variants ?? current.variants,
-    segments: data.segments ?? current.segments,
-  };
-}
-
-/** A new strategy in stored form, with what was found wrong in it without the database (parameters, variants). */
-interface StrategyDraft {
-  strategy: FeatureStrategy;
-  details: ErrorDetail[];
-  variantsError?: unknown;
-}
-
-function draftStrategy(id: string, feature: string, data: StrategyData & { name: string }, segments: number[]): StrategyDraft {
-  const parameters = { ...(data.parameters ?? {}) };
-  const details = parameterProblems(data.name, parameters, 'parameters');
-  let variants: StrategyVariant[] = [];
-  let variantsError: unknown;
-  try {
-    variants = toStrategyVariants(data.variants ?? [], 'variants');
-  } catch (err) {
-    variantsError = err;
-  }
-  const strategy: FeatureStrategy = {
-    id, name: data.name, title: data.title ?? null, disabled: data.disabled ?? false, featureName: feature, sortOrder: data.sortOrder ?? 0,
-    segments, constraints: (data.constraints ?? []).map(normalizeConstraint), variants, parameters,
-  };
-  return { strategy, details, variantsError };
-}
-
-/**
- * Judges a draft against what the database read (`definitionsCheck`), in the rules' order: the definition, then the
- * parameters (and segments), then the constraints, then the variants. The first that refuses throws.
- */
-function judgeStrategy(draft: StrategyDraft, row: DefinitionsRow, constraints: StrategyData['constraints']): void {
-  if (row.definition === null) throw ValidationError.single('name', `Could not find strategy type with name ${draft.strategy.name}`);
-  if (draft.details.length > 0) throw ValidationError.of(draft.details);
-  checkConstraintsAgainst(row.fields ?? {}, constraints ?? [], 'constraints');
-  if (draft.variantsError !== undefined) throw draft.variantsError;
-}
-
-/**
- * The strategy added when a feature is switched on without an active one: the project environment's default (its
- * `groupId` made the feature's name), or a 100 % gradual rollout with the project's default stickiness.
- */
-export function defaultStrategyFrom(setting: DefaultStrategySetting | undefined, feature: string): StrategyData & { name: string } {
-  const configured = setting?.default_strategy;
-  if (configured && typeof configured.name === 'string') {
-    const parameters = { ...((configured.parameters as Record<string, string>) ?? {}) };
-    if (Object.hasOwn(parameters, 'groupId')) parameters.groupId = feature;
-    return {
-      name: configured.name, title: (configured.title as string | null) ?? null, disabled: false, parameters,
-      constraints: (configured.constraints as StrategyData['constraints']) ?? [], variants: (configured.variants as StrategyData['variants']) ?? [],
-      segments: (configured.segments as number[]) ?? [],
-    };
-  }
-  return { name: 'flexibleRollout', constraints: [], parameters: { rollout: '100', stickiness: setting?.default_stickiness ?? 'default', groupId: feature } };
-}
-
-/** Strategies of a feature in an environment, enabling and disabling environments, and variants. */
 export class FeatureStrategyService {
-  constructor(private readonly em: EntityManager, private readonly principal: Principal, private readonly access: AccessService) {}
+  private readonly variants: FeatureVariantService;
+
+  constructor(private readonly em: EntityManager, private readonly principal: Principal, private readonly access: AccessService) {
+    this.variants = new FeatureVariantService(em, principal, access);
+  }
 
   // ---- reads -------------------------------------------------------------------------------------------------
 
@@ -168,7 +49,7 @@ export class FeatureStrategyService {
 
   async get(project: string, feature: string, environment: string, id: string): Promise<FeatureStrategy> {
     await loadProjectFeature(this.em, project, feature);
-    return this.loadStrategy(this.em, feature, environment, id);
+    return loadStrategy(this.em, feature, environment, id);
   }
 
   // ---- strategies --------------------------------------------------------------------------------------------
@@ -206,8 +87,8 @@ export class FeatureStrategyService {
     await change(this.em, this.principal, async (tx, emit) => {
       await refuseWithoutChangeRequest(tx, this.principal, this.access, project, environment);
       await loadProjectFeature(tx, project, feature, true);
-      const strategy = await this.loadStrategy(tx, feature, environment, id);
-      await tx.execute(`delete from feature_strategies where id = ?`, [id]);
+      const strategy = await loadStrategy(tx, feature, environment, id);
+      await deleteStrategy(tx, id);
       emit({ type: 'feature-strategy-remove', project, environment, featureName: feature, preData: strategyEventData(strategy) });
       await this.disableWithoutActiveStrategies(tx, emit, project, feature, environment);
     });
@@ -226,7 +107,7 @@ export class FeatureStrategyService {
       if (unknown.length > 0) {
         throw ValidationError.of(unknown.map(({ o, i }) => ({ path: `${i}/id`, message: `${o.id} is not a strategy of ${feature} in the environment ${environment}.` })));
       }
-      for (const o of orders) await tx.execute(`update feature_strategies set sort_order = ? where id = ?`, [o.sortOrder, o.id]);
+      for (const o of orders) await setStrategySortOrder(tx, o.id, o.sortOrder);
       const after = (await new FeatureReadModel(tx).strategies([feature])).get(strategyKey(feature, environment)) ?? [];
       const beforeIds = before.map((s) => ({ id: s.id, sortOrder: s.sortOrder }));
       const afterIds = after.map((s) => ({ id: s.id, sortOrder: s.sortOrder }));
@@ -248,24 +129,18 @@ export class FeatureStrategyService {
     await change(this.em, this.principal, async (tx, emit) => {
       await refuseWithoutChangeRequest(tx, this.principal, this.access, project, environment);
       await loadProjectFeature(tx, project, feature, true);
-      // After the feature's lock, one statement: the environment's link to the project, the configuration row (locked;
-      // null when there is none) and how many strategies it has, active or not (every change of those holds the lock).
-      const [row]: Array<{ linked: boolean | null; enabled: boolean | null; strategies: number; active: number }> = await tx.execute(
-        `select ${PROJECT_ENVIRONMENT_LINKED} as linked,
-                (select enabled from feature_environments where feature_name = ? and environment = ? for update) as enabled,
-                (select count(*) from feature_strategies where feature_name = ? and environment = ?)::int as strategies,
-                (select count(*) from feature_strategies where feature_name = ? and environment = ? and not disabled)::int as active`,
-        [project, environment, feature, environment, feature, environment, feature, environment]);
+      // After the feature's lock, one statement: the environment's link, the configuration row (locked) and its strategy counts.
+      const row = await lockSwitchState(tx, project, feature, environment);
       checkProjectEnvironment(project, environment, row.linked);
       if (row.enabled === null) {
-        await tx.execute(`insert into feature_environments (feature_name, environment, enabled) values (?, ?, false)`, [feature, environment]);
+        await insertFeatureEnvironment(tx, feature, environment);
       }
       const wasEnabled = row.enabled ?? false;
       if (enabled && row.active === 0) {
         if (shouldActivateDisabledStrategies && row.strategies > 0) {
           const strategies = (await new FeatureReadModel(tx).strategies([feature])).get(strategyKey(feature, environment)) ?? [];
           for (const s of strategies) {
-            await tx.execute(`update feature_strategies set disabled = false where id = ?`, [s.id]);
+            await enableStrategy(tx, s.id);
             emit({ type: 'feature-strategy-update', project, environment, featureName: feature, data: strategyEventData({ ...s, disabled: false }), preData: strategyEventData(s) });
           }
         } else {
@@ -273,7 +148,7 @@ export class FeatureStrategyService {
         }
       }
       if (wasEnabled === enabled) return;
-      await tx.execute(`update feature_environments set enabled = ? where feature_name = ? and environment = ?`, [enabled, feature, environment]);
+      await setEnvironmentEnabled(tx, feature, environment, enabled);
       emit({ type: enabled ? 'feature-environment-enabled' : 'feature-environment-disabled', project, environment, featureName: feature });
     });
   }
@@ -284,96 +159,36 @@ export class FeatureStrategyService {
     return (await this.environment(project, feature, environment)).variants;
   }
 
-  async setEnvironmentVariants(project: string, feature: string, environment: string, input: unknown): Promise<FeatureVariant[]> {
-    const variants = toFeatureVariants(parse(featureVariantsSchema, input), '');
-    await this.access.check('UPDATE_FEATURE_ENVIRONMENT_VARIANTS', { project, environment });
-    return change(this.em, this.principal, async (tx, emit) => {
-      await refuseWithoutChangeRequest(tx, this.principal, this.access, project, environment);
-      await loadProjectFeature(tx, project, feature, true);
-      await assertProjectEnvironment(tx, project, environment);
-      return this.writeVariants(tx, emit, project, feature, environment, () => variants);
-    });
+  setEnvironmentVariants(project: string, feature: string, environment: string, input: unknown): Promise<FeatureVariant[]> {
+    return this.variants.setEnvironmentVariants(project, feature, environment, input);
   }
 
-  async patchEnvironmentVariants(project: string, feature: string, environment: string, operations: unknown): Promise<FeatureVariant[]> {
-    await this.access.check('UPDATE_FEATURE_ENVIRONMENT_VARIANTS', { project, environment });
-    return change(this.em, this.principal, async (tx, emit) => {
-      await refuseWithoutChangeRequest(tx, this.principal, this.access, project, environment);
-      await loadProjectFeature(tx, project, feature, true);
-      await assertProjectEnvironment(tx, project, environment);
-      return this.writeVariants(tx, emit, project, feature, environment,
-        (current) => toFeatureVariants(parse(featureVariantsSchema, applyJsonPatch(current, operations)), ''));
-    });
+  patchEnvironmentVariants(project: string, feature: string, environment: string, operations: unknown): Promise<FeatureVariant[]> {
+    return this.variants.patchEnvironmentVariants(project, feature, environment, operations);
   }
 
-  /** `PUT .../variants-batch {variants, environments}`: the same variants in several environments, in one transaction. */
-  async setVariantsInEnvironments(project: string, feature: string, input: unknown): Promise<FeatureVariant[]> {
-    const data = parse(batchVariantsSchema, input);
-    const variants = toFeatureVariants(data.variants, 'variants');
-    const environments = [...new Set(data.environments)];
-    for (const environment of environments) await this.access.check('UPDATE_FEATURE_ENVIRONMENT_VARIANTS', { project, environment });
-    return change(this.em, this.principal, async (tx, emit) => {
-      await refuseWithoutChangeRequest(tx, this.principal, this.access, project, environments);
-      await loadProjectFeature(tx, project, feature, true);
-      for (const environment of environments) {
-        await assertProjectEnvironment(tx, project, environment);
-        await this.writeVariants(tx, emit, project, feature, environment, () => variants);
-      }
-      return variants;
-    });
+  setVariantsInEnvironments(project: string, feature: string, input: unknown): Promise<FeatureVariant[]> {
+    return this.variants.setVariantsInEnvironments(project, feature, input);
   }
 
-  /** Legacy feature-level variants (`PUT|PATCH .../features/:f/variants`): every environment of the feature at once. */
-  async setFeatureVariants(project: string, feature: string, input: unknown, patch = false): Promise<FeatureVariant[]> {
-    await this.access.check('UPDATE_FEATURE_VARIANTS', { project });
-    return change(this.em, this.principal, async (tx, emit) => {
-      await refuseWithoutChangeRequest(tx, this.principal, this.access, project);
-      await loadProjectFeature(tx, project, feature, true);
-      const envs: Array<{ environment: string; variants: FeatureVariant[] | null }> = await tx.execute(
-        `select fe.environment, fe.variants from feature_environments fe join environments e on e.name = fe.environment
-          where fe.feature_name = ? order by e.sort_order, e.name`, [feature]);
-      const before = envs.find((e) => (e.variants ?? []).length > 0)?.variants ?? [];
-      const variants = toFeatureVariants(parse(featureVariantsSchema, patch ? applyJsonPatch(before, input) : input), '');
-      await tx.execute(`update feature_environments set variants = ?::jsonb where feature_name = ?`, [JSON.stringify(variants), feature]);
-      if (!sameJson(before, variants) || envs.some((e) => !sameJson(e.variants ?? [], variants))) {
-        emit({ type: 'feature-variants-updated', project, featureName: feature, data: { variants }, preData: { variants: before } });
-      }
-      return variants;
-    });
+  setFeatureVariants(project: string, feature: string, input: unknown, patch = false): Promise<FeatureVariant[]> {
+    return this.variants.setFeatureVariants(project, feature, input, patch);
   }
 
   // ---- internals ---------------------------------------------------------------------------------------------
-
-  private async writeVariants(
-    tx: EntityManager, emit: (e: EventInput) => void, project: string, feature: string, environment: string,
-    next: (current: FeatureVariant[]) => FeatureVariant[],
-  ): Promise<FeatureVariant[]> {
-    const rows: Array<{ variants: FeatureVariant[] | null }> = await tx.execute(
-      `select variants from feature_environments where feature_name = ? and environment = ? for update`, [feature, environment]);
-    const before = rows[0]?.variants ?? [];
-    const variants = next(before);
-    if (sameJson(before, variants)) return variants;
-    await tx.execute(
-      `insert into feature_environments (feature_name, environment, enabled, variants) values (?, ?, false, ?::jsonb)
-       on conflict (feature_name, environment) do update set variants = excluded.variants`, [feature, environment, JSON.stringify(variants)]);
-    emit({ type: 'feature-environment-variants-updated', project, environment, featureName: feature, data: { variants }, preData: { variants: before } });
-    return variants;
-  }
 
   private async modify(project: string, feature: string, environment: string, id: string, next: (current: FeatureStrategy) => StrategyData): Promise<FeatureStrategy> {
     return change(this.em, this.principal, async (tx, emit) => {
       await refuseWithoutChangeRequest(tx, this.principal, this.access, project, environment);
       await loadProjectFeature(tx, project, feature, true);
-      const current = await this.loadStrategy(tx, feature, environment, id);
+      const current = await loadStrategy(tx, feature, environment, id);
       const data = next(current);
       if (data.id !== undefined && data.id !== id) throw ValidationError.single('id', 'The `id` property must equal the strategy id in the path.');
       assertSameFeatureAndEnvironment(data, feature, environment);
       const merged: StrategyData & { name: string } = mergeStrategyUpdate(current, data);
       const strategy = await this.validate(tx, project, feature, merged, id);
       if (sameJson(strategyEventData(current), strategyEventData(strategy))) return current;
-      await tx.execute(
-        `update feature_strategies set strategy_name = ?, title = ?, parameters = ?::jsonb, constraints = ?::jsonb, variants = ?::jsonb, sort_order = ?, disabled = ? where id = ?`,
-        [strategy.name, strategy.title, JSON.stringify(strategy.parameters), JSON.stringify(strategy.constraints), JSON.stringify(strategy.variants), strategy.sortOrder, strategy.disabled, id]);
+      await updateStrategy(tx, id, strategy);
       if (!sameJson(current.segments, strategy.segments)) await writeSegments(tx, id, strategy.segments, true);
       emit({ type: 'feature-strategy-update', project, environment, featureName: feature, data: strategyEventData(strategy), preData: strategyEventData(current) });
       await this.disableWithoutActiveStrategies(tx, emit, project, feature, environment);
@@ -395,21 +210,16 @@ export class FeatureStrategyService {
     const appendAfterLast = data.sortOrder === undefined;
     if ((data.segments ?? []).length > 0) {
       const strategy = await this.validate(tx, project, feature, { ...data, sortOrder: data.sortOrder ?? 0 }, id, checkEnvironment ? environment : undefined);
-      return writeStrategy(tx, emit, project, environment, strategy, appendAfterLast);
+      return this.added(emit, project, environment, await insertStrategy(tx, project, environment, strategy, appendAfterLast));
     }
     const draft = draftStrategy(id, feature, data, []);
     const values = strategyValues(project, environment, draft.strategy, appendAfterLast);
     const passed = draft.details.length === 0 && draft.variantsError === undefined;
-    const check = definitionsCheck(data, checkEnvironment ? { project, environment } : undefined);
-    const [row]: Array<DefinitionsRow & { sort_order: number | null }> = await tx.execute(
-      `with chk as (${check.sql}),
-       s as (insert into feature_strategies (${STRATEGY_COLUMNS}) select ${values.sql} from chk
-              where chk.definition is not null${checkEnvironment ? ' and chk.linked' : ''} and ${passed ? 'true' : 'false'} returning sort_order)
-       select chk.*, (select sort_order from s) as sort_order from chk`,
-      [...check.params, ...values.params]);
+    const row = await insertStrategyWhenValid(tx, data, checkEnvironment ? { project, environment } : undefined, values, passed);
     if (checkEnvironment) checkProjectEnvironment(project, environment, row.linked ?? null);
     judgeStrategy(draft, row, data.constraints);
-    return stored(tx, emit, project, environment, { ...draft.strategy, sortOrder: row.sort_order as number });
+    // No segment links to write: a strategy with segments took the path above.
+    return this.added(emit, project, environment, { ...draft.strategy, sortOrder: row.sort_order as number });
   }
 
   /**
@@ -420,15 +230,14 @@ export class FeatureStrategyService {
     // Definitions and segments the strategy uses are read locked (rule 1 in change.ts): deleting the definition, or
     // deleting or moving a segment to another project, waits for this change and then sees the strategy that uses it.
     // The definition, the context fields the constraints name and the environment link come in one statement.
-    const check = definitionsCheck(data, environment === undefined ? undefined : { project, environment });
-    const [row]: DefinitionsRow[] = await tx.execute(check.sql, check.params);
+    const row = await readDefinitions(tx, data, environment === undefined ? undefined : { project, environment });
     if (environment !== undefined) checkProjectEnvironment(project, environment, row.linked ?? null);
     const segments = [...new Set(data.segments ?? [])].sort((a, b) => a - b);
     const draft = draftStrategy(id, feature, data, segments);
     const details = draft.details;
     // Segments are read (and locked) only for a strategy whose definition exists: that refusal comes first.
     if (row.definition !== null && segments.length > 0) {
-      const found: Array<{ id: number; project: string | null }> = await tx.execute(`select id, project from segments where id in (?) order by id for share`, [segments]);
+      const found = await lockSegments(tx, segments);
       const byId = new Map(found.map((s) => [s.id, s.project]));
       // Details name the position in the list as sent (not in the sorted, de-duplicated one).
       (data.segments ?? []).forEach((segmentId, i) => {
@@ -442,21 +251,16 @@ export class FeatureStrategyService {
     return draft.strategy;
   }
 
-  private async loadStrategy(em: EntityManager, feature: string, environment: string, id: string): Promise<FeatureStrategy> {
-    const found = (await new FeatureReadModel(em).strategiesById([id])).get(id);
-    if (!found || found.featureName !== feature || found.environment !== environment) {
-      throw new NotFoundError(`Could not find strategy with id ${id} for feature ${feature} in environment ${environment}`);
-    }
-    const { environment: _env, ...strategy } = found;
+  /** A new strategy's event, feature-strategy-add. */
+  private added(emit: (e: EventInput) => void, project: string, environment: string, strategy: FeatureStrategy): FeatureStrategy {
+    emit({ type: 'feature-strategy-add', project, environment, featureName: strategy.featureName, data: strategyEventData(strategy) });
     return strategy;
   }
 
   private async disableWithoutActiveStrategies(tx: EntityManager, emit: (e: EventInput) => void, project: string, feature: string, environment: string): Promise<void> {
-    const rows: Array<{ enabled: boolean; active: number }> = await tx.execute(
-      `select fe.enabled, (select count(*) from feature_strategies fs where fs.feature_name = fe.feature_name and fs.environment = fe.environment and not fs.disabled)::int as active
-         from feature_environments fe where fe.feature_name = ? and fe.environment = ?`, [feature, environment]);
-    if (rows[0]?.enabled && rows[0].active === 0) {
-      await tx.execute(`update feature_environments set enabled = false where feature_name = ? and environment = ?`, [feature, environment]);
+    const state = await activeStrategyState(tx, feature, environment);
+    if (state?.enabled && state.active === 0) {
+      await switchOff(tx, feature, environment);
       emit({ type: 'feature-environment-disabled', project, environment, featureName: feature });
     }
   }

@@ -1,9 +1,22 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { EventInput } from '../events/event.store';
-import { PROJECT_ENVIRONMENT_LINKED } from './feature.lookup';
-import type { FeatureStrategy } from './feature.read-model';
+import { NotFoundError } from '../errors';
+import { FeatureReadModel, type FeatureStrategy } from './feature.read-model';
+import { PROJECT_ENVIRONMENT_LINKED } from './feature.store';
 
-/** The SQL of strategy writes: inserting a strategy row and its segments, and what a strategy refers to. */
+/**
+ * The SQL of strategies: loading one (or 404), inserting a strategy row and its segments, updating, ordering and
+ * deleting strategies, and reading what a strategy refers to.
+ */
+
+/** A strategy of the feature in the environment, by id (its environment left out, as the doors show it). */
+export async function loadStrategy(em: EntityManager, feature: string, environment: string, id: string): Promise<FeatureStrategy> {
+  const found = (await new FeatureReadModel(em).strategiesById([id])).get(id);
+  if (!found || found.featureName !== feature || found.environment !== environment) {
+    throw new NotFoundError(`Could not find strategy with id ${id} for feature ${feature} in environment ${environment}`);
+  }
+  const { environment: _env, ...strategy } = found;
+  return strategy;
+}
 
 /** What the audit log records of a strategy (Unleash's feature-strategy-add/update/remove data). */
 export const strategyEventData = (s: FeatureStrategy) => ({
@@ -27,22 +40,16 @@ export function strategyValues(project: string, environment: string, strategy: F
 }
 
 /**
- * Inserts a strategy already in stored form (validated, or copied from a stored one) with its segment links, and
- * writes feature-strategy-add. Adding a strategy and cloning a feature both go through here. Returns the strategy as
- * stored (its sort order computed with `appendAfterLast`, see strategyValues).
+ * Inserts a strategy already in stored form (validated, or copied from a stored one) with its segment links. Adding a
+ * strategy and cloning a feature both go through here. Returns the strategy as stored (its sort order computed with
+ * `appendAfterLast`, see strategyValues).
  */
-export async function writeStrategy(tx: EntityManager, emit: (e: EventInput) => void, project: string, environment: string, strategy: FeatureStrategy, appendAfterLast = false): Promise<FeatureStrategy> {
+export async function insertStrategy(tx: EntityManager, project: string, environment: string, strategy: FeatureStrategy, appendAfterLast = false): Promise<FeatureStrategy> {
   const values = strategyValues(project, environment, strategy, appendAfterLast);
   const [row]: Array<{ sort_order: number }> = await tx.execute(
     `insert into feature_strategies (${STRATEGY_COLUMNS}) values (${values.sql}) returning sort_order`, values.params);
-  return stored(tx, emit, project, environment, { ...strategy, sortOrder: row.sort_order });
-}
-
-/** After a strategy's row is in: its segment links and its feature-strategy-add event. */
-export async function stored(tx: EntityManager, emit: (e: EventInput) => void, project: string, environment: string, strategy: FeatureStrategy): Promise<FeatureStrategy> {
   await writeSegments(tx, strategy.id, strategy.segments, false);
-  emit({ type: 'feature-strategy-add', project, environment, featureName: strategy.featureName, data: strategyEventData(strategy) });
-  return strategy;
+  return { ...strategy, sortOrder: row.sort_order };
 }
 
 export async function writeSegments(tx: EntityManager, id: string, segments: number[], replace: boolean): Promise<void> {
@@ -86,4 +93,54 @@ export function definitionsCheck(data: { name: string; constraints?: Array<{ con
               ${link === undefined ? '' : `, ${PROJECT_ENVIRONMENT_LINKED} as linked`}`,
     params: [data.name, ...(fieldNames.length === 0 ? [] : [fieldNames]), ...(link === undefined ? [] : [link.project, link.environment])],
   };
+}
+
+/**
+ * One statement that reads what `definitionsCheck` reads and inserts the strategy (in the values of `strategyValues`)
+ * when its definition exists, `passed` (the checks that need no database passed) and, with `link`, the environment is
+ * linked to the project; the inserted row's sort order is null when nothing was inserted.
+ */
+export async function insertStrategyWhenValid(
+  tx: EntityManager, refers: { name: string; constraints?: Array<{ contextName: string }> }, link: { project: string; environment: string } | undefined,
+  values: { sql: string; params: unknown[] }, passed: boolean,
+): Promise<DefinitionsRow & { sort_order: number | null }> {
+  const check = definitionsCheck(refers, link);
+  const [row]: Array<DefinitionsRow & { sort_order: number | null }> = await tx.execute(
+    `with chk as (${check.sql}),
+       s as (insert into feature_strategies (${STRATEGY_COLUMNS}) select ${values.sql} from chk
+              where chk.definition is not null${link !== undefined ? ' and chk.linked' : ''} and ${passed ? 'true' : 'false'} returning sort_order)
+       select chk.*, (select sort_order from s) as sort_order from chk`,
+    [...check.params, ...values.params]);
+  return row;
+}
+
+/** What `definitionsCheck` reads, alone. */
+export async function readDefinitions(tx: EntityManager, refers: { name: string; constraints?: Array<{ contextName: string }> }, link?: { project: string; environment: string }): Promise<DefinitionsRow> {
+  const check = definitionsCheck(refers, link);
+  const [row]: DefinitionsRow[] = await tx.execute(check.sql, check.params);
+  return row;
+}
+
+/** The segments among `ids` (ascending, distinct) that exist, with their project, read `for share`. */
+export async function lockSegments(tx: EntityManager, ids: number[]): Promise<Array<{ id: number; project: string | null }>> {
+  return tx.execute(`select id, project from segments where id in (?) order by id for share`, [ids]);
+}
+
+/** Writes a strategy's row (its segments are written by `writeSegments`). */
+export async function updateStrategy(tx: EntityManager, id: string, strategy: FeatureStrategy): Promise<void> {
+  await tx.execute(
+    `update feature_strategies set strategy_name = ?, title = ?, parameters = ?::jsonb, constraints = ?::jsonb, variants = ?::jsonb, sort_order = ?, disabled = ? where id = ?`,
+    [strategy.name, strategy.title, JSON.stringify(strategy.parameters), JSON.stringify(strategy.constraints), JSON.stringify(strategy.variants), strategy.sortOrder, strategy.disabled, id]);
+}
+
+export async function setStrategySortOrder(tx: EntityManager, id: string, sortOrder: number): Promise<void> {
+  await tx.execute(`update feature_strategies set sort_order = ? where id = ?`, [sortOrder, id]);
+}
+
+export async function enableStrategy(tx: EntityManager, id: string): Promise<void> {
+  await tx.execute(`update feature_strategies set disabled = false where id = ?`, [id]);
+}
+
+export async function deleteStrategy(tx: EntityManager, id: string): Promise<void> {
+  await tx.execute(`delete from feature_strategies where id = ?`, [id]);
 }

@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { iso, isoOrNull } from '../dates';
 import { normalizeConstraint, type Constraint } from './constraints';
+import { FeatureTypeSchema } from './feature.entity';
 import { canonicalVariant, type FeatureVariant, type StrategyVariant } from './variants';
 import { isUuid } from '../validation';
 
@@ -67,6 +69,17 @@ export interface Feature extends FeatureSummary {
   dependencies: FeatureDependency[];
 }
 
+export interface FeatureType {
+  id: string;
+  name: string;
+  description: string | null;
+  lifetimeDays: number | null;
+}
+
+export const toFeatureType = (r: { id: string; name: string; description?: string | null; lifetimeDays?: number | null }): FeatureType => ({
+  id: r.id, name: r.name, description: r.description ?? null, lifetimeDays: r.lifetimeDays ?? null,
+});
+
 export interface FeatureFilter {
   project?: string;
   names?: readonly string[];
@@ -79,8 +92,6 @@ export interface FeatureFilter {
   after?: string;
   limit?: number;
 }
-
-const iso = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString() : null);
 
 export interface FeatureDbRow {
   name: string; type: string; description: string | null; project: string; stale: boolean; impression_data: boolean;
@@ -96,10 +107,10 @@ export function toFeatureSummary(r: FeatureDbRow): FeatureSummary {
     project: r.project,
     stale: r.stale,
     impressionData: r.impression_data,
-    createdAt: iso(r.created_at) as string,
-    archivedAt: iso(r.archived_at),
+    createdAt: iso(r.created_at),
+    archivedAt: isoOrNull(r.archived_at),
     archived: r.archived_at !== null,
-    lastSeenAt: iso(r.last_seen_at),
+    lastSeenAt: isoOrNull(r.last_seen_at),
     favorite: false,
   };
 }
@@ -148,7 +159,7 @@ export function toFeatureEnvironmentState(r: FeatureEnvironmentDbRow): FeatureEn
     sortOrder: r.sort_order,
     variantCount: variants.length,
     variants,
-    lastSeenAt: iso(r.last_seen_at),
+    lastSeenAt: isoOrNull(r.last_seen_at),
     hasStrategies: r.strategy_count > 0,
     hasEnabledStrategies: r.enabled_count > 0,
   };
@@ -278,6 +289,17 @@ export class FeatureReadModel {
     return out;
   }
 
+  /** The environments each feature was last seen in (by environment name), with when: what the archive lists. */
+  async lastSeen(names: readonly string[]): Promise<Map<string, Array<{ environment: string; lastSeenAt: string }>>> {
+    const out = new Map<string, Array<{ environment: string; lastSeenAt: string }>>(names.map((n) => [n, []]));
+    if (names.length === 0) return out;
+    const rows: Array<{ feature_name: string; environment: string; last_seen_at: Date }> = await this.em.execute(
+      `select feature_name, environment, last_seen_at from feature_environments where last_seen_at is not null and feature_name in (?) order by environment`,
+      [names as string[]]);
+    for (const r of rows) out.get(r.feature_name)?.push({ environment: r.environment, lastSeenAt: iso(r.last_seen_at) });
+    return out;
+  }
+
   /** Parent dependencies of each (child) feature. */
   async dependencies(names: readonly string[]): Promise<Map<string, FeatureDependency[]>> {
     const out = new Map<string, FeatureDependency[]>(names.map((n) => [n, []]));
@@ -300,6 +322,11 @@ export class FeatureReadModel {
       `select parent, child from feature_dependencies where parent in (?) order by child`, [names as string[]]);
     for (const r of rows) out.get(r.parent)?.push(r.child);
     return out;
+  }
+
+  /** Every feature type, by id. */
+  async featureTypes(): Promise<FeatureType[]> {
+    return (await this.em.find(FeatureTypeSchema, {}, { orderBy: { id: 'asc' } })).map(toFeatureType);
   }
 
   /** Full features (the spec's Feature), in five more queries for any number of them. */

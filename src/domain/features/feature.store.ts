@@ -1,7 +1,79 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { FEATURE_COLUMNS, type FeatureDbRow, type FeatureEnvironmentDbRow } from './feature.read-model';
+import { lockClause, type RowLock } from '../change';
+import { NotFoundError, ValidationError } from '../errors';
+import { FEATURE_COLUMNS, toFeatureSummary, type FeatureDbRow, type FeatureEnvironmentDbRow, type FeatureSummary } from './feature.read-model';
 
-/** The SQL of creating a feature: its row and its configuration in the project's environments, in one statement. */
+/**
+ * The SQL of a feature's row: loading it (or 404), locking features, creating one with its configuration in the
+ * project's environments, and the writes of its metadata. Archiving, cloning, tags, dependencies, variants and
+ * strategies have their own stores.
+ */
+
+// ---- load or 404, locks ------------------------------------------------------------------------------------------
+
+/**
+ * A feature by name in any project (archived ones only when asked for). Inside a transaction `lock` locks its row
+ * (`true` is `update`: every change of a feature or of its environments, strategies and variants takes it first).
+ */
+export async function loadFeature(em: EntityManager, name: string, opts: { archived?: boolean; lock?: boolean | RowLock } = {}): Promise<FeatureSummary> {
+  const lock = opts.lock === true ? 'update' : opts.lock || undefined;
+  const rows = await em.execute(`select ${FEATURE_COLUMNS} from features where name = ?${lockClause(lock)}`, [name]);
+  const feature = rows[0] ? toFeatureSummary(rows[0] as never) : undefined;
+  if (!feature || (opts.archived === false && feature.archived) || (opts.archived === true && !feature.archived)) {
+    throw new NotFoundError(`Could not find feature toggle with name ${name}`);
+  }
+  return feature;
+}
+
+/** `loadFeature` of a non-archived feature that must live in `project` (the project in the path). */
+export async function loadProjectFeature(em: EntityManager, project: string, name: string, lock: boolean | RowLock = false): Promise<FeatureSummary> {
+  const feature = await loadFeature(em, name, { archived: false, lock });
+  if (feature.project !== project) throw new NotFoundError(`There's no feature named "${name}" in project "${project}".`);
+  return feature;
+}
+
+/**
+ * Locks the rows of the named features (those that exist) for the rest of the transaction, in name order: changes
+ * touching several features lock them all up front in one global order, so two of them can never deadlock.
+ */
+export async function lockFeatures(em: EntityManager, names: Iterable<string>): Promise<void> {
+  const list = [...new Set(names)];
+  if (list.length > 0) await em.execute(`select name from features where name in (?) order by name for update`, [list]);
+}
+
+/** The environment must exist and be linked to the project. */
+export async function assertProjectEnvironment(em: EntityManager, project: string, environment: string): Promise<void> {
+  const [{ linked }]: Array<{ linked: boolean | null }> = await em.execute(`select ${PROJECT_ENVIRONMENT_LINKED} as linked`, [project, environment]);
+  checkProjectEnvironment(project, environment, linked);
+}
+
+/**
+ * SQL for a select list: whether the environment (second parameter) is linked to the project (first parameter), null
+ * when there is no such environment; `checkProjectEnvironment` judges it.
+ */
+export const PROJECT_ENVIRONMENT_LINKED = `(select exists (select 1 from project_environments where project_id = ? and environment_name = e.name) from environments e where e.name = ?)`;
+
+/** Throws what `assertProjectEnvironment` throws, from `linked` as PROJECT_ENVIRONMENT_LINKED reads it. */
+export function checkProjectEnvironment(project: string, environment: string, linked: boolean | null): void {
+  if (linked === null) throw new NotFoundError(`Could not find environment ${environment}`);
+  if (!linked) throw ValidationError.single('environment', `You have not added the environment "${environment}" to the project "${project}".`);
+}
+
+/** What audit events record of a feature (its row, Unleash's `data` for feature-created and metadata updates). */
+export function featureEventData(f: FeatureSummary) {
+  return {
+    name: f.name, description: f.description, type: f.type, project: f.project, stale: f.stale, createdAt: f.createdAt,
+    lastSeenAt: f.lastSeenAt, impressionData: f.impressionData, archivedAt: f.archivedAt, archived: f.archived,
+  };
+}
+
+// ---- create ------------------------------------------------------------------------------------------------------
+
+/** Whether a feature of that name exists: undefined when the name is free, else whether that feature is archived. */
+export async function nameTaken(em: EntityManager, name: string): Promise<{ archived: boolean } | undefined> {
+  const rows: Array<{ archived: boolean }> = await em.execute(`select archived_at is not null as archived from features where name = ?`, [name]);
+  return rows[0];
+}
 
 /** What the create statement reads of the project, the name and the type. */
 export interface ProjectCheckRow {
@@ -71,4 +143,18 @@ export async function countActiveFeaturesForLimit(tx: EntityManager, project: st
   await tx.execute(`select pg_advisory_xact_lock(hashtext(?))`, [`features.limit:${project}`]);
   const [{ count }]: Array<{ count: number }> = await tx.execute(`select count(*)::int as count from features where project = ? and archived_at is null`, [project]);
   return count;
+}
+
+// ---- metadata ----------------------------------------------------------------------------------------------------
+
+/** Writes a feature's metadata (type, description, impression data, stale). */
+export async function updateFeatureMetadata(
+  tx: EntityManager, name: string, m: { type: string; description: string | null; impressionData: boolean; stale: boolean },
+): Promise<void> {
+  await tx.execute(`update features set type = ?, description = ?, impression_data = ?, stale = ? where name = ?`,
+    [m.type, m.description, m.impressionData, m.stale, name]);
+}
+
+export async function setFeatureStale(tx: EntityManager, name: string, stale: boolean): Promise<void> {
+  await tx.execute(`update features set stale = ? where name = ?`, [stale, name]);
 }

@@ -5,7 +5,7 @@ import type { Principal } from '../access/principal';
 import { refuseWithoutChangeRequest } from '../change-requests/change-request-guard';
 import { change } from '../change';
 import { MissingPermissionsError, NotFoundError, ValidationError } from '../errors';
-import { assertProjectEnvironment } from '../features/feature.lookup';
+import { assertProjectEnvironment } from '../features/feature.store';
 import { FeatureReadModel, strategyKey, type FeatureDependency } from '../features/feature.read-model';
 import { canonicalVariant, type FeatureVariant } from '../features/variants';
 import { loadProject } from '../projects/project.service';

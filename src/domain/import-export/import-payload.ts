@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { contextFieldCreateSchema } from '../context/context-field.service';
-import { strategyPayloadSchemas } from '../features/feature-strategy.service';
+import { strategyPayloadSchemas } from '../features/feature-strategy.schemas';
 import { featureVariantsSchema } from '../features/variants';
 import { tagTypeCreateSchema } from '../tags/tag.service';
 import { description, urlFriendlyName } from '../validation';

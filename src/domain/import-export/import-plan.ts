@@ -3,7 +3,7 @@ import { lockClause, type RowLock } from '../change';
 import { DomainError, type ErrorDetail } from '../errors';
 import { constraintProblems } from '../features/constraints';
 import { FeatureReadModel, strategyKey, type FeatureDependency, type FeatureStrategy, type FeatureSummary, type Tag } from '../features/feature.read-model';
-import { parameterProblems } from '../features/feature-strategy.service';
+import { parameterProblems } from '../features/feature-strategy.rules';
 import { toFeatureVariants, toStrategyVariants, type FeatureVariant, type StrategyVariant } from '../features/variants';
 import { matchesFeatureNaming } from '../projects/feature-naming';
 import { canonicalJson, sameJson } from '../validation';

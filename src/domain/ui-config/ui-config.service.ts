@@ -1,5 +1,5 @@
 import { SERVICE_PACKAGE } from '../../version';
-import { MAX_STRATEGY_SEGMENTS } from '../features/feature-strategy.service';
+import { MAX_STRATEGY_SEGMENTS } from '../features/feature-strategy.schemas';
 
 /**
  * What Unleash's admin UI and tools read from `GET /api/admin/ui-config` (Unleash v5.8's `uiConfigSchema`), as far as

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import packageJson from '../../../package.json';
-import { MAX_STRATEGY_SEGMENTS } from '../../../src/domain/features/feature-strategy.service';
+import { MAX_STRATEGY_SEGMENTS } from '../../../src/domain/features/feature-strategy.schemas';
 import { UiConfigService } from '../../../src/domain/ui-config/ui-config.service';
 import { graphql } from '../../gql';
 import { startTestApp, type TestApp } from '../../support/harness';

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import {
   cloneSchema, createSchema as createFeatureSchema, lifetimeSchema, namesSchema, staleSchema, tagSchema as featureTagSchema,
   updateSchema as updateFeatureSchema, validateSchema as validateFeatureSchema, dependencyPayloadSchema,
-} from '../../../domain/features/feature.service';
-import { batchVariantsSchema, strategyPayloadSchemas } from '../../../domain/features/feature-strategy.service';
+} from '../../../domain/features/feature.schemas';
+import { batchVariantsSchema, strategyPayloadSchemas } from '../../../domain/features/feature-strategy.schemas';
 import { moveSchema } from '../../../domain/features/feature-move.service';
 import { patchSchema } from '../../../domain/features/json-patch';
 import { featureVariantsSchema } from '../../../domain/features/variants';
