@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
-import { hashToken } from '../../src/domain/access/api-token.service';
 import { sameDigest } from '../../src/domain/access/authenticator';
-import { hashPassword, verifyPassword } from '../../src/domain/access/password';
+import { hashPassword, hashToken, verifyPassword } from '../../src/domain/access/password';
 
 /**
  * Issue 9, security: a credential is compared in constant time. Tokens and session ids are looked up by their

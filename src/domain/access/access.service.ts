@@ -3,6 +3,7 @@ import { NoAccessError } from '../errors';
 import { ADMIN, PERMISSIONS } from './permissions';
 import type { Principal } from './principal';
 import { isAllowed, type Grant, type Scope } from './rbac';
+import { heldPermissions } from './role.read-model';
 
 /**
  * The one permission check every state-changing service method calls. Admin tokens pass without a query; for users
@@ -50,17 +51,7 @@ export class AccessService {
   private async loadGrants(): Promise<Grant[]> {
     if (this.principal.isAdmin) return [{ permission: ADMIN, project: null, environment: null, root: true }];
     if (this.principal.kind !== 'user') return [];
-    const rows: Array<{ permission: string; type: string; environment: string | null; project: string | null }> = await this.em.execute(
-      `with held (role_id, project) as (
-         select ?::int, null::text
-         union all select g.root_role_id, null from group_user gu join groups g on g.id = gu.group_id where gu.user_id = ? and g.root_role_id is not null
-         union all select role_id, project from role_user where user_id = ?
-         union all select gr.role_id, gr.project from group_user gu join group_role gr on gr.group_id = gu.group_id where gu.user_id = ?
-       )
-       select distinct rp.permission, p.type, rp.environment, held.project
-         from held join role_permissions rp on rp.role_id = held.role_id join permissions p on p.name = rp.permission`,
-      [this.principal.rootRoleId, this.principal.userId, this.principal.userId, this.principal.userId],
-    );
+    const rows = await heldPermissions(this.em, this.principal.rootRoleId, this.principal.userId);
     // A root permission in a project role would hold everywhere; roles are validated against that, and a row that
     // slipped past (written by hand or an older version) is not honoured.
     return rows.filter((r) => r.type !== 'root' || r.project === null).map((r) => ({

@@ -1,18 +1,17 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { change } from '../change';
-import { NoAccessError, NotFoundError, ValidationError } from '../errors';
+import { NoAccessError, ValidationError } from '../errors';
 import { parse } from '../validation';
 import type { AccessService } from './access.service';
-import { ApiTokenSchema } from './api-token.entity';
+import { listApiTokens, toView, type ApiTokenView } from './api-token.read-model';
+import { apiTokenExists, createAdminToken, deleteApiToken, insertApiToken, loadApiToken, setApiTokenExpiry, shareEnvironment, shareProjects } from './api-token.store';
+import { hashToken } from './password';
 import { ADMIN } from './permissions';
 import type { Principal } from './principal';
 
-/** Tokens are stored as SHA-256 digests: they carry 32+ random bytes, so a fast digest is enough, and a leaked table reveals no token. */
-export function hashToken(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
-}
+export type { ApiTokenType, ApiTokenView } from './api-token.read-model';
 
 export function generateAdminToken(): string {
   return `*:*.${randomBytes(32).toString('hex')}`;
@@ -26,52 +25,9 @@ export async function ensureAdminTokens(em: EntityManager, initTokens: string[])
   const fork = em.fork();
   for (const token of initTokens) {
     const digest = hashToken(token);
-    if (!(await fork.findOne(ApiTokenSchema, { secretHash: digest }))) {
-      fork.create(ApiTokenSchema, { secretHash: digest, tokenName: 'admin', type: 'admin', projects: ['*'], environment: '*' });
-    }
+    if (!(await apiTokenExists(fork, digest))) createAdminToken(fork, digest);
   }
   await fork.flush();
-}
-
-export type ApiTokenType = 'client' | 'admin' | 'frontend';
-
-/** An API token as listed (spec-shaped, as Unleash's apiTokenSchema): `secret` only in the create response, once. */
-export interface ApiTokenView {
-  id: number;
-  secret?: string;
-  tokenName: string;
-  username: string;
-  type: ApiTokenType;
-  environment: string;
-  project: string;
-  projects: string[];
-  expiresAt: string | null;
-  createdAt: string;
-  seenAt: string | null;
-  alias: null;
-}
-
-interface ApiTokenRow {
-  id: number;
-  token_name: string;
-  type: string;
-  projects: string[];
-  environment: string;
-  expires_at: Date | null;
-  created_at: Date;
-  seen_at: Date | null;
-}
-
-const TOKEN_COLUMNS = 'id, token_name, type, projects, environment, expires_at, created_at, seen_at';
-const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
-
-function toView(r: ApiTokenRow): ApiTokenView {
-  const projects = r.projects.length ? r.projects : ['*'];
-  return {
-    id: r.id, tokenName: r.token_name, username: r.token_name, type: r.type as ApiTokenType, environment: r.environment,
-    project: projects.length === 1 ? projects[0] : '[]', projects, expiresAt: iso(r.expires_at), createdAt: new Date(r.created_at).toISOString(),
-    seenAt: iso(r.seen_at), alias: null,
-  };
 }
 
 /** What an event records of a token: never its secret. */
@@ -112,10 +68,10 @@ export class ApiTokenService {
 
   /** The tokens the caller may read: admin tokens need ADMIN, client and frontend tokens their READ permission. */
   async list(): Promise<ApiTokenView[]> {
-    const rows: ApiTokenRow[] = await this.em.execute(`select ${TOKEN_COLUMNS} from api_tokens order by id`);
+    const tokens = await listApiTokens(this.em);
     const readable = new Map<string, boolean>();
     for (const type of ['admin', 'client', 'frontend']) readable.set(type, await this.access.allows(tokenPermission('READ', type)));
-    return rows.filter((r) => readable.get(r.type)).map(toView);
+    return tokens.filter((t) => readable.get(t.type));
   }
 
   async create(input: unknown): Promise<ApiTokenView & { secret: string }> {
@@ -138,20 +94,16 @@ export class ApiTokenService {
     const secret = `${projects.length > 1 ? '[]' : projects[0]}:${environment}.${randomBytes(32).toString('hex')}`;
     return change(this.em, this.principal, async (tx, emit) => {
       if (environment !== '*') {
-        const env: unknown[] = await tx.execute('select 1 from environments where name = ? for key share', [environment]);
-        if (env.length === 0) throw ValidationError.single('environment', `Environment ${environment} does not exist.`);
+        if (!(await shareEnvironment(tx, environment))) throw ValidationError.single('environment', `Environment ${environment} does not exist.`);
       }
       if (projects[0] !== '*') {
-        const found: Array<{ id: string }> = await tx.execute('select id from projects where id in (?) for key share', [projects]);
-        const known = new Set(found.map((f) => f.id));
+        const known = await shareProjects(tx, projects);
         const missing = projects.findIndex((p) => !known.has(p));
         if (missing >= 0) throw ValidationError.single(data.projects ? `projects/${missing}` : 'project', `Project ${projects[missing]} does not exist.`);
       }
-      const [row]: ApiTokenRow[] = await tx.execute(
-        `insert into api_tokens (secret_hash, token_name, type, projects, environment, expires_at, created_by, created_by_user_id)
-         values (?, ?, ?, array(select jsonb_array_elements_text(?::jsonb)), ?, ?, ?, ?) returning ${TOKEN_COLUMNS}`,
-        [hashToken(secret), tokenName, data.type, JSON.stringify(projects), environment, expiresAt, this.principal.name, this.principal.userId],
-      );
+      const row = await insertApiToken(tx, {
+        secretHash: hashToken(secret), tokenName, type: data.type, projects, environment, expiresAt, createdBy: this.principal.name, createdByUserId: this.principal.userId,
+      });
       const view = toView(row);
       emit({ type: 'api-token-created', data: eventData(view), environment: environment === '*' ? null : environment, project: projects.length === 1 && projects[0] !== '*' ? projects[0] : null });
       return { ...view, secret };
@@ -162,10 +114,9 @@ export class ApiTokenService {
     const { expiresAt } = parse(updateSchema, input);
     await this.access.granted(); // read before the transaction: its checks then run on what is loaded
     return change(this.em, this.principal, async (tx, emit) => {
-      const row = await this.load(tx, ref);
+      const row = await loadApiToken(tx, ref, 'update');
       await this.access.check(tokenPermission('UPDATE', row.type));
-      const [updated]: ApiTokenRow[] = await tx.execute(`update api_tokens set expires_at = ? where id = ? returning ${TOKEN_COLUMNS}`, [new Date(expiresAt), row.id]);
-      const after = toView(updated);
+      const after = toView(await setApiTokenExpiry(tx, row.id, new Date(expiresAt)));
       emit({ type: 'api-token-updated', data: eventData(after), preData: eventData(toView(row)) });
       this.onRevoke();
       return after;
@@ -175,21 +126,12 @@ export class ApiTokenService {
   async delete(ref: string): Promise<void> {
     await this.access.granted();
     await change(this.em, this.principal, async (tx, emit) => {
-      const row = await this.load(tx, ref);
+      const row = await loadApiToken(tx, ref, 'update');
       await this.access.check(tokenPermission('DELETE', row.type));
-      await tx.execute('delete from api_tokens where id = ?', [row.id]);
+      await deleteApiToken(tx, row.id);
       emit({ type: 'api-token-deleted', preData: eventData(toView(row)) });
     });
     this.onRevoke();
-  }
-
-  /** The token addressed by its secret or id, locked; unknown → 404. */
-  private async load(tx: EntityManager, ref: string): Promise<ApiTokenRow> {
-    const [row]: ApiTokenRow[] = /^\d{1,9}$/.test(ref)
-      ? await tx.execute(`select ${TOKEN_COLUMNS} from api_tokens where id = ? for update`, [Number(ref)])
-      : ref.length <= 512 ? await tx.execute(`select ${TOKEN_COLUMNS} from api_tokens where secret_hash = ? for update`, [hashToken(ref)]) : [];
-    if (!row) throw new NotFoundError('Could not find an API token with that secret or id.');
-    return row;
   }
 }
 

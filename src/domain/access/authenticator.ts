@@ -1,7 +1,10 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { hashToken } from './api-token.service';
+import { apiTokenByDigest, personalTokenUser, sessionUser, type UserPrincipalRow } from './credential.store';
+import { hashToken } from './password';
 import { SYSTEM_USER_ID, type Principal } from './principal';
+
+export { CREDENTIAL_LOOKUP } from './credential.store';
 
 /** The session cookie's name (Unleash's, so a browser extension or script that knows it keeps working). */
 export const SESSION_COOKIE = 'unleash-session';
@@ -62,8 +65,7 @@ export class Authenticator {
   }
 
   private async apiToken(digest: string): Promise<Principal | null> {
-    const [row]: Array<{ id: number; secret_hash: string; token_name: string; type: string; projects: string[] | null; environment: string }> = await this.em.fork().execute(
-      `${CREDENTIAL_LOOKUP} select id, secret_hash, token_name, type, projects, environment from api_tokens where secret_hash = ? and (expires_at is null or expires_at > now())`, [digest]);
+    const row = await apiTokenByDigest(this.em.fork(), digest);
     if (!row || !sameDigest(row.secret_hash, digest)) return null;
     const tokenType = row.type === 'admin' ? 'admin' : row.type === 'frontend' ? 'frontend' : 'client';
     const tokenProjects = row.projects && row.projects.length ? row.projects : ['*'];
@@ -72,37 +74,20 @@ export class Authenticator {
 
   private async personalToken(digest: string): Promise<Principal | null> {
     // Marks the token seen (at most once per cache period) in the statement that checks it.
-    const [row]: Array<UserPrincipalRow & { secret_hash: string }> = await this.em.fork().execute(
-      `${CREDENTIAL_LOOKUP} with t as (update personal_access_tokens set seen_at = now() where secret_hash = ? and expires_at > now() returning user_id, secret_hash)
-       select t.secret_hash, u.id, u.username, u.email, u.root_role_id from t join users u on u.id = t.user_id`, [digest]);
+    const row = await personalTokenUser(this.em.fork(), digest);
     if (!row || !sameDigest(row.secret_hash, digest)) return null;
     return userPrincipal(row);
   }
 
   private async session(digest: string): Promise<Principal | null> {
-    const [row]: Array<UserPrincipalRow & { sid_hash: string }> = await this.em.fork().execute(
-      `${CREDENTIAL_LOOKUP} select s.sid_hash, u.id, u.username, u.email, u.root_role_id from user_sessions s join users u on u.id = s.user_id
-        where s.sid_hash = ? and s.expires_at > now()`, [digest]);
+    const row = await sessionUser(this.em.fork(), digest);
     if (!row || !sameDigest(row.sid_hash, digest)) return null;
     return { ...userPrincipal(row), sessionHash: digest };
   }
 }
 
-interface UserPrincipalRow {
-  id: number;
-  username: string | null;
-  email: string | null;
-  root_role_id: number;
-}
-
 /** A signed-in user's principal: named by username, else e-mail; rights from the current root role and grants. */
 export const userPrincipal = (r: UserPrincipalRow): Principal => ({ kind: 'user', name: r.username ?? r.email ?? String(r.id), userId: r.id, isAdmin: false, rootRoleId: r.root_role_id });
-
-/**
- * The comment that starts each credential lookup: they run at most once per credential per cache period, so whether
- * a request pays one depends on timing, and tests that count a request's statements leave them out by it.
- */
-export const CREDENTIAL_LOOKUP = '/* credential lookup */';
 
 /** Compares two hex digests in time that does not depend on where they differ (timingSafeEqual). */
 export function sameDigest(stored: string, given: string): boolean {

@@ -1,12 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotFoundError } from '../errors';
 import { AccessService } from './access.service';
-import { ApiTokenSchema } from './api-token.entity';
-import { generateAdminToken, hashToken } from './api-token.service';
-import { hashPassword } from './password';
+import { generateAdminToken } from './api-token.service';
+import { createAdminToken } from './api-token.store';
+import { deleteUnshownRecord, existingCredentials, unshownRecords, writeUnshownRecord, type UnshownRecord } from './generated-credentials.store';
+import { hashPassword, hashToken } from './password';
 import { systemPrincipal, type Principal } from './principal';
-import { userIdByLoginName } from './login-names';
-import { generatePassword, insertFirstAdmin, UserService } from './user.service';
+import { generatePassword, UserService } from './user.service';
+import { insertFirstAdmin, userIdByLoginName } from './user.store';
 
 /**
  * The admin token and user `admin` a start generates when none exist (defect 8 of the security review). Their secrets
@@ -33,19 +34,13 @@ export interface UnshownCredential {
   createdAt: string;
 }
 
-/** What the settings row of an unshown credential holds. */
-interface UnshownRecord {
-  id: number;
-  createdAt: string;
-}
-
 async function record(tx: EntityManager, kind: UnshownCredential['kind'], content: UnshownRecord): Promise<void> {
-  await tx.execute('insert into settings (name, content) values (?, ?::jsonb) on conflict (name) do update set content = excluded.content', [UNSHOWN[kind], JSON.stringify(content)]);
+  await writeUnshownRecord(tx, UNSHOWN[kind], content);
 }
 
 /** Removes the unshown record of the credential `id` of this kind (a record of another one stays). */
 async function forget(em: EntityManager, kind: UnshownCredential['kind'], id: number): Promise<void> {
-  await em.fork().execute(`delete from settings where name = ? and (content->>'id')::int = ?`, [UNSHOWN[kind], id]);
+  await deleteUnshownRecord(em.fork(), UNSHOWN[kind], id);
 }
 
 /**
@@ -54,8 +49,7 @@ async function forget(em: EntityManager, kind: UnshownCredential['kind'], id: nu
  */
 export async function createGeneratedCredentials(em: EntityManager): Promise<GeneratedCredentials> {
   const fork = em.fork();
-  const [have]: Array<{ token: boolean; user: boolean }> = await fork.execute(
-    `select exists (select 1 from api_tokens where type = 'admin') as token, exists (select 1 from users) as "user"`);
+  const have = await existingCredentials(fork);
   const created: GeneratedCredentials = { token: null, password: null, createdAt: new Date().toISOString() };
   if (have.token && have.user) return created;
   const secret = have.token ? null : generateAdminToken();
@@ -64,7 +58,7 @@ export async function createGeneratedCredentials(em: EntityManager): Promise<Gen
   const passwordHash = password === null ? null : await hashPassword(password);
   await fork.transactional(async (tx) => {
     if (secret !== null) {
-      const token = tx.create(ApiTokenSchema, { secretHash: hashToken(secret), tokenName: 'admin', type: 'admin', projects: ['*'], environment: '*' });
+      const token = createAdminToken(tx, hashToken(secret));
       await tx.flush();
       created.token = { id: token.id, secret };
       await record(tx, 'token', { id: token.id, createdAt: created.createdAt });
@@ -110,13 +104,7 @@ export function settleRecords(found: UnshownRecordState[]): { unshown: UnshownCr
 /** Start-up: the generated credentials earlier starts never showed; records that no longer matter are removed. */
 export async function findUnshown(em: EntityManager): Promise<UnshownCredential[]> {
   const fork = em.fork();
-  const rows: Array<{ name: string; content: UnshownRecord; exists: boolean; used: boolean }> = await fork.execute(
-    `select s.name, s.content, coalesce(t.id, u.id) is not null as "exists", coalesce(t.seen_at, u.seen_at) is not null as "used"
-       from settings s
-       left join api_tokens t on s.name = ? and t.id = (s.content->>'id')::int
-       left join users u on s.name = ? and u.id = (s.content->>'id')::int
-      where s.name in (?, ?)`,
-    [UNSHOWN.token, UNSHOWN.password, UNSHOWN.token, UNSHOWN.password]);
+  const rows = await unshownRecords(fork, UNSHOWN.token, UNSHOWN.password);
   const { unshown, settled } = settleRecords(rows.map((r) => ({
     kind: r.name === UNSHOWN.token ? 'token' : 'password', id: r.content.id, createdAt: r.content.createdAt, exists: r.exists, used: r.used,
   })));

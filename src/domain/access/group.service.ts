@@ -1,48 +1,16 @@
 import { z } from 'zod';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { change } from '../change';
-import { NameExistsError, NotFoundError, ValidationError } from '../errors';
-import { parse, rowId, sameJson } from '../validation';
+import { NameExistsError, ValidationError } from '../errors';
+import { parse, sameJson } from '../validation';
 import type { AccessService } from './access.service';
+import { listGroups, withMembers, type Group } from './group.read-model';
+import { addMembers, deleteGroup, groupNameTaken, insertGroup, loadGroup, removeMembersBut, shareMemberUsers, updateGroup } from './group.store';
 import { ADMIN } from './permissions';
 import type { Principal } from './principal';
-import { rootRoleId, toUser, USER_COLUMNS_OF_U, type User, type UserRow } from './user.service';
+import { rootRoleId } from './user.service';
 
-/** A member of a group: when and by whom the user was added. */
-export interface GroupMember {
-  joinedAt: string;
-  createdBy: string | null;
-  user: User;
-}
-
-/** A group as both doors return it (Unleash's group shape; spec endpoint 13 lists the same fields). */
-export interface Group {
-  id: number;
-  name: string;
-  description: string | null;
-  mappingsSSO: string[];
-  /** The root role every member also holds (its permissions add to the member's own), or null. */
-  rootRole: number | null;
-  createdBy: string | null;
-  createdAt: string;
-  userCount: number;
-  users: GroupMember[];
-}
-
-interface GroupRow {
-  id: number;
-  name: string;
-  description: string | null;
-  mappings_sso: string[] | null;
-  root_role_id: number | null;
-  created_by: string | null;
-  created_at: Date;
-}
-
-type MemberRow = UserRow & { group_id: number; joined_at: Date; member_created_by: string | null };
-
-const GROUP_COLUMNS = 'id, name, description, mappings_sso, root_role_id, created_by, created_at';
-const MEMBER_COLUMNS = `gu.group_id, gu.joined_at, gu.created_by as member_created_by, ${USER_COLUMNS_OF_U}`;
+export type { Group, GroupMember } from './group.read-model';
 
 const MAX_ID = 2_147_483_647;
 const text = (max: number) => z.string().trim().max(max);
@@ -79,14 +47,13 @@ const nameTaken = (name: string) => new NameExistsError(`A group with the name $
 export class GroupService {
   constructor(private readonly em: EntityManager, private readonly principal: Principal, private readonly access: AccessService) {}
 
-  async list(): Promise<Group[]> {
-    const rows: GroupRow[] = await this.em.execute(`select ${GROUP_COLUMNS} from groups order by id`);
-    return this.withMembers(this.em, rows);
+  list(): Promise<Group[]> {
+    return listGroups(this.em);
   }
 
   async get(groupId: string | number): Promise<Group> {
-    const row = await this.load(this.em, groupId);
-    return (await this.withMembers(this.em, [row]))[0];
+    const row = await loadGroup(this.em, groupId);
+    return (await withMembers(this.em, [row]))[0];
   }
 
   async create(input: GroupInput): Promise<Group> {
@@ -96,12 +63,9 @@ export class GroupService {
       const roleId = await this.checkRootRole(tx, data.rootRole ?? null);
       const members = await this.checkUsers(tx, data.users ?? []);
       await this.refuseTaken(tx, data.name, null);
-      const [row]: GroupRow[] = await tx.execute(
-        `insert into groups (name, description, mappings_sso, root_role_id, created_by) values (?, ?, array(select jsonb_array_elements_text(?::jsonb)), ?, ?) returning ${GROUP_COLUMNS}`,
-        [data.name, data.description ?? null, JSON.stringify(data.mappingsSSO ?? []), roleId, this.principal.name],
-      );
-      await this.addMembers(tx, row.id, members);
-      const [group] = await this.withMembers(tx, [row]);
+      const row = await insertGroup(tx, { name: data.name, description: data.description ?? null, mappingsSSO: data.mappingsSSO ?? [], rootRoleId: roleId }, this.principal.name);
+      await addMembers(tx, row.id, members, this.principal.name);
+      const [group] = await withMembers(tx, [row]);
       emit({ type: 'group-created', data: eventData(group) });
       return group;
     });
@@ -112,18 +76,15 @@ export class GroupService {
     const data = parse(groupSchema, input);
     await this.access.check(ADMIN);
     return change(this.em, this.principal, async (tx, emit) => {
-      const row = await this.load(tx, groupId, true);
-      const [before] = await this.withMembers(tx, [row]);
+      const row = await loadGroup(tx, groupId, 'update');
+      const [before] = await withMembers(tx, [row]);
       const roleId = await this.checkRootRole(tx, data.rootRole ?? null);
       const members = await this.checkUsers(tx, data.users ?? []);
       if (data.name.toLowerCase() !== row.name.toLowerCase()) await this.refuseTaken(tx, data.name, row.id);
-      const [updated]: GroupRow[] = await tx.execute(
-        `update groups set name = ?, description = ?, mappings_sso = array(select jsonb_array_elements_text(?::jsonb)), root_role_id = ? where id = ? returning ${GROUP_COLUMNS}`,
-        [data.name, data.description ?? null, JSON.stringify(data.mappingsSSO ?? []), roleId, row.id],
-      );
-      await tx.execute('delete from group_user where group_id = ? and user_id not in (select value::int from jsonb_array_elements_text(?::jsonb))', [row.id, JSON.stringify(members)]);
-      await this.addMembers(tx, row.id, members);
-      const [after] = await this.withMembers(tx, [updated]);
+      const updated = await updateGroup(tx, row.id, { name: data.name, description: data.description ?? null, mappingsSSO: data.mappingsSSO ?? [], rootRoleId: roleId });
+      await removeMembersBut(tx, row.id, members);
+      await addMembers(tx, row.id, members, this.principal.name);
+      const [after] = await withMembers(tx, [updated]);
       if (!sameJson(eventData(before), eventData(after))) emit({ type: 'group-updated', data: eventData(after), preData: eventData(before) });
       // Each membership change also has its own event, so a feed of group-user-* tells who joined and left.
       const had = new Set(before.users.map((m) => m.user.id));
@@ -138,58 +99,11 @@ export class GroupService {
   async delete(groupId: string | number): Promise<void> {
     await this.access.check(ADMIN);
     await change(this.em, this.principal, async (tx, emit) => {
-      const row = await this.load(tx, groupId, true);
-      const [before] = await this.withMembers(tx, [row]);
-      await tx.execute('delete from groups where id = ?', [row.id]);
+      const row = await loadGroup(tx, groupId, 'update');
+      const [before] = await withMembers(tx, [row]);
+      await deleteGroup(tx, row.id);
       emit({ type: 'group-deleted', preData: eventData(before) });
     });
-  }
-
-  /** The groups with their members, in two statements whatever their number. */
-  private async withMembers(em: EntityManager, rows: GroupRow[]): Promise<Group[]> {
-    if (rows.length === 0) return [];
-    const members: MemberRow[] = await em.execute(
-      `select ${MEMBER_COLUMNS} from group_user gu join users u on u.id = gu.user_id where gu.group_id in (select value::int from jsonb_array_elements_text(?::jsonb)) order by gu.group_id, gu.joined_at, u.id`,
-      [JSON.stringify(rows.map((r) => r.id))],
-    );
-    const byGroup = new Map<number, GroupMember[]>();
-    for (const m of members) {
-      const list = byGroup.get(m.group_id) ?? [];
-      list.push({ joinedAt: new Date(m.joined_at).toISOString(), createdBy: m.member_created_by, user: toUser(m) });
-      byGroup.set(m.group_id, list);
-    }
-    return rows.map((r) => {
-      const users = byGroup.get(r.id) ?? [];
-      return {
-        id: r.id,
-        name: r.name,
-        description: r.description,
-        mappingsSSO: r.mappings_sso ?? [],
-        rootRole: r.root_role_id,
-        createdBy: r.created_by,
-        createdAt: new Date(r.created_at).toISOString(),
-        userCount: users.length,
-        users,
-      };
-    });
-  }
-
-  /** Adds the users not yet members (joined now, by the caller); existing memberships are left as they are. */
-  private async addMembers(tx: EntityManager, groupId: number, userIds: number[]): Promise<void> {
-    if (userIds.length === 0) return;
-    await tx.execute(
-      'insert into group_user (group_id, user_id, created_by) select ?, value::int, ? from jsonb_array_elements_text(?::jsonb) on conflict do nothing',
-      [groupId, this.principal.name, JSON.stringify(userIds)],
-    );
-  }
-
-  /** The group row, or 404 for an id that is not a positive integer or names no group. */
-  private async load(em: EntityManager, groupId: string | number, lock = false): Promise<GroupRow> {
-    const n = rowId(groupId);
-    if (n === undefined) throw new NotFoundError(`Could not find group with id ${String(groupId)}.`);
-    const [row]: GroupRow[] = await em.execute(`select ${GROUP_COLUMNS} from groups where id = ?${lock ? ' for update' : ''}`, [n]);
-    if (!row) throw new NotFoundError(`Could not find group with id ${n}.`);
-    return row;
   }
 
   /** A root role (the users' rule, held until commit); anything else is a 400 naming rootRole. */
@@ -201,15 +115,13 @@ export class GroupService {
   private async checkUsers(tx: EntityManager, userIds: number[]): Promise<number[]> {
     const distinct = [...new Set(userIds)];
     if (distinct.length === 0) return [];
-    const found: Array<{ id: number }> = await tx.execute('select id from users where id in (select value::int from jsonb_array_elements_text(?::jsonb)) for key share', [JSON.stringify(distinct)]);
-    const known = new Set(found.map((r) => r.id));
+    const known = await shareMemberUsers(tx, distinct);
     const bad = userIds.findIndex((u) => !known.has(u));
     if (bad >= 0) throw ValidationError.single(`users/${bad}`, `There is no user with id ${userIds[bad]}: the \`users\` property lists existing users only.`);
     return distinct;
   }
 
   private async refuseTaken(tx: EntityManager, name: string, except: number | null): Promise<void> {
-    const taken: unknown[] = await tx.execute('select 1 from groups where lower(name) = lower(?) and id is distinct from ? limit 1', [name, except]);
-    if (taken.length > 0) throw nameTaken(name);
+    if (await groupNameTaken(tx, name, except)) throw nameTaken(name);
   }
 }

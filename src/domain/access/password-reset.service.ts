@@ -4,11 +4,15 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { change } from '../change';
 import { InvalidTokenError, NotFoundError, UsedTokenError } from '../errors';
 import { parse } from '../validation';
-import { hashToken } from './api-token.service';
-import { checkPasswordStrength, hashPassword } from './password';
+import { checkPasswordStrength, hashPassword, hashToken } from './password';
+import {
+  expireResetTokens, expireUnusedResetTokens, findResetTokenHolder, insertResetToken, sweepExpiredResetTokens, useResetToken, type HolderRow,
+} from './password-reset.store';
 import type { Principal } from './principal';
-import type { Role } from './role.service';
-import { toUser, USER_COLUMNS, userEventData, type UserRow } from './user.service';
+import type { Role } from './role.read-model';
+import { endSessions } from './session.store';
+import { toUser, userEventData } from './user.read-model';
+import { findUser, lockUser, setPasswordHash } from './user.store';
 
 /**
  * Password reset and invite links (issue 10). A link carries a token: 32 random bytes (base64url, 43 characters),
@@ -51,35 +55,15 @@ export const inviteUrl = (publicUrl: string, token: string) => `${publicUrl}/new
  * timer; rows another transaction holds are skipped, never waited for).
  */
 export async function issueResetToken(tx: EntityManager, userId: number, createdBy: string | null): Promise<string> {
-  const locked: unknown[] = await tx.execute('select id from users where id = ? for update', [userId]);
-  if (locked.length === 0) throw new NotFoundError(`Could not find user with id ${userId}.`);
-  await tx.execute('update reset_tokens set expires_at = now() where user_id = ? and used_at is null and expires_at > now()', [userId]);
-  await tx.execute(
-    'delete from reset_tokens where token_hash in (select token_hash from reset_tokens where expires_at < now() limit ? for update skip locked)',
-    [SWEEP_BATCH],
-  );
+  if (!(await lockUser(tx, userId))) throw new NotFoundError(`Could not find user with id ${userId}.`);
+  await expireUnusedResetTokens(tx, userId);
+  await sweepExpiredResetTokens(tx, SWEEP_BATCH);
   const token = randomBytes(32).toString('base64url');
-  await tx.execute(
-    'insert into reset_tokens (token_hash, user_id, created_by, expires_at) values (?, ?, ?, now() + make_interval(secs => ?))',
-    [hashToken(token), userId, createdBy, RESET_TOKEN_TTL_MS / 1000],
-  );
+  await insertResetToken(tx, hashToken(token), userId, createdBy, RESET_TOKEN_TTL_MS / 1000);
   return token;
 }
 
 export const resetSchema = z.object({ token: z.string().max(MAX_TOKEN_LENGTH), password: z.string().max(1000) }).strict();
-
-interface HolderRow {
-  used_at: Date | null;
-  created_by: string | null;
-  id: number;
-  name: string | null;
-  username: string | null;
-  email: string | null;
-  role_id: number;
-  role_name: string;
-  role_type: string;
-  role_description: string | null;
-}
 
 /**
  * The public side of the links: no principal, no permission. Every refusal of a token is the same 401
@@ -120,17 +104,13 @@ export class PasswordResetService {
     const principal: Principal = { kind: 'user', name: holder.username ?? holder.email ?? String(holder.id), userId: holder.id, isAdmin: false, rootRoleId: holder.role_id };
     await change(em, principal, async (tx, emit) => {
       // Lock order as when a token is issued: the user row, then their tokens.
-      const [row]: UserRow[] = await tx.execute(`select ${USER_COLUMNS} from users where id = ? for update`, [holder.id]);
+      const row = await findUser(tx, holder.id, 'update');
       if (!row) throw new InvalidTokenError();
-      const used: unknown[] = await tx.execute(
-        'update reset_tokens set used_at = now(), expires_at = now() where token_hash = ? and user_id = ? and used_at is null and expires_at > now() returning user_id',
-        [digest, row.id],
-      );
-      if (used.length === 0) throw new InvalidTokenError();
-      await tx.execute('update reset_tokens set expires_at = now() where user_id = ? and expires_at > now()', [row.id]);
-      await tx.execute('update users set password_hash = ?, login_attempts = 0 where id = ?', [hash, row.id]);
+      if (!(await useResetToken(tx, digest, row.id))) throw new InvalidTokenError();
+      await expireResetTokens(tx, row.id);
+      await setPasswordHash(tx, row.id, hash);
       // Whoever was signed in as this user (perhaps with the password that was forgotten or leaked) is signed out.
-      await tx.execute('delete from user_sessions where user_id = ?', [row.id]);
+      await endSessions(tx, row.id);
       const before = userEventData(toUser(row));
       emit({ type: 'user-updated', data: { ...before, passwordChanged: true }, preData: before });
     });
@@ -140,13 +120,7 @@ export class PasswordResetService {
   /** The valid token's row with its user and root role, or the refusal. */
   private async holder(em: EntityManager, token: unknown): Promise<HolderRow> {
     if (typeof token !== 'string' || token.length === 0 || token.length > MAX_TOKEN_LENGTH) throw new InvalidTokenError();
-    const [row]: HolderRow[] = await em.execute(
-      `select t.used_at, t.created_by, u.id, u.name, u.username, u.email,
-              r.id as role_id, r.name as role_name, r.type as role_type, r.description as role_description
-         from reset_tokens t join users u on u.id = t.user_id join roles r on r.id = u.root_role_id
-        where t.token_hash = ? and t.expires_at > now()`,
-      [hashToken(token)],
-    );
+    const row = await findResetTokenHolder(em, hashToken(token));
     if (!row) throw new InvalidTokenError();
     if (row.used_at) throw new UsedTokenError(new Date(row.used_at));
     return row;

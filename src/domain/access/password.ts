@@ -1,4 +1,4 @@
-import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { createHash, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { ValidationError } from '../errors';
 
 /**
@@ -58,6 +58,14 @@ export async function verifyPassword(password: string, stored: string | null): P
 }
 
 const DUMMY_SALT = randomBytes(SALT_BYTES);
+
+/**
+ * Tokens (API and personal access tokens, sessions, reset links) are stored as SHA-256 digests: they carry 32+ random
+ * bytes, so a fast digest is enough, and a leaked table reveals no token.
+ */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
 
 export const PASSWORD_MIN_LENGTH = 10;
 export const PASSWORD_MAX_LENGTH = 128;

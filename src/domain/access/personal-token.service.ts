@@ -4,34 +4,13 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { change } from '../change';
 import { InvalidOperationError, NotFoundError, ValidationError } from '../errors';
 import { parse } from '../validation';
-import { hashToken } from './api-token.service';
 import { PAT_PREFIX } from './authenticator';
+import { hashToken } from './password';
+import { listPersonalTokens, toToken, type PersonalToken } from './personal-token.read-model';
+import { deletePersonalToken, insertPersonalToken } from './personal-token.store';
 import type { Principal } from './principal';
 
-/** A personal access token as listed: never its secret, which only the create response carries, once. */
-export interface PersonalToken {
-  id: number;
-  description: string;
-  expiresAt: string;
-  createdAt: string;
-  seenAt: string | null;
-}
-
-interface PatRow {
-  id: number;
-  description: string;
-  expires_at: Date;
-  created_at: Date;
-  seen_at: Date | null;
-}
-
-const toToken = (r: PatRow): PersonalToken => ({
-  id: r.id,
-  description: r.description,
-  expiresAt: new Date(r.expires_at).toISOString(),
-  createdAt: new Date(r.created_at).toISOString(),
-  seenAt: r.seen_at ? new Date(r.seen_at).toISOString() : null,
-});
+export type { PersonalToken } from './personal-token.read-model';
 
 export const createSchema = z.object({
   description: z.string().trim().min(1).max(255),
@@ -43,9 +22,7 @@ export class PersonalTokenService {
   constructor(private readonly em: EntityManager, private readonly principal: Principal, private readonly onRevoke: () => void = () => {}) {}
 
   async list(): Promise<PersonalToken[]> {
-    const userId = this.userId();
-    const rows: PatRow[] = await this.em.execute('select id, description, expires_at, created_at, seen_at from personal_access_tokens where user_id = ? order by id', [userId]);
-    return rows.map(toToken);
+    return listPersonalTokens(this.em, this.userId());
   }
 
   async create(input: unknown): Promise<PersonalToken & { secret: string }> {
@@ -55,11 +32,7 @@ export class PersonalTokenService {
     if (expiresAt.getTime() <= Date.now()) throw ValidationError.single('expiresAt', 'The `expiresAt` property must be in the future.');
     const secret = `${PAT_PREFIX}${randomBytes(32).toString('hex')}`;
     return change(this.em, this.principal, async (tx, emit) => {
-      const [row]: PatRow[] = await tx.execute(
-        'insert into personal_access_tokens (user_id, secret_hash, description, expires_at) values (?, ?, ?, ?) returning id, description, expires_at, created_at, seen_at',
-        [userId, hashToken(secret), data.description, expiresAt],
-      );
-      const token = toToken(row);
+      const token = toToken(await insertPersonalToken(tx, { userId, secretHash: hashToken(secret), description: data.description, expiresAt }));
       emit({ type: 'pat-created', data: { id: token.id, description: token.description, expiresAt: token.expiresAt } });
       return { ...token, secret };
     });
@@ -70,8 +43,7 @@ export class PersonalTokenService {
     const n = /^\d{1,9}$/.test(id) ? Number(id) : NaN;
     await change(this.em, this.principal, async (tx, emit) => {
       // Only the caller's own tokens: someone else's id is as unknown as a missing one.
-      const [row]: PatRow[] = Number.isNaN(n) ? [] : await tx.execute(
-        'delete from personal_access_tokens where id = ? and user_id = ? returning id, description, expires_at, created_at, seen_at', [n, userId]);
+      const row = Number.isNaN(n) ? undefined : await deletePersonalToken(tx, n, userId);
       if (!row) throw new NotFoundError(`Could not find a personal access token with id ${id}.`);
       const token = toToken(row);
       emit({ type: 'pat-deleted', preData: { id: token.id, description: token.description, expiresAt: token.expiresAt } });

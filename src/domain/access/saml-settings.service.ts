@@ -7,7 +7,11 @@ import { parse, sameJson } from '../validation';
 import type { AccessService } from './access.service';
 import { ADMIN } from './permissions';
 import type { Principal } from './principal';
+import { readSamlSettings, ROOT_ROLES, type SamlSettings, type StoredSamlSettings } from './saml-settings.read-model';
+import { ensureSamlSettingsRow, insertSpKey, lockSamlSettings, readSpKey, replaceSpKey, writeSamlSettings } from './saml-settings.store';
 import { generateSigningKeyPair, selfSignedCertificate, toPem, type SigningKeyPair } from './self-signed';
+
+export type { SamlRootRole, SamlSettings, StoredSamlSettings } from './saml-settings.read-model';
 
 /**
  * SAML settings (spec endpoint 11, issue 10) and the service provider's own signing key.
@@ -20,25 +24,6 @@ import { generateSigningKeyPair, selfSignedCertificate, toPem, type SigningKeyPa
  * without its private key cannot sign anything, so `spCertificate` cannot be set to another certificate: input may
  * leave it out, send "" or send the service's own (a read-modify-write from the UI), and anything else is a 400.
  */
-
-export const ROOT_ROLES = ['Viewer', 'Editor', 'Admin'] as const;
-export type SamlRootRole = (typeof ROOT_ROLES)[number];
-
-/** The settings as both doors return them (spec: SAML settings). Before any are saved: `{enabled: false, …defaults}`. */
-export interface SamlSettings {
-  enabled: boolean;
-  entityId?: string;
-  signOnUrl?: string;
-  certificate?: string;
-  signOutUrl?: string;
-  spCertificate?: string;
-  autoCreate: boolean;
-  emailDomains?: string;
-  defaultRootRole: SamlRootRole;
-}
-
-/** What is stored under `saml`: the settings but the service's own certificate. */
-export type StoredSamlSettings = Omit<SamlSettings, 'spCertificate'>;
 
 /** The browser-facing SAML paths of this service (src/rest/saml.routes.ts serves them under `/auth`). */
 export const SAML_PATHS = {
@@ -72,11 +57,6 @@ export function serviceProviderUrls(publicUrl: string): ServiceProviderUrls {
     logoutCallbackUrl: `${publicUrl}${SAML_PATHS.logoutCallback}`,
   };
 }
-
-export const SAML_SETTING = 'saml';
-const SP_KEY_SETTING = 'saml-sp-key';
-
-const DEFAULTS: StoredSamlSettings = { enabled: false, autoCreate: false, defaultRootRole: 'Viewer' };
 
 /** The DER bytes of a certificate given as PEM, with or without its BEGIN/END lines; undefined when it is not one. */
 function certificateDer(text: string): Buffer | undefined {
@@ -150,12 +130,6 @@ function eventData(s: StoredSamlSettings, sp: SigningKeyPair): Record<string, un
   return { ...s, certificate: certificateFingerprint(s.certificate), spCertificate: certificateFingerprint(sp.certificate) };
 }
 
-/** The stored settings, or the defaults before any were saved. */
-export async function readSamlSettings(em: EntityManager, lock = false): Promise<{ settings: StoredSamlSettings; saved: boolean }> {
-  const [row]: Array<{ content: StoredSamlSettings | null }> = await em.execute(`select content from settings where name = ?${lock ? ' for update' : ''}`, [SAML_SETTING]);
-  return row?.content ? { settings: { ...DEFAULTS, ...row.content }, saved: true } : { settings: { ...DEFAULTS }, saved: false };
-}
-
 const SP_NAME = 'flagdeck SAML service provider';
 
 /**
@@ -167,18 +141,17 @@ const SP_NAME = 'flagdeck SAML service provider';
  * to the row as it was read, so concurrent repairs agree on one certificate.
  */
 export async function spSigningKey(em: EntityManager): Promise<SigningKeyPair> {
-  const read = async () => ((await em.execute(`select content from settings where name = ?`, [SP_KEY_SETTING])) as Array<{ content: SigningKeyPair }>)[0]?.content;
-  const found = await read();
+  const found = await readSpKey(em);
   if (found && certificateFingerprint(found.certificate)) return found;
   if (found) {
     const privateKey = createPrivateKey(found.privateKey);
     const repaired: SigningKeyPair = { privateKey: found.privateKey, certificate: selfSignedCertificate(privateKey, createPublicKey(privateKey), SP_NAME, 10) };
-    await em.execute(`update settings set content = ?::jsonb where name = ? and content = ?::jsonb`, [JSON.stringify(repaired), SP_KEY_SETTING, JSON.stringify(found)]);
-    return (await read())!;
+    await replaceSpKey(em, found, repaired);
+    return (await readSpKey(em))!;
   }
   const pair = await generateSigningKeyPair(SP_NAME);
-  await em.execute(`insert into settings (name, content) values (?, ?::jsonb) on conflict (name) do nothing`, [SP_KEY_SETTING, JSON.stringify(pair)]);
-  return (await read())!;
+  await insertSpKey(em, pair);
+  return (await readSpKey(em))!;
 }
 
 export class SamlSettingsService {
@@ -217,9 +190,9 @@ export class SamlSettingsService {
     };
     await change(this.em, this.principal, async (tx, emit) => {
       // The row exists before it is locked, so the first two writers queue on one row lock instead of racing to insert.
-      await tx.execute(`insert into settings (name, content) values (?, 'null'::jsonb) on conflict (name) do nothing`, [SAML_SETTING]);
-      const before = await readSamlSettings(tx, true);
-      await tx.execute(`update settings set content = ?::jsonb where name = ?`, [JSON.stringify(next), SAML_SETTING]);
+      await ensureSamlSettingsRow(tx);
+      const before = await lockSamlSettings(tx);
+      await writeSamlSettings(tx, next);
       if (!before.saved || !sameJson(before.settings, next)) {
         emit({ type: 'setting-updated', data: eventData(next, sp), preData: before.saved ? eventData(before.settings, sp) : null });
       }

@@ -8,12 +8,18 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '../../logger';
 import { change } from '../change';
 import { AuthenticationRequired, ForbiddenError, NotFoundError, ValidationError } from '../errors';
-import { hashToken } from './api-token.service';
+import { hashToken } from './password';
 import { systemPrincipal } from './principal';
-import { certificatePem, emailDomainList, readSamlSettings, SAML_PATHS, serviceProviderUrls, spSigningKey, type StoredSamlSettings } from './saml-settings.service';
+import { readSamlSettings, type StoredSamlSettings } from './saml-settings.read-model';
+import { certificatePem, emailDomainList, SAML_PATHS, serviceProviderUrls, spSigningKey } from './saml-settings.service';
+import {
+  findSamlSession, insertRequestId, insertSamlSession, removeRequestId, requestIdValue, sweepExpiredMessageIds, useAssertionId,
+} from './saml-sign-in.store';
 import type { SigningKeyPair } from './self-signed';
 import { startSession, SessionService, type Login } from './session.service';
-import { insertUser, rootRoleId, userEventData } from './user.service';
+import { userEventData } from './user.read-model';
+import { rootRoleId } from './user.service';
+import { insertUser, lockUserByEmail } from './user.store';
 
 /**
  * node-saml and xmldom (with xml-crypto, xpath and xmlbuilder: tens of milliseconds of start-up and a few MiB of heap)
@@ -78,23 +84,19 @@ class RequestIds implements CacheProvider {
   constructor(private readonly em: EntityManager) {}
 
   async saveAsync(key: string, value: string): Promise<CacheItem | null> {
-    const rows: unknown[] = await this.em.execute(
-      `insert into saml_message_ids (kind, id, value, expires_at) values ('request', ?, ?, now() + ? * interval '1 millisecond') on conflict do nothing returning id`,
-      [key, value, REQUEST_TTL_MS]);
-    await this.em.execute('delete from saml_message_ids where expires_at < now()');
-    return rows.length > 0 ? { value, createdAt: Date.now() } : null;
+    const saved = await insertRequestId(this.em, key, value, REQUEST_TTL_MS);
+    await sweepExpiredMessageIds(this.em);
+    return saved ? { value, createdAt: Date.now() } : null;
   }
 
   async getAsync(key: string): Promise<string | null> {
     if (!key || key.length > MAX_ID) return null;
-    const [row]: Array<{ value: string }> = await this.em.execute(`select value from saml_message_ids where kind = 'request' and id = ? and expires_at > now()`, [key]);
-    return row?.value ?? null;
+    return (await requestIdValue(this.em, key)) ?? null;
   }
 
   async removeAsync(key: string | null): Promise<string | null> {
     if (!key || key.length > MAX_ID) return null;
-    const rows: unknown[] = await this.em.execute(`delete from saml_message_ids where kind = 'request' and id = ? returning id`, [key]);
-    return rows.length > 0 ? key : null;
+    return (await removeRequestId(this.em, key)) ? key : null;
   }
 }
 
@@ -239,16 +241,13 @@ export class SamlSignIn {
     // The assertion is used up before anything else can fail: a response is good for one sign-in attempt, whatever
     // becomes of it (and a refusal cannot be turned into a sign-in later by changing the settings). The row lives as
     // long as node-saml would accept the assertion: at most MAX_ASSERTION_AGE_MS after IssueInstant, plus the skew.
-    const used: unknown[] = await em.execute(
-      `insert into saml_message_ids (kind, id, expires_at) values ('assertion', ?, ?) on conflict do nothing returning id`,
-      [assertionId, new Date(issuedAt + MAX_ASSERTION_AGE_MS + CLOCK_SKEW_MS)]);
-    if (used.length === 0) throw this.refuse('it was already used to sign in (a SAML response is good for one sign-in)');
+    const fresh = await useAssertionId(em, assertionId, new Date(issuedAt + MAX_ASSERTION_AGE_MS + CLOCK_SKEW_MS));
+    if (!fresh) throw this.refuse('it was already used to sign in (a SAML response is good for one sign-in)');
 
     const name = nameOf(profile);
     const session = { nameId: profile.nameID, format: profile.nameIDFormat ?? null, sessionIndex: profile.sessionIndex ?? null };
     const signIn = () => change(em, systemPrincipal, async (tx, emit) => {
-      const [existing]: Array<{ id: number }> = await tx.execute('select id from users where lower(email) = lower(?) for update', [address]);
-      let userId = existing?.id;
+      let userId = await lockUserByEmail(tx, address);
       if (userId === undefined) {
         if (!settings.autoCreate) throw new ForbiddenError(`There is no user with the email ${address}, and the SAML settings do not create users (autoCreate is off). Ask an admin to create your user.`);
         const domain = address.slice(address.lastIndexOf('@') + 1).toLowerCase();
@@ -261,8 +260,7 @@ export class SamlSignIn {
         userId = user.id;
       }
       const login = await startSession(tx, userId);
-      await tx.execute('insert into saml_sessions (sid_hash, name_id, name_id_format, session_index) values (?, ?, ?, ?)',
-        [hashToken(login.sessionId), session.nameId, session.format, session.sessionIndex]);
+      await insertSamlSession(tx, hashToken(login.sessionId), session);
       return login;
     });
     let login: Login;
@@ -286,8 +284,7 @@ export class SamlSignIn {
     const em = this.em.fork();
     const home = `${this.publicUrl}/`;
     if (!sessionId || sessionId.length > 200) return home;
-    const [row]: Array<{ name_id: string; name_id_format: string | null; session_index: string | null }> = await em.execute(
-      'select name_id, name_id_format, session_index from saml_sessions where sid_hash = ?', [hashToken(sessionId)]);
+    const row = await findSamlSession(em, hashToken(sessionId));
     await new SessionService(em).logout(sessionId);
     const { settings, saved } = await readSamlSettings(em);
     if (!row || !saved || !settings.enabled || !settings.signOutUrl || !settings.certificate) return home;

@@ -3,9 +3,10 @@ import { z } from 'zod';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AuthenticationRequired } from '../errors';
 import { parse } from '../validation';
-import { hashToken } from './api-token.service';
-import { verifyPassword } from './password';
-import { toUser, USER_COLUMNS, USER_COLUMNS_OF_U, type User, type UserRow } from './user.service';
+import { hashToken, verifyPassword } from './password';
+import { deleteSession, insertSession, sweepExpiredSessions } from './session.store';
+import { toUser, type User } from './user.read-model';
+import { countFailedLogin, loginUser, markSignedIn } from './user.store';
 
 /** How long a session lives (Unleash: two days). */
 export const SESSION_TTL_MS = 48 * 60 * 60 * 1000;
@@ -34,16 +35,12 @@ export class SessionService {
   async login(input: unknown, reserve: (account: string) => Promise<void> = async () => {}): Promise<Login & { account: string }> {
     const { username, password } = parse(loginSchema, input);
     const em = this.em.fork();
-    const [row]: Array<UserRow & { password_hash: string | null }> = await em.execute(
-      `select ${USER_COLUMNS_OF_U}, u.password_hash
-         from user_login_names n join users u on u.id = n.user_id where n.name = lower(?)`,
-      [username],
-    );
+    const row = await loginUser(em, username);
     const account = row ? `user:${row.id}` : `name:${username.toLowerCase()}`;
     await reserve(account);
     const ok = await verifyPassword(password, row?.password_hash ?? null);
     if (!row || !ok) {
-      if (row) await em.execute('update users set login_attempts = login_attempts + 1 where id = ?', [row.id]);
+      if (row) await countFailedLogin(em, row.id);
       throw new AuthenticationRequired('Wrong username or password.');
     }
     return { ...(await em.transactional((tx) => startSession(tx, row.id))), account };
@@ -52,7 +49,7 @@ export class SessionService {
   /** Ends the session with this id (unknown ids are ignored: logging out twice is fine). */
   async logout(sessionId: string | undefined): Promise<void> {
     if (!sessionId || sessionId.length > 200) return;
-    await this.em.fork().execute('delete from user_sessions where sid_hash = ?', [hashToken(sessionId)]);
+    await deleteSession(this.em.fork(), hashToken(sessionId));
   }
 }
 
@@ -63,9 +60,8 @@ export class SessionService {
 export async function startSession(tx: EntityManager, userId: number): Promise<Login> {
   const sessionId = randomBytes(32).toString('base64url');
   const expiresAt = new Date(Date.now() + SESSION_TTL_MS);
-  await tx.execute('insert into user_sessions (sid_hash, user_id, expires_at) values (?, ?, ?)', [hashToken(sessionId), userId, expiresAt]);
+  await insertSession(tx, hashToken(sessionId), userId, expiresAt);
   // Expired sessions of anyone are swept as people log in: no timer, and the table stays small.
-  await tx.execute('delete from user_sessions where expires_at < now()');
-  const [updated]: UserRow[] = await tx.execute(`update users set login_attempts = 0, seen_at = now() where id = ? returning ${USER_COLUMNS}`, [userId]);
-  return { user: toUser(updated), sessionId, expiresAt };
+  await sweepExpiredSessions(tx);
+  return { user: toUser(await markSignedIn(tx, userId)), sessionId, expiresAt };
 }

@@ -1,85 +1,24 @@
 import type { Scope } from './rbac';
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { change } from '../change';
-import { InvalidOperationError, NotFoundError, ValidationError } from '../errors';
-import { parse, rowId, sameJson } from '../validation';
+import { InvalidOperationError, NameExistsError, NotFoundError, ValidationError } from '../errors';
+import { parse, sameJson } from '../validation';
 import type { AccessService } from './access.service';
-import { refuseTakenLoginNames, userIdByLoginName } from './login-names';
 import { checkPasswordStrength, hashPassword } from './password';
+import { expireResetTokens } from './password-reset.store';
 import { inviteUrl, issueResetToken, resetPasswordUrl } from './password-reset.service';
 import { ADMIN, ROLE_ADMIN, ROLE_VIEWER } from './permissions';
 import { SYSTEM_USER_ID, type Principal } from './principal';
+import { shareRoleRef } from './role.store';
+import { endOtherSessions, endSessions } from './session.store';
+import { listUsers, toUser, userEventData, type User } from './user.read-model';
+import {
+  anyUser, deleteUser, findUser, insertFirstAdmin, insertUser, loadUser, setPasswordHash, takenLoginNames, updateUser, userIdByLoginName,
+} from './user.store';
 
-/** A user as both doors return it (spec: User). The password hash never leaves this file. */
-export interface User {
-  id: number;
-  isAPI: boolean;
-  name: string | null;
-  email: string | null;
-  username: string | null;
-  imageUrl: string;
-  /**
-   * Only in the answer that creates a user without a password: a link (a reset token, valid 24 hours) with which the
-   * new user sets their password. '' everywhere else.
-   */
-  inviteLink: string;
-  loginAttempts: number;
-  emailSent: boolean;
-  rootRole: number;
-  seenAt: string | null;
-  createdAt: string;
-  accountType: string;
-  permissions: string[];
-}
-
-export interface UserRow {
-  id: number;
-  name: string | null;
-  username: string | null;
-  email: string | null;
-  image_url: string | null;
-  login_attempts: number;
-  email_sent: boolean;
-  account_type: string;
-  root_role_id: number;
-  seen_at: Date | null;
-  created_at: Date;
-}
-
-/** Every column but the password hash: what any query that may reach a response reads. */
-export const USER_COLUMNS = 'id, name, username, email, image_url, login_attempts, email_sent, account_type, root_role_id, seen_at, created_at';
-/** USER_COLUMNS of `users u`, for queries that join it. */
-export const USER_COLUMNS_OF_U = USER_COLUMNS.split(', ').map((c) => `u.${c}`).join(', ');
-
-/** Unleash's avatar: a Gravatar URL from the email (or the username, or the id), never anything secret. */
-function avatar(r: Pick<UserRow, 'email' | 'username' | 'id'>): string {
-  const key = (r.email ?? r.username ?? String(r.id)).trim().toLowerCase();
-  return `https://gravatar.com/avatar/${createHash('md5').update(key).digest('hex')}?s=42&d=retro&r=g`;
-}
-
-export function toUser(r: UserRow): User {
-  return {
-    id: r.id,
-    isAPI: false,
-    name: r.name,
-    email: r.email,
-    username: r.username,
-    imageUrl: r.image_url ?? avatar(r),
-    inviteLink: '',
-    loginAttempts: r.login_attempts,
-    emailSent: r.email_sent,
-    rootRole: r.root_role_id,
-    seenAt: r.seen_at ? new Date(r.seen_at).toISOString() : null,
-    createdAt: new Date(r.created_at).toISOString(),
-    accountType: r.account_type,
-    permissions: [],
-  };
-}
-
-/** What an audit event records of a user: the public fields, never a password or its hash. */
-export const userEventData = (u: User) => ({ id: u.id, name: u.name, email: u.email, username: u.username, rootRole: u.rootRole, accountType: u.accountType });
+export type { User } from './user.read-model';
 
 const text = (max: number) => z.string().trim().max(max);
 const rootRoleRef = z.union([z.number().int().min(1).max(2_147_483_647), z.string().min(1).max(100)]);
@@ -126,7 +65,7 @@ export class UserService {
     const permissions = grants.map((g) => ({ permission: g.permission, ...(g.project ? { project: g.project } : {}), ...(g.environment ? { environment: g.environment } : {}) }));
     let user: User;
     if (this.principal.kind === 'user' && this.principal.userId !== null) {
-      const [row]: UserRow[] = await this.em.execute(`select ${USER_COLUMNS} from users where id = ?`, [this.principal.userId]);
+      const row = await findUser(this.em, this.principal.userId);
       if (!row) throw new NotFoundError('Your user no longer exists.');
       user = toUser(row);
     } else {
@@ -141,13 +80,12 @@ export class UserService {
 
   async list(): Promise<User[]> {
     await this.access.check(ADMIN);
-    const rows: UserRow[] = await this.em.execute(`select ${USER_COLUMNS} from users order by id`);
-    return rows.map(toUser);
+    return listUsers(this.em);
   }
 
   async get(id: string | number): Promise<User> {
     await this.access.check(ADMIN);
-    return toUser(await this.load(this.em, id));
+    return toUser(await loadUser(this.em, id));
   }
 
   async create(input: CreateUserInput): Promise<User> {
@@ -188,16 +126,13 @@ export class UserService {
     const data = parse(updateUserSchema, input);
     await this.access.check(ADMIN);
     return change(this.em, this.principal, async (tx, emit) => {
-      const row = await this.load(tx, id, true);
+      const row = await loadUser(tx, id, 'update');
       const before = toUser(row);
       const roleId = data.rootRole === undefined ? row.root_role_id : await rootRoleId(tx, data.rootRole, 'rootRole');
       const email = data.email === undefined ? row.email : data.email;
       if (!email && !row.username) throw ValidationError.single('email', 'A user without a username keeps an email.');
       if (email && email.toLowerCase() !== (row.email ?? '').toLowerCase()) await refuseTakenLoginNames(tx, { email }, row.id);
-      const [updated]: UserRow[] = await tx.execute(
-        `update users set name = ?, email = ?, root_role_id = ? where id = ? returning ${USER_COLUMNS}`,
-        [data.name === undefined ? row.name : data.name, email, roleId, row.id],
-      );
+      const updated = await updateUser(tx, row.id, { name: data.name === undefined ? row.name : data.name, email, rootRoleId: roleId });
       const after = toUser(updated);
       if (!sameJson(userEventData(before), userEventData(after))) emit({ type: 'user-updated', data: userEventData(after), preData: userEventData(before) });
       return after;
@@ -207,9 +142,9 @@ export class UserService {
   async delete(id: string | number): Promise<void> {
     await this.access.check(ADMIN);
     await change(this.em, this.principal, async (tx, emit) => {
-      const row = await this.load(tx, id, true);
+      const row = await loadUser(tx, id, 'update');
       if (row.id === this.principal.userId) throw new InvalidOperationError('You cannot delete yourself.');
-      await tx.execute('delete from users where id = ?', [row.id]);
+      await deleteUser(tx, row.id);
       emit({ type: 'user-deleted', preData: userEventData(toUser(row)) });
     });
     this.onRevoke();
@@ -222,12 +157,12 @@ export class UserService {
     await this.access.check(ADMIN);
     const hash = await hashPassword(password);
     await change(this.em, this.principal, async (tx, emit) => {
-      const row = await this.load(tx, id, true);
-      await tx.execute('update users set password_hash = ?, login_attempts = 0 where id = ?', [hash, row.id]);
+      const row = await loadUser(tx, id, 'update');
+      await setPasswordHash(tx, row.id, hash);
       // Every session of the user ends: whoever knew the old password is logged out.
-      await tx.execute('delete from user_sessions where user_id = ?', [row.id]);
+      await endSessions(tx, row.id);
       // Reset and invite links still out would let whoever holds one replace the password just set.
-      await tx.execute('update reset_tokens set expires_at = now() where user_id = ? and expires_at > now()', [row.id]);
+      await expireResetTokens(tx, row.id);
       emit({ type: 'user-updated', data: { ...userEventData(toUser(row)), passwordChanged: true }, preData: userEventData(toUser(row)) });
     });
     this.onRevoke();
@@ -242,52 +177,39 @@ export class UserService {
     const hash = await hashPassword(password);
     const userId = this.principal.userId;
     await change(this.em, this.principal, async (tx, emit) => {
-      const row = await this.load(tx, userId, true);
-      await tx.execute('update users set password_hash = ?, login_attempts = 0 where id = ?', [hash, row.id]);
+      const row = await loadUser(tx, userId, 'update');
+      await setPasswordHash(tx, row.id, hash);
       // The session the change was made in (if any) stays; every other session of the user ends.
-      await tx.execute('delete from user_sessions where user_id = ? and sid_hash <> ?', [row.id, this.principal.sessionHash ?? '']);
-      await tx.execute('update reset_tokens set expires_at = now() where user_id = ? and expires_at > now()', [row.id]);
+      await endOtherSessions(tx, row.id, this.principal.sessionHash ?? '');
+      await expireResetTokens(tx, row.id);
       emit({ type: 'user-updated', data: { ...userEventData(toUser(row)), passwordChanged: true }, preData: userEventData(toUser(row)) });
     });
     this.onRevoke();
   }
-
-  /** The user row, or 404 for an id that is not a positive integer or names no user. */
-  private async load(em: EntityManager, id: string | number, lock = false): Promise<UserRow> {
-    const n = rowId(id);
-    if (n === undefined) throw new NotFoundError(`Could not find user with id ${String(id)}.`);
-    const [row]: UserRow[] = await em.execute(`select ${USER_COLUMNS} from users where id = ?${lock ? ' for update' : ''}`, [n]);
-    if (!row) throw new NotFoundError(`Could not find user with id ${n}.`);
-    return row;
-  }
-}
-
-export interface NewUser {
-  name: string | null;
-  username: string | null;
-  email: string | null;
-  passwordHash: string | null;
-  rootRoleId: number;
 }
 
 /**
- * Inserts a user inside the caller's transaction (admin create, public signup, SAML auto-create): the one place a
- * user row is written. The caller has checked the name is free; a lost race is the unique index's 409.
+ * Refuses (409 NameExistsError naming the property) a username or e-mail that is already any other user's username
+ * or e-mail (they share one namespace: user.store.ts). The trigger on `users` enforces the same under concurrent
+ * writes; this check gives the words first.
  */
-export async function insertUser(tx: EntityManager, u: NewUser): Promise<User> {
-  const [row]: UserRow[] = await tx.execute(
-    `insert into users (name, username, email, password_hash, root_role_id) values (?, ?, ?, ?, ?) returning ${USER_COLUMNS}`,
-    [u.name, u.username, u.email, u.passwordHash, u.rootRoleId],
-  );
-  return toUser(row);
+export async function refuseTakenLoginNames(tx: EntityManager, names: { username?: string | null; email?: string | null }, exceptUserId?: number): Promise<void> {
+  const wanted = (['username', 'email'] as const).flatMap((property) => {
+    const value = names[property];
+    return value ? [{ property, value }] : [];
+  });
+  if (wanted.length === 0) return;
+  const taken = await takenLoginNames(tx, wanted.map((w) => w.value.toLowerCase()), exceptUserId ?? 0);
+  const clash = wanted.find((w) => taken.has(w.value.toLowerCase()));
+  if (clash) {
+    const message = `The ${clash.property} ${clash.value} is already the username or email of another user.`;
+    throw new NameExistsError(message, [{ path: clash.property, message }]);
+  }
 }
 
 /** A root role given by id or name (D14), held until commit; a project role, or none, is a 400 naming `path`. */
 export async function rootRoleId(em: EntityManager, ref: number | string, path: string): Promise<number> {
-  const rows: Array<{ id: number; type: string }> = typeof ref === 'number'
-    ? await em.execute('select id, type from roles where id = ? for key share', [ref])
-    : await em.execute('select id, type from roles where lower(name) = lower(?) for key share', [ref]);
-  const role = rows[0];
+  const role = await shareRoleRef(em, ref);
   if (!role || (role.type !== 'root' && role.type !== 'root-custom')) {
     throw ValidationError.single(path, `The \`${path}\` property must name a root role (Admin, Editor, Viewer or a custom root role) by id or name. You sent ${JSON.stringify(ref)}.`);
   }
@@ -301,17 +223,8 @@ export async function rootRoleId(em: EntityManager, ref: number | string, path: 
  */
 export async function ensureAdminUser(em: EntityManager, password: string): Promise<void> {
   const fork = em.fork();
-  const [{ any }]: Array<{ any: boolean }> = await fork.execute('select exists (select 1 from users) as any');
-  if (any) return;
+  if (await anyUser(fork)) return;
   await insertFirstAdmin(fork, await hashPassword(password));
-}
-
-/** User `admin` (root role Admin) with this password hash, only into a table without users: its id, or undefined. */
-export async function insertFirstAdmin(em: EntityManager, passwordHash: string): Promise<number | undefined> {
-  const [row]: Array<{ id: number }> = await em.execute(
-    `insert into users (name, username, password_hash, root_role_id) select 'Admin', 'admin', ?, ? where not exists (select 1 from users) returning id`,
-    [passwordHash, ROLE_ADMIN]);
-  return row?.id;
 }
 
 /**

@@ -1,0 +1,73 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { iso } from '../dates';
+import { toUser, USER_COLUMNS_OF_U, type User, type UserRow } from './user.read-model';
+
+/** A member of a group: when and by whom the user was added. */
+export interface GroupMember {
+  joinedAt: string;
+  createdBy: string | null;
+  user: User;
+}
+
+/** A group as both doors return it (Unleash's group shape; spec endpoint 13 lists the same fields). */
+export interface Group {
+  id: number;
+  name: string;
+  description: string | null;
+  mappingsSSO: string[];
+  /** The root role every member also holds (its permissions add to the member's own), or null. */
+  rootRole: number | null;
+  createdBy: string | null;
+  createdAt: string;
+  userCount: number;
+  users: GroupMember[];
+}
+
+export interface GroupRow {
+  id: number;
+  name: string;
+  description: string | null;
+  mappings_sso: string[] | null;
+  root_role_id: number | null;
+  created_by: string | null;
+  created_at: Date;
+}
+
+type MemberRow = UserRow & { group_id: number; joined_at: Date; member_created_by: string | null };
+
+export const GROUP_COLUMNS = 'id, name, description, mappings_sso, root_role_id, created_by, created_at';
+const MEMBER_COLUMNS = `gu.group_id, gu.joined_at, gu.created_by as member_created_by, ${USER_COLUMNS_OF_U}`;
+
+export async function listGroups(em: EntityManager): Promise<Group[]> {
+  const rows: GroupRow[] = await em.execute(`select ${GROUP_COLUMNS} from groups order by id`);
+  return withMembers(em, rows);
+}
+
+/** The groups with their members, in two statements whatever their number. */
+export async function withMembers(em: EntityManager, rows: GroupRow[]): Promise<Group[]> {
+  if (rows.length === 0) return [];
+  const members: MemberRow[] = await em.execute(
+    `select ${MEMBER_COLUMNS} from group_user gu join users u on u.id = gu.user_id where gu.group_id in (select value::int from jsonb_array_elements_text(?::jsonb)) order by gu.group_id, gu.joined_at, u.id`,
+    [JSON.stringify(rows.map((r) => r.id))],
+  );
+  const byGroup = new Map<number, GroupMember[]>();
+  for (const m of members) {
+    const list = byGroup.get(m.group_id) ?? [];
+    list.push({ joinedAt: iso(m.joined_at), createdBy: m.member_created_by, user: toUser(m) });
+    byGroup.set(m.group_id, list);
+  }
+  return rows.map((r) => {
+    const users = byGroup.get(r.id) ?? [];
+    return {
+      id: r.id,
+      name: r.name,
+      description: r.description,
+      mappingsSSO: r.mappings_sso ?? [],
+      rootRole: r.root_role_id,
+      createdBy: r.created_by,
+      createdAt: iso(r.created_at),
+      userCount: users.length,
+      users,
+    };
+  });
+}

@@ -1,0 +1,70 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { lockClause, type RowLock } from '../change';
+import { NotFoundError } from '../errors';
+import { rowId } from '../validation';
+import { GROUP_COLUMNS, type GroupRow } from './group.read-model';
+
+/** The SQL of groups and their members (group.service.ts says what each rule is for). */
+
+/** What a group row is written from. */
+export interface GroupFields {
+  name: string;
+  description: string | null;
+  mappingsSSO: string[];
+  rootRoleId: number | null;
+}
+
+/** The group row, or 404 for an id that is not a positive integer or names no group. */
+export async function loadGroup(em: EntityManager, groupId: string | number, lock?: RowLock): Promise<GroupRow> {
+  const n = rowId(groupId);
+  if (n === undefined) throw new NotFoundError(`Could not find group with id ${String(groupId)}.`);
+  const [row]: GroupRow[] = await em.execute(`select ${GROUP_COLUMNS} from groups where id = ?${lockClause(lock)}`, [n]);
+  if (!row) throw new NotFoundError(`Could not find group with id ${n}.`);
+  return row;
+}
+
+export async function insertGroup(tx: EntityManager, g: GroupFields, createdBy: string): Promise<GroupRow> {
+  const [row]: GroupRow[] = await tx.execute(
+    `insert into groups (name, description, mappings_sso, root_role_id, created_by) values (?, ?, array(select jsonb_array_elements_text(?::jsonb)), ?, ?) returning ${GROUP_COLUMNS}`,
+    [g.name, g.description, JSON.stringify(g.mappingsSSO), g.rootRoleId, createdBy],
+  );
+  return row;
+}
+
+export async function updateGroup(tx: EntityManager, id: number, g: GroupFields): Promise<GroupRow> {
+  const [updated]: GroupRow[] = await tx.execute(
+    `update groups set name = ?, description = ?, mappings_sso = array(select jsonb_array_elements_text(?::jsonb)), root_role_id = ? where id = ? returning ${GROUP_COLUMNS}`,
+    [g.name, g.description, JSON.stringify(g.mappingsSSO), g.rootRoleId, id],
+  );
+  return updated;
+}
+
+export async function deleteGroup(tx: EntityManager, id: number): Promise<void> {
+  await tx.execute('delete from groups where id = ?', [id]);
+}
+
+/** Removes the members not among `userIds`. */
+export async function removeMembersBut(tx: EntityManager, groupId: number, userIds: number[]): Promise<void> {
+  await tx.execute('delete from group_user where group_id = ? and user_id not in (select value::int from jsonb_array_elements_text(?::jsonb))', [groupId, JSON.stringify(userIds)]);
+}
+
+/** Adds the users not yet members (joined now, by `createdBy`); existing memberships are left as they are. */
+export async function addMembers(tx: EntityManager, groupId: number, userIds: number[], createdBy: string): Promise<void> {
+  if (userIds.length === 0) return;
+  await tx.execute(
+    'insert into group_user (group_id, user_id, created_by) select ?, value::int, ? from jsonb_array_elements_text(?::jsonb) on conflict do nothing',
+    [groupId, createdBy, JSON.stringify(userIds)],
+  );
+}
+
+/** Which of these users exist, each held `for key share` until commit. */
+export async function shareMemberUsers(tx: EntityManager, userIds: number[]): Promise<Set<number>> {
+  const found: Array<{ id: number }> = await tx.execute('select id from users where id in (select value::int from jsonb_array_elements_text(?::jsonb)) for key share', [JSON.stringify(userIds)]);
+  return new Set(found.map((r) => r.id));
+}
+
+/** Whether a group other than `except` has this name, whatever its case. */
+export async function groupNameTaken(tx: EntityManager, name: string, except: number | null): Promise<boolean> {
+  const taken: unknown[] = await tx.execute('select 1 from groups where lower(name) = lower(?) and id is distinct from ? limit 1', [name, except]);
+  return taken.length > 0;
+}

@@ -1,0 +1,77 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { iso, isoOrNull } from '../dates';
+import { toUser, USER_COLUMNS_OF_U, type User, type UserRow } from './user.read-model';
+
+export interface ProjectRole {
+  id: number;
+  name: string;
+  type: string;
+  description: string;
+}
+
+export interface ProjectAccessUser extends User {
+  addedAt: string;
+  roleId: number;
+  roles: number[];
+}
+
+export interface ProjectAccessGroup {
+  id: number;
+  name: string;
+  description: string | null;
+  mappingsSSO: string[];
+  rootRole: number | null;
+  createdBy: string | null;
+  createdAt: string | null;
+  addedAt: string;
+  roleId: number;
+  roles: number[];
+  users: Array<{ joinedAt: string; createdBy: string | null; user: User }>;
+}
+
+/** Spec endpoint 13. */
+export interface ProjectAccess {
+  roles: ProjectRole[];
+  users: ProjectAccessUser[];
+  groups: ProjectAccessGroup[];
+}
+
+interface GroupRow {
+  id: number;
+  name: string;
+  description: string | null;
+  mappings_sso: string[] | null;
+  root_role_id: number | null;
+  created_by: string | null;
+  created_at: Date | null;
+}
+
+/** Who holds which project roles in the project (which the caller has found to exist), with the project roles there are. */
+export async function readProjectAccess(conn: EntityManager, project: string): Promise<ProjectAccess> {
+  const [roles, users, groups]: [ProjectRole[], Array<UserRow & { added_at: Date; roles: number[] }>, Array<GroupRow & { added_at: Date; roles: number[] }>] = await Promise.all([
+    conn.execute(`select id, name, type, coalesce(description, '') as description from roles where type in ('project', 'custom') order by id`),
+    conn.execute(`select ${USER_COLUMNS_OF_U}, min(ru.created_at) as added_at, array_agg(ru.role_id order by ru.created_at, ru.role_id) as roles
+       from role_user ru join users u on u.id = ru.user_id where ru.project = ? group by u.id order by u.id`, [project]),
+    conn.execute(`select g.id, g.name, g.description, g.mappings_sso, g.root_role_id, g.created_by, g.created_at, min(gr.created_at) as added_at,
+         array_agg(gr.role_id order by gr.created_at, gr.role_id) as roles
+       from group_role gr join groups g on g.id = gr.group_id where gr.project = ? group by g.id order by g.id`, [project]),
+  ]) as never;
+  const members: Array<UserRow & { group_id: number; joined_at: Date; member_created_by: string | null }> = groups.length === 0 ? [] : await conn.execute(
+    `select gu.group_id, gu.joined_at, gu.created_by as member_created_by, ${USER_COLUMNS_OF_U}
+       from group_user gu join users u on u.id = gu.user_id where gu.group_id in (?) order by gu.group_id, u.id`, [groups.map((g) => g.id)]);
+  const byGroup = new Map<number, ProjectAccessGroup['users']>();
+  for (const m of members) {
+    const list = byGroup.get(m.group_id) ?? [];
+    list.push({ joinedAt: iso(m.joined_at), createdBy: m.member_created_by, user: toUser(m) });
+    byGroup.set(m.group_id, list);
+  }
+  return {
+    roles,
+    users: users.map((u) => ({ ...toUser(u), addedAt: iso(u.added_at), roleId: u.roles[0], roles: u.roles })),
+    groups: groups.map((g) => ({
+      id: g.id, name: g.name, description: g.description, mappingsSSO: g.mappings_sso ?? [], rootRole: g.root_role_id, createdBy: g.created_by,
+      createdAt: isoOrNull(g.created_at), addedAt: iso(g.added_at), roleId: g.roles[0], roles: g.roles,
+      users: byGroup.get(g.id) ?? [],
+    })),
+  };
+}

@@ -1,0 +1,121 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { PERMISSION_BY_NAME, PERMISSIONS, type PermissionDefinition } from './permissions';
+
+/** A role as lists show it (spec: Role). */
+export interface Role {
+  id: number;
+  name: string;
+  type: string;
+  description: string;
+}
+
+/** A permission as the listing shows it; environment permissions in `environments` carry their environment. */
+export interface ListedPermission {
+  id: number;
+  name: string;
+  displayName: string;
+  type: string;
+  environment?: string;
+}
+
+export interface RoleWithPermissions extends Role {
+  permissions: ListedPermission[];
+}
+
+/** GET /api/admin/permissions (spec endpoint 12). */
+export interface PermissionListing {
+  version: number;
+  permissions: {
+    root: ListedPermission[];
+    project: ListedPermission[];
+    environments: Array<{ name: string; permissions: ListedPermission[] }>;
+  };
+}
+
+export interface RoleRow { id: number; name: string; type: string; description: string | null }
+/** A row of `role_permissions`: a permission by name, with its environment (environment permissions only). */
+export interface StoredPermission { name: string; environment: string | null }
+
+export const toRole = (r: RoleRow): Role => ({ id: r.id, name: r.name, type: r.type, description: r.description ?? '' });
+
+const listed = (p: PermissionDefinition, environment?: string): ListedPermission => ({
+  id: p.id, name: p.name, displayName: p.displayName, type: p.type, ...(environment === undefined ? {} : { environment }),
+});
+
+const BY_NAME_ID = (name: string) => PERMISSION_BY_NAME.get(name)?.id ?? 0;
+
+/** Permissions in a stable order (events compare and show them so). */
+export function sorted(list: StoredPermission[]): StoredPermission[] {
+  return [...list].sort((a, b) => (BY_NAME_ID(a.name) - BY_NAME_ID(b.name)) || (a.environment ?? '').localeCompare(b.environment ?? ''));
+}
+
+function toListed(list: StoredPermission[]): ListedPermission[] {
+  return sorted(list).flatMap((p) => {
+    const def = PERMISSION_BY_NAME.get(p.name);
+    return def ? [listed(def, p.environment ?? undefined)] : [];
+  });
+}
+
+/** Every permission, environment permissions once per environment (in the environments' order). */
+export async function permissionListing(em: EntityManager): Promise<PermissionListing> {
+  const environments: Array<{ name: string }> = await em.execute('select name from environments order by sort_order, name');
+  const environmentPermissions = PERMISSIONS.filter((p) => p.type === 'environment');
+  return {
+    version: 1,
+    permissions: {
+      root: PERMISSIONS.filter((p) => p.type === 'root').map((p) => listed(p)),
+      project: PERMISSIONS.filter((p) => p.type === 'project').map((p) => listed(p)),
+      environments: environments.map((e) => ({ name: e.name, permissions: environmentPermissions.map((p) => listed(p, e.name)) })),
+    },
+  };
+}
+
+export async function listRoles(em: EntityManager): Promise<Role[]> {
+  const rows: RoleRow[] = await em.execute('select id, name, type, description from roles order by id');
+  return rows.map(toRole);
+}
+
+/** The role's permissions as stored, in no particular order. */
+export async function storedPermissions(em: EntityManager, roleId: number): Promise<StoredPermission[]> {
+  return em.execute('select permission as name, environment from role_permissions where role_id = ?', [roleId]);
+}
+
+/** The role's permissions as listed. */
+export async function listedPermissions(em: EntityManager, roleId: number): Promise<ListedPermission[]> {
+  return toListed(await storedPermissions(em, roleId));
+}
+
+/** Several roles with their permissions, in one query (GraphQL's Role.permissions). */
+export async function permissionsOf(em: EntityManager, ids: readonly number[]): Promise<ListedPermission[][]> {
+  const rows: Array<StoredPermission & { role_id: number }> = ids.length === 0 ? [] : await em.execute(
+    'select role_id, permission as name, environment from role_permissions where role_id in (?)', [[...ids]]);
+  const byRole = new Map<number, StoredPermission[]>();
+  for (const r of rows) byRole.set(r.role_id, [...(byRole.get(r.role_id) ?? []), r]);
+  return ids.map((id) => toListed(byRole.get(id) ?? []));
+}
+
+/** A permission the user holds through a role, and where: `project` null for root roles (their own and their groups'). */
+export interface HeldPermissionRow {
+  permission: string;
+  type: string;
+  environment: string | null;
+  project: string | null;
+}
+
+/**
+ * Every permission of the roles a user holds, in one statement: the root role, the root roles of the user's groups,
+ * the project roles the user holds (`role_user`) and those the user's groups hold (`group_role`).
+ */
+export async function heldPermissions(em: EntityManager, rootRoleId: number | null, userId: number | null): Promise<HeldPermissionRow[]> {
+  return em.execute(
+    `with held (role_id, project) as (
+       select ?::int, null::text
+       union all select g.root_role_id, null from group_user gu join groups g on g.id = gu.group_id where gu.user_id = ? and g.root_role_id is not null
+       union all select role_id, project from role_user where user_id = ?
+       union all select gr.role_id, gr.project from group_user gu join group_role gr on gr.group_id = gu.group_id where gu.user_id = ?
+     )
+     select distinct rp.permission, p.type, rp.environment, held.project
+       from held join role_permissions rp on rp.role_id = held.role_id join permissions p on p.name = rp.permission`,
+    [rootRoleId, userId, userId, userId],
+  );
+}

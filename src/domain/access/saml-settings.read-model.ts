@@ -1,0 +1,36 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+export const ROOT_ROLES = ['Viewer', 'Editor', 'Admin'] as const;
+export type SamlRootRole = (typeof ROOT_ROLES)[number];
+
+/** The settings as both doors return them (spec: SAML settings). Before any are saved: `{enabled: false, …defaults}`. */
+export interface SamlSettings {
+  enabled: boolean;
+  entityId?: string;
+  signOnUrl?: string;
+  certificate?: string;
+  signOutUrl?: string;
+  spCertificate?: string;
+  autoCreate: boolean;
+  emailDomains?: string;
+  defaultRootRole: SamlRootRole;
+}
+
+/** What is stored under `saml`: the settings but the service's own certificate. */
+export type StoredSamlSettings = Omit<SamlSettings, 'spCertificate'>;
+
+/** The `settings` row of the SAML settings. */
+export const SAML_SETTING = 'saml';
+
+const DEFAULTS: StoredSamlSettings = { enabled: false, autoCreate: false, defaultRootRole: 'Viewer' };
+
+/** The stored settings (the row's content, null before any were saved) over the defaults. */
+export function toSamlSettings(content: StoredSamlSettings | null | undefined): { settings: StoredSamlSettings; saved: boolean } {
+  return content ? { settings: { ...DEFAULTS, ...content }, saved: true } : { settings: { ...DEFAULTS }, saved: false };
+}
+
+/** The stored settings, or the defaults before any were saved. */
+export async function readSamlSettings(em: EntityManager): Promise<{ settings: StoredSamlSettings; saved: boolean }> {
+  const [row]: Array<{ content: StoredSamlSettings | null }> = await em.execute(`select content from settings where name = ?`, [SAML_SETTING]);
+  return toSamlSettings(row?.content);
+}

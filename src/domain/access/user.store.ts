@@ -1,0 +1,127 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { lockClause, type RowLock } from '../change';
+import { NotFoundError } from '../errors';
+import { rowId } from '../validation';
+import { ROLE_ADMIN } from './permissions';
+import { toUser, USER_COLUMNS, USER_COLUMNS_OF_U, type User, type UserRow } from './user.read-model';
+
+/**
+ * The SQL of users (user.service.ts says what each rule is for). The password hash is written here and read only by
+ * `loginUser`, for the password check; no other query reads it.
+ *
+ * Usernames and e-mails share one case-insensitive namespace (`user_login_names`, migration 0020): a name belongs to
+ * at most one user, whichever property of theirs it is. Login, reset links and the "is it taken" checks read it.
+ */
+
+/** The user row with this id, if any; `lock` takes its row lock. */
+export async function findUser(em: EntityManager, id: number, lock?: RowLock): Promise<UserRow | undefined> {
+  const [row]: UserRow[] = await em.execute(`select ${USER_COLUMNS} from users where id = ?${lockClause(lock)}`, [id]);
+  return row;
+}
+
+/** The user row, or 404 for an id that is not a positive integer or names no user. */
+export async function loadUser(em: EntityManager, id: string | number, lock?: RowLock): Promise<UserRow> {
+  const n = rowId(id);
+  if (n === undefined) throw new NotFoundError(`Could not find user with id ${String(id)}.`);
+  const row = await findUser(em, n, lock);
+  if (!row) throw new NotFoundError(`Could not find user with id ${n}.`);
+  return row;
+}
+
+/** Whether the user row exists, taking its row lock `for update`. */
+export async function lockUser(tx: EntityManager, id: number): Promise<boolean> {
+  const locked: unknown[] = await tx.execute('select id from users where id = ? for update', [id]);
+  return locked.length > 0;
+}
+
+export interface NewUser {
+  name: string | null;
+  username: string | null;
+  email: string | null;
+  passwordHash: string | null;
+  rootRoleId: number;
+}
+
+/**
+ * Inserts a user inside the caller's transaction (admin create, public signup, SAML auto-create): the one place a
+ * user row is written. The caller has checked the name is free; a lost race is the unique index's 409.
+ */
+export async function insertUser(tx: EntityManager, u: NewUser): Promise<User> {
+  const [row]: UserRow[] = await tx.execute(
+    `insert into users (name, username, email, password_hash, root_role_id) values (?, ?, ?, ?, ?) returning ${USER_COLUMNS}`,
+    [u.name, u.username, u.email, u.passwordHash, u.rootRoleId],
+  );
+  return toUser(row);
+}
+
+/** Sets the user's name, email and root role; the row as it is now. */
+export async function updateUser(tx: EntityManager, id: number, u: { name: string | null; email: string | null; rootRoleId: number }): Promise<UserRow> {
+  const [updated]: UserRow[] = await tx.execute(
+    `update users set name = ?, email = ?, root_role_id = ? where id = ? returning ${USER_COLUMNS}`,
+    [u.name, u.email, u.rootRoleId, id],
+  );
+  return updated;
+}
+
+export async function deleteUser(tx: EntityManager, id: number): Promise<void> {
+  await tx.execute('delete from users where id = ?', [id]);
+}
+
+/** A new password hash, with the failed-login count reset. */
+export async function setPasswordHash(tx: EntityManager, id: number, hash: string): Promise<void> {
+  await tx.execute('update users set password_hash = ?, login_attempts = 0 where id = ?', [hash, id]);
+}
+
+/** Whether any user exists. */
+export async function anyUser(em: EntityManager): Promise<boolean> {
+  const [{ any }]: Array<{ any: boolean }> = await em.execute('select exists (select 1 from users) as any');
+  return any;
+}
+
+/** User `admin` (root role Admin) with this password hash, only into a table without users: its id, or undefined. */
+export async function insertFirstAdmin(em: EntityManager, passwordHash: string): Promise<number | undefined> {
+  const [row]: Array<{ id: number }> = await em.execute(
+    `insert into users (name, username, password_hash, root_role_id) select 'Admin', 'admin', ?, ? where not exists (select 1 from users) returning id`,
+    [passwordHash, ROLE_ADMIN]);
+  return row?.id;
+}
+
+/** The id of the user with this email (any case), locked `for update`, if any. */
+export async function lockUserByEmail(tx: EntityManager, email: string): Promise<number | undefined> {
+  const [existing]: Array<{ id: number }> = await tx.execute('select id from users where lower(email) = lower(?) for update', [email]);
+  return existing?.id;
+}
+
+/** The id of the user whose username or e-mail is `name` (any case), if any: at most one user has it. */
+export async function userIdByLoginName(em: EntityManager, name: string): Promise<number | undefined> {
+  const [row]: Array<{ user_id: number }> = await em.execute('select user_id from user_login_names where name = lower(?)', [name]);
+  return row?.user_id;
+}
+
+/** Which of these lower-cased names are already a username or e-mail of a user other than `exceptUserId`. */
+export async function takenLoginNames(tx: EntityManager, names: string[], exceptUserId: number): Promise<Set<string>> {
+  const rows: Array<{ name: string }> = await tx.execute(
+    'select name from user_login_names where name in (?) and user_id <> ?', [names, exceptUserId]);
+  return new Set(rows.map((r) => r.name));
+}
+
+/** The user a login name (username or e-mail, any case) names, with their password hash: what a password login checks. */
+export async function loginUser(em: EntityManager, name: string): Promise<(UserRow & { password_hash: string | null }) | undefined> {
+  const [row]: Array<UserRow & { password_hash: string | null }> = await em.execute(
+    `select ${USER_COLUMNS_OF_U}, u.password_hash
+       from user_login_names n join users u on u.id = n.user_id where n.name = lower(?)`,
+    [name],
+  );
+  return row;
+}
+
+/** One more failed login, counted in one statement. */
+export async function countFailedLogin(em: EntityManager, id: number): Promise<void> {
+  await em.execute('update users set login_attempts = login_attempts + 1 where id = ?', [id]);
+}
+
+/** A sign-in: the failed-login count goes back to 0 and the user is seen now; the row as it is now. */
+export async function markSignedIn(tx: EntityManager, id: number): Promise<UserRow> {
+  const [updated]: UserRow[] = await tx.execute(`update users set login_attempts = 0, seen_at = now() where id = ? returning ${USER_COLUMNS}`, [id]);
+  return updated;
+}
