@@ -8,7 +8,7 @@ import { change, lockedFindOne } from '../change';
 import type { EventInput } from '../events/event.store';
 import { InvalidOperationError, NameExistsError, NotFoundError, ValidationError } from '../errors';
 import { checkFeatureName } from '../projects/feature-naming';
-import { FeatureOverviewCache, type ProjectFeaturePage } from '../projects/feature-overview';
+import { FeatureOverviewCache, type ProjectFeaturePage, type ProjectOverview } from '../projects/feature-overview';
 import { loadProject, toProject } from '../projects/project.service';
 import { description, parse, sameJson, urlFriendlyName } from '../validation';
 import { FeatureTypeSchema } from './feature.entity';
@@ -82,12 +82,12 @@ export class FeatureService {
   // ---- reads -------------------------------------------------------------------------------------------------
 
   /**
-   * REST `GET /projects/:p/features`, serialized: the project's active features with their environments (without
-   * strategies) and tags, in Unleash's overview shape. Answered from the project's cached overview while nothing it
-   * shows has changed; 404 for an unknown project.
+   * REST `GET /projects/:p/features`: the project's overview, its active features with their environments (without
+   * strategies) and tags (src/rest/project-overview.bodies.ts serializes it in Unleash's shape). Answered from the
+   * project's cached overview while nothing it shows has changed; 404 for an unknown project.
    */
-  async projectFeatureListBody(project: string): Promise<Buffer> {
-    return (await this.overviews.get(this.em, project)).listBody();
+  async projectOverview(project: string): Promise<ProjectOverview> {
+    return this.overviews.get(this.em, project);
   }
 
   /**

@@ -12,9 +12,10 @@ import {
  *
  * Overviews are kept per project while `model_version` and `last_seen_version` (migrations 0004 and 0019) stand still:
  * together they move with every committed change of what an overview shows, whatever wrote it. A request whose
- * overview is current then costs one small query (the two counters and whether the project exists) and no JSON work:
- * the list's body is serialized once per version. Belongs to one app instance; several instances each keep their own
- * and compare against the same counters, so none serves stale data.
+ * overview is current then costs one small query (the two counters and whether the project exists); each version is a
+ * new overview object, so the REST layer serializes the list's and the report's bodies once per version by keeping
+ * them with the object (src/rest/project-overview.bodies.ts). Belongs to one app instance; several instances each keep
+ * their own and compare against the same counters, so none serves stale data.
  *
  * The GraphQL project feature list reads pages of the same overview (`page`), in the shapes the feature read model
  * gives, so a page of a project's active features costs no query beyond the counters either.
@@ -62,16 +63,12 @@ export interface ProjectOverview {
      */
     avgDaysToProduction: number | null;
   };
-  /** `{"version":1,"features":[…]}`: the project feature list's body. */
-  listBody(): Buffer;
   /**
    * The first `limit` features after `after` (of `type` when given), with their environments and tags as the feature
    * read model gives them. Undefined for a cursor naming a feature the overview does not list: where such a name falls
    * in the order is the database collation's call.
    */
   page(type: string | undefined, after: string | undefined, limit: number): ProjectFeaturePage | undefined;
-  /** The `features` array of the health report, serialized (UTF-8). */
-  reportFeaturesBytes(): Buffer;
 }
 
 /**
@@ -84,10 +81,6 @@ export interface ProjectFeaturePage {
   tags?: ReadonlyArray<readonly Tag[]>;
 }
 
-const iso = (d: Date | string | null): string | null => (d === null ? null : new Date(d).toISOString());
-/** Unleash sends `tags` only when the feature has some. */
-const withoutEmptyTags = ({ tags, ...f }: OverviewFeature) => (tags.length === 0 ? f : { ...f, tags });
-
 /** What GraphQL reads of each feature (same order as the overview's features). */
 interface GraphQLShapes {
   summaries: readonly FeatureSummary[];
@@ -97,8 +90,6 @@ interface GraphQLShapes {
 
 function overview(project: string, version: string, features: OverviewFeature[], ages: ProjectOverview['ages'], history: ProjectOverview['history'],
   shapes: GraphQLShapes): ProjectOverview {
-  let list: Buffer | undefined;
-  let report: Buffer | undefined;
   let positions: Map<string, number> | undefined;
   return {
     project,
@@ -106,22 +97,6 @@ function overview(project: string, version: string, features: OverviewFeature[],
     features,
     ages,
     history,
-    listBody() {
-      // Unleash v5.8's list item: the report's fields plus `favorite` (there are no favourites here: always false).
-      list ??= Buffer.from(JSON.stringify({
-        version: 1,
-        features: features.map((f) => {
-          const { type, description, name, createdAt, lastSeenAt, stale, impressionData, environments } = f;
-          const item = { type, description, favorite: false, name, createdAt, lastSeenAt, stale, impressionData, environments };
-          return f.tags.length === 0 ? item : { ...item, tags: f.tags };
-        }),
-      }));
-      return list;
-    },
-    reportFeaturesBytes() {
-      report ??= Buffer.from(JSON.stringify(features.map(withoutEmptyTags)));
-      return report;
-    },
     page(type, after, limit) {
       let start = 0;
       if (after !== undefined) {
@@ -239,7 +214,8 @@ export class FeatureOverviewCache {
   /**
    * At most `maxEntries` projects and `maxFeatures` features in all; the least recently used go first, the one just
    * read always stays. An entry of 1000 features in 2 environments holds about 2.3 MB of objects, 1 MB of serialized
-   * bodies and, once GraphQL has read it, 0.5 MB of GraphQL shapes (heap measured after full collections).
+   * bodies (kept with it by the REST layer) and, once GraphQL has read it, 0.5 MB of GraphQL shapes (heap measured
+   * after full collections).
    */
   constructor(private readonly maxEntries = 32, private readonly maxFeatures = 20_000) {}
 
