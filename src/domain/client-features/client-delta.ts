@@ -84,7 +84,7 @@ export function stateOf<T>(encoding: DeltaEncoding<T>, version: bigint, snapshot
 }
 
 /** The `hydration` event holding `state`, flags by name, segments by id. */
-export function hydrationOf<T>(state: DeltaState<T>): HydrationEvent<T> {
+export function hydrationEvent<T>(state: DeltaState<T>): HydrationEvent<T> {
   const names = [...state.features.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const segments = [...state.segments.keys()].sort((a, b) => a - b);
   return {
@@ -294,7 +294,7 @@ export async function advanceAll<T>(em: EntityManager, encoding: DeltaEncoding<T
       }
       const fresh = stateOf(encoding, version, await readClientFeatures(tx, scope));
       Object.assign(state, fresh);
-      out.set(state, { kind: 'hydration', event: hydrationOf(state) });
+      out.set(state, { kind: 'hydration', event: hydrationEvent(state) });
     }
     return out;
   }, READ_SNAPSHOT);

@@ -8,9 +8,10 @@ import {
 import { hydrationJson } from './client-delta.wire';
 
 /**
- * The serialized client-API answer of one scope at one `model_version`: the bytes of `GET /api/client/features`, its
- * ETag (a digest of those bytes, so an answer that a change elsewhere left as it was keeps its ETag and SDKs keep
- * getting 304), and the single features for `GET /api/client/features/:name`.
+ * The serialized client-API answer of one scope at one `model_version`, made from the domain's snapshot of it
+ * (loadClientFeatures, src/domain/client-features/client-features.read-model.ts): the bytes of
+ * `GET /api/client/features`, its ETag (a digest of those bytes, so an answer that a change elsewhere left as it was
+ * keeps its ETag and SDKs keep getting 304), and the single features for `GET /api/client/features/:name`.
  */
 export interface ClientAnswer extends Representation {
   version: string;

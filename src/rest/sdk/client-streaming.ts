@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { advanceAll, catchUpFrom, deltaState, hydrationOf, type DeltaState } from '../../domain/client-features/client-delta';
+import { advanceAll, catchUpFrom, deltaState, hydrationEvent, type DeltaState } from '../../domain/client-features/client-delta';
 import type { VersionReader } from '../../domain/client-features/version-reader';
 import { TooManyRequestsError } from '../../domain/errors';
 import { answerKey, type ClientAnswer, type ClientAnswerCache, type ClientAnswerKey } from './client-answers';
@@ -45,7 +45,10 @@ const END = Buffer.from('\n\n');
 /** A server-sent event; the JSON has no line breaks, so it is one `data` line. */
 const frame = (event: string, revision: bigint, body: string) => Buffer.from(`event: ${event}\nid: ${revision}\ndata: ${body}\n\n`);
 
-/** The state an answer (in the `separate` segment mode) describes: its flags' and segments' JSON as sent. */
+/**
+ * The state an answer (in the `separate` segment mode) describes: its flags' and segments' JSON as sent, which is
+ * DELTA_JSON's form (each flag serialized as read), so a flag read again compares equal while it is unchanged.
+ */
 function stateFromAnswer(answer: ClientAnswer): DeltaState<string> {
   return deltaState(BigInt(answer.version), new Map(answer.features), new Map(answer.segments.map((s) => [s.id, DELTA_JSON.segment(s)])));
 }
@@ -58,7 +61,8 @@ function lastRevision(req: Request): bigint | undefined {
 
 /**
  * `GET /api/client/streaming`: server-sent events as the official Node SDK (6.x, `experimentalMode: {type:
- * 'streaming'}`) reads them, in the delta form (issue 32; src/domain/client-features/client-delta.ts, src/rest/sdk/client-delta.wire.ts). On connect,
+ * 'streaming'}`) reads them, in the delta form (issue 32: which events, src/domain/client-features/client-delta.ts;
+ * their JSON, src/rest/sdk/client-delta.wire.ts). On connect,
  * `unleash-connected` with a `hydration` of the token's scope; after each change, `unleash-updated` with only the
  * flags and segments that differ from what the stream holds, and nothing when the change is of nothing it can see;
  * `: keep-alive` comments in between. Each event's `id` is the revision it brings the client to, so a reconnect with
@@ -165,7 +169,7 @@ export class ClientStreams {
   /** The group's whole state as an event (`unleash-connected` on connect, `unleash-updated` to a stream that fell behind). */
   private hydrationOf(group: Group, event: 'unleash-connected' | 'unleash-updated'): Buffer[] {
     if (group.hydratedAt !== group.state.version || group.hydration === undefined) {
-      group.hydration = Buffer.from(hydrationBody(hydrationOf(group.state)));
+      group.hydration = Buffer.from(hydrationBody(hydrationEvent(group.state)));
       group.hydratedAt = group.state.version;
     }
     return [Buffer.from(`event: ${event}\nid: ${group.state.version}\ndata: `), group.hydration, END];
