@@ -1,10 +1,10 @@
-import type { OverviewFeature, ProjectOverview } from '../domain/projects/feature-overview';
+import type { OverviewFeature, ProjectOverview } from '../domain/projects/feature-overview.read-model';
 import type { ProjectHealthReport } from '../domain/projects/health-report.service';
 
 /**
  * The bodies of the project feature list (`GET /api/admin/projects/:p/features`) and of the health report
  * (`GET /api/admin/projects/:p/health-report`), in Unleash v5.8's shapes, from a project's feature overview
- * (src/domain/projects/feature-overview.ts). Each version of an overview is a new object, and what is made from it alone
+ * (src/domain/projects/feature-overview.ts, read by feature-overview.read-model.ts). Each version of an overview is a new object, and what is made from it alone
  * is kept with it (weakly: it goes when the overview does), so the list and the report's features are serialized once
  * per version, never per request.
  */

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { FeatureOverviewCache as OverviewCache, type ProjectOverview } from '../../src/domain/projects/feature-overview';
+import { FeatureOverviewCache as OverviewCache } from '../../src/domain/projects/feature-overview';
+import type { ProjectOverview } from '../../src/domain/projects/feature-overview.read-model';
 import { HealthReportService as ReportService } from '../../src/domain/projects/health-report.service';
 import { featureListBody, healthReportBody } from '../../src/rest/project-overview.bodies';
 

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotFoundError } from '../errors';
-import { FeatureOverviewCache, type OverviewEnvironment, type OverviewFeature, type ProjectOverview } from './feature-overview';
+import { FeatureOverviewCache } from './feature-overview';
+import type { OverviewEnvironment, OverviewFeature, ProjectOverview } from './feature-overview.read-model';
 import type { FeatureNaming, ProjectMode } from './project.service';
 
 /**
