@@ -10,7 +10,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { serializeAnswer } from '../src/domain/client-features/client-answer-cache';
+import { serializeAnswer } from '../src/rest/sdk/client-answers';
 import { loadClientFeatures } from '../src/domain/client-features/client-features.read-model';
 import { startBenchApp, percentile, TOKEN, createApiToken } from './bench-app';
 import { ENVIRONMENTS, PROJECT } from './feature-model-data';

@@ -10,7 +10,7 @@ import { credentialProblem, credentialRefusal } from './domain/access/credential
 import { ContentTypeerror, ForbiddenError, type DomainError } from './domain/errors';
 import { attachEventHub, EventHub } from './domain/events/event-hub';
 import { SnapshotCache } from './domain/playground/snapshot-cache';
-import { VersionReader } from './domain/client-features/client-answer-cache';
+import { VersionReader } from './domain/client-features/version-reader';
 import { readModelVersion } from './domain/model-version';
 import { FeatureOverviewCache } from './domain/projects/feature-overview';
 import type { BackupSource } from './domain/backup/backup.service';

@@ -9,7 +9,7 @@ import { buildSchema } from './index';
 import { compiledExecution, type ExecutionPath } from './compiled-execution';
 import { costRule, documentRules, parseWithinLimits, type RequestLimits } from './limits';
 import { responseCache, type ResponseCache, type ResponseCacheLimits } from './response-cache';
-import type { VersionReader } from '../domain/client-features/client-answer-cache';
+import type { VersionReader } from '../domain/client-features/version-reader';
 
 const VALUE_KINDS: ReadonlySet<string> = new Set([
   Kind.VARIABLE, Kind.INT, Kind.FLOAT, Kind.STRING, Kind.BOOLEAN, Kind.NULL, Kind.ENUM, Kind.LIST, Kind.OBJECT,

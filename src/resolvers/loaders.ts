@@ -2,7 +2,7 @@ import DataLoader from 'dataloader';
 import type { FeatureDependency, FeatureEnvironmentState, FeatureStrategy, FeatureSummary, Tag } from '../domain/features/feature.read-model';
 import { strategyKey } from '../domain/features/feature.read-model';
 import type { AuditEvent } from '../domain/events/event.store';
-import type { ProjectFeaturePage } from '../domain/projects/feature-overview';
+import type { ProjectFeaturePage } from '../domain/projects/feature-overview.read-model';
 import type { Segment } from '../domain/segments/segment.service';
 import type { GraphQLContext } from './builder';
 

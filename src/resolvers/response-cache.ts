@@ -5,7 +5,7 @@ import {
   type DocumentNode, type ExecutionResult, type FragmentDefinitionNode, type GraphQLSchema, type SelectionSetNode,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import type { VersionReader } from '../domain/client-features/client-answer-cache';
+import type { VersionReader } from '../domain/client-features/version-reader';
 import { actorKey } from '../domain/access/principal';
 import type { GraphQLContext } from './builder';
 

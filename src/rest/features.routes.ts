@@ -1,5 +1,6 @@
 import { Router, type Request } from 'express';
 import { services } from './context';
+import { featureListBody } from './project-overview.bodies';
 
 const featurePath = '/projects/:projectId/features/:featureName';
 const envPath = `${featurePath}/environments/:environment`;
@@ -13,7 +14,7 @@ export function featuresRouter(): Router {
 
   // Features of a project
   r.get('/projects/:projectId/features', async (req, res) => {
-    res.type('application/json').send(await services(req).features.projectFeatureListBody(params(req).projectId));
+    res.type('application/json').send(featureListBody(await services(req).features.projectOverview(params(req).projectId)));
   });
   r.post('/projects/:projectId/features', async (req, res) => {
     res.status(201).json(await services(req).features.create(params(req).projectId, req.body));

@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import { services } from './context';
+import { healthReportBody } from './project-overview.bodies';
 
 /** Project settings (spec endpoint 2) and the project health report (spec endpoint 10). */
 export function projectSettingsRouter(): Router {
@@ -9,7 +10,7 @@ export function projectSettingsRouter(): Router {
     res.status(200).end();
   });
   r.get('/projects/:projectId/health-report', async (req, res) => {
-    res.type('application/json').send(await services(req).healthReports.healthReportBody(req.params.projectId));
+    res.type('application/json').send(healthReportBody(await services(req).healthReports.healthReportWithOverview(req.params.projectId)));
   });
   return r;
 }

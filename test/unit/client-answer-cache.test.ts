@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { serializeAnswer, VersionReader } from '../../src/domain/client-features/client-answer-cache';
+import { serializeAnswer } from '../../src/rest/sdk/client-answers';
+import { VersionReader } from '../../src/domain/client-features/version-reader';
 import type { ClientFeatureSnapshot } from '../../src/domain/client-features/client-features.read-model';
 import { ModelVersionSignal } from '../../src/domain/events/event-hub';
 

@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { describe, expect, it } from '@jest/globals';
 import type { Authenticator } from '../../src/domain/access/authenticator';
 import type { Principal } from '../../src/domain/access/principal';
-import type { ClientAnswerKey } from '../../src/domain/client-features/client-answer-cache';
+import type { ClientAnswerKey } from '../../src/rest/sdk/client-answers';
 import type { ClientFeaturesDoor } from '../../src/rest/sdk/client-features.routes';
 import { ValidationError } from '../../src/domain/errors';
 import { createLogger } from '../../src/logger';

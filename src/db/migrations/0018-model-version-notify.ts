@@ -5,7 +5,7 @@ import { Migration } from '@mikro-orm/migrations';
  * channel, once: PostgreSQL folds identical notifications of one transaction into one, and sends it only if and when
  * the transaction commits. An instance that LISTENs on it (src/domain/events/event-listener.ts) therefore knows that its
  * last read of the counter still holds until it hears otherwise, and can answer SDK polls without reading it
- * (src/domain/client-features/client-answer-cache.ts, VersionReader).
+ * (src/domain/client-features/version-reader.ts, VersionReader).
  */
 export class Migration0018ModelVersionNotify extends Migration {
   override async up(): Promise<void> {

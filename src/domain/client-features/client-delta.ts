@@ -1,77 +1,96 @@
 import { IsolationLevel } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { readModelVersion } from '../model-version';
-import { hydrationJson, segmentIds, type ClientAnswer, type FeaturePart } from './client-answer-cache';
 import {
-  readAttachedSegmentIds, readClientFeatures, readClientSegments, readUsedClientSegments, type ClientFeature, type ClientFeatureScope,
-  type ClientSegment,
+  readAttachedSegmentIds, readClientFeatures, readClientSegments, readUsedClientSegments, segmentIds, type ClientFeature,
+  type ClientFeatureScope, type ClientSegment,
 } from './client-features.read-model';
 import { readRevisionChanges, type FeatureChange, type RevisionChanges } from './revision-log.store';
 
 /**
  * Deltas of the client API (issue 32), as the official SDKs read them (unleash-client 6.x on `/api/client/streaming`
- * and `/api/client/delta`): a body `{"events":[…]}` whose events, applied in order, bring a client from one revision
- * to another. `hydration` holds a whole state; `feature-updated` a flag in the client shape, `feature-removed` its name
- * and project, `segment-updated` a segment, `segment-removed` its id. Each event's `eventId` is the revision (a value
- * of `model_version`) of the change it reflects, so events come in increasing order; a hydration's is the revision it
- * is the state of. Segments always go apart from the flags (the delta form has no inlined segments).
+ * and `/api/client/delta`): events which, applied in order, bring a client from one revision to another. `hydration`
+ * holds a whole state; `feature-updated` a flag in the client shape, `feature-removed` its name and project,
+ * `segment-updated` a segment, `segment-removed` its id. Each event's `eventId` is the revision (a value of
+ * `model_version`) of the change it reflects, so events come in increasing order; a hydration's is the revision it is
+ * the state of. Segments always go apart from the flags (the delta form has no inlined segments).
+ *
+ * This module decides which events a client is sent; their wire form is the SDK door's (src/rest/sdk/client-delta.wire.ts).
+ * Flags and segments are held and sent in the caller's form `T`, made by its `DeltaEncoding` from what is read: the
+ * door keeps the JSON text it sends, so a flag is encoded once per change however many clients it goes to. Forms are
+ * compared with `===` to tell whether a client holds a flag or segment as it is now, so a form is a value that
+ * compares by content (text).
  */
+export interface DeltaEncoding<T> {
+  feature(feature: ClientFeature): T;
+  segment(segment: ClientSegment): T;
+}
+
+/** A flag as a client holds it: its form, its project and the segments its strategies use. */
+export interface HeldFeature<T> {
+  form: T;
+  project: string;
+  segments: readonly number[];
+}
+
+/** A flag as read, held in the form `encoding` makes. */
+export function holdFeature<T>(encoding: DeltaEncoding<T>, feature: ClientFeature): HeldFeature<T> {
+  return { form: encoding.feature(feature), project: feature.project, segments: segmentIds(feature) };
+}
 
 /** What a client holds at `version`: each flag as it was sent, and the segments it was sent (those its flags use). */
-export interface DeltaState {
+export interface DeltaState<T> {
   version: bigint;
-  features: Map<string, FeaturePart>;
-  /** Segment id → its JSON as sent. */
-  segments: Map<number, string>;
+  features: Map<string, HeldFeature<T>>;
+  /** Segment id → its form as sent. */
+  segments: Map<number, T>;
   /** Segment id → how many of the flags use it: a segment no flag uses any more is removed from the client. */
   uses: Map<number, number>;
 }
 
-function countUses(features: Iterable<FeaturePart>): Map<number, number> {
+export type DeltaEvent<T> =
+  | { eventId: bigint; type: 'feature-updated'; feature: T }
+  | { eventId: bigint; type: 'feature-removed'; featureName: string; project: string | null }
+  | { eventId: bigint; type: 'segment-updated'; segment: T }
+  | { eventId: bigint; type: 'segment-removed'; segmentId: number };
+
+/** A whole state as one event: the flags by name, the segments by id. */
+export interface HydrationEvent<T> {
+  eventId: bigint;
+  type: 'hydration';
+  features: T[];
+  segments: T[];
+}
+
+function countUses<T>(features: Iterable<HeldFeature<T>>): Map<number, number> {
   const uses = new Map<number, number>();
   for (const f of features) for (const id of f.segments) uses.set(id, (uses.get(id) ?? 0) + 1);
   return uses;
 }
 
-function use(state: DeltaState, part: FeaturePart | undefined, by: 1 | -1): void {
-  for (const id of part?.segments ?? []) state.uses.set(id, (state.uses.get(id) ?? 0) + by);
+function use<T>(state: DeltaState<T>, held: HeldFeature<T> | undefined, by: 1 | -1): void {
+  for (const id of held?.segments ?? []) state.uses.set(id, (state.uses.get(id) ?? 0) + by);
 }
 
-/** The state an answer (in the `separate` segment mode) describes. */
-export function stateFromAnswer(answer: ClientAnswer): DeltaState {
-  return {
-    version: BigInt(answer.version),
-    features: new Map(answer.features),
-    segments: new Map(answer.segments.map((s) => [s.id, JSON.stringify(s)])),
-    uses: countUses(answer.features.values()),
-  };
+/** The state of a client that holds `features` and `segments` at `version`. */
+export function deltaState<T>(version: bigint, features: Map<string, HeldFeature<T>>, segments: Map<number, T>): DeltaState<T> {
+  return { version, features, segments, uses: countUses(features.values()) };
 }
 
 /** The state of a snapshot read at `version`. */
-export function stateOf(version: bigint, snapshot: { features: ClientFeature[]; segments: ClientSegment[] }): DeltaState {
-  const features = new Map(snapshot.features.map((f) => [f.name, featurePart(f)]));
-  return { version, features, segments: new Map(snapshot.segments.map((s) => [s.id, JSON.stringify(s)])), uses: countUses(features.values()) };
+export function stateOf<T>(encoding: DeltaEncoding<T>, version: bigint, snapshot: { features: ClientFeature[]; segments: ClientSegment[] }): DeltaState<T> {
+  const features = new Map(snapshot.features.map((f) => [f.name, holdFeature(encoding, f)]));
+  return deltaState(version, features, new Map(snapshot.segments.map((s) => [s.id, encoding.segment(s)])));
 }
 
-/** The body of one `hydration` event holding `state`, flags by name. */
-export function hydrationBody(state: DeltaState): string {
+/** The `hydration` event holding `state`, flags by name, segments by id. */
+export function hydrationEvent<T>(state: DeltaState<T>): HydrationEvent<T> {
   const names = [...state.features.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const segments = [...state.segments.keys()].sort((a, b) => a - b);
-  return hydrationJson(state.version.toString(), `[${names.map((n) => state.features.get(n)!.json).join(',')}]`,
-    `[${segments.map((id) => state.segments.get(id)!).join(',')}]`);
-}
-
-/** A delta body from events; `undefined` when there are none (a change the client cannot see). */
-export function deltaBody(events: DeltaEvent[]): string | undefined {
-  if (events.length === 0) return undefined;
-  events.sort((a, b) => (a.eventId < b.eventId ? -1 : a.eventId > b.eventId ? 1 : ORDER[a.type] - ORDER[b.type]));
-  return `{"events":[${events.map((e) => e.json).join(',')}]}`;
-}
-
-export interface DeltaEvent {
-  eventId: bigint;
-  type: keyof typeof ORDER;
-  json: string;
+  return {
+    eventId: state.version, type: 'hydration',
+    features: names.map((n) => state.features.get(n)!.form), segments: segments.map((id) => state.segments.get(id)!),
+  };
 }
 
 /**
@@ -80,17 +99,17 @@ export interface DeltaEvent {
  */
 const ORDER = { 'segment-updated': 0, 'feature-updated': 1, 'feature-removed': 2, 'segment-removed': 3 } as const;
 
-const featureUpdated = (eventId: bigint, json: string): DeltaEvent => ({ eventId, type: 'feature-updated', json: `{"eventId":${eventId},"type":"feature-updated","feature":${json}}` });
-const featureRemoved = (eventId: bigint, featureName: string, project: string | undefined): DeltaEvent => ({
-  eventId, type: 'feature-removed', json: `{"eventId":${eventId},"type":"feature-removed","featureName":${JSON.stringify(featureName)},"project":${JSON.stringify(project ?? null)}}`,
-});
-const segmentUpdated = (eventId: bigint, json: string): DeltaEvent => ({ eventId, type: 'segment-updated', json: `{"eventId":${eventId},"type":"segment-updated","segment":${json}}` });
-const segmentRemoved = (eventId: bigint, segmentId: number): DeltaEvent => ({ eventId, type: 'segment-removed', json: `{"eventId":${eventId},"type":"segment-removed","segmentId":${segmentId}}` });
-
-/** The flag's JSON and project as a client of the delta form holds it (segments apart, so the flag as read). */
-function featurePart(feature: ClientFeature): FeaturePart {
-  return { json: JSON.stringify(feature), project: feature.project, segments: segmentIds(feature) };
+/** Events in the order a client applies them (sorted in place). */
+function inOrder<T>(events: DeltaEvent<T>[]): DeltaEvent<T>[] {
+  return events.sort((a, b) => (a.eventId < b.eventId ? -1 : a.eventId > b.eventId ? 1 : ORDER[a.type] - ORDER[b.type]));
 }
+
+const featureUpdated = <T>(eventId: bigint, feature: T): DeltaEvent<T> => ({ eventId, type: 'feature-updated', feature });
+const featureRemoved = <T>(eventId: bigint, featureName: string, project: string | undefined): DeltaEvent<T> => ({
+  eventId, type: 'feature-removed', featureName, project: project ?? null,
+});
+const segmentUpdated = <T>(eventId: bigint, segment: T): DeltaEvent<T> => ({ eventId, type: 'segment-updated', segment });
+const segmentRemoved = <T>(eventId: bigint, segmentId: number): DeltaEvent<T> => ({ eventId, type: 'segment-removed', segmentId });
 
 const inEnvironment = (change: FeatureChange, scope: ClientFeatureScope) => change.environments.has(null) || change.environments.has(scope.environment);
 
@@ -114,7 +133,7 @@ function visibleProject(change: FeatureChange, scope: ClientFeatureScope): strin
  * snapshot is `changes.to`) only the flags and segments that changed. Returns the events that differ from what the
  * clients hold: none when the change is of nothing they can see.
  */
-export async function advanceState(tx: EntityManager, scope: ClientFeatureScope, state: DeltaState, changes: RevisionChanges): Promise<DeltaEvent[]> {
+async function advanceState<T>(tx: EntityManager, encoding: DeltaEncoding<T>, scope: ClientFeatureScope, state: DeltaState<T>, changes: RevisionChanges): Promise<DeltaEvent<T>[]> {
   const candidates: string[] = [];
   for (const [name, change] of changes.features) {
     if (mayConcern(name, change, scope) || (state.features.has(name) && inEnvironment(change, scope))) candidates.push(name);
@@ -124,19 +143,19 @@ export async function advanceState(tx: EntityManager, scope: ClientFeatureScope,
   const recheck = [...changes.segments.keys()].filter((id) => state.segments.has(id) && !segments.has(id));
   for (const s of await readClientSegments(tx, recheck)) segments.set(s.id, s);
 
-  const events: DeltaEvent[] = [];
+  const events: DeltaEvent<T>[] = [];
   const present = new Set<string>();
   const touched = new Set<number>(recheck);
   for (const feature of loaded.features) {
     present.add(feature.name);
-    const part = featurePart(feature);
+    const part = holdFeature(encoding, feature);
     const held = state.features.get(feature.name);
-    if (held?.json === part.json) continue;
+    if (held?.form === part.form) continue;
     use(state, held, -1);
     use(state, part, 1);
     for (const id of [...(held?.segments ?? []), ...part.segments]) touched.add(id);
     state.features.set(feature.name, part);
-    events.push(featureUpdated(changes.features.get(feature.name)!.revision, part.json));
+    events.push(featureUpdated(changes.features.get(feature.name)!.revision, part.form));
   }
   for (const name of candidates) {
     const held = state.features.get(name);
@@ -150,17 +169,17 @@ export async function advanceState(tx: EntityManager, scope: ClientFeatureScope,
     if ((state.uses.get(id) ?? 0) > 0) {
       // Still used: sent again only when it was read (changed, or newly used) and differs from what the client holds.
       const segment = segments.get(id);
-      const json = segment && JSON.stringify(segment);
-      if (json === undefined || state.segments.get(id) === json) continue;
-      state.segments.set(id, json);
-      events.push(segmentUpdated(changes.segments.get(id) ?? firstUse(id, loaded.features, changes), json));
+      const form = segment && encoding.segment(segment);
+      if (form === undefined || state.segments.get(id) === form) continue;
+      state.segments.set(id, form);
+      events.push(segmentUpdated(changes.segments.get(id) ?? firstUse(id, loaded.features, changes), form));
     } else if (state.segments.delete(id)) {
       state.uses.delete(id);
       events.push(segmentRemoved(changes.to, id));
     }
   }
   state.version = changes.to;
-  return events;
+  return inOrder(events);
 }
 
 /** The revision of the earliest changed flag that uses a segment (the segment is sent for its sake). */
@@ -190,7 +209,7 @@ async function segmentsToCheck(tx: EntityManager, scope: ClientFeatureScope, cha
  * a removal for a changed flag it may have seen and no longer can; every segment the changes concern, as it is when a
  * flag it sees uses it, otherwise its removal.
  */
-export async function eventsSince(tx: EntityManager, scope: ClientFeatureScope, changes: RevisionChanges): Promise<DeltaEvent[]> {
+async function eventsSince<T>(tx: EntityManager, encoding: DeltaEncoding<T>, scope: ClientFeatureScope, changes: RevisionChanges): Promise<DeltaEvent<T>[]> {
   const candidates: string[] = [];
   for (const [name, change] of changes.features) if (mayConcern(name, change, scope)) candidates.push(name);
   const loaded = await readClientFeatures(tx, scope, candidates);
@@ -198,11 +217,11 @@ export async function eventsSince(tx: EntityManager, scope: ClientFeatureScope, 
   const check = (await segmentsToCheck(tx, scope, changes)).filter((id) => !segments.has(id));
   for (const s of await readUsedClientSegments(tx, scope, check)) segments.set(s.id, s);
 
-  const events: DeltaEvent[] = [];
+  const events: DeltaEvent<T>[] = [];
   const present = new Set<string>();
   for (const feature of loaded.features) {
     present.add(feature.name);
-    events.push(featureUpdated(changes.features.get(feature.name)!.revision, JSON.stringify(feature)));
+    events.push(featureUpdated(changes.features.get(feature.name)!.revision, encoding.feature(feature)));
   }
   for (const name of candidates) {
     if (present.has(name)) continue;
@@ -211,28 +230,28 @@ export async function eventsSince(tx: EntityManager, scope: ClientFeatureScope, 
     if (project !== undefined) events.push(featureRemoved(change.revision, name, project));
   }
   for (const segment of segments.values()) {
-    events.push(segmentUpdated(changes.segments.get(segment.id) ?? firstUse(segment.id, loaded.features, changes), JSON.stringify(segment)));
+    events.push(segmentUpdated(changes.segments.get(segment.id) ?? firstUse(segment.id, loaded.features, changes), encoding.segment(segment)));
   }
   for (const id of check) if (!segments.has(id)) events.push(segmentRemoved(changes.to, id));
-  return events;
+  return inOrder(events);
 }
 
 /**
  * The events that bring a client from `changes.from` to `state` (at `changes.to`) without reading anything: each
  * changed flag as `state` holds it (with the segments it uses) or its removal, each changed segment likewise.
  */
-export function catchUp(state: DeltaState, scope: ClientFeatureScope, changes: RevisionChanges, check: readonly number[]): DeltaEvent[] {
-  const events: DeltaEvent[] = [];
+function catchUp<T>(state: DeltaState<T>, scope: ClientFeatureScope, changes: RevisionChanges, check: readonly number[]): DeltaEvent<T>[] {
+  const events: DeltaEvent<T>[] = [];
   const sent = new Set<number>();
   for (const [name, change] of changes.features) {
     const held = state.features.get(name);
     if (held && inEnvironment(change, scope)) {
-      events.push(featureUpdated(change.revision, held.json));
+      events.push(featureUpdated(change.revision, held.form));
       for (const id of held.segments) {
-        const json = state.segments.get(id);
-        if (json === undefined || sent.has(id)) continue;
+        const form = state.segments.get(id);
+        if (form === undefined || sent.has(id)) continue;
         sent.add(id);
-        events.push(segmentUpdated(changes.segments.get(id) ?? change.revision, json));
+        events.push(segmentUpdated(changes.segments.get(id) ?? change.revision, form));
       }
     } else if (mayConcern(name, change, scope)) {
       const project = visibleProject(change, scope);
@@ -241,59 +260,65 @@ export function catchUp(state: DeltaState, scope: ClientFeatureScope, changes: R
   }
   for (const id of check) {
     if (sent.has(id)) continue;
-    const json = state.segments.get(id);
-    events.push(json === undefined ? segmentRemoved(changes.to, id) : segmentUpdated(changes.segments.get(id) ?? changes.to, json));
+    const form = state.segments.get(id);
+    events.push(form === undefined ? segmentRemoved(changes.to, id) : segmentUpdated(changes.segments.get(id) ?? changes.to, form));
   }
-  return events;
+  return inOrder(events);
 }
 
 const READ_SNAPSHOT = { isolationLevel: IsolationLevel.REPEATABLE_READ, readOnly: true, clear: true } as const;
 
-/** What a client of one scope was sent by `advanceAll`: a delta (undefined: nothing it can see changed) or a whole state. */
-export type Advance = { kind: 'delta'; body: string | undefined } | { kind: 'hydration'; body: string };
+/**
+ * What a client of one scope is sent by `advanceAll`: the events of a delta, in order (none: nothing it can see
+ * changed), or its whole new state.
+ */
+export type Advance<T> = { kind: 'delta'; events: DeltaEvent<T>[] } | { kind: 'hydration'; event: HydrationEvent<T> };
 
 /**
  * Brings each state to the current revision, in one snapshot: the log's changes since each state's revision (read once
  * per distinct revision), then only the changed flags of each scope. A state the log no longer reaches is read whole
  * and replaced (`hydration`). States already current are left out of the answer.
  */
-export async function advanceAll(em: EntityManager, targets: ReadonlyArray<{ scope: ClientFeatureScope; state: DeltaState }>): Promise<Map<DeltaState, Advance>> {
+export async function advanceAll<T>(em: EntityManager, encoding: DeltaEncoding<T>, targets: ReadonlyArray<{ scope: ClientFeatureScope; state: DeltaState<T> }>): Promise<Map<DeltaState<T>, Advance<T>>> {
   return em.fork().transactional(async (tx) => {
     const version = BigInt(await readModelVersion(tx));
     const logs = new Map<bigint, RevisionChanges | undefined>();
-    const out = new Map<DeltaState, Advance>();
+    const out = new Map<DeltaState<T>, Advance<T>>();
     for (const { scope, state } of targets) {
       if (state.version >= version) continue;
       if (!logs.has(state.version)) logs.set(state.version, await readRevisionChanges(tx, state.version, version));
       const changes = logs.get(state.version);
       if (changes) {
-        out.set(state, { kind: 'delta', body: deltaBody(await advanceState(tx, scope, state, changes)) });
+        out.set(state, { kind: 'delta', events: await advanceState(tx, encoding, scope, state, changes) });
         continue;
       }
-      const fresh = stateOf(version, await readClientFeatures(tx, scope));
+      const fresh = stateOf(encoding, version, await readClientFeatures(tx, scope));
       Object.assign(state, fresh);
-      out.set(state, { kind: 'hydration', body: hydrationBody(state) });
+      out.set(state, { kind: 'hydration', event: hydrationEvent(state) });
     }
     return out;
   }, READ_SNAPSHOT);
 }
 
-/** The delta body from revision `from` to `state`, or null when the log no longer reaches `from` (undefined: no events). */
-export async function catchUpFrom(em: EntityManager, scope: ClientFeatureScope, state: DeltaState, from: bigint): Promise<string | undefined | null> {
+/** The events, in order, from revision `from` to `state`; null when the log no longer reaches `from`. */
+export async function catchUpFrom<T>(em: EntityManager, scope: ClientFeatureScope, state: DeltaState<T>, from: bigint): Promise<DeltaEvent<T>[] | null> {
   const to = state.version;
   const read = await em.fork().transactional(async (tx) => {
     const changes = await readRevisionChanges(tx, from, to);
     return changes && { changes, check: await segmentsToCheck(tx, scope, changes) };
   }, READ_SNAPSHOT);
-  return read ? deltaBody(catchUp(state, scope, read.changes, read.check)) : null;
+  return read ? catchUp(state, scope, read.changes, read.check) : null;
 }
 
-/** A poll's delta (`GET /api/client/delta`): from revision `from` to now; `body` null when the log no longer reaches `from`. */
-export async function deltaSince(em: EntityManager, scope: ClientFeatureScope, from: bigint): Promise<{ version: bigint; body: string | undefined | null }> {
+/**
+ * A poll's delta (`GET /api/client/delta`): the events, in order, from revision `from` to now (`version`); `events`
+ * null when the log no longer reaches `from`.
+ */
+export async function deltaSince<T>(em: EntityManager, encoding: DeltaEncoding<T>, scope: ClientFeatureScope, from: bigint): Promise<{ version: bigint; events: DeltaEvent<T>[] | null }> {
   return em.fork().transactional(async (tx) => {
     const version = BigInt(await readModelVersion(tx));
     const changes = await readRevisionChanges(tx, from, version);
-    if (!changes) return { version, body: null };
-    return { version, body: deltaBody(await eventsSince(tx, scope, changes)) };
+    if (!changes) return { version, events: null };
+    return { version, events: await eventsSince(tx, encoding, scope, changes) };
   }, READ_SNAPSHOT);
 }

@@ -69,6 +69,13 @@ export interface ClientFeatureSnapshot {
   segments: ClientSegment[];
 }
 
+/** The segments a flag's strategies use. */
+export function segmentIds(feature: ClientFeature): number[] {
+  const ids = new Set<number>();
+  for (const s of feature.strategies) for (const id of s.segments ?? []) ids.add(id);
+  return [...ids];
+}
+
 /**
  * Reads what backend SDKs see of a scope in six statements, whatever the number of features, inside one REPEATABLE
  * READ, READ ONLY transaction: the version and the rows come from the same snapshot, so an answer cached under that

@@ -4,7 +4,8 @@ import type { Principal } from '../access/principal';
 import { change, lockedFindOne } from '../change';
 import { NotFoundError, ValidationError } from '../errors';
 import { checkFeatureName } from '../projects/feature-naming';
-import { FeatureOverviewCache, type ProjectFeaturePage } from '../projects/feature-overview';
+import { FeatureOverviewCache } from '../projects/feature-overview';
+import type { ProjectFeaturePage, ProjectOverview } from '../projects/feature-overview.read-model';
 import { loadProject, toProject } from '../projects/project.service';
 import { parse, sameJson } from '../validation';
 import { FeatureTypeSchema } from './feature.entity';
@@ -60,12 +61,12 @@ export class FeatureService {
   // ---- reads -------------------------------------------------------------------------------------------------
 
   /**
-   * REST `GET /projects/:p/features`, serialized: the project's active features with their environments (without
-   * strategies) and tags, in Unleash's overview shape. Answered from the project's cached overview while nothing it
-   * shows has changed; 404 for an unknown project.
+   * REST `GET /projects/:p/features`: the project's overview, its active features with their environments (without
+   * strategies) and tags (src/rest/project-overview.bodies.ts serializes it in Unleash's shape). Answered from the
+   * project's cached overview while nothing it shows has changed; 404 for an unknown project.
    */
-  async projectFeatureListBody(project: string): Promise<Buffer> {
-    return (await this.overviews.get(this.em, project)).listBody();
+  async projectOverview(project: string): Promise<ProjectOverview> {
+    return this.overviews.get(this.em, project);
   }
 
   /**

@@ -89,7 +89,7 @@ export function contextFromQuery(query: Record<string, unknown>): FrontendContex
     if (key.startsWith('properties[') && key.endsWith(']')) {
       builder.property(key.slice('properties['.length, -1), value, key);
     } else if (key === 'properties') {
-      // A nesting query parser (qs, Express's "extended") hands `properties[name]=value` over as an object.
+      // A nesting query parser (qs, the "extended" one) hands `properties[name]=value` over as an object.
       if (value === null || typeof value !== 'object' || Array.isArray(value)) throw ValidationError.single(key, 'Send context properties as `properties[name]=value`.');
       for (const name of Object.keys(value)) builder.property(name, (value as Record<string, unknown>)[name], `properties[${name}]`);
     } else {

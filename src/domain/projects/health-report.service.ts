@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotFoundError } from '../errors';
-import { FeatureOverviewCache, type OverviewEnvironment, type OverviewFeature, type ProjectOverview } from './feature-overview';
+import { FeatureOverviewCache } from './feature-overview';
+import type { OverviewEnvironment, OverviewFeature, ProjectOverview } from './feature-overview.read-model';
 import type { FeatureNaming, ProjectMode } from './project.service';
 
 /**
@@ -111,21 +112,13 @@ export class HealthReportService {
   }
 
   /**
-   * The report as REST answers it, in Unleash's shape (`defaultStrategy` only when configured, `tags` only when the
-   * feature has some), with the features' part serialized once per version of the overview.
+   * One project's report with the overview it was computed from, for REST (src/rest/project-overview.bodies.ts), which
+   * serializes the features' part once per version of the overview; 404 NotFoundError "No project found".
    */
-  async healthReportBody(projectId: string): Promise<Buffer> {
+  async healthReportWithOverview(projectId: string): Promise<{ report: ProjectHealthReport; overview: ProjectOverview }> {
     const [built] = await this.build([projectId], new Date());
     if (!built) throw new NotFoundError('No project found');
-    const { id: _id, environments, features: _features, ...report } = built.report;
-    const head = JSON.stringify({
-      version: 1,
-      ...report,
-      environments: environments.map(({ defaultStrategy, ...e }) => (defaultStrategy === null ? e : { ...e, defaultStrategy })),
-      favorite: false,
-    });
-    // The features' bytes are made once per version of the overview and copied in, never re-encoded.
-    return Buffer.concat([Buffer.from(`${head.slice(0, -1)},"features":`), built.overview.reportFeaturesBytes(), Buffer.from('}')]);
+    return built;
   }
 
   /**

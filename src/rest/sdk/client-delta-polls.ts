@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { answerKey, type ClientAnswer, type ClientAnswerKey } from '../../domain/client-features/client-answer-cache';
 import { deltaSince } from '../../domain/client-features/client-delta';
+import { answerKey, type ClientAnswer, type ClientAnswerKey } from './client-answers';
+import { DELTA_JSON, deltaBody } from './client-delta.wire';
 
 /** Most deltas kept: one per scope and revision polled from (pollers of a scope mostly stand at the same revision). */
 const MAX_KEPT = 256;
@@ -61,7 +62,7 @@ export class ClientDeltaPolls {
     const id = `${cacheKey}\n${from}`;
     const hit = this.kept.get(id);
     if (hit && hit.version >= version) return hit.delta;
-    const delta = deltaSince(this.em, key.scope, from);
+    const delta = deltaSince(this.em, DELTA_JSON, key.scope, from).then(({ version: to, events }): Delta => ({ version: to, body: events && deltaBody(events) }));
     this.kept.delete(id);
     this.kept.set(id, { version, delta });
     delta.catch(() => { if (this.kept.get(id)?.delta === delta) this.kept.delete(id); });

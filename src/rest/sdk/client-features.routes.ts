@@ -1,19 +1,20 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQueryString } from 'node:querystring';
 import accepts from 'accepts';
-import { Router, type Request } from 'express';
+import { Router, type Request, type Response } from 'express';
 import semverGte from 'semver/functions/gte';
 import semverValid from 'semver/functions/valid';
 import { tokenReadScope, type Principal } from '../../domain/access/principal';
-import {
-  ClientAnswerCache, DEFAULT_ANSWER_CACHE_LIMITS, representation, VersionReader,
-  type AnswerCacheLimits, type ClientAnswer, type ClientAnswerKey, type Representation, type SegmentMode,
-} from '../../domain/client-features/client-answer-cache';
 import type { ClientFeatureScope } from '../../domain/client-features/client-features.read-model';
+import { VersionReader } from '../../domain/client-features/version-reader';
 import { NotFoundError, TooManyRequestsError, ValidationError } from '../../domain/errors';
 import { readModelVersion } from '../../domain/model-version';
 import { appendVary } from '../cors';
 import { sendError } from '../errors';
+import {
+  ClientAnswerCache, DEFAULT_ANSWER_CACHE_LIMITS, representation,
+  type AnswerCacheLimits, type ClientAnswer, type ClientAnswerKey, type Representation, type SegmentMode,
+} from './client-answers';
 import { ClientDeltaPolls } from './client-delta-polls';
 import { ClientStreams, DEFAULT_STREAM_OPTIONS, type ClientStreamOptions } from './client-streaming';
 import { ifNoneMatchNames } from './etag';
@@ -122,16 +123,18 @@ async function reply(req: IncomingMessage, res: ServerResponse, answer: Represen
 }
 
 /**
- * `GET /api/client/features`, `GET /api/client/features/:name` and `GET /api/client/streaming` (issue 14 parts 1
- * and 4): what backend SDKs read, as Unleash v5.8 answers them, from a per-app cache of serialized answers.
+ * `GET /api/client/features`, `GET /api/client/features/:name`, `GET /api/client/delta` and `GET /api/client/streaming`
+ * (issue 14 parts 1 and 4, issue 32): what backend SDKs read, as Unleash v5.8 answers them, from a per-app cache of
+ * serialized answers (src/rest/sdk/client-answers.ts).
  *
  * A request costs one `model_version` read (shared by the requests of one database round trip) while nothing changed:
  * the cached bytes go out as they are, or a 304 when `If-None-Match` names their ETag. A change moves the counter (its
  * triggers cover every write path), so the next request rebuilds that scope's answer; the ETag is a digest of the
  * bytes, so an answer the change did not touch keeps its ETag.
  *
- * One door per app: its router serves every client-API read through Express, and `poll` serves the SDKs' poll (the
- * hottest path of the service) from the same cache, without Express (see src/rest/sdk/fast-paths.ts).
+ * One door per app, with one handler per URL: its router serves every client-API read through Express, and the fast
+ * path serves the SDKs' polls (the hottest path of the service) through the same `poll` and `deltaPoll`, without
+ * Express (see src/rest/sdk/fast-paths.ts).
  */
 export class ClientFeaturesDoor {
   private readonly versions: VersionReader;
@@ -162,6 +165,13 @@ export class ClientFeaturesDoor {
     await reply(req, res, await this.answer(key));
   }
 
+  /** `GET /api/client/features/:name`: one feature of the answer of `key`, or a 304; 404 when the answer has none of that name. */
+  async featurePoll(req: IncomingMessage, res: ServerResponse, key: ClientAnswerKey, name: string): Promise<void> {
+    const feature = (await this.answer(key)).feature(name);
+    if (!feature) throw new NotFoundError(`Could not find feature toggle ${name}`);
+    await reply(req, res, feature);
+  }
+
   /** `GET /api/client/delta`: a hydration, the events since the client's revision, or a 304 (src/rest/sdk/client-delta-polls.ts). */
   async deltaPoll(req: IncomingMessage, res: ServerResponse, key: ClientAnswerKey): Promise<void> {
     const outcome = await this.deltas.poll(req, key);
@@ -174,33 +184,27 @@ export class ClientFeaturesDoor {
     await reply(req, res, outcome.kind === 'delta' ? representation(outcome.body) : outcome.answer.hydration(), outcome.etag);
   }
 
+  /** `GET /api/client/streaming`: server-sent events (src/rest/sdk/client-streaming.ts); a 429 with `Retry-After` over the limit. */
+  async stream(req: Request, res: Response, key: ClientAnswerKey): Promise<void> {
+    try {
+      await this.streams.connect(req, res, key);
+    } catch (err) {
+      if (!(err instanceof TooManyRequestsError)) throw err;
+      res.setHeader('Retry-After', String(err.retryAfterSeconds));
+      sendError(res, err);
+    }
+  }
+
+  /**
+   * Express's routes of the client API's reads: each resolves the request's query against its token and calls the one
+   * handler of its URL above, which the fast path (src/rest/sdk/fast-paths.ts) calls too for the polls it takes.
+   */
   router(): Router {
     const r = Router();
-    r.get('/features', async (req, res) => {
-      await this.poll(req, res, clientQuery(req, sdkPrincipal(req)));
-    });
-
-    r.get('/features/:name', async (req, res) => {
-      const name = req.params.name as string;
-      const feature = (await this.answer(clientQuery(req, sdkPrincipal(req)))).feature(name);
-      if (!feature) throw new NotFoundError(`Could not find feature toggle ${name}`);
-      await reply(req, res, feature);
-    });
-
-    r.get('/delta', async (req, res) => {
-      await this.deltaPoll(req, res, clientQuery(req, sdkPrincipal(req)));
-    });
-
-    r.get('/streaming', async (req, res) => {
-      const key = clientQuery(req, sdkPrincipal(req));
-      try {
-        await this.streams.connect(req, res, key);
-      } catch (err) {
-        if (!(err instanceof TooManyRequestsError)) throw err;
-        res.setHeader('Retry-After', String(err.retryAfterSeconds));
-        sendError(res, err);
-      }
-    });
+    r.get('/features', async (req, res) => this.poll(req, res, clientQuery(req, sdkPrincipal(req))));
+    r.get('/features/:name', async (req, res) => this.featurePoll(req, res, clientQuery(req, sdkPrincipal(req)), req.params.name as string));
+    r.get('/delta', async (req, res) => this.deltaPoll(req, res, clientQuery(req, sdkPrincipal(req))));
+    r.get('/streaming', async (req, res) => this.stream(req, res, clientQuery(req, sdkPrincipal(req))));
     return r;
   }
 }

@@ -1,7 +1,9 @@
 import type { Request, Response } from 'express';
-import { answerKey, type ClientAnswerCache, type ClientAnswerKey, type VersionReader } from '../../domain/client-features/client-answer-cache';
-import { advanceAll, catchUpFrom, hydrationBody, stateFromAnswer, type DeltaState } from '../../domain/client-features/client-delta';
+import { advanceAll, catchUpFrom, deltaState, hydrationEvent, type DeltaState } from '../../domain/client-features/client-delta';
+import type { VersionReader } from '../../domain/client-features/version-reader';
 import { TooManyRequestsError } from '../../domain/errors';
+import { answerKey, type ClientAnswer, type ClientAnswerCache, type ClientAnswerKey } from './client-answers';
+import { DELTA_JSON, deltaBody, hydrationBody } from './client-delta.wire';
 import type { SdkDeps } from './sdk-deps';
 
 export interface ClientStreamOptions {
@@ -22,7 +24,7 @@ export const DEFAULT_STREAM_OPTIONS: ClientStreamOptions = { pollMs: 500, keepAl
 interface Group {
   key: ClientAnswerKey;
   cacheKey: string;
-  state: DeltaState;
+  state: DeltaState<string>;
   members: Set<Stream>;
   /** The hydration event of `state` at `hydratedAt` (sent to each new stream until the state moves). */
   hydration?: Buffer;
@@ -43,6 +45,14 @@ const END = Buffer.from('\n\n');
 /** A server-sent event; the JSON has no line breaks, so it is one `data` line. */
 const frame = (event: string, revision: bigint, body: string) => Buffer.from(`event: ${event}\nid: ${revision}\ndata: ${body}\n\n`);
 
+/**
+ * The state an answer (in the `separate` segment mode) describes: its flags' and segments' JSON as sent, which is
+ * DELTA_JSON's form (each flag serialized as read), so a flag read again compares equal while it is unchanged.
+ */
+function stateFromAnswer(answer: ClientAnswer): DeltaState<string> {
+  return deltaState(BigInt(answer.version), new Map(answer.features), new Map(answer.segments.map((s) => [s.id, DELTA_JSON.segment(s)])));
+}
+
 /** `Last-Event-ID` as a revision; undefined when absent or not one of ours (an answer's ETag of before issue 32). */
 function lastRevision(req: Request): bigint | undefined {
   const raw = req.headers['last-event-id'];
@@ -51,7 +61,8 @@ function lastRevision(req: Request): bigint | undefined {
 
 /**
  * `GET /api/client/streaming`: server-sent events as the official Node SDK (6.x, `experimentalMode: {type:
- * 'streaming'}`) reads them, in the delta form (issue 32; src/domain/client-features/client-delta.ts). On connect,
+ * 'streaming'}`) reads them, in the delta form (issue 32: which events, src/domain/client-features/client-delta.ts;
+ * their JSON, src/rest/sdk/client-delta.wire.ts). On connect,
  * `unleash-connected` with a `hydration` of the token's scope; after each change, `unleash-updated` with only the
  * flags and segments that differ from what the stream holds, and nothing when the change is of nothing it can see;
  * `: keep-alive` comments in between. Each event's `id` is the revision it brings the client to, so a reconnect with
@@ -114,7 +125,8 @@ export class ClientStreams {
       group = this.groups.get(cacheKey) ?? { key, cacheKey, state: stateFromAnswer(answer), members: new Set() };
     }
     const at = group.state.version;
-    const catchUp = resumeFrom !== undefined && resumeFrom < at ? await catchUpFrom(this.deps.orm.em, key.scope, group.state, resumeFrom) : null;
+    const missed = resumeFrom !== undefined && resumeFrom < at ? await catchUpFrom(this.deps.orm.em, key.scope, group.state, resumeFrom) : null;
+    const catchUp = missed && deltaBody(missed);
     if (res.destroyed || req.socket.destroyed) return; // gone while the state was read
     if (this.deps.eventHub.closed) {
       res.status(204).end();
@@ -157,7 +169,7 @@ export class ClientStreams {
   /** The group's whole state as an event (`unleash-connected` on connect, `unleash-updated` to a stream that fell behind). */
   private hydrationOf(group: Group, event: 'unleash-connected' | 'unleash-updated'): Buffer[] {
     if (group.hydratedAt !== group.state.version || group.hydration === undefined) {
-      group.hydration = Buffer.from(hydrationBody(group.state));
+      group.hydration = Buffer.from(hydrationBody(hydrationEvent(group.state)));
       group.hydratedAt = group.state.version;
     }
     return [Buffer.from(`event: ${event}\nid: ${group.state.version}\ndata: `), group.hydration, END];
@@ -235,11 +247,12 @@ export class ClientStreams {
     const version = BigInt(await this.versions.current());
     const behind = [...this.groups.values()].filter((g) => g.state.version < version);
     if (behind.length === 0) return;
-    const advanced = await advanceAll(this.deps.orm.em, behind.map((g) => ({ scope: g.key.scope, state: g.state })));
+    const advanced = await advanceAll(this.deps.orm.em, DELTA_JSON, behind.map((g) => ({ scope: g.key.scope, state: g.state })));
     for (const group of behind) {
       const advance = advanced.get(group.state);
-      if (!advance?.body) continue;
-      const bytes = frame('unleash-updated', group.state.version, advance.body);
+      const body = advance && (advance.kind === 'delta' ? deltaBody(advance.events) : hydrationBody(advance.event));
+      if (!body) continue;
+      const bytes = frame('unleash-updated', group.state.version, body);
       for (const s of group.members) this.send(s, bytes);
     }
   }

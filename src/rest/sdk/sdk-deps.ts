@@ -5,7 +5,7 @@ import { ADMIN } from '../../domain/access/permissions';
 import type { Principal } from '../../domain/access/principal';
 import { NoAccessError } from '../../domain/errors';
 import type { EventHub } from '../../domain/events/event-hub';
-import type { VersionReader } from '../../domain/client-features/client-answer-cache';
+import type { VersionReader } from '../../domain/client-features/version-reader';
 import type { SnapshotCache } from '../../domain/playground/snapshot-cache';
 import type { Logger } from '../../logger';
 

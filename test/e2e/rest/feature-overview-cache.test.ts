@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { FeatureOverviewCache } from '../../../src/domain/projects/feature-overview';
-import { HealthReportService } from '../../../src/domain/projects/health-report.service';
+import { FeatureOverviewCache } from '../../support/overview-bodies';
+import { HealthReportService } from '../../support/overview-bodies';
 import { startTestApp, type TestApp } from '../../support/harness';
 
 /**

@@ -1,37 +1,27 @@
 import { createHash } from 'node:crypto';
 import { gzip } from 'node:zlib';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { ModelVersionSignal } from '../events/event-hub';
-import { loadClientFeatures, type ClientFeature, type ClientFeatureScope, type ClientFeatureSnapshot, type ClientSegment, type ClientStrategy } from './client-features.read-model';
+import type { HeldFeature } from '../../domain/client-features/client-delta';
+import {
+  loadClientFeatures, segmentIds, type ClientFeature, type ClientFeatureScope, type ClientFeatureSnapshot, type ClientSegment, type ClientStrategy,
+} from '../../domain/client-features/client-features.read-model';
+import { hydrationJson } from './client-delta.wire';
 
 /**
- * The serialized client-API answer of one scope at one `model_version`: the bytes of `GET /api/client/features`, its
- * ETag (a digest of those bytes, so an answer that a change elsewhere left as it was keeps its ETag and SDKs keep
- * getting 304), and the single features for `GET /api/client/features/:name`.
+ * The serialized client-API answer of one scope at one `model_version`, made from the domain's snapshot of it
+ * (loadClientFeatures, src/domain/client-features/client-features.read-model.ts): the bytes of
+ * `GET /api/client/features`, its ETag (a digest of those bytes, so an answer that a change elsewhere left as it was
+ * keeps its ETag and SDKs keep getting 304), and the single features for `GET /api/client/features/:name`.
  */
 export interface ClientAnswer extends Representation {
   version: string;
   feature(name: string): Representation | undefined;
-  /** Each feature's JSON (the segment mode's shape) and project, in name order. */
-  features: ReadonlyMap<string, FeaturePart>;
+  /** Each feature's JSON (the segment mode's shape), project and segments, in name order. */
+  features: ReadonlyMap<string, HeldFeature<string>>;
   /** The segments the features use, by id (sent apart in the `separate` mode). */
   segments: readonly ClientSegment[];
   /** The same state as one delta `hydration` event (issue 32), built on first use, then kept. */
   hydration(): Representation;
-}
-
-export interface FeaturePart {
-  json: string;
-  project: string;
-  /** The segments its strategies use. */
-  segments: number[];
-}
-
-/** The segments a flag's strategies use. */
-export function segmentIds(feature: ClientFeature): number[] {
-  const ids = new Set<number>();
-  for (const s of feature.strategies) for (const id of s.segments ?? []) ids.add(id);
-  return [...ids];
 }
 
 /** Bytes with their ETag, and the same bytes gzipped (made on first use, then kept: compressed once per version). */
@@ -96,20 +86,15 @@ function inlineSegments(strategy: ClientStrategy, segments: ReadonlyMap<number, 
   return { ...rest, constraints };
 }
 
-/** A delta body of one `hydration` event: the whole state of a scope at `revision` (features and segments as JSON arrays). */
-export function hydrationJson(revision: string, featuresJson: string, segmentsJson: string): string {
-  return `{"events":[{"eventId":${revision},"type":"hydration","features":${featuresJson},"segments":${segmentsJson}}]}`;
-}
-
 /** Serializes a snapshot as the answer for `key`; each feature is serialized once and reused by the single-feature route. */
 export function serializeAnswer(snapshot: ClientFeatureSnapshot, key: ClientAnswerKey): ClientAnswer {
   const segments = new Map(snapshot.segments.map((s) => [s.id, s]));
-  const features = new Map<string, FeaturePart>();
+  const features = new Map<string, HeldFeature<string>>();
   const parts: string[] = [];
   for (const feature of snapshot.features) {
     const shaped: ClientFeature = key.mode === 'inline' ? { ...feature, strategies: feature.strategies.map((s) => inlineSegments(s, segments)) } : feature;
     const json = JSON.stringify(shaped);
-    features.set(feature.name, { json, project: feature.project, segments: segmentIds(feature) });
+    features.set(feature.name, { form: json, project: feature.project, segments: segmentIds(feature) });
     parts.push(json);
   }
   const featuresJson = `[${parts.join(',')}]`;
@@ -125,7 +110,7 @@ export function serializeAnswer(snapshot: ClientFeatureSnapshot, key: ClientAnsw
     feature(name) {
       let hit = single.get(name);
       if (!hit) {
-        const json = features.get(name)?.json;
+        const json = features.get(name)?.form;
         if (json === undefined) return undefined;
         hit = representation(Buffer.from(json));
         single.set(name, hit);
@@ -137,67 +122,6 @@ export function serializeAnswer(snapshot: ClientFeatureSnapshot, key: ClientAnsw
       return hydration;
     },
   };
-}
-
-/** How long a read of `model_version` is trusted while the counter is watched, however quiet the channel stays. */
-export const WATCHED_VERSION_MAX_AGE_MS = 1_000;
-
-/**
- * Reads `model_version` with at most one read in flight: requests that ask while one is under way share the next read,
- * issued as soon as that one ends. Each request thus gets a value read after it asked, so it sees every change committed
- * before it asked (joining the read already under way could miss one), and under load the counter costs one statement
- * per database round trip, however many requests arrive meanwhile.
- *
- * With a `signal` that is watched (PostgreSQL, the listener up: see ModelVersionSignal), a value read while watching
- * is given without reading again until the signal moves: this instance's own commits move it as they commit, and any
- * other transaction that moves the counter moves it when its notification arrives, a fraction of a millisecond after
- * its commit on a healthy connection. So an SDK poll costs no statement while nothing changes; a change made by another
- * instance or by hand is served from the first request after its notification. A notification lost without the
- * connection failing visibly is bounded by `maxAgeMs`: a trusted value is read again after that long.
- */
-export class VersionReader {
-  private inFlight = false;
-  private next: { promise: Promise<string>; resolve: (v: string) => void; reject: (e: unknown) => void } | undefined;
-  private known: { version: string; generation: number; readAt: number } | undefined;
-
-  constructor(
-    private readonly read: () => Promise<string>,
-    private readonly signal?: ModelVersionSignal,
-    private readonly maxAgeMs = WATCHED_VERSION_MAX_AGE_MS,
-    /** The clock ages are measured on (a test moves its own). */
-    private readonly now: () => number = Date.now,
-  ) {}
-
-  current(): Promise<string> {
-    const known = this.known;
-    if (known && this.signal?.watching && known.generation === this.signal.generation && this.now() - known.readAt < this.maxAgeMs) {
-      return Promise.resolve(known.version);
-    }
-    if (this.next) return this.next.promise;
-    let resolve!: (v: string) => void;
-    let reject!: (e: unknown) => void;
-    const promise = new Promise<string>((res, rej) => { resolve = res; reject = rej; });
-    this.next = { promise, resolve, reject };
-    if (!this.inFlight) this.launch();
-    return promise;
-  }
-
-  private launch(): void {
-    const batch = this.next!;
-    this.next = undefined;
-    this.inFlight = true;
-    // What the signal said as the read was issued: the value is trusted only if nothing moved since (a notification
-    // that arrives while the read is under way may be of a commit the read did not see).
-    const watched = this.signal?.watching ? this.signal.generation : undefined;
-    const readAt = this.now();
-    this.read().then((version) => {
-      if (watched !== undefined && this.signal!.watching && this.signal!.generation === watched) this.known = { version, generation: watched, readAt };
-      batch.resolve(version);
-    }, batch.reject).finally(() => {
-      this.inFlight = false;
-      if (this.next) this.launch();
-    });
-  }
 }
 
 export interface AnswerCacheLimits {
