@@ -5,7 +5,7 @@ import type * as NodeSamlModule from '@node-saml/node-saml';
 import type * as XmldomModule from '@xmldom/xmldom';
 import { z } from 'zod';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Logger } from '../../logger';
+import type { Logger } from '../logger';
 import { change } from '../change';
 import { AuthenticationRequired, ForbiddenError, NotFoundError, ValidationError } from '../errors';
 import { hashToken } from './password';

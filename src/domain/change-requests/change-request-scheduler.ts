@@ -1,5 +1,5 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import type { Logger } from '../../logger';
+import type { Logger } from '../logger';
 import { AccessService } from '../access/access.service';
 import { userPrincipal } from '../access/authenticator';
 import { SYSTEM_USER_ID, type Principal } from '../access/principal';

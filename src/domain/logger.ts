@@ -1,0 +1,9 @@
+/**
+ * What the domain's background work (workers, schedulers, listeners, sign-in) logs through: a structured line with
+ * its details. The service's logger (pino, src/logger.ts) has this shape, so the domain needs nothing from outside it.
+ */
+export interface Logger {
+  info(details: object, message: string): void;
+  warn(details: object, message: string): void;
+  error(details: object, message: string): void;
+}
