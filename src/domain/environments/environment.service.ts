@@ -5,7 +5,7 @@ import { ADMIN } from '../access/permissions';
 import type { Principal } from '../access/principal';
 import { change, lockedFindOne } from '../change';
 import { NameExistsError, NotFoundError, ValidationError } from '../errors';
-import { lockProjectLinks } from '../projects/project.service';
+import { lockProjectLinks } from '../projects/project.store';
 import { parse, sameJson, urlFriendlyName } from '../validation';
 import { EnvironmentSchema, type EnvironmentRow } from './environment.entity';
 
