@@ -1,5 +1,5 @@
 import { IsolationLevel } from '@mikro-orm/core';
-import { toSegment, type Segment } from '../segments/segment.service';
+import { toSegment, type Segment } from '../segments/segment.read-model';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AccessService } from '../access/access.service';
 import { ADMIN } from '../access/permissions';
