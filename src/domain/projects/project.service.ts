@@ -210,6 +210,4 @@ export class ProjectService {
       emit({ type: 'project-environment-removed', project: id, environment });
       return project;
     }));
-  }
-
-}
+  }}
