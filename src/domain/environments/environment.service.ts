@@ -98,4 +98,5 @@ export class EnvironmentService {
       row.enabled = enabled;
       return toEnvironment(row);
     });
-  }}
+  }
+}

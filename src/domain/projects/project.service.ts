@@ -210,4 +210,5 @@ export class ProjectService {
       emit({ type: 'project-environment-removed', project: id, environment });
       return project;
     }));
-  }}
+  }
+}

@@ -109,4 +109,5 @@ export class TagService {
       tx.remove(await loadTag(tx, type, value, 'update'));
       emit({ type: 'tag-deleted', preData: { type, value } });
     });
-  }}
+  }
+}
