@@ -129,3 +129,8 @@ export async function appendEvents(em: EntityManager, principal: Principal, even
   );
   return { rows: inserted, deliveries: inserted[0]?.queued ?? 0, announced: announceOn !== undefined };
 }
+
+/** Queues a notification on `channel` in the transaction: PostgreSQL sends it only if and when the transaction commits. */
+export async function notifyChannel(tx: EntityManager, channel: string, payload: string): Promise<void> {
+  await tx.execute('select pg_notify(?, ?)', [channel, payload]);
+}
