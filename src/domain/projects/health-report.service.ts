@@ -114,8 +114,8 @@ export class HealthReportService {
     if (ids.length === 0) return [];
     const currentMs = now.getTime() - 30 * DAY_MS;
     const pastMs = now.getTime() - 60 * DAY_MS;
-    const current = new Date(currentMs).toISOString();
-    const past = new Date(pastMs).toISOString();
+    const current = iso(currentMs);
+    const past = iso(pastMs);
 
     // The features, their ages and the project's history come from the overview (kept while nothing it shows
     // changes); the project row, its environments and the audit log's activity are read on each request. The two reads
