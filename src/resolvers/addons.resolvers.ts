@@ -1,6 +1,5 @@
 import DataLoader from 'dataloader';
-import type { Addon, AddonDelivery, DeliveryPage } from '../domain/addons/addon.service';
-import type { DeliveryAttempt } from '../domain/addons/delivery-worker';
+import type { Addon, AddonDelivery, DeliveryAttempt, DeliveryPage } from '../domain/addons/addon.read-model';
 import type { AddonProvider, ProviderParameter, TagTypeDefinition } from '../domain/addons/providers';
 import { builder, type GraphQLContext } from './builder';
 import { FREE, PASS_THROUGH, paged } from './cost';

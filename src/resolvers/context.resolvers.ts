@@ -1,4 +1,4 @@
-import type { ContextField } from '../domain/context/context-field.service';
+import type { ContextField } from '../domain/context/context-field.read-model';
 import { builder } from './builder';
 import { defined } from './input';
 

@@ -1,4 +1,4 @@
-import type { Environment } from '../domain/environments/environment.service';
+import type { Environment } from '../domain/environments/environment.read-model';
 import { builder } from './builder';
 import { defined } from './input';
 

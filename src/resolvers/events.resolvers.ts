@@ -2,7 +2,7 @@ import { Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 import type { AuditEvent } from '../domain/events/event.store';
 import { EVENT_TYPES } from '../domain/events/event-types';
 import type { StreamItem } from '../domain/events/event-stream';
-import type { EventPage, EventParts } from '../domain/events/event.service';
+import type { EventPage, EventParts } from '../domain/events/event.read-model';
 import type { Services } from '../domain/services';
 import { ValidationError } from '../domain/errors';
 import { FREE, PASS_THROUGH, paged, WEIGHTS } from './cost';

@@ -3,7 +3,7 @@ import type { FeatureDependency, FeatureEnvironmentState, FeatureStrategy, Featu
 import { strategyKey } from '../domain/features/feature.read-model';
 import type { AuditEvent } from '../domain/events/event.store';
 import type { ProjectFeaturePage } from '../domain/projects/feature-overview.read-model';
-import type { Segment } from '../domain/segments/segment.service';
+import type { Segment } from '../domain/segments/segment.read-model';
 import type { GraphQLContext } from './builder';
 
 /**

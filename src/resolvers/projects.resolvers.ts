@@ -2,8 +2,7 @@ import { NotFoundError } from '../domain/errors';
 import type {
   HealthReportEnvironment, HealthReportFeature, HealthReportFeatureEnvironment, ProjectHealthReport, ProjectStats,
 } from '../domain/projects/health-report.service';
-import type { Project, ProjectEnvironmentLink } from '../domain/projects/project.service';
-import { PROJECT_MODES } from '../domain/projects/project.service';
+import { PROJECT_MODES, type Project, type ProjectEnvironmentLink } from '../domain/projects/project.read-model';
 import { WEIGHTS } from './cost';
 import { builder } from './builder';
 import { defined } from './input';

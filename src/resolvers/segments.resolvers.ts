@@ -1,5 +1,5 @@
 import type { Constraint } from '../domain/features/constraints';
-import type { Segment, SegmentStrategy } from '../domain/segments/segment.service';
+import type { Segment, SegmentStrategy } from '../domain/segments/segment.read-model';
 import { builder } from './builder';
 import { NESTED_LIST_MULTIPLIER } from './cost';
 import { defined } from './input';

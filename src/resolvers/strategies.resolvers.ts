@@ -1,4 +1,4 @@
-import type { StrategyDefinition, StrategyParameter } from '../domain/strategies/strategy-definition.service';
+import type { StrategyDefinition, StrategyParameter } from '../domain/strategies/strategy-definition.read-model';
 import { STRATEGY_PARAMETER_TYPES } from '../domain/strategies/strategy-definition.entity';
 import { builder } from './builder';
 import { defined } from './input';

@@ -1,4 +1,4 @@
-import type { Tag, TagType } from '../domain/tags/tag.service';
+import type { Tag, TagType } from '../domain/tags/tag.read-model';
 import { builder } from './builder';
 import { defined } from './input';
 

@@ -2,33 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from '../../logger';
 import type { EventHub } from '../events/event-hub';
-import { toAuditEvent, EVENT_COLUMNS, type EventDbRow } from '../events/event.store';
+import { toAuditEvent } from '../events/event.store';
+import type { DeliveryAttempt } from './addon.read-model';
+import { claimDeliveries, recordOutcomes, type ClaimedRow, type DeliveryOutcome } from './addon.store';
 import type { DeliveryOptions } from './delivery-options';
 import { buildRequests } from './formats';
 import { sendRequest, type AttemptOutcome } from './http-sender';
 import { PROVIDER_BY_NAME } from './providers';
-
-/** One recorded attempt (what `GET /api/admin/addons/:id/deliveries` shows). */
-export interface DeliveryAttempt {
-  attempt: number;
-  at: string;
-  durationMs: number;
-  statusCode: number | null;
-  error: string | null;
-}
-
-interface ClaimedRow extends EventDbRow {
-  delivery_id: string;
-  addon_id: number;
-  attempt_count: number;
-  provider: string;
-  parameters: Record<string, unknown>;
-  enabled: boolean;
-  claim: string;
-}
-
-/** The event's columns as the claim statement reads them (`e.id, e.type, …`). */
-const CLAIMED_EVENT_COLUMNS = EVENT_COLUMNS.split(', ').map((c) => `e.${c}`).join(', ');
 
 /** The wait before attempt `n + 1` after `n` failed: base × 2^(n-1), scaled by a random factor in [0.5, 1), at most an hour. */
 export function retryDelayMs(failedAttempts: number, baseMs: number, random: () => number = Math.random): number {
@@ -136,19 +116,7 @@ export class DeliveryWorker {
 
   private async claim(limit: number): Promise<ClaimedRow[]> {
     const claim = randomUUID();
-    return this.orm.em.fork().getConnection().execute(
-      `with due as (
-         select id from addon_deliveries
-          where status = 'pending' and next_attempt_at <= now()
-          order by next_attempt_at limit ? for update skip locked),
-       claimed as (
-         update addon_deliveries d set claim = ?, next_attempt_at = now() + make_interval(secs => ?)
-           from due where d.id = due.id
-         returning d.id, d.addon_id, d.event_id, d.attempt_count)
-       select c.id as delivery_id, c.addon_id, c.attempt_count, a.provider, a.parameters, a.enabled, ?::uuid as claim, ${CLAIMED_EVENT_COLUMNS}
-         from claimed c join addons a on a.id = c.addon_id join events e on e.id = c.event_id`,
-      [limit, claim, this.options.leaseMs / 1000, claim],
-    ) as Promise<ClaimedRow[]>;
+    return claimDeliveries(this.orm.em.fork(), limit, claim, this.options.leaseMs / 1000);
   }
 
   private async deliver(row: ClaimedRow): Promise<void> {
@@ -190,21 +158,13 @@ export class DeliveryWorker {
     });
   }
 
-  private readonly outcomes: Array<{ item: { id: string; claim: string; attempt: DeliveryAttempt; status: string; retry: number | null }; resolve: () => void; reject: (err: unknown) => void }> = [];
+  private readonly outcomes: Array<{ item: DeliveryOutcome; resolve: () => void; reject: (err: unknown) => void }> = [];
 
   private async flushOutcomes(): Promise<void> {
     const batch = this.outcomes.splice(0);
     if (batch.length === 0) return;
     try {
-      await this.orm.em.fork().getConnection().execute(
-        `update addon_deliveries d
-            set attempt_count = d.attempt_count + 1, attempts = d.attempts || jsonb_build_array(v.attempt), status = v.status, claim = null,
-                next_attempt_at = case when v.retry is null then d.next_attempt_at else now() + make_interval(secs => v.retry) end,
-                finished_at = case when v.status = 'pending' then null else now() end
-           from jsonb_to_recordset(?::jsonb) as v(id uuid, claim uuid, attempt jsonb, status text, retry float8)
-          where d.id = v.id and d.claim = v.claim`,
-        [JSON.stringify(batch.map((b) => b.item))],
-      );
+      await recordOutcomes(this.orm.em.fork(), batch.map((b) => b.item));
       for (const b of batch) b.resolve();
     } catch (err) {
       for (const b of batch) b.reject(err);

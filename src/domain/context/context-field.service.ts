@@ -2,21 +2,12 @@ import { z } from 'zod';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AccessService } from '../access/access.service';
 import type { Principal } from '../access/principal';
-import { change, lockedFindOne } from '../change';
+import { change } from '../change';
 import { NameExistsError, NotFoundError, ValidationError } from '../errors';
 import { description, parse, sameJson, urlFriendlyName } from '../validation';
-import { ContextFieldSchema, type ContextFieldRow, type LegalValue } from './context-field.entity';
-
-export interface ContextField {
-  name: string;
-  description: string | null;
-  stickiness: boolean;
-  sortOrder: number;
-  legalValues: LegalValue[];
-  createdAt: string;
-  usedInFeatures: number;
-  usedInProjects: number;
-}
+import { ContextFieldSchema, type ContextFieldRow } from './context-field.entity';
+import { contextFieldUsage, listContextFields, toContextField, type ContextField } from './context-field.read-model';
+import { loadContextField } from './context-field.store';
 
 export const legalValue = z.object({ value: z.string().min(1).max(100), description: description.optional() }).strict();
 const legalValues = z.array(legalValue).max(1000).superRefine((values, ctx) => {
@@ -42,17 +33,6 @@ export const validateSchema = z.object({ name: urlFriendlyName(1, 100) }).strict
 export type CreateContextFieldInput = z.input<typeof createSchema>;
 export type UpdateContextFieldInput = z.input<typeof updateSchema>;
 
-const toContextField = (r: ContextFieldRow, usage?: { features: number; projects: number }): ContextField => ({
-  name: r.name,
-  description: r.description ?? null,
-  stickiness: r.stickiness,
-  sortOrder: r.sortOrder,
-  legalValues: r.legalValues ?? [],
-  createdAt: new Date(r.createdAt).toISOString(),
-  usedInFeatures: usage?.features ?? 0,
-  usedInProjects: usage?.projects ?? 0,
-});
-
 /** What the audit log records of a field: its stored properties, without the computed usage counts. */
 const eventData = (f: ContextField) => ({ name: f.name, description: f.description, stickiness: f.stickiness, sortOrder: f.sortOrder, legalValues: f.legalValues });
 
@@ -61,16 +41,12 @@ export class ContextFieldService {
 
   /** Spec endpoint 14: every field, ordered by name, with the features and projects whose strategy constraints use it. */
   async list(): Promise<ContextField[]> {
-    const [rows, usage] = await Promise.all([
-      this.em.find(ContextFieldSchema, {}, { orderBy: { name: 'asc' } }),
-      this.usage(),
-    ]);
-    return rows.map((r) => toContextField(r, usage.get(r.name)));
+    return listContextFields(this.em);
   }
 
   async get(name: string): Promise<ContextField> {
-    const row = await this.load(this.em, name);
-    return toContextField(row, (await this.usage(name)).get(name));
+    const row = await loadContextField(this.em, name);
+    return toContextField(row, (await contextFieldUsage(this.em, name)).get(name));
   }
 
   async create(input: CreateContextFieldInput): Promise<ContextField> {
@@ -124,7 +100,7 @@ export class ContextFieldService {
   async remove(name: string): Promise<void> {
     await this.access.check('DELETE_CONTEXT_FIELD');
     await change(this.em, this.principal, async (tx, emit) => {
-      const row = await this.load(tx, name, true);
+      const row = await loadContextField(tx, name, 'update');
       emit({ type: 'context-field-deleted', preData: eventData(toContextField(row)) });
       tx.remove(row);
     });
@@ -139,32 +115,14 @@ export class ContextFieldService {
   /** Applies a change to the field; the answer carries its usage counts as a read shows them (read after the commit). */
   private async modify(name: string, apply: (row: ContextFieldRow) => void): Promise<ContextField> {
     const field = await change(this.em, this.principal, async (tx, emit) => {
-      const row = await this.load(tx, name, true);
+      const row = await loadContextField(tx, name, 'update');
       const before = toContextField(row);
       apply(row);
       const after = toContextField(row);
       if (!sameJson(eventData(before), eventData(after))) emit({ type: 'context-field-updated', data: eventData(after), preData: eventData(before) });
       return after;
     });
-    const usage = (await this.usage(name)).get(name);
+    const usage = (await contextFieldUsage(this.em, name)).get(name);
     return { ...field, usedInFeatures: usage?.features ?? 0, usedInProjects: usage?.projects ?? 0 };
-  }
-
-  /** Distinct features (archived included) and projects whose strategy constraints reference each field. */
-  private async usage(only?: string): Promise<Map<string, { features: number; projects: number }>> {
-    // context_field_usage is kept by a trigger on feature_strategies (migration 0003).
-    const rows: Array<{ name: string; features: number; projects: number }> = await this.em.execute(
-      `select context_name as name, count(*)::int as features, count(distinct project)::int as projects
-         from context_field_usage ${only ? 'where context_name = ?' : ''} group by context_name`,
-      only ? [only] : [],
-    );
-    return new Map(rows.map((r) => [r.name, { features: r.features, projects: r.projects }]));
-  }
-
-  /** The field, or 404; `lock` (inside a change) reads it `for update`, so concurrent changes of it take turns. */
-  private async load(em: EntityManager, name: string, lock = false): Promise<ContextFieldRow> {
-    const row = lock ? await lockedFindOne(em, ContextFieldSchema, { name }) : await em.findOne(ContextFieldSchema, { name });
-    if (!row) throw new NotFoundError(`Could not find Context field with name ${name}`);
-    return row;
   }
 }

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { EVENT_COLUMNS, toAuditEvent, type AuditEvent, type EventDbRow } from './event.store';
+import { eventsByIds } from './event.read-model';
+import { notifyChannel, toAuditEvent, type AuditEvent, type EventDbRow } from './event.store';
 
 /** What one committed transaction wrote: its audit events, in order (the live streams' view of a commit). */
 export interface CommittedEvents {
@@ -189,13 +190,13 @@ export class EventHub {
     if (this.mode !== 'notify' || (rows.length === 0 && deliveries === 0)) return;
     if (rows.length === 0) {
       // Deliveries without events (a redelivery): wake the workers.
-      await tx.execute('select pg_notify(?, ?)', [EVENT_CHANNEL, `${deliveries}:`]);
+      await notifyChannel(tx, EVENT_CHANNEL, `${deliveries}:`);
       return;
     }
     for (let i = 0; i < rows.length; i += IDS_PER_NOTIFICATION) {
       const ids = rows.slice(i, i + IDS_PER_NOTIFICATION).map((r) => String(r.id)).join(',');
       // The delivery count rides on the first chunk only, so the worker wakes once per transaction.
-      await tx.execute('select pg_notify(?, ?)', [EVENT_CHANNEL, `${i === 0 ? deliveries : 0}:${ids}`]);
+      await notifyChannel(tx, EVENT_CHANNEL, `${i === 0 ? deliveries : 0}:${ids}`);
     }
   }
 
@@ -229,8 +230,7 @@ export class EventHub {
     if (this.listeners.size === 0) return;
     const ids = payload.slice(colon + 1).split(',').map(Number).filter((n) => Number.isSafeInteger(n) && n > 0);
     if (ids.length === 0) return;
-    const rows: EventDbRow[] = await em.getConnection().execute(`select ${EVENT_COLUMNS} from events where id = any(?::bigint[]) order by id`, [`{${ids.join(',')}}`]);
-    this.publish({ events: rows.map(toAuditEvent) });
+    this.publish({ events: await eventsByIds(em, ids) });
   }
 }
 

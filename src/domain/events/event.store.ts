@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Principal } from '../access/principal';
+import { iso } from '../dates';
 import type { EventType } from './event-types';
 
 export interface EventInput {
@@ -47,7 +48,7 @@ export function toAuditEvent(r: EventDbRow): AuditEvent {
   return {
     id: Number(r.id),
     type: r.type,
-    createdAt: new Date(r.created_at).toISOString(),
+    createdAt: iso(r.created_at),
     createdBy: r.created_by,
     createdByUserId: r.created_by_user_id,
     project: r.project,
@@ -128,4 +129,9 @@ export async function appendEvents(em: EntityManager, principal: Principal, even
     values,
   );
   return { rows: inserted, deliveries: inserted[0]?.queued ?? 0, announced: announceOn !== undefined };
+}
+
+/** Queues a notification on `channel` in the transaction: PostgreSQL sends it only if and when the transaction commits. */
+export async function notifyChannel(tx: EntityManager, channel: string, payload: string): Promise<void> {
+  await tx.execute('select pg_notify(?, ?)', [channel, payload]);
 }

@@ -5,7 +5,7 @@ import type { Principal } from '../access/principal';
 import { refuseCloneIntoChangeRequestProject } from '../change-requests/change-request-guard';
 import { change } from '../change';
 import { ValidationError } from '../errors';
-import { loadProject } from '../projects/project.service';
+import { loadProject } from '../projects/project.store';
 import { parse } from '../validation';
 import { assertNameFree, insertFeature } from './feature-create';
 import { FeatureReadModel, type Feature } from './feature.read-model';

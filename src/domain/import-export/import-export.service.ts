@@ -8,7 +8,7 @@ import { MissingPermissionsError, NotFoundError, ValidationError } from '../erro
 import { assertProjectEnvironment } from '../features/feature.store';
 import { FeatureReadModel, strategyKey, type FeatureDependency } from '../features/feature.read-model';
 import { canonicalVariant, type FeatureVariant } from '../features/variants';
-import { loadProject } from '../projects/project.service';
+import { loadProject } from '../projects/project.store';
 import { parse } from '../validation';
 import { importSchema, type ImportInput } from './import-payload';
 import { PERMISSION_ORDER, planImport, readImportState, type FeatureImportChange, type ImportItem, type ImportReport } from './import-plan';

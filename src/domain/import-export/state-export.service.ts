@@ -1,5 +1,5 @@
 import { IsolationLevel } from '@mikro-orm/core';
-import { toSegment, type Segment } from '../segments/segment.service';
+import { toSegment, type Segment } from '../segments/segment.read-model';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AccessService } from '../access/access.service';
 import { ADMIN } from '../access/permissions';
@@ -7,8 +7,8 @@ import type { Principal } from '../access/principal';
 import { ValidationError, type ErrorDetail } from '../errors';
 import { normalizeConstraint, type Constraint } from '../features/constraints';
 import { canonicalVariant, type FeatureVariant, type StrategyVariant } from '../features/variants';
-import { healthRatings } from '../projects/health-report.service';
-import { memberCounts, type ProjectMode } from '../projects/project.service';
+import { healthRatings } from '../projects/health-report.read-model';
+import { memberCounts, type ProjectMode } from '../projects/project.read-model';
 import { SEGMENT_SELECT, type SegmentRow } from '../segments/segment.entity';
 import type { StrategyParameter, StrategyParameterType } from '../strategies/strategy-definition.entity';
 

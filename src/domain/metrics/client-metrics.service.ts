@@ -5,7 +5,8 @@ import type { Principal } from '../access/principal';
 import { change } from '../change';
 import { NotFoundError } from '../errors';
 import { FEATURE_COLUMNS, toFeatureSummary, type FeatureSummary } from '../features/feature.read-model';
-import { StrategyDefinitionService, type StrategyDefinition } from '../strategies/strategy-definition.service';
+import type { StrategyDefinition } from '../strategies/strategy-definition.read-model';
+import { StrategyDefinitionService } from '../strategies/strategy-definition.service';
 import { description, parse } from '../validation';
 import {
   APPLICATION_COLUMNS, INSTANCE_COLUMNS, applicationCreatedData, toApplication, toInstance,

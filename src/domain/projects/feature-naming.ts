@@ -3,7 +3,7 @@ import safeRegex from 'safe-regex2';
 import { z } from 'zod';
 import { PatternError, ValidationError, type ErrorDetail } from '../errors';
 import { parse } from '../validation';
-import type { FeatureNaming } from './project.service';
+import type { FeatureNaming } from './project.read-model';
 
 /**
  * A project's feature naming pattern (spec "Feature naming pattern", design D8). Pure: no database.

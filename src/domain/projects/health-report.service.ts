@@ -1,8 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { iso, isoOrNull } from '../dates';
 import { NotFoundError } from '../errors';
 import { FeatureOverviewCache } from './feature-overview';
 import type { OverviewEnvironment, OverviewFeature, ProjectOverview } from './feature-overview.read-model';
-import type { FeatureNaming, ProjectMode } from './project.service';
+import { healthRating, projectReportRows } from './health-report.read-model';
+import type { FeatureNaming, ProjectMode } from './project.read-model';
 
 /**
  * The project health report (spec endpoint 10, design D5): everything is computed live on each request, with
@@ -70,37 +72,7 @@ export interface ProjectHealthReport {
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-const iso = (d: Date | string | null): string | null => (d === null ? null : new Date(d).toISOString());
 
-/** health = round(100 − 100·stale/total − 100·potentiallyStale/total); 100 when there are no features. */
-export function healthRating(active: number, stale: number, potentiallyStale: number): number {
-  const total = active + stale;
-  if (total === 0) return 100;
-  return Math.round(100 - (100 * stale) / total - (100 * potentiallyStale) / total);
-}
-
-/**
- * The health of several projects without building their reports: one grouped query applying the same definitions as
- * the report (stale; potentially stale = not stale and older than its type's lifetime × 24 h at `now`).
- */
-export async function healthRatings(em: EntityManager, projectIds: readonly string[], now = new Date()): Promise<Map<string, number>> {
-  if (projectIds.length === 0) return new Map();
-  const rows: Array<{ project: string; active: number; stale: number; potentially: number }> = await em.execute(
-    `select f.project, count(*) filter (where not f.stale)::int as active, count(*) filter (where f.stale)::int as stale,
-            count(*) filter (where not f.stale and ft.lifetime_days is not null
-                               and f.created_at <= ?::timestamptz - ft.lifetime_days * interval '1 day')::int as potentially
-       from features f left join feature_types ft on ft.id = f.type
-      where f.archived_at is null and f.project in (?) group by f.project`, [now.toISOString(), projectIds as string[]]);
-  return new Map(rows.map((r) => [r.project, healthRating(r.active, r.stale, r.potentially)]));
-}
-
-interface ProjectDbRow {
-  id: string; name: string; description: string | null; mode: string; default_stickiness: string; feature_limit: number | null;
-  feature_naming_pattern: string | null; feature_naming_example: string | null; feature_naming_description: string | null;
-  created_at: Date; updated_at: Date | null;
-  environments: Array<{ environment: string; defaultStrategy: Record<string, unknown> | null; changeRequestsEnabled: boolean }>;
-  activity_current: number; activity_past: number;
-}
 export class HealthReportService {
   constructor(private readonly em: EntityManager, private readonly overviews: FeatureOverviewCache = new FeatureOverviewCache()) {}
 
@@ -135,26 +107,15 @@ export class HealthReportService {
     if (ids.length === 0) return [];
     const currentMs = now.getTime() - 30 * DAY_MS;
     const pastMs = now.getTime() - 60 * DAY_MS;
-    const current = new Date(currentMs).toISOString();
-    const past = new Date(pastMs).toISOString();
+    const current = iso(currentMs);
+    const past = iso(pastMs);
 
     // The features, their ages and the project's history come from the overview (kept while nothing it shows
     // changes); the project row, its environments and the audit log's activity are read on each request. The two reads
     // are independent and run together (on the embedded single-connection database the pool queues them).
     const [overviews, projects] = await Promise.all([
       this.overviews.getMany(this.em, ids),
-      this.em.execute<ProjectDbRow[]>(
-        `select p.id, p.name, p.description, p.mode, p.default_stickiness, p.feature_limit, p.feature_naming_pattern,
-                p.feature_naming_example, p.feature_naming_description, p.created_at, p.updated_at,
-                (select coalesce(json_agg(json_build_object('environment', pe.environment_name, 'defaultStrategy', pe.default_strategy, 'changeRequestsEnabled', pe.change_requests_enabled)
-                                          order by e.sort_order, e.name), '[]')
-                   from project_environments pe join environments e on e.name = pe.environment_name and e.enabled
-                  where pe.project_id = p.id) as environments,
-                (select count(*) from events where project = p.id and created_at >= ?::timestamptz)::int as activity_current,
-                (select count(*) from events where project = p.id and created_at >= ?::timestamptz and created_at < ?::timestamptz)::int as activity_past
-           from projects p
-          where p.id in (?)`,
-        [current, past, current, ids]),
+      projectReportRows(this.em, ids, current, past),
     ]);
     const byId = new Map(projects.map((p) => [p.id, p]));
 
@@ -197,8 +158,8 @@ export class HealthReportService {
           defaultStrategy: l.defaultStrategy ?? null,
         })),
         features: overview.features,
-        updatedAt: iso(p.updated_at),
-        createdAt: iso(p.created_at)!,
+        updatedAt: isoOrNull(p.updated_at),
+        createdAt: iso(p.created_at),
         stats: {
           avgTimeToProdCurrentWindow: overview.history.avgDaysToProduction ?? 0,
           createdCurrentWindow: createdCurrent,

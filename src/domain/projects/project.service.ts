@@ -3,39 +3,19 @@ import { z } from 'zod';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AccessService } from '../access/access.service';
 import type { Principal } from '../access/principal';
-import { change, lockClause, type RowLock } from '../change';
+import { change } from '../change';
 import { InvalidOperationError, NameExistsError, NotFoundError, ValidationError } from '../errors';
 import { description, parse, sameJson, urlFriendlyName } from '../validation';
 import { featureNamingSchema, validateFeatureNaming } from './feature-naming';
-import { healthRatings } from './health-report.service';
-import { ProjectEnvironmentSchema, ProjectSchema, type ProjectRow } from './project.entity';
-
-export const PROJECT_MODES = ['open', 'protected', 'private'] as const;
-export type ProjectMode = (typeof PROJECT_MODES)[number];
-
-export interface FeatureNaming {
-  pattern: string | null;
-  example: string | null;
-  description: string | null;
-}
-
-export interface Project {
-  id: string;
-  name: string;
-  description: string | null;
-  mode: ProjectMode;
-  defaultStickiness: string;
-  featureLimit: number | null;
-  featureNaming: FeatureNaming;
-  health: number;
-  createdAt: string;
-  updatedAt: string | null;
-}
-
-export interface ProjectEnvironmentLink {
-  environment: string;
-  defaultStrategy: Record<string, unknown> | null;
-}
+import { healthRatings } from './health-report.read-model';
+import { ProjectEnvironmentSchema, ProjectSchema } from './project.entity';
+import {
+  environmentLinks, featureCounts, listProjects, memberCounts, PROJECT_MODES, toProject, type Project, type ProjectEnvironmentLink,
+} from './project.read-model';
+import {
+  addFeatureEnvironments, addProjectOwner, countProjectFeatures, dropFeatureEnvironments, loadProject, shareEnabledEnvironments,
+  shareEnvironment,
+} from './project.store';
 
 const projectFields = {
   name: z.string().min(1).max(100),
@@ -55,38 +35,11 @@ export type CreateProjectInput = z.input<typeof createSchema>;
 export type UpdateProjectInput = z.input<typeof updateSchema>;
 export type UpdateProjectSettingsInput = z.input<typeof settingsSchema>;
 
-export const toProject = (r: ProjectRow): Project => ({
-  id: r.id,
-  name: r.name,
-  description: r.description ?? null,
-  mode: r.mode as ProjectMode,
-  defaultStickiness: r.defaultStickiness,
-  featureLimit: r.featureLimit ?? null,
-  featureNaming: { pattern: r.featureNamingPattern ?? null, example: r.featureNamingExample ?? null, description: r.featureNamingDescription ?? null },
-  health: r.health,
-  createdAt: new Date(r.createdAt).toISOString(),
-  updatedAt: r.updatedAt ? new Date(r.updatedAt).toISOString() : null,
-});
-
-/**
- * Distinct users holding a role in each project, directly or through a group (Unleash's `memberCount`), in one query;
- * the state export's projects carry the same figure.
- */
-export async function memberCounts(em: EntityManager, ids: readonly string[]): Promise<Map<string, number>> {
-  const rows: Array<{ project: string; count: number }> = ids.length === 0 ? [] : await em.execute(
-    `select project, count(distinct user_id)::int as count from (
-       select ru.project, ru.user_id from role_user ru where ru.project in (?)
-       union all
-       select gr.project, gu.user_id from group_role gr join group_user gu on gu.group_id = gr.group_id where gr.project in (?)
-     ) holders group by project`, [ids as string[], ids as string[]]);
-  return new Map(rows.map((r) => [r.project, r.count]));
-}
-
 export class ProjectService {
   constructor(private readonly em: EntityManager, private readonly principal: Principal, private readonly access: AccessService) {}
 
   async list(): Promise<Project[]> {
-    return this.withLiveHealth((await this.em.find(ProjectSchema, {}, { orderBy: { name: 'asc', id: 'asc' } })).map(toProject));
+    return this.withLiveHealth(await listProjects(this.em));
   }
 
   async get(id: string): Promise<Project> {
@@ -119,10 +72,8 @@ export class ProjectService {
   }
 
   /** Non-archived feature counts for the given projects, in one query. */
-  async featureCounts(ids: readonly string[]): Promise<Map<string, number>> {
-    const rows: Array<{ project: string; count: number }> = ids.length === 0 ? [] : await this.em.execute(
-      `select project, count(*)::int as count from features where archived_at is null and project in (?) group by project`, [ids as string[]]);
-    return new Map(rows.map((r) => [r.project, r.count]));
+  featureCounts(ids: readonly string[]): Promise<Map<string, number>> {
+    return featureCounts(this.em, ids);
   }
 
   /** Members of the given projects (see memberCounts), in one query. */
@@ -131,15 +82,8 @@ export class ProjectService {
   }
 
   /** Environment links of the given projects (switched-off environments left out, D6), in one query. */
-  async environmentLinks(ids: readonly string[]): Promise<Map<string, ProjectEnvironmentLink[]>> {
-    const rows: Array<{ project_id: string; environment_name: string; default_strategy: Record<string, unknown> | null }> = ids.length === 0 ? [] :
-      await this.em.execute(
-        `select pe.project_id, pe.environment_name, pe.default_strategy from project_environments pe
-           join environments e on e.name = pe.environment_name
-          where pe.project_id in (?) and e.enabled order by e.sort_order, e.name`, [ids as string[]]);
-    const out = new Map<string, ProjectEnvironmentLink[]>(ids.map((id) => [id, []]));
-    for (const r of rows) out.get(r.project_id)?.push({ environment: r.environment_name, defaultStrategy: r.default_strategy ?? null });
-    return out;
+  environmentLinks(ids: readonly string[]): Promise<Map<string, ProjectEnvironmentLink[]>> {
+    return environmentLinks(this.em, ids);
   }
 
   async create(input: CreateProjectInput): Promise<Project> {
@@ -148,20 +92,20 @@ export class ProjectService {
     return change(this.em, this.principal, async (tx, emit) => {
       if (await tx.findOne(ProjectSchema, { id: data.id })) throw new NameExistsError(`A project with the id ${data.id} already exists`);
       // A new project starts with every environment that is switched on: they stay (and stay on) until it is created.
-      const environments: Array<{ name: string }> = await tx.execute(`select name from environments where enabled order by name for share`);
+      const environments = await shareEnabledEnvironments(tx);
       const row = tx.create(ProjectSchema, {
         id: data.id, name: data.name, description: data.description ?? null, mode: data.mode ?? 'open',
         defaultStickiness: data.defaultStickiness ?? 'default', featureLimit: data.featureLimit ?? null, health: 100,
       });
       await tx.flush(); // the project row first (fills createdAt): links reference it
       for (const env of environments) {
-        tx.create(ProjectEnvironmentSchema, { projectId: data.id, environmentName: env.name, defaultStrategy: null });
+        tx.create(ProjectEnvironmentSchema, { projectId: data.id, environmentName: env, defaultStrategy: null });
       }
       const project = toProject(row);
       // Its creator owns it (issue 9), when the creator is a user that exists (an API token is no one to own it).
       if (this.principal.kind === 'user' && this.principal.userId !== null) {
         await tx.flush();
-        await tx.execute('insert into role_user (role_id, user_id, project) select ?, id, ? from users where id = ?', [ROLE_OWNER, project.id, this.principal.userId]);
+        await addProjectOwner(tx, ROLE_OWNER, project.id, this.principal.userId);
       }
       emit({ type: 'project-created', project: project.id, data: project });
       return project;
@@ -220,9 +164,7 @@ export class ProjectService {
       // Locked: a feature being created in the project holds it shared, so the counts below include it.
       const row = await loadProject(tx, id, 'update');
       if (id === 'default') throw new InvalidOperationError('You can not delete the default project!');
-      const [{ active, archived }]: Array<{ active: number; archived: number }> = await tx.execute(
-        `select count(*) filter (where archived_at is null)::int as active, count(*) filter (where archived_at is not null)::int as archived
-           from features where project = ?`, [id]);
+      const { active, archived } = await countProjectFeatures(tx, id);
       if (active > 0) throw new InvalidOperationError('You can not delete a project with active feature toggles');
       if (archived > 0) throw new InvalidOperationError('You can not delete a project with archived feature toggles; delete them from the archive first');
       emit({ type: 'project-deleted', project: id, preData: toProject(row) });
@@ -238,7 +180,7 @@ export class ProjectService {
       // The project's links change one at a time (and wait for features being created in it, so each new feature
       // gets its configuration in the new environment, from here or from its own create); the environment stays on.
       const project = toProject(await loadProject(tx, id, 'no key update'));
-      const [env]: Array<{ enabled: boolean }> = await tx.execute(`select enabled from environments where name = ? for share`, [environment]);
+      const env = await shareEnvironment(tx, environment);
       if (!env) throw new NotFoundError(`Could not find environment ${environment}`);
       if (!env.enabled) throw ValidationError.single('environment', `The environment "${environment}" is switched off and cannot be added to a project.`);
       if (await tx.findOne(ProjectEnvironmentSchema, { projectId: id, environmentName: environment })) {
@@ -247,9 +189,7 @@ export class ProjectService {
       tx.create(ProjectEnvironmentSchema, { projectId: id, environmentName: environment, defaultStrategy: null });
       await tx.flush();
       // Every feature of the project gets its (disabled) configuration in the new environment.
-      await tx.execute(
-        `insert into feature_environments (feature_name, environment, enabled)
-         select name, ?, false from features where project = ? on conflict do nothing`, [environment, id]);
+      await addFeatureEnvironments(tx, id, environment);
       emit({ type: 'project-environment-added', project: id, environment });
       return project;
     }));
@@ -266,32 +206,9 @@ export class ProjectService {
       if (others === 0) throw ValidationError.single('environment', 'A project must always have at least one environment.');
       tx.remove(link);
       await tx.flush();
-      await tx.execute(`delete from feature_strategies where project = ? and environment = ?`, [id, environment]);
-      await tx.execute(`delete from feature_environments fe using features f where f.name = fe.feature_name and f.project = ? and fe.environment = ?`, [id, environment]);
+      await dropFeatureEnvironments(tx, id, environment);
       emit({ type: 'project-environment-removed', project: id, environment });
       return project;
     }));
   }
-
-}
-
-/**
- * A project's row, or NotFoundError; the one lookup every service uses for the project in a path. Inside a change,
- * `lock` takes the row lock first and then reads the row afresh (never from the identity map): `update` to change or
- * delete it, `no key update` to change its environment links, `share` to create a feature in it (its naming rules,
- * limit and links stay as read), `key share` to make something else belong to it (it stays until commit).
- */
-export async function loadProject(em: EntityManager, id: string, lock?: RowLock): Promise<ProjectRow> {
-  if (lock) {
-    const locked: unknown[] = await em.execute(`select id from projects where id = ?${lockClause(lock)}`, [id]);
-    if (locked.length === 0) throw new NotFoundError(`Project with id ${id} does not exist`);
-  }
-  const row = await em.findOne(ProjectSchema, { id }, lock ? { refresh: true } : {});
-  if (!row) throw new NotFoundError(`Project with id ${id} does not exist`);
-  return row;
-}
-
-/** Locks the environment links of the given projects (`no key update` on their rows, in id order, rule 3 in change.ts). */
-export async function lockProjectLinks(em: EntityManager, ids: readonly string[]): Promise<void> {
-  if (ids.length > 0) await em.execute(`select id from projects where id in (?) order by id for no key update`, [ids as string[]]);
 }

@@ -3,29 +3,13 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AccessService } from '../access/access.service';
 import type { Principal } from '../access/principal';
 import { change } from '../change';
-import { InvalidOperationError, NameExistsError, NotFoundError, ValidationError } from '../errors';
+import { InvalidOperationError, NameExistsError, ValidationError } from '../errors';
 import { description, parse, sameJson, urlFriendlyName } from '../validation';
+import { STRATEGY_PARAMETER_TYPES, type StrategyParameter } from './strategy-definition.entity';
+import { definitionExists, listDefinitions, toDefinition, toParameter, type StrategyDefinition } from './strategy-definition.read-model';
 import {
-  STRATEGY_COLUMNS, STRATEGY_ORDER, STRATEGY_PARAMETER_TYPES,
-  type StrategyDefinitionRow, type StrategyParameter,
-} from './strategy-definition.entity';
-
-export type { StrategyParameter, StrategyParameterType } from './strategy-definition.entity';
-
-/** A strategy type as both doors return it (Unleash's strategy shape). */
-export interface StrategyDefinition {
-  name: string;
-  displayName: string | null;
-  title: string | null;
-  description: string | null;
-  /** False for the built-in definitions, which cannot be changed or deleted. */
-  editable: boolean;
-  deprecated: boolean;
-  parameters: StrategyParameter[];
-}
-
-/** The message of an unknown strategy type; feature strategies reuse it for their 400. */
-export const strategyNotFoundMessage = (name: string) => `Could not find strategy type with name ${name}`;
+  countFeaturesUsingDefinition, deleteDefinition, insertDefinition, loadStrategyDefinition, setDefinitionDeprecated, updateDefinition,
+} from './strategy-definition.store';
 
 /** The definition that can never be deprecated: it is what a feature falls back to. */
 const DEFAULT_STRATEGY = 'default';
@@ -57,24 +41,8 @@ export const updateSchema = z.object({ name: z.string().optional(), ...fields })
 export type CreateStrategyInput = z.input<typeof createSchema>;
 export type UpdateStrategyInput = z.input<typeof updateSchema>;
 
-const toParameter = (p: Partial<StrategyParameter> & { name: string }): StrategyParameter => ({
-  name: p.name,
-  type: p.type ?? 'string',
-  description: p.description ?? '',
-  required: p.required ?? false,
-});
 const toParameters = (params: z.output<typeof parametersSchema>): StrategyParameter[] =>
   params.map((p) => toParameter({ ...p, description: p.description ?? undefined }));
-
-const toDefinition = (r: StrategyDefinitionRow): StrategyDefinition => ({
-  name: r.name,
-  displayName: r.display_name ?? null,
-  title: r.title ?? null,
-  description: r.description ?? null,
-  editable: !r.built_in,
-  deprecated: r.deprecated,
-  parameters: (r.parameters ?? []).map(toParameter),
-});
 
 /** Only built-in definitions are not editable: a definition made through the API always is. */
 function refuseNotEditable(editable: boolean | undefined): void {
@@ -88,19 +56,17 @@ export class StrategyDefinitionService {
 
   /** Every definition, by sort order then name. */
   async list(): Promise<StrategyDefinition[]> {
-    const rows: StrategyDefinitionRow[] = await this.em.execute(`select ${STRATEGY_COLUMNS} from strategies order by ${STRATEGY_ORDER}`);
-    return rows.map(toDefinition);
+    return listDefinitions(this.em);
   }
 
   /** One definition; 404 NotFoundError when there is none of that name. */
   async get(name: string): Promise<StrategyDefinition> {
-    return toDefinition(await this.load(this.em, name, false));
+    return toDefinition(await loadStrategyDefinition(this.em, name));
   }
 
   /** Whether a definition of that name exists (deprecated ones included). */
   async exists(name: string): Promise<boolean> {
-    const [{ found }]: Array<{ found: boolean }> = await this.em.execute('select exists(select 1 from strategies where name = ?) as found', [name]);
-    return found;
+    return definitionExists(this.em, name);
   }
 
   async create(input: CreateStrategyInput): Promise<StrategyDefinition> {
@@ -108,16 +74,12 @@ export class StrategyDefinitionService {
     refuseNotEditable(data.editable);
     await this.access.check('CREATE_STRATEGY');
     return change(this.em, this.principal, async (tx, emit) => {
-      // `on conflict do nothing` keeps a concurrent create of the same name a 409 instead of a unique-violation 500.
-      const rows: StrategyDefinitionRow[] = await tx.execute(
-        `insert into strategies (name, display_name, title, description, parameters, built_in, deprecated)
-              values (?, ?, ?, ?, ?::jsonb, false, false)
-         on conflict (name) do nothing
-         returning ${STRATEGY_COLUMNS}`,
-        [data.name, data.displayName ?? null, data.title ?? null, data.description ?? null, JSON.stringify(toParameters(data.parameters ?? []))],
-      );
-      if (rows.length === 0) throw new NameExistsError(`A strategy type with the name ${data.name} already exists`);
-      const created = toDefinition(rows[0]);
+      // A concurrent create of the same name finds it taken (409), never a unique violation (500).
+      const row = await insertDefinition(tx, data.name, {
+        displayName: data.displayName ?? null, title: data.title ?? null, description: data.description ?? null, parameters: toParameters(data.parameters ?? []),
+      });
+      if (!row) throw new NameExistsError(`A strategy type with the name ${data.name} already exists`);
+      const created = toDefinition(row);
       emit({ type: 'strategy-created', data: created });
       return created;
     });
@@ -132,7 +94,7 @@ export class StrategyDefinitionService {
     refuseNotEditable(data.editable);
     await this.access.check('UPDATE_STRATEGY');
     return change(this.em, this.principal, async (tx, emit) => {
-      const row = await this.load(tx, name, true);
+      const row = await loadStrategyDefinition(tx, name, 'update');
       if (row.built_in) throw new InvalidOperationError(`The strategy type ${name} is built in and cannot be changed.`);
       const before = toDefinition(row);
       const after: StrategyDefinition = {
@@ -143,10 +105,7 @@ export class StrategyDefinitionService {
         parameters: data.parameters !== undefined ? toParameters(data.parameters) : before.parameters,
       };
       if (sameJson(before, after)) return before;
-      await tx.execute(
-        'update strategies set display_name = ?, title = ?, description = ?, parameters = ?::jsonb where name = ?',
-        [after.displayName, after.title, after.description, JSON.stringify(after.parameters), name],
-      );
+      await updateDefinition(tx, name, after);
       emit({ type: 'strategy-updated', data: after, preData: before });
       return after;
     });
@@ -168,37 +127,28 @@ export class StrategyDefinitionService {
   async remove(name: string): Promise<void> {
     await this.access.check('DELETE_STRATEGY');
     await change(this.em, this.principal, async (tx, emit) => {
-      const row = await this.load(tx, name, true);
+      const row = await loadStrategyDefinition(tx, name, 'update');
       if (row.built_in) throw new InvalidOperationError(`The strategy type ${name} is built in and cannot be deleted.`);
-      const [{ features }]: Array<{ features: number }> = await tx.execute(
-        'select count(distinct feature_name)::int as features from feature_strategies where strategy_name = ?', [name]);
+      const features = await countFeaturesUsingDefinition(tx, name);
       if (features > 0) {
         throw new InvalidOperationError(`The strategy type ${name} is used by ${features} feature${features === 1 ? '' : 's'} and cannot be deleted. Remove it from ${features === 1 ? 'that feature' : 'those features'} first.`);
       }
-      await tx.execute('delete from strategies where name = ?', [name]);
+      await deleteDefinition(tx, name);
       emit({ type: 'strategy-deleted', data: { name }, preData: toDefinition(row) });
     });
   }
 
   private async setDeprecated(name: string, deprecated: boolean): Promise<StrategyDefinition> {
     return change(this.em, this.principal, async (tx, emit) => {
-      const row = await this.load(tx, name, true);
+      const row = await loadStrategyDefinition(tx, name, 'update');
       if (deprecated && name === DEFAULT_STRATEGY) {
         throw new InvalidOperationError(`The strategy type ${DEFAULT_STRATEGY} cannot be deprecated: it is the strategy every feature can fall back to.`);
       }
       const definition = toDefinition(row);
       if (row.deprecated === deprecated) return definition;
-      await tx.execute('update strategies set deprecated = ? where name = ?', [deprecated, name]);
+      await setDefinitionDeprecated(tx, name, deprecated);
       emit({ type: deprecated ? 'strategy-deprecated' : 'strategy-reactivated', data: { name } });
       return { ...definition, deprecated };
     });
-  }
-
-  /** The row, or 404. `lock` takes a row lock so a change cannot interleave with another on the same definition. */
-  private async load(em: EntityManager, name: string, lock: boolean): Promise<StrategyDefinitionRow> {
-    const rows: StrategyDefinitionRow[] = await em.execute(
-      `select ${STRATEGY_COLUMNS} from strategies where name = ?${lock ? ' for update' : ''}`, [name]);
-    if (rows.length === 0) throw new NotFoundError(strategyNotFoundMessage(name));
-    return rows[0];
   }
 }

@@ -3,21 +3,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AccessService } from '../access/access.service';
 import { NONE } from '../access/permissions';
 import type { Principal } from '../access/principal';
-import { change, lockedFindOne } from '../change';
-import { NameExistsError, NotFoundError, ValidationError } from '../errors';
+import { change } from '../change';
+import { NameExistsError, ValidationError } from '../errors';
 import { description, parse, sameJson, urlFriendlyName } from '../validation';
-import { TagSchema, TagTypeSchema, type TagTypeRow } from './tag.entity';
-
-export interface Tag {
-  type: string;
-  value: string;
-}
-
-export interface TagType {
-  name: string;
-  description: string | null;
-  icon: string | null;
-}
+import { TagSchema, TagTypeSchema } from './tag.entity';
+import { listTags, listTagTypes, toTagType, type Tag, type TagType } from './tag.read-model';
+import { holdTagType, loadTag, loadTagType } from './tag.store';
 
 const tagTypeName = urlFriendlyName(2, 50);
 const icon = z.string().max(100).nullable().optional();
@@ -33,18 +24,16 @@ export type CreateTagTypeInput = z.input<typeof createTagTypeSchema>;
 export type UpdateTagTypeInput = z.input<typeof updateTagTypeSchema>;
 export type CreateTagInput = z.input<typeof tagSchema>;
 
-const toTagType = (r: TagTypeRow): TagType => ({ name: r.name, description: r.description ?? null, icon: r.icon ?? null });
-
 export class TagService {
   constructor(private readonly em: EntityManager, private readonly principal: Principal, private readonly access: AccessService) {}
 
   // ---- tag types
   async listTagTypes(): Promise<TagType[]> {
-    return (await this.em.find(TagTypeSchema, {}, { orderBy: { name: 'asc' } })).map(toTagType);
+    return listTagTypes(this.em);
   }
 
   async getTagType(name: string): Promise<TagType> {
-    return toTagType(await this.loadTagType(this.em, name));
+    return toTagType(await loadTagType(this.em, name));
   }
 
   async createTagType(input: CreateTagTypeInput): Promise<TagType> {
@@ -63,7 +52,7 @@ export class TagService {
     if (data.name !== undefined && data.name !== name) throw ValidationError.single('name', 'The `name` property must equal the tag type name in the path; a tag type cannot be renamed.');
     await this.access.check('UPDATE_TAG_TYPE');
     return change(this.em, this.principal, async (tx, emit) => {
-      const row = await this.loadTagType(tx, name, true);
+      const row = await loadTagType(tx, name, 'update');
       const before = toTagType(row);
       if (data.description !== undefined) row.description = data.description;
       if (data.icon !== undefined) row.icon = data.icon;
@@ -77,7 +66,7 @@ export class TagService {
   async deleteTagType(name: string): Promise<void> {
     await this.access.check('DELETE_TAG_TYPE');
     await change(this.em, this.principal, async (tx, emit) => {
-      const row = await this.loadTagType(tx, name, true);
+      const row = await loadTagType(tx, name, 'update');
       emit({ type: 'tag-type-deleted', preData: toTagType(row) });
       tx.remove(row);
     });
@@ -90,14 +79,12 @@ export class TagService {
 
   // ---- tags
   async listTags(type?: string): Promise<Tag[]> {
-    if (type !== undefined) await this.loadTagType(this.em, type);
-    const rows = await this.em.find(TagSchema, type === undefined ? {} : { type }, { orderBy: { type: 'asc', value: 'asc' } });
-    return rows.map((r) => ({ type: r.type, value: r.value }));
+    if (type !== undefined) await loadTagType(this.em, type);
+    return listTags(this.em, type);
   }
 
   async getTag(type: string, value: string): Promise<Tag> {
-    const row = await this.em.findOne(TagSchema, { type, value });
-    if (!row) throw new NotFoundError(`No tag with type ${type} and value ${value}`);
+    const row = await loadTag(this.em, type, value);
     return { type: row.type, value: row.value };
   }
 
@@ -107,8 +94,7 @@ export class TagService {
     await this.access.check(NONE);
     return change(this.em, this.principal, async (tx, emit) => {
       // The type must stay until the tag is in (a concurrent delete of it waits).
-      const type: unknown[] = await tx.execute('select 1 from tag_types where name = ? for key share', [tag.type]);
-      if (type.length === 0) throw ValidationError.single('type', `Tag type '${tag.type}' does not exist`);
+      if (!(await holdTagType(tx, tag.type))) throw ValidationError.single('type', `Tag type '${tag.type}' does not exist`);
       if (await tx.findOne(TagSchema, { type: tag.type, value: tag.value })) throw new NameExistsError(`A tag of type ${tag.type} with the value ${tag.value} already exists`);
       tx.create(TagSchema, { type: tag.type, value: tag.value });
       emit({ type: 'tag-created', data: tag });
@@ -120,17 +106,8 @@ export class TagService {
   async deleteTag(type: string, value: string): Promise<void> {
     await this.access.check('UPDATE_FEATURE');
     await change(this.em, this.principal, async (tx, emit) => {
-      const row = await lockedFindOne(tx, TagSchema, { type, value });
-      if (!row) throw new NotFoundError(`No tag with type ${type} and value ${value}`);
-      tx.remove(row);
+      tx.remove(await loadTag(tx, type, value, 'update'));
       emit({ type: 'tag-deleted', preData: { type, value } });
     });
-  }
-
-  /** The tag type, or 404; `lock` (inside a change) reads it `for update`, so concurrent changes of it take turns. */
-  private async loadTagType(em: EntityManager, name: string, lock = false): Promise<TagTypeRow> {
-    const row = lock ? await lockedFindOne(em, TagTypeSchema, { name }) : await em.findOne(TagTypeSchema, { name });
-    if (!row) throw new NotFoundError(`Could not find tag type with name ${name}`);
-    return row;
   }
 }

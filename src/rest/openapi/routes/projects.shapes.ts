@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PROJECT_MODES } from '../../../domain/projects/project.service';
+import { PROJECT_MODES } from '../../../domain/projects/project.read-model';
 import { CHANGE_REQUEST_STATES } from '../../../domain/change-requests/change-request-states';
 import { changeSchema } from '../../../domain/change-requests/change-request.schemas';
 import { STRATEGY_PARAMETER_TYPES } from '../../../domain/strategies/strategy-definition.entity';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { OPERATORS } from '../../../domain/features/constraints';
-import { PROJECT_MODES } from '../../../domain/projects/project.service';
+import { PROJECT_MODES } from '../../../domain/projects/project.read-model';
 import { named, timestamp } from '../describe';
 import { Tag, TagType } from '../shapes';
 import { Constraint, FeatureDependency, FeatureStrategy, FeatureSummary, FeatureVariantPayload, StrategyVariant, Variant } from './features.shapes';

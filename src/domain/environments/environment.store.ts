@@ -1,0 +1,35 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { lockedFindOne } from '../change';
+import { NotFoundError } from '../errors';
+import { EnvironmentSchema, type EnvironmentRow } from './environment.entity';
+
+/** The loads and writes of environments (environment.service.ts says what each rule is for). */
+
+/** The environment, or 404; `lock` (inside a change) reads it `for update`, so concurrent changes of it take turns. */
+export async function loadEnvironment(em: EntityManager, name: string, lock?: 'update'): Promise<EnvironmentRow> {
+  const row = lock ? await lockedFindOne(em, EnvironmentSchema, { name }) : await em.findOne(EnvironmentSchema, { name });
+  if (!row) throw new NotFoundError(`Could not find environment ${name}`);
+  return row;
+}
+
+/** The projects the environment is linked to, by id. */
+export async function linkedProjects(tx: EntityManager, name: string): Promise<string[]> {
+  return ((await tx.execute(
+    'select project_id from project_environments where environment_name = ? order by project_id', [name])) as Array<{ project_id: string }>)
+    .map((r) => r.project_id);
+}
+
+/** The projects linked to the environment and to no other one, by id. */
+export async function projectsOnlyIn(tx: EntityManager, name: string): Promise<string[]> {
+  const orphaned: Array<{ project_id: string }> = await tx.execute(
+    `select pe.project_id from project_environments pe
+      where pe.environment_name = ?
+        and not exists (select 1 from project_environments o where o.project_id = pe.project_id and o.environment_name <> ?)
+      order by pe.project_id`, [name, name]);
+  return orphaned.map((o) => o.project_id);
+}
+
+/** Custom roles' permissions in the environment. */
+export async function deleteEnvironmentPermissions(tx: EntityManager, name: string): Promise<void> {
+  await tx.execute('delete from role_permissions where environment = ?', [name]);
+}

@@ -1,0 +1,65 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { lockClause, type RowLock } from '../change';
+import { NotFoundError } from '../errors';
+import { ProjectSchema, type ProjectRow } from './project.entity';
+
+/** The writes and locks of projects and their environment links (project.service.ts says what each rule is for). */
+
+/**
+ * A project's row, or NotFoundError; the one lookup every service uses for the project in a path. Inside a change,
+ * `lock` takes the row lock first and then reads the row afresh (never from the identity map): `update` to change or
+ * delete it, `no key update` to change its environment links, `share` to create a feature in it (its naming rules,
+ * limit and links stay as read), `key share` to make something else belong to it (it stays until commit).
+ */
+export async function loadProject(em: EntityManager, id: string, lock?: RowLock): Promise<ProjectRow> {
+  if (lock) {
+    const locked: unknown[] = await em.execute(`select id from projects where id = ?${lockClause(lock)}`, [id]);
+    if (locked.length === 0) throw new NotFoundError(`Project with id ${id} does not exist`);
+  }
+  const row = await em.findOne(ProjectSchema, { id }, lock ? { refresh: true } : {});
+  if (!row) throw new NotFoundError(`Project with id ${id} does not exist`);
+  return row;
+}
+
+/** Locks the environment links of the given projects (`no key update` on their rows, in id order, rule 3 in change.ts). */
+export async function lockProjectLinks(em: EntityManager, ids: readonly string[]): Promise<void> {
+  if (ids.length > 0) await em.execute(`select id from projects where id in (?) order by id for no key update`, [ids as string[]]);
+}
+
+/** The environments a new project starts with (every one switched on), by name, read `for share` so they stay on. */
+export async function shareEnabledEnvironments(tx: EntityManager): Promise<string[]> {
+  const environments: Array<{ name: string }> = await tx.execute(`select name from environments where enabled order by name for share`);
+  return environments.map((env) => env.name);
+}
+
+/** Makes the user (when the user exists) owner of the project. */
+export async function addProjectOwner(tx: EntityManager, roleId: number, project: string, userId: number): Promise<void> {
+  await tx.execute('insert into role_user (role_id, user_id, project) select ?, id, ? from users where id = ?', [roleId, project, userId]);
+}
+
+/** The project's active and archived features. */
+export async function countProjectFeatures(tx: EntityManager, id: string): Promise<{ active: number; archived: number }> {
+  const [counts]: Array<{ active: number; archived: number }> = await tx.execute(
+    `select count(*) filter (where archived_at is null)::int as active, count(*) filter (where archived_at is not null)::int as archived
+       from features where project = ?`, [id]);
+  return counts;
+}
+
+/** An environment about to be added to a project, read `for share` (it stays, and stays on, until the link is in). */
+export async function shareEnvironment(tx: EntityManager, environment: string): Promise<{ enabled: boolean } | undefined> {
+  const [env]: Array<{ enabled: boolean }> = await tx.execute(`select enabled from environments where name = ? for share`, [environment]);
+  return env;
+}
+
+/** Every feature of the project gets its (disabled) configuration in the environment just added to it. */
+export async function addFeatureEnvironments(tx: EntityManager, project: string, environment: string): Promise<void> {
+  await tx.execute(
+    `insert into feature_environments (feature_name, environment, enabled)
+     select name, ?, false from features where project = ? on conflict do nothing`, [environment, project]);
+}
+
+/** The configuration (strategies, then environment rows) of the project's features in an environment it drops. */
+export async function dropFeatureEnvironments(tx: EntityManager, project: string, environment: string): Promise<void> {
+  await tx.execute(`delete from feature_strategies where project = ? and environment = ?`, [project, environment]);
+  await tx.execute(`delete from feature_environments fe using features f where f.name = fe.feature_name and f.project = ? and fe.environment = ?`, [project, environment]);
+}

@@ -1,0 +1,28 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { TagSchema, TagTypeSchema, type TagTypeRow } from './tag.entity';
+
+/** The reads of tag types and tags and the mapping of their rows into what both doors return. */
+
+export interface Tag {
+  type: string;
+  value: string;
+}
+
+export interface TagType {
+  name: string;
+  description: string | null;
+  icon: string | null;
+}
+
+export const toTagType = (r: TagTypeRow): TagType => ({ name: r.name, description: r.description ?? null, icon: r.icon ?? null });
+
+/** Every tag type, by name. */
+export async function listTagTypes(em: EntityManager): Promise<TagType[]> {
+  return (await em.find(TagTypeSchema, {}, { orderBy: { name: 'asc' } })).map(toTagType);
+}
+
+/** Every tag, or those of one type, by type then value. */
+export async function listTags(em: EntityManager, type?: string): Promise<Tag[]> {
+  const rows = await em.find(TagSchema, type === undefined ? {} : { type }, { orderBy: { type: 'asc', value: 'asc' } });
+  return rows.map((r) => ({ type: r.type, value: r.value }));
+}

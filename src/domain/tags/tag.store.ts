@@ -1,0 +1,35 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { lockedFindOne } from '../change';
+import { NotFoundError } from '../errors';
+import { TagSchema, TagTypeSchema, type TagRow, type TagTypeRow } from './tag.entity';
+
+/** The loads, locks and writes of tag types and tags (tag.service.ts says what each rule is for). */
+
+/** The tag type, or 404; `lock` (inside a change) reads it `for update`, so concurrent changes of it take turns. */
+export async function loadTagType(em: EntityManager, name: string, lock?: 'update'): Promise<TagTypeRow> {
+  const row = lock ? await lockedFindOne(em, TagTypeSchema, { name }) : await em.findOne(TagTypeSchema, { name });
+  if (!row) throw new NotFoundError(`Could not find tag type with name ${name}`);
+  return row;
+}
+
+/** The tag, or 404; `lock` (inside a change) reads it `for update`. */
+export async function loadTag(em: EntityManager, type: string, value: string, lock?: 'update'): Promise<TagRow> {
+  const row = lock ? await lockedFindOne(em, TagSchema, { type, value }) : await em.findOne(TagSchema, { type, value });
+  if (!row) throw new NotFoundError(`No tag with type ${type} and value ${value}`);
+  return row;
+}
+
+/** Whether the tag type exists, read `for key share`: it stays until a tag of it is in (a concurrent delete waits). */
+export async function holdTagType(tx: EntityManager, name: string): Promise<boolean> {
+  const type: unknown[] = await tx.execute('select 1 from tag_types where name = ? for key share', [name]);
+  return type.length > 0;
+}
+
+/** Creates the tag type unless one of that name exists; the created row, or undefined when it existed. */
+export async function insertMissingTagType(
+  tx: EntityManager, t: { name: string; description: string | null; icon: string | null },
+): Promise<{ name: string; description: string | null; icon: string | null } | undefined> {
+  const created: Array<{ name: string; description: string | null; icon: string | null }> = await tx.execute(
+    'insert into tag_types (name, description, icon) values (?, ?, ?) on conflict (name) do nothing returning name, description, icon', [t.name, t.description, t.icon]);
+  return created[0];
+}
