@@ -22,7 +22,7 @@ import { graphqlHandler } from './resolvers/graphql.handler';
 import { errorHandler, notFound, sendError, sendGraphQLError } from './rest/errors';
 import { uiRouter } from './ui/ui.routes';
 import { docsRouter } from './rest/openapi/docs.routes';
-import { SERVICE_VERSION } from './version';
+import { SERVICE_PACKAGE, SERVICE_VERSION } from './version';
 import { adminRouter } from './rest';
 import { authRouter, readCookie } from './rest/auth.routes';
 import { inviteRouter } from './rest/invite.routes';
@@ -144,7 +144,7 @@ export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinati
   idleTrims.push(() => playgroundCache.clear(), () => overviewCache.clear());
   // Request log lines and Prometheus metrics (src/observability): every request is observed as it enters (see the end).
   const obs = observability(app, orm, logger, eventHub, clientAddress);
-  const serviceOptions = { playgroundCombinationLimit, playgroundCache, overviewCache, onCredentialsRevoked, publicUrl, eventHub, allowPrivateAddonUrls, onPlaygroundEvaluation: obs.playgroundEvaluated, backups };
+  const serviceOptions = { playgroundCombinationLimit, playgroundCache, overviewCache, onCredentialsRevoked, publicUrl, eventHub, allowPrivateAddonUrls, onPlaygroundEvaluation: obs.playgroundEvaluated, backups, servicePackage: SERVICE_PACKAGE };
 
   app.get('/health', async (_req, res) => {
     try {

@@ -1,11 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
-export interface ServicePackage {
-  name: string;
-  version: string;
-  description: string;
-}
+import type { ServicePackage } from './domain/ui-config/ui-config.service';
 
 /**
  * The service's name, version and description, from its package.json: found by walking up from this file, so they are

@@ -32,7 +32,7 @@ import { ProjectService } from './projects/project.service';
 import { SegmentService } from './segments/segment.service';
 import { StrategyDefinitionService } from './strategies/strategy-definition.service';
 import { TagService } from './tags/tag.service';
-import { UiConfigService } from './ui-config/ui-config.service';
+import { UiConfigService, type ServicePackage } from './ui-config/ui-config.service';
 
 /** Composition root: the services of one request, sharing its EntityManager fork and principal. */
 export interface ServiceOptions {
@@ -54,6 +54,8 @@ export interface ServiceOptions {
   onPlaygroundEvaluation?: (kind: 'playground' | 'advanced') => void;
   /** Where backups come from: the embedded database; undefined on PostgreSQL (pg_dump does it). */
   backups?: BackupSource;
+  /** The service's name, version and description, as the UI configuration shows them. */
+  servicePackage?: ServicePackage;
 }
 
 export function createServices(em: EntityManager, principal: Principal, options: ServiceOptions = {}) {
@@ -89,7 +91,7 @@ export function createServices(em: EntityManager, principal: Principal, options:
     importExport: new ImportExportService(em, principal, access),
     playground: new PlaygroundService(em, options.playgroundCombinationLimit, options.playgroundCache, options.onPlaygroundEvaluation),
     clientMetrics: new ClientMetricsService(em, principal, access),
-    uiConfig: new UiConfigService(options.publicUrl ?? 'http://localhost:4242'),
+    uiConfig: new UiConfigService(options.publicUrl ?? 'http://localhost:4242', options.servicePackage),
     changeRequestPreview: new ChangeRequestPreviewService(em, new ChangeRequestService(em, principal, access), options.playgroundCombinationLimit),
   };
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { Logger } from '../../logger';
+import type { Logger } from '../logger';
 import type { EventHub } from '../events/event-hub';
 import { toAuditEvent } from '../events/event.store';
 import type { DeliveryAttempt } from './addon.read-model';

@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { Logger } from '../../logger';
+import type { Logger } from '../logger';
 import { EVENT_CHANNEL, MODEL_VERSION_CHANNEL, type EventHub } from './event-hub';
 
 export interface EventListener {

@@ -1,10 +1,19 @@
-import { SERVICE_PACKAGE } from '../../version';
 import { MAX_STRATEGY_SEGMENTS } from '../features/feature-strategy.schemas';
 
 /**
  * What Unleash's admin UI and tools read from `GET /api/admin/ui-config` (Unleash v5.8's `uiConfigSchema`), as far as
  * this service has it: no field is made up to look like Unleash's.
  */
+/** The service's name, version and description (its package.json, read at start-up outside the domain). */
+export interface ServicePackage {
+  name: string;
+  version: string;
+  description: string;
+}
+
+/** Until told otherwise (a service built without its package.json, as in unit tests). */
+const UNNAMED: ServicePackage = { name: 'flagdeck', version: '0.0.0', description: '' };
+
 export interface UiConfig {
   /** This service's version (package.json). */
   version: string;
@@ -36,10 +45,10 @@ export interface UiConfig {
 
 /** The UI configuration: the same answer for REST and GraphQL, for any authenticated admin-API caller (Unleash: no permission). */
 export class UiConfigService {
-  constructor(private readonly publicUrl: string) {}
+  constructor(private readonly publicUrl: string, private readonly servicePackage: ServicePackage = UNNAMED) {}
 
   get(): UiConfig {
-    const version = SERVICE_PACKAGE.version;
+    const { version, description, name } = this.servicePackage;
     return {
       version,
       versionInfo: { current: { oss: version }, latest: {}, isLatest: true },
@@ -47,8 +56,8 @@ export class UiConfigService {
       baseUriPath: new URL(this.publicUrl).pathname.replace(/\/+$/, ''),
       unleashUrl: this.publicUrl,
       flags: {},
-      slogan: SERVICE_PACKAGE.description,
-      name: SERVICE_PACKAGE.name,
+      slogan: description,
+      name,
       environment: 'Open Source',
       disablePasswordAuth: false,
       emailEnabled: false,
