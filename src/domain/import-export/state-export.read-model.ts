@@ -161,6 +161,7 @@ interface FeatureStrategyDbRow {
   parameters: Record<string, string> | null; constraints: Constraint[] | null; variants: StrategyVariant[] | null; created_at: Date; disabled: boolean;
 }
 
+/** Section `features`: the features that are not archived. */
 export async function stateFeatures(tx: EntityManager): Promise<StateExportFeature[]> {
   const rows: FeatureDbRow[] = await tx.execute(
     `select name, description, type, project, stale, created_at, last_seen_at, impression_data, archived_at
@@ -179,6 +180,7 @@ export async function stateFeatures(tx: EntityManager): Promise<StateExportFeatu
   }));
 }
 
+/** Section `strategies`: the custom (not built-in) strategy definitions. */
 export async function stateStrategies(tx: EntityManager): Promise<StateExportStrategy[]> {
   const rows: StrategyDbRow[] = await tx.execute(
     `select name, display_name, title, description, built_in, deprecated, parameters
@@ -199,6 +201,7 @@ export async function stateStrategies(tx: EntityManager): Promise<StateExportStr
   }));
 }
 
+/** Section `projects`, with each one's health and member count computed now. */
 export async function stateProjects(tx: EntityManager): Promise<StateExportProject[]> {
   const rows: ProjectDbRow[] = await tx.execute(
     `select p.id, p.name, p.description, p.mode, p.default_stickiness,
@@ -225,18 +228,21 @@ export async function stateProjects(tx: EntityManager): Promise<StateExportProje
   }));
 }
 
+/** Section `tagTypes`. */
 export async function stateTagTypes(tx: EntityManager): Promise<StateExportTagType[]> {
   const rows: Array<{ name: string; description: string | null; icon: string | null }> = await tx.execute(
     `select name, description, icon from tag_types order by name collate "C"`);
   return rows.map((r) => ({ name: r.name, description: r.description ?? null, icon: r.icon ?? null }));
 }
 
+/** Section `tags`. */
 export async function stateTags(tx: EntityManager): Promise<StateExportTag[]> {
   const rows: Array<{ type: string; value: string }> = await tx.execute(
     `select type, value from tags order by type collate "C", value collate "C"`);
   return rows.map((r) => ({ type: r.type, value: r.value }));
 }
 
+/** Section `featureTags`: the tags of features that are not archived. */
 export async function stateFeatureTags(tx: EntityManager): Promise<StateExportFeatureTag[]> {
   const rows: Array<{ feature_name: string; tag_type: string; tag_value: string; created_by_user_id: number | null }> = await tx.execute(
     `select x.feature_name, x.tag_type, x.tag_value, x.created_by_user_id from feature_tags x ${LIVE_FEATURES}
@@ -244,6 +250,7 @@ export async function stateFeatureTags(tx: EntityManager): Promise<StateExportFe
   return rows.map((r) => ({ featureName: r.feature_name, tagType: r.tag_type, tagValue: r.tag_value, createdByUserId: r.created_by_user_id ?? null }));
 }
 
+/** Section `featureStrategies`: the strategies of features that are not archived, in evaluation order per environment. */
 export async function stateFeatureStrategies(tx: EntityManager): Promise<StateExportFeatureStrategy[]> {
   const rows: FeatureStrategyDbRow[] = await tx.execute(
     `select x.id, x.feature_name, x.project, x.environment, x.strategy_name, x.title, x.parameters, x.constraints, x.variants, x.created_at, x.disabled
@@ -264,12 +271,14 @@ export async function stateFeatureStrategies(tx: EntityManager): Promise<StateEx
   }));
 }
 
+/** Section `environments`. */
 export async function stateEnvironments(tx: EntityManager): Promise<StateExportEnvironment[]> {
   const rows: Array<{ name: string; type: string; sort_order: number; enabled: boolean; protected: boolean }> = await tx.execute(
     `select name, type, sort_order, enabled, protected from environments order by name collate "C"`);
   return rows.map((r) => ({ name: r.name, type: r.type, sortOrder: r.sort_order, enabled: r.enabled, protected: r.protected }));
 }
 
+/** Section `featureEnvironments`: the environments of features that are not archived. */
 export async function stateFeatureEnvironments(tx: EntityManager): Promise<StateExportFeatureEnvironment[]> {
   const rows: Array<{ feature_name: string; environment: string; enabled: boolean; variants: FeatureVariant[] | null }> = await tx.execute(
     `select x.feature_name, x.environment, x.enabled, x.variants from feature_environments x ${LIVE_FEATURES}
@@ -277,6 +286,7 @@ export async function stateFeatureEnvironments(tx: EntityManager): Promise<State
   return rows.map((r) => ({ enabled: r.enabled, featureName: r.feature_name, environment: r.environment, variants: (r.variants ?? []).map(canonicalVariant) }));
 }
 
+/** Section `segments`, as both doors return them. */
 export async function stateSegments(tx: EntityManager): Promise<StateExportSegment[]> {
   const rows: SegmentRow[] = await tx.execute(`${SEGMENT_SELECT} order by s.id`);
   return rows.map(toSegment);
