@@ -1,4 +1,5 @@
-import type { FieldDifference, FeatureImportChange, ImportItem, ImportReport, PlannedStrategy } from '../domain/import-export/import-plan';
+import type { FieldDifference, FeatureImportChange, PlannedStrategy } from '../domain/import-export/import-feature-plan';
+import type { ImportItem, ImportReport } from '../domain/import-export/import-plan';
 import type { ImportOutcome } from '../domain/import-export/import-export.service';
 import { builder } from './builder';
 import { LIST_MULTIPLIER, WEIGHTS } from './cost';

@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
-import type { Application, ApplicationInstance, ApplicationUsage } from '../domain/metrics/applications';
-import { HOURS_BACK, type FeatureMetricsBucket, type FeatureUsage } from '../domain/metrics/client-metrics.service';
+import type { Application, ApplicationInstance, ApplicationUsage } from '../domain/metrics/application.read-model';
+import type { FeatureMetricsBucket, FeatureUsage } from '../domain/metrics/client-metrics.read-model';
+import { HOURS_BACK } from '../domain/metrics/client-metrics.service';
 import { ValidationError } from '../domain/errors';
 import type { FeatureSummary } from '../domain/features/feature.read-model';
 import { NESTED_LIST_MULTIPLIER, WEIGHTS } from './cost';

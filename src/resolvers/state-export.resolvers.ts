@@ -1,7 +1,7 @@
 import type {
   StateExport, StateExportFeature, StateExportFeatureEnvironment, StateExportFeatureNaming, StateExportFeatureStrategy,
   StateExportFeatureStrategySegment, StateExportFeatureTag, StateExportProject, StateExportSegment,
-} from '../domain/import-export/state-export.service';
+} from '../domain/import-export/state-export.read-model';
 import { LIST_MULTIPLIER } from './cost';
 import { builder } from './builder';
 import { EnvironmentRef } from './environments.resolvers';

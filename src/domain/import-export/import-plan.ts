@@ -1,13 +1,11 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { lockClause, type RowLock } from '../change';
 import { DomainError, type ErrorDetail } from '../errors';
 import { constraintProblems } from '../features/constraints';
-import { FeatureReadModel, strategyKey, type FeatureDependency, type FeatureStrategy, type FeatureSummary, type Tag } from '../features/feature.read-model';
+import type { FeatureDependency, FeatureStrategy, FeatureSummary, Tag } from '../features/feature.read-model';
 import { parameterProblems } from '../features/feature-strategy.rules';
 import { toFeatureVariants, toStrategyVariants, type FeatureVariant, type StrategyVariant } from '../features/variants';
 import { matchesFeatureNaming } from '../projects/feature-naming';
-import { canonicalJson, sameJson } from '../validation';
-import { featureOfEnvironment, tagOf, type ImportContextField, type ImportFeature, type ImportRequest } from './import-payload';
+import { planFeature, tagKey, type FeatureImportChange, type PlannedFeature, type PlannedStrategy } from './import-feature-plan';
+import { featureOfEnvironment, tagOf, type ImportContextField, type ImportRequest } from './import-payload';
 
 /** One line of the validation answer (Unleash's shape): a message and the names it is about. */
 export interface ImportItem {
@@ -15,42 +13,11 @@ export interface ImportItem {
   affectedItems: string[];
 }
 
-/** A strategy as an import would store it (its id is given when it is written). */
-export type PlannedStrategy = Omit<FeatureStrategy, 'id' | 'featureName'>;
-
-export interface FieldDifference {
-  field: 'type' | 'description' | 'impressionData' | 'stale';
-  before: unknown;
-  after: unknown;
-}
-
-/** What importing would do to one feature (issue 13 part 5: beyond Unleash's errors and warnings). */
-export interface FeatureImportChange {
-  feature: string;
-  /** `create`: new; `update`: exists in the project and something differs; `unchanged`: exists and nothing differs. */
-  action: 'create' | 'update' | 'unchanged';
-  fields: FieldDifference[];
-  strategies: { added: PlannedStrategy[]; removed: FeatureStrategy[] };
-  enabled: { before: boolean; after: boolean } | null;
-  variants: { before: FeatureVariant[]; after: FeatureVariant[] } | null;
-  tags: { added: Tag[]; removed: Tag[] };
-  dependencies: { added: FeatureDependency[]; removed: FeatureDependency[] };
-}
-
 export interface ImportReport {
   errors: ImportItem[];
   warnings: ImportItem[];
   permissions: ImportItem[];
   changes: FeatureImportChange[];
-}
-
-/** The metadata an import writes of a feature. */
-export interface PlannedMetadata {
-  name: string;
-  type: string;
-  description: string | null;
-  impressionData: boolean;
-  stale: boolean;
 }
 
 /** Everything the writer needs, computed once from the payload and the state read under the import's locks. */
@@ -63,18 +30,7 @@ export interface ImportPlan {
   features: PlannedFeature[];
 }
 
-/** One feature of a plan: what changes, and what the writer needs of its state before. */
-export interface PlannedFeature {
-  change: FeatureImportChange;
-  metadata: PlannedMetadata;
-  before?: FeatureSummary;
-  /** Its strategies in the environment that the import keeps as they are. */
-  kept: FeatureStrategy[];
-  enabledBefore: boolean;
-  variantsBefore: FeatureVariant[];
-}
-
-/** The state of the instance an import is planned against: read in a fixed number of statements. */
+/** The state of the instance an import is planned against: read in a fixed number of statements (import-export.read-model.ts). */
 export interface ImportState {
   project: { id: string; featureLimit: number | null; naming: { pattern: string | null; example: string | null; description: string | null }; activeFeatures: number } | null;
   /** The environment exists (`exists`) and is enabled for the project (`linked`). */
@@ -96,105 +52,10 @@ export interface ImportState {
   permissionNames: Map<string, string>;
 }
 
-const rows = <T>(em: EntityManager, sql: string, params: unknown[]): Promise<T[]> => em.execute(sql, params) as Promise<T[]>;
-
-/**
- * Reads what planning an import needs, one statement per kind, one after the other (inside the import's transaction
- * they share its one connection). `lock` locks the import's existing features `for update` first (rule 3 in change.ts:
- * the project is locked by the caller before).
- */
-export async function readImportState(em: EntityManager, request: ImportRequest, lock?: { features: RowLock; definitions: RowLock }): Promise<ImportState> {
-  const { project, environment, data } = request;
-  const featureNames = [...new Set(data.features.map((f) => f.name))];
-  const parents = (data.dependencies ?? []).flatMap((d) => d.dependencies.map((p) => p.feature));
-  const named = [...new Set([...featureNames, ...parents])].sort();
-  const constraintFields = data.featureStrategies.flatMap((s) => (s.constraints ?? []).map((c) => c.contextName));
-  const fieldNames = [...new Set([...(data.contextFields ?? []).map((f) => f.name), ...constraintFields])].sort();
-  const segmentNames = [...new Set((data.segments ?? []).map((s) => s.name))].sort();
-  const tagTypeNames = [...new Set([...data.tagTypes.map((t) => t.name), ...(data.featureTags ?? []).map((t) => tagOf(t).type)])].sort();
-  const strategyNames = [...new Set(data.featureStrategies.map((s) => s.name))].sort();
-
-  const featureRows = named.length === 0 ? [] : await rows<{
-    name: string; type: string; description: string | null; project: string; stale: boolean; impression_data: boolean;
-    created_at: Date; archived_at: Date | null; last_seen_at: Date | null;
-  }>(em, `select name, type, description, project, stale, impression_data, created_at, archived_at, last_seen_at from features where name in (?) order by name${lockClause(lock?.features)}`, [named]);
-  const features = new Map<string, FeatureSummary>(featureRows.map((r) => [r.name, {
-    name: r.name, type: r.type, description: r.description, project: r.project, stale: r.stale, impressionData: r.impression_data,
-    createdAt: new Date(r.created_at).toISOString(), archivedAt: r.archived_at ? new Date(r.archived_at).toISOString() : null,
-    archived: r.archived_at !== null, lastSeenAt: r.last_seen_at ? new Date(r.last_seen_at).toISOString() : null, favorite: false,
-  }]));
-  const [projectRow] = await rows<{ id: string; feature_limit: number | null; pattern: string | null; example: string | null; description: string | null; active: number }>(em,
-    `select p.id, p.feature_limit, p.feature_naming_pattern as pattern, p.feature_naming_example as example, p.feature_naming_description as description,
-            (select count(*)::int from features f where f.project = p.id and f.archived_at is null) as active
-       from projects p where p.id = ?`, [project]);
-  const [envRow] = await rows<{ exists: boolean; linked: boolean }>(em,
-    `select true as exists, exists (select 1 from project_environments where project_id = ? and environment_name = e.name) as linked from environments e where e.name = ?`, [project, environment]);
-  const definitions = strategyNames.length === 0 ? [] : await rows<{ name: string; built_in: boolean }>(em,
-    `select name, built_in from strategies where name in (?) order by name${lockClause(lock?.definitions)}`, [strategyNames]);
-  const fields = fieldNames.length === 0 ? [] : await rows<{ name: string; legal_values: Array<{ value: string }> | null }>(em,
-    `select name, legal_values from context_fields where name in (?) order by name${lockClause(lock?.definitions)}`, [fieldNames]);
-  const segments = segmentNames.length === 0 ? [] : await rows<{ id: number; name: string }>(em,
-    `select id, name from segments where name in (?) and (project is null or project = ?) order by id${lockClause(lock?.definitions)}`, [segmentNames, project]);
-  const tagTypes = tagTypeNames.length === 0 ? [] : await rows<{ name: string }>(em,
-    `select name from tag_types where name in (?) order by name${lockClause(lock?.definitions)}`, [tagTypeNames]);
-  const featureTypes = await rows<{ id: string }>(em, `select id from feature_types`, []);
-  const permissionNames = await rows<{ name: string; display_name: string }>(em, `select name, display_name from permissions`, []);
-  // The current configuration of the features that would be overwritten: active ones of the target project.
-  const current = featureNames.filter((n) => { const f = features.get(n); return f !== undefined && !f.archived && f.project === project; });
-  const read = new FeatureReadModel(em);
-  const strategies = current.length === 0 ? new Map<string, FeatureStrategy[]>() : await read.strategies(current);
-  const envStates = current.length === 0 ? [] : await rows<{ feature_name: string; enabled: boolean; variants: FeatureVariant[] | null }>(em,
-    `select feature_name, enabled, variants from feature_environments where environment = ? and feature_name in (?)`, [environment, current]);
-  const tags = current.length === 0 ? new Map<string, Tag[]>() : await read.tags(current);
-  const edges = named.length === 0 ? [] : await rows<{ parent: string; child: string; enabled: boolean; variants: string[] | null }>(em,
-    `select parent, child, enabled, variants from feature_dependencies where child in (?) or parent in (?) order by child, parent`, [named, named]);
-
-  const segmentByName = new Map<string, number>();
-  for (const s of segments) if (!segmentByName.has(s.name)) segmentByName.set(s.name, s.id);
-  return {
-    project: projectRow ? {
-      id: projectRow.id, featureLimit: projectRow.feature_limit, activeFeatures: projectRow.active,
-      naming: { pattern: projectRow.pattern, example: projectRow.example, description: projectRow.description },
-    } : null,
-    environment: { exists: envRow?.exists ?? false, linked: envRow?.linked ?? false },
-    strategyDefinitions: new Map(definitions.map((d) => [d.name, { builtIn: d.built_in }])),
-    contextFields: new Map(fields.map((f) => [f.name, new Set((f.legal_values ?? []).map((v) => v.value))])),
-    features,
-    segments: segmentByName,
-    tagTypes: new Set(tagTypes.map((t) => t.name)),
-    featureTypes: new Set(featureTypes.map((t) => t.id)),
-    strategies: new Map(current.map((n) => [n, strategies.get(strategyKey(n, environment)) ?? []])),
-    environments: new Map(envStates.map((e) => [e.feature_name, { enabled: e.enabled, variants: e.variants ?? [] }])),
-    tags,
-    edges: edges.map((e) => ({ parent: e.parent, child: e.child, enabled: e.enabled, variants: e.variants ?? [] })),
-    permissionNames: new Map(permissionNames.map((p) => [p.name, p.display_name])),
-  };
-}
-
 // ---- planning (pure) -----------------------------------------------------------------------------------------------
 
 const sortedUnique = (items: Iterable<string>) => [...new Set(items)].sort();
 const item = (message: string, affectedItems: Iterable<string>): ImportItem => ({ message, affectedItems: [...affectedItems] });
-
-/** A strategy compared by what it does (its id and the order of its keys left out). */
-const strategyShape = (s: PlannedStrategy | FeatureStrategy) => canonicalJson({
-  name: s.name, title: s.title ?? null, disabled: s.disabled, sortOrder: s.sortOrder, parameters: s.parameters,
-  constraints: s.constraints, variants: s.variants, segments: [...s.segments].sort((a, b) => a - b),
-});
-const tagKey = (t: Tag) => `${t.type}\u0000${t.value}`;
-const depShape = (d: FeatureDependency) => canonicalJson({ feature: d.feature, enabled: d.enabled, variants: d.variants ?? [] });
-
-/** Items of `a` not matched one for one by an item of `b` with the same key (a multiset difference, order kept). */
-function without<T, U>(a: readonly T[], b: readonly U[], keyA: (x: T) => string, keyB: (x: U) => string): T[] {
-  const left = new Map<string, number>();
-  for (const x of b) left.set(keyB(x), (left.get(keyB(x)) ?? 0) + 1);
-  return a.filter((x) => {
-    const n = left.get(keyA(x)) ?? 0;
-    if (n === 0) return true;
-    left.set(keyA(x), n - 1);
-    return false;
-  });
-}
 
 /** The order of Unleash's permission lines (its observed answer for a Viewer), then the ones an import here also needs. */
 export const PERMISSION_ORDER = [
@@ -445,60 +306,4 @@ function dedupeBy<T>(list: readonly T[], key: (x: T) => string): T[] {
 function detailsOf(err: unknown): ErrorDetail[] {
   if (err instanceof DomainError && 'details' in err && Array.isArray((err as { details: unknown }).details)) return (err as unknown as { details: ErrorDetail[] }).details;
   throw err;
-}
-
-interface FeatureInputs {
-  strategies: PlannedStrategy[];
-  currentStrategies: FeatureStrategy[];
-  environment?: { enabled: boolean; variants?: FeatureVariant[] };
-  currentEnvironment?: { enabled: boolean; variants: FeatureVariant[] };
-  /** The imported tags, or undefined when the payload has no `featureTags` (tags are then left alone). */
-  tags?: Tag[];
-  currentTags: Tag[];
-  dependencies?: FeatureDependency[];
-  currentDependencies: FeatureDependency[];
-}
-
-function planFeature(f: ImportFeature, existing: FeatureSummary | undefined, x: FeatureInputs): PlannedFeature {
-  const metadata: PlannedMetadata = {
-    name: f.name,
-    type: f.type ?? existing?.type ?? 'release',
-    description: f.description !== undefined ? f.description : existing?.description ?? null,
-    impressionData: f.impressionData ?? existing?.impressionData ?? false,
-    stale: f.stale ?? existing?.stale ?? false,
-  };
-  const fields: FieldDifference[] = [];
-  if (existing) {
-    for (const field of ['type', 'description', 'impressionData', 'stale'] as const) {
-      if (existing[field] !== metadata[field]) fields.push({ field, before: existing[field], after: metadata[field] });
-    }
-  }
-  const added = without(x.strategies, x.currentStrategies, strategyShape, strategyShape);
-  const removed = without(x.currentStrategies, x.strategies, strategyShape, strategyShape);
-  const before = x.currentEnvironment ?? { enabled: false, variants: [] };
-  const hasActive = x.strategies.some((s) => !s.disabled);
-  let enabledAfter = x.environment?.enabled ?? before.enabled;
-  // The invariant direct edits keep: an environment that is on has an active strategy. Switched on by the import
-  // without one, it gets the default strategy (as switching on directly does: added when written); left on by an
-  // import that removes the last active one, it goes off (as removing that strategy directly does).
-  if (enabledAfter && !hasActive && x.environment?.enabled !== true) enabledAfter = false;
-  const variantsAfter = x.environment?.variants ?? before.variants;
-  const tagsAfter = x.tags ?? x.currentTags;
-  const depsAfter = x.dependencies ?? x.currentDependencies;
-  const change: FeatureImportChange = {
-    feature: f.name,
-    action: existing ? 'update' : 'create',
-    fields,
-    strategies: { added, removed },
-    enabled: enabledAfter !== before.enabled ? { before: before.enabled, after: enabledAfter } : null,
-    variants: sameJson(before.variants, variantsAfter) ? null : { before: before.variants, after: variantsAfter },
-    tags: { added: without(tagsAfter, x.currentTags, tagKey, tagKey), removed: without(x.currentTags, tagsAfter, tagKey, tagKey) },
-    dependencies: { added: without(depsAfter, x.currentDependencies, depShape, depShape), removed: without(x.currentDependencies, depsAfter, (d) => d.feature, (d) => d.feature) },
-  };
-  if (existing && !fields.length && !added.length && !removed.length && !change.enabled && !change.variants
-    && !change.tags.added.length && !change.tags.removed.length && !change.dependencies.added.length && !change.dependencies.removed.length) {
-    change.action = 'unchanged';
-  }
-  const kept = without(x.currentStrategies, removed, (s) => s.id, (s) => s.id);
-  return { change, metadata, before: existing, kept, enabledBefore: before.enabled, variantsBefore: before.variants };
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Principal } from '../access/principal';
 import type { EventInput } from '../events/event.store';
+import { iso } from '../dates';
 import { NameExistsError } from '../errors';
 import { normalizeConstraint } from '../features/constraints';
 import { featureEventData } from '../features/feature.store';
@@ -10,15 +11,16 @@ import { defaultStrategyFrom } from '../features/feature-strategy.rules';
 import { defaultStrategySettings, strategyEventData } from '../features/feature-strategy.store';
 import { toStrategyVariants } from '../features/variants';
 import type { ImportPlan } from './import-plan';
+import {
+  deleteDependencies, deleteFeatureTags, deleteStrategies, insertContextFields, insertFeatures, insertFeatureTags, insertNewFeatureEnvironments,
+  insertStrategies, insertStrategySegments, insertTags, insertTagTypes, updateFeatures, upsertDependencies, upsertFeatureEnvironments,
+} from './import.store';
 
 type Emit = (e: EventInput) => void;
 
-/** JSON for `jsonb_to_recordset`: one parameter however many rows (no bound-parameter limit). */
-const recordset = (rows: unknown[]) => JSON.stringify(rows);
-
 /**
  * Writes a planned import inside the caller's transaction, set by set (one statement per kind of row, whatever the
- * number of features), and queues the events each change writes when made directly: tag-type-created,
+ * number of features: import.store.ts), and queues the events each change writes when made directly: tag-type-created,
  * context-field-created, feature-created, feature-metadata-updated, feature-stale-on/off, feature-strategy-remove,
  * feature-strategy-add, feature-environment-enabled/disabled, feature-environment-variants-updated, tag-created,
  * feature-untagged, feature-tagged, feature-dependency-removed and feature-dependency-added. Only what the plan found
@@ -26,19 +28,14 @@ const recordset = (rows: unknown[]) => JSON.stringify(rows);
  */
 export async function writeImport(tx: EntityManager, emit: Emit, principal: Principal, project: string, environment: string, plan: ImportPlan): Promise<void> {
   if (plan.newTagTypes.length) {
-    const created: Array<{ name: string; description: string | null; icon: string | null }> = await tx.execute(
-      `insert into tag_types (name, description, icon) select r.name, r.description, r.icon from jsonb_to_recordset(?::jsonb) as r(name text, description text, icon text)
-       on conflict do nothing returning name, description, icon`, [recordset(plan.newTagTypes)]);
+    const created = await insertTagTypes(tx, plan.newTagTypes);
     for (const t of created) emit({ type: 'tag-type-created', data: { name: t.name, description: t.description, icon: t.icon } });
   }
   if (plan.newContextFields.length) {
     const fields = plan.newContextFields.map((f) => ({
       name: f.name, description: f.description ?? null, stickiness: f.stickiness ?? false, sort_order: f.sortOrder ?? 10, legal_values: f.legalValues ?? [],
     }));
-    const created: Array<{ name: string }> = await tx.execute(
-      `insert into context_fields (name, description, stickiness, sort_order, legal_values)
-       select r.name, r.description, r.stickiness, r.sort_order, r.legal_values from jsonb_to_recordset(?::jsonb) as r(name text, description text, stickiness boolean, sort_order int, legal_values jsonb)
-       on conflict do nothing returning name`, [recordset(fields)]);
+    const created = await insertContextFields(tx, fields);
     const done = new Set(created.map((c) => c.name));
     for (const f of fields) {
       if (done.has(f.name)) emit({ type: 'context-field-created', data: { name: f.name, description: f.description, stickiness: f.stickiness, sortOrder: f.sort_order, legalValues: f.legal_values } });
@@ -55,20 +52,15 @@ export async function writeImport(tx: EntityManager, emit: Emit, principal: Prin
 async function writeFeatures(tx: EntityManager, emit: Emit, principal: Principal, project: string, plan: ImportPlan): Promise<void> {
   const created = plan.features.filter((f) => f.change.action === 'create').map((f) => f.metadata);
   if (created.length) {
-    const inserted: Array<{ name: string; created_at: Date }> = await tx.execute(
-      `insert into features (name, project, type, description, stale, impression_data, created_by_user_id)
-       select r.name, ?, r.type, r.description, r.stale, r.impression_data, ?::int from jsonb_to_recordset(?::jsonb) as r(name text, type text, description text, stale boolean, impression_data boolean)
-       on conflict (name) do nothing returning name, created_at`,
-      [project, principal.userId, recordset(created.map((m) => ({ name: m.name, type: m.type, description: m.description, stale: m.stale, impression_data: m.impressionData })))]);
+    const inserted = await insertFeatures(tx, project, principal.userId,
+      created.map((m) => ({ name: m.name, type: m.type, description: m.description, stale: m.stale, impression_data: m.impressionData })));
     // A feature of the same name created meanwhile (the planning read saw none): the unique key decides, as for a direct create.
     if (inserted.length !== created.length) {
       const taken = created.find((m) => !inserted.some((i) => i.name === m.name));
       throw new NameExistsError(`A toggle with the name ${taken?.name} already exists`);
     }
-    await tx.execute(
-      `insert into feature_environments (feature_name, environment, enabled) select f.name, pe.environment_name, false
-         from features f join project_environments pe on pe.project_id = f.project where f.name in (?)`, [created.map((m) => m.name)]);
-    const createdAt = new Map(inserted.map((i) => [i.name, new Date(i.created_at).toISOString()]));
+    await insertNewFeatureEnvironments(tx, created.map((m) => m.name));
+    const createdAt = new Map(inserted.map((i) => [i.name, iso(i.created_at)]));
     for (const m of created) {
       const summary: FeatureSummary = {
         ...m, project, createdAt: createdAt.get(m.name) as string, archivedAt: null, archived: false, lastSeenAt: null, favorite: false,
@@ -78,10 +70,7 @@ async function writeFeatures(tx: EntityManager, emit: Emit, principal: Principal
   }
   const updated = plan.features.filter((f) => f.change.fields.length && f.before);
   if (updated.length) {
-    await tx.execute(
-      `update features f set type = r.type, description = r.description, stale = r.stale, impression_data = r.impression_data
-         from jsonb_to_recordset(?::jsonb) as r(name text, type text, description text, stale boolean, impression_data boolean) where f.name = r.name`,
-      [recordset(updated.map(({ metadata: m }) => ({ name: m.name, type: m.type, description: m.description, stale: m.stale, impression_data: m.impressionData })))]);
+    await updateFeatures(tx, updated.map(({ metadata: m }) => ({ name: m.name, type: m.type, description: m.description, stale: m.stale, impression_data: m.impressionData })));
     for (const { metadata: m, before, change } of updated) {
       const prior = before as FeatureSummary;
       const after: FeatureSummary = { ...prior, type: m.type, description: m.description, impressionData: m.impressionData, stale: m.stale };
@@ -96,7 +85,7 @@ async function writeFeatures(tx: EntityManager, emit: Emit, principal: Principal
 async function writeStrategies(tx: EntityManager, emit: Emit, project: string, environment: string, plan: ImportPlan): Promise<void> {
   const removed = plan.features.flatMap((f) => f.change.strategies.removed);
   if (removed.length) {
-    await tx.execute(`delete from feature_strategies where id in (?)`, [removed.map((s) => s.id)]);
+    await deleteStrategies(tx, removed.map((s) => s.id));
     for (const s of removed) emit({ type: 'feature-strategy-remove', project, environment, featureName: s.featureName, preData: strategyEventData(s) });
   }
   const added: FeatureStrategy[] = [];
@@ -120,32 +109,21 @@ async function writeStrategies(tx: EntityManager, emit: Emit, project: string, e
     }
   }
   if (!added.length) return;
-  await tx.execute(
-    `insert into feature_strategies (id, feature_name, project, environment, strategy_name, title, parameters, constraints, variants, sort_order, disabled)
-     select r.id, r.feature_name, ?, ?, r.strategy_name, r.title, r.parameters, r.constraints, r.variants, r.sort_order, r.disabled
-       from jsonb_to_recordset(?::jsonb) as r(id uuid, feature_name text, strategy_name text, title text, parameters jsonb, constraints jsonb, variants jsonb, sort_order int, disabled boolean)`,
-    [project, environment, recordset(added.map((s) => ({
-      id: s.id, feature_name: s.featureName, strategy_name: s.name, title: s.title, parameters: s.parameters, constraints: s.constraints,
-      variants: s.variants, sort_order: s.sortOrder, disabled: s.disabled,
-    })))]);
+  await insertStrategies(tx, project, environment, added.map((s) => ({
+    id: s.id, feature_name: s.featureName, strategy_name: s.name, title: s.title, parameters: s.parameters, constraints: s.constraints,
+    variants: s.variants, sort_order: s.sortOrder, disabled: s.disabled,
+  })));
   const links = added.flatMap((s) => s.segments.map((segment) => ({ id: s.id, segment })));
-  if (links.length) {
-    await tx.execute(`insert into feature_strategy_segments (feature_strategy_id, segment_id) select r.id, r.segment from jsonb_to_recordset(?::jsonb) as r(id uuid, segment int)`,
-      [recordset(links)]);
-  }
+  if (links.length) await insertStrategySegments(tx, links);
   for (const s of added) emit({ type: 'feature-strategy-add', project, environment, featureName: s.featureName, data: strategyEventData(s) });
 }
 
 async function writeEnvironment(tx: EntityManager, emit: Emit, project: string, environment: string, plan: ImportPlan): Promise<void> {
   const changed = plan.features.filter((f) => f.change.enabled || f.change.variants);
   if (!changed.length) return;
-  await tx.execute(
-    `insert into feature_environments (feature_name, environment, enabled, variants)
-     select r.feature_name, ?, r.enabled, r.variants from jsonb_to_recordset(?::jsonb) as r(feature_name text, enabled boolean, variants jsonb)
-     on conflict (feature_name, environment) do update set enabled = excluded.enabled, variants = excluded.variants`,
-    [environment, recordset(changed.map((f) => ({
-      feature_name: f.change.feature, enabled: f.change.enabled?.after ?? f.enabledBefore, variants: f.change.variants?.after ?? f.variantsBefore,
-    })))]);
+  await upsertFeatureEnvironments(tx, environment, changed.map((f) => ({
+    feature_name: f.change.feature, enabled: f.change.enabled?.after ?? f.enabledBefore, variants: f.change.variants?.after ?? f.variantsBefore,
+  })));
   for (const f of changed) {
     const name = f.change.feature;
     if (f.change.enabled) emit({ type: f.change.enabled.after ? 'feature-environment-enabled' : 'feature-environment-disabled', project, environment, featureName: name });
@@ -158,35 +136,25 @@ async function writeEnvironment(tx: EntityManager, emit: Emit, project: string, 
 async function writeTags(tx: EntityManager, emit: Emit, project: string, principal: Principal, plan: ImportPlan): Promise<void> {
   const removed = plan.features.flatMap((f) => f.change.tags.removed.map((t) => ({ feature: f.change.feature, ...t })));
   if (removed.length) {
-    await tx.execute(`delete from feature_tags ft using jsonb_to_recordset(?::jsonb) as r(feature text, type text, value text)
-      where ft.feature_name = r.feature and ft.tag_type = r.type and ft.tag_value = r.value`, [recordset(removed)]);
+    await deleteFeatureTags(tx, removed);
     for (const t of removed) emit({ type: 'feature-untagged', project, featureName: t.feature, preData: { type: t.type, value: t.value } });
   }
   const added = plan.features.flatMap((f) => f.change.tags.added.map((t) => ({ feature: f.change.feature, ...t })));
   if (!added.length) return;
-  const newTags: Array<{ type: string; value: string }> = await tx.execute(
-    `insert into tags (type, value) select distinct r.type, r.value from jsonb_to_recordset(?::jsonb) as r(type text, value text)
-     on conflict do nothing returning type, value`, [recordset(added)]);
+  const newTags = await insertTags(tx, added);
   for (const t of newTags) emit({ type: 'tag-created', data: { type: t.type, value: t.value } });
-  await tx.execute(
-    `insert into feature_tags (feature_name, tag_type, tag_value, created_by_user_id) select r.feature, r.type, r.value, ?::int from jsonb_to_recordset(?::jsonb) as r(feature text, type text, value text)
-     on conflict do nothing`, [principal.userId, recordset(added)]);
+  await insertFeatureTags(tx, principal.userId, added);
   for (const t of added) emit({ type: 'feature-tagged', project, featureName: t.feature, data: { type: t.type, value: t.value } });
 }
 
 async function writeDependencies(tx: EntityManager, emit: Emit, project: string, plan: ImportPlan): Promise<void> {
   const removed = plan.features.flatMap((f) => f.change.dependencies.removed.map((d) => ({ child: f.change.feature, parent: d.feature })));
   if (removed.length) {
-    await tx.execute(`delete from feature_dependencies d using jsonb_to_recordset(?::jsonb) as r(child text, parent text) where d.child = r.child and d.parent = r.parent`,
-      [recordset(removed)]);
+    await deleteDependencies(tx, removed);
     for (const d of removed) emit({ type: 'feature-dependency-removed', project, featureName: d.child, data: { feature: d.parent } });
   }
   const added = plan.features.flatMap((f) => f.change.dependencies.added.map((d) => ({ child: f.change.feature, dep: d })));
   if (!added.length) return;
-  await tx.execute(
-    `insert into feature_dependencies (parent, child, enabled, variants) select r.parent, r.child, r.enabled, r.variants
-       from jsonb_to_recordset(?::jsonb) as r(parent text, child text, enabled boolean, variants jsonb)
-     on conflict (parent, child) do update set enabled = excluded.enabled, variants = excluded.variants`,
-    [recordset(added.map(({ child, dep }) => ({ parent: dep.feature, child, enabled: dep.enabled, variants: dep.variants ?? [] })))]);
+  await upsertDependencies(tx, added.map(({ child, dep }) => ({ parent: dep.feature, child, enabled: dep.enabled, variants: dep.variants ?? [] })));
   for (const { child, dep } of added) emit({ type: 'feature-dependency-added', project, featureName: child, data: dep });
 }

@@ -3,7 +3,8 @@
  * `evaluate` contexts against it (the detailed Playground evaluation result), or `evaluateFast` /
  * `evaluateFeatureFast` when only `isEnabled` and `variant` are wanted. No ORM, no I/O.
  */
-export { compile, DISABLED_VARIANT, type CompiledSnapshot } from './compile';
+export { compile } from './compile';
+export { DISABLED_VARIANT, type CompiledSnapshot } from './compiled';
 export { evaluate, evaluateFast, evaluateFeatureFast } from './evaluate';
 export { normalizedValue, STRATEGY_SEED, VARIANT_SEED } from './hashing';
 export type * from './types';
