@@ -1,12 +1,17 @@
 import type { Readable } from 'node:stream';
-import type { BackupManifest } from '../../db/backup/manifest';
 import type { AccessService } from '../access/access.service';
 import { ADMIN } from '../access/permissions';
 import { ConflictError } from '../errors';
 
+/** What a backup's manifest says that the service reads (the whole manifest is src/db/backup/manifest.ts's). */
+export interface BackupManifestSummary {
+  createdAt: string;
+  files: ReadonlyArray<{ path: string; size: number }>;
+}
+
 /** A backup being taken: its manifest (known before the first byte) and its bytes, produced as they are read. */
 export interface Backup {
-  manifest: BackupManifest;
+  manifest: BackupManifestSummary;
   /** How long the database was held for the copy (requests waited that long at most). */
   heldMs: number;
   bytes: Readable;

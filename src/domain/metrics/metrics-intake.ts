@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Principal } from '../access/principal';
-import type { Logger } from '../../logger';
+import type { Logger } from '../logger';
 import { isEmptyBatch, MetricsBuffer, type MetricsBatch } from './metrics-buffer';
 import { reportEnvironment, type MetricsReport } from './metrics-input';
 import { writeMetrics } from './metrics-writer';
