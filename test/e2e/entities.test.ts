@@ -20,7 +20,8 @@ import type { TableRow } from '../../src/domain/rows';
  * - tables: every table has an entity (MikroORM's `mikro_orm_migrations` aside), every entity a table;
  * - columns: every column is declared, with its type, nullability, default, serial-ness and, for a text column limited
  *   by a `check (x in (...))`, its values (MikroORM reads such a check as enum items);
- * - primary keys, and unique constraints on plain columns (the ORM orders its writes by them).
+ * - primary keys, and unique constraints on plain columns (the ORM uses them: the target of an upsert, the order of
+ *   its writes when one flush changes a unique value of two rows).
  * What is left to the migrations, and why: indexes (plain, partial and on expressions, unique ones like
  * `lower(username)` included), foreign keys, other check constraints, triggers and functions. The ORM never creates the
  * schema (the migrations do, and are the one place that says how), and none of these changes how it maps a row;
@@ -143,10 +144,11 @@ describe('the entities and the migrated database', () => {
           requiredApprovals: p.smallint().default(1),
         },
       }),
-      // a column the table lacks, and a primary key of one column instead of two
+      // a column the table lacks, a primary key of one column instead of two, and an index the database does not have
       defineEntity({
         name: 'Tag', tableName: 'tags',
         properties: { type: p.text().primary(), value: p.text(), createdAt: p.datetime().defaultRaw('now()'), color: p.text().nullable() },
+        indexes: [{ name: 'tags_value_idx', properties: ['value'] }],
       }),
       // nullability, and a unique constraint left out
       defineEntity({
@@ -191,6 +193,7 @@ describe('the entities and the migrated database', () => {
       'project_environments.required_approvals: type is int4 in the database, smallint in the entity',
       'projects.mode: enumItems is (open, protected, private) in the database, (open, protected) in the entity',
       'tags.color: the entity declares it (text), the database has no such column',
+      'tags: index tags_value_idx (value) in the entity, not in the database',
       'tags: primary key is (type, value) in the database, (type) in the entity',
     ]);
   });
