@@ -18,3 +18,19 @@ export const ContextFieldSchema = defineEntity({
   },
 });
 export type ContextFieldRow = InferEntity<typeof ContextFieldSchema>;
+
+/**
+ * Which features use which context field in their strategy constraints (migration 0003), kept by a trigger on
+ * feature_strategies; `refs` counts the strategies of the feature that reference the field.
+ */
+export const ContextFieldUsageSchema = defineEntity({
+  name: 'ContextFieldUsage',
+  tableName: 'context_field_usage',
+  properties: {
+    contextName: p.text().primary(),
+    featureName: p.text().primary(),
+    project: p.text(),
+    refs: p.integer(),
+  },
+});
+export type ContextFieldUsageRow = InferEntity<typeof ContextFieldUsageSchema>;

@@ -1,10 +1,13 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 
+/** The audit log (migration 0001). */
 export const EventSchema = defineEntity({
   name: 'Event',
   tableName: 'events',
   properties: {
-    id: p.bigint('number').primary().autoincrement(),
+    // bigserial: node-postgres returns int8 as text (no type parser is set for it), so the entity reads it as a
+    // string too, and TableRow<EventRow> says what a raw select returns.
+    id: p.bigint('string').primary().autoincrement(),
     type: p.text(),
     createdAt: p.datetime().defaultRaw('now()'),
     createdBy: p.text(),

@@ -1,4 +1,4 @@
-import { defineEntity, p } from '@mikro-orm/core';
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 
 /** Feature rows (strategies, environments and the rest are read and written through the read model's SQL). */
 export const FeatureSchema = defineEntity({
@@ -17,6 +17,7 @@ export const FeatureSchema = defineEntity({
     createdByUserId: p.integer().nullable(),
   },
 });
+export type FeatureRow = InferEntity<typeof FeatureSchema>;
 
 export const FeatureTypeSchema = defineEntity({
   name: 'FeatureType',
@@ -28,3 +29,4 @@ export const FeatureTypeSchema = defineEntity({
     lifetimeDays: p.integer().nullable(),
   },
 });
+export type FeatureTypeRow = InferEntity<typeof FeatureTypeSchema>;

@@ -7,7 +7,7 @@ export const ProjectSchema = defineEntity({
     id: p.text().primary(),
     name: p.text(),
     description: p.text().nullable(),
-    mode: p.text().default('open'),
+    mode: p.enum(['open', 'protected', 'private']).default('open'),
     defaultStickiness: p.text().default('default'),
     featureLimit: p.integer().nullable(),
     featureNamingPattern: p.text().nullable(),
@@ -20,6 +20,10 @@ export const ProjectSchema = defineEntity({
 });
 export type ProjectRow = InferEntity<typeof ProjectSchema>;
 
+/**
+ * A project's link to an environment, with the environment's default strategy for new features and its change-request
+ * configuration (migration 0013: whether direct changes need a change request, and how many approvals one needs).
+ */
 export const ProjectEnvironmentSchema = defineEntity({
   name: 'ProjectEnvironment',
   tableName: 'project_environments',
@@ -27,6 +31,8 @@ export const ProjectEnvironmentSchema = defineEntity({
     projectId: p.text().primary(),
     environmentName: p.text().primary(),
     defaultStrategy: p.json<Record<string, unknown>>().nullable(),
+    changeRequestsEnabled: p.boolean().default(false),
+    requiredApprovals: p.integer().default(1),
   },
 });
 export type ProjectEnvironmentRow = InferEntity<typeof ProjectEnvironmentSchema>;

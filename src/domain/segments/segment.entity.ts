@@ -1,10 +1,11 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import type { Constraint } from '../features/constraints';
 
 /**
- * The `segments` table (migration 0001) and its link table `feature_strategy_segments`. A segment is a named,
- * reusable list of constraints; feature strategies reference segments by id. SegmentService reads and writes
- * both tables with SQL through the request's EntityManager (or the transaction's), so they need no entry in
- * the ORM's entity list.
+ * The `segments` table (migration 0001) and its link table `feature_strategy_segments` (whose entity is in
+ * features/feature-strategy.entity.ts). A segment is a named, reusable list of constraints; feature strategies
+ * reference segments by id. SegmentService reads and writes both tables with SQL through the request's EntityManager
+ * (or the transaction's).
  */
 
 /** A row of `segments` with the two usage counts every read computes (jsonb parsed, timestamptz as Date). */
@@ -43,3 +44,19 @@ export interface SegmentStrategy {
   environment: string;
   strategyName: string;
 }
+
+/** The table's columns (`SegmentRow` is the row every read selects, with its usage counts). */
+export const SegmentSchema = defineEntity({
+  name: 'Segment',
+  tableName: 'segments',
+  properties: {
+    id: p.integer().primary(),
+    name: p.text(),
+    description: p.text().nullable(),
+    project: p.text().nullable(),
+    constraints: p.json<Constraint[]>().default('[]'),
+    createdBy: p.text().nullable(),
+    createdAt: p.datetime().defaultRaw('now()'),
+  },
+});
+export type SegmentEntity = InferEntity<typeof SegmentSchema>;

@@ -1,7 +1,9 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+
 /**
  * The `strategies` table (migration 0001): the strategy types (definitions) that feature strategies name.
  * StrategyDefinitionService reads and writes it with SQL through the request's EntityManager (or the
- * transaction's), so the table needs no entry in the ORM's entity list. Built-in rows come from the seed.
+ * transaction's). Built-in rows come from the seed.
  */
 
 /** The parameter types a strategy definition may declare (Unleash's list). */
@@ -34,3 +36,21 @@ export const STRATEGY_COLUMNS = 'name, display_name, title, description, paramet
 
 /** The order every list uses: sort order, then name. */
 export const STRATEGY_ORDER = 'sort_order asc, name asc';
+
+/** The table's columns (`StrategyDefinitionRow` is the row every read selects). */
+export const StrategyDefinitionSchema = defineEntity({
+  name: 'StrategyDefinition',
+  tableName: 'strategies',
+  properties: {
+    name: p.text().primary(),
+    displayName: p.text().nullable(),
+    title: p.text().nullable(),
+    description: p.text().nullable(),
+    parameters: p.json<Array<Partial<StrategyParameter> & { name: string }>>().default('[]'),
+    builtIn: p.boolean().default(false),
+    deprecated: p.boolean().default(false),
+    sortOrder: p.integer().default(9999),
+    createdAt: p.datetime().defaultRaw('now()'),
+  },
+});
+export type StrategyDefinitionEntity = InferEntity<typeof StrategyDefinitionSchema>;
