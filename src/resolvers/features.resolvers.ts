@@ -8,7 +8,8 @@ import { EventConnectionRef, checkEventPageSize, eventConnection, selectedParts,
 import { defined } from './input';
 import { loaders, strategyKey } from './loaders';
 import { ProjectRef } from './projects.resolvers';
-import { ConstraintInput, ConstraintRef, SegmentRef } from './segments.resolvers';
+import { ConstraintInput, ConstraintRef } from './constraints';
+import { SegmentRef } from './segments.resolvers';
 import { TagRef } from './tags.resolvers';
 
 // ---- output types ------------------------------------------------------------------------------------------

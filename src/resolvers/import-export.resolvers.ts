@@ -4,7 +4,7 @@ import { builder } from './builder';
 import { LIST_MULTIPLIER, WEIGHTS } from './cost';
 import { FeatureDependencyRef, FeatureStrategyRef, FeatureVariantRef, StrategyVariantRef } from './features.resolvers';
 import { defined } from './input';
-import { ConstraintRef } from './segments.resolvers';
+import { ConstraintRef } from './constraints';
 import { TagRef } from './tags.resolvers';
 
 const ImportItemRef = builder.objectRef<ImportItem>('ImportItem').implement({

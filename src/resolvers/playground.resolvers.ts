@@ -3,6 +3,7 @@ import type {
   PlaygroundConstraintResult, PlaygroundFeatureEvaluation, PlaygroundSegmentResult, PlaygroundStrategyEvaluation, PlaygroundVariant,
 } from '../domain/playground/types';
 import type { FeatureVariant } from '../domain/features/variants';
+import { ConstraintOperatorEnum } from './constraints';
 import { LIST_MULTIPLIER, WEIGHTS } from './cost';
 import { builder } from './builder';
 import { defined } from './input';
@@ -21,7 +22,7 @@ const PlaygroundConstraintRef = builder.objectRef<PlaygroundConstraintResult>('P
   description: 'A constraint and whether it held for the context.',
   fields: (t) => ({
     contextName: t.exposeString('contextName', { description: 'Context field.' }),
-    operator: t.exposeString('operator', { description: 'Operator.' }),
+    operator: t.expose('operator', { type: ConstraintOperatorEnum, description: 'Operator.' }),
     values: t.exposeStringList('values', { description: 'Values of list operators.' }),
     value: t.string({ nullable: true, description: 'Value of single-value operators.', resolve: (c) => c.value ?? null }),
     caseInsensitive: t.exposeBoolean('caseInsensitive', { description: 'Whether case is ignored.' }),
