@@ -3,7 +3,8 @@ import type { PreviewWarning } from '../domain/change-requests/change-request-pr
 import { builder } from './builder';
 import { ChangeRequestRef } from './change-requests.resolvers';
 import { WEIGHTS } from './cost';
-import { FeatureDependencyRef, FeatureStrategyRef, FeatureVariantRef } from './features.resolvers';
+import { FeatureStrategyRef, FeatureVariantRef } from './feature-environments.resolvers';
+import { FeatureDependencyRef } from './features.resolvers';
 import { defined } from './input';
 import { PlaygroundContextInput, PlaygroundFeatureRef } from './playground.resolvers';
 

@@ -2,7 +2,8 @@ import type { FieldDifference, FeatureImportChange, ImportItem, ImportReport, Pl
 import type { ImportOutcome } from '../domain/import-export/import-export.service';
 import { builder } from './builder';
 import { LIST_MULTIPLIER, WEIGHTS } from './cost';
-import { FeatureDependencyRef, FeatureStrategyRef, FeatureVariantRef, StrategyVariantRef } from './features.resolvers';
+import { FeatureStrategyRef, FeatureVariantRef, StrategyVariantRef } from './feature-environments.resolvers';
+import { FeatureDependencyRef } from './features.resolvers';
 import { defined } from './input';
 import { ConstraintRef } from './constraints';
 import { TagRef } from './tags.resolvers';

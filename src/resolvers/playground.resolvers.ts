@@ -7,7 +7,7 @@ import { ConstraintOperatorEnum } from './constraints';
 import { LIST_MULTIPLIER, WEIGHTS } from './cost';
 import { builder } from './builder';
 import { defined } from './input';
-import { FeatureVariantRef, PayloadRef, StrategyVariantRef } from './features.resolvers';
+import { FeatureVariantRef, PayloadRef, StrategyVariantRef } from './feature-environments.resolvers';
 
 const PlaygroundVariantRef = builder.objectRef<PlaygroundVariant>('PlaygroundVariant').implement({
   description: 'The variant a context gets; `disabled` (enabled false) when none.',

@@ -1,5 +1,6 @@
 import type { SignupToken } from '../domain/access/signup-token.service';
-import { roleRef, RoleRef, UserRef } from './access.resolvers';
+import { RoleRef } from './roles.resolvers';
+import { roleRef, UserRef } from './users.resolvers';
 import { builder } from './builder';
 import { defined } from './input';
 
