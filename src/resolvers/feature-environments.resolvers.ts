@@ -1,10 +1,12 @@
 import type { FeatureEnvironmentState, FeatureStrategy } from '../domain/features/feature.read-model';
-import type { FeatureVariant, Payload, StrategyVariant } from '../domain/features/variants';
+import { batchVariantsSchema, strategyPayloadSchemas } from '../domain/features/feature-strategy.service';
+import { featureVariantsSchema, payloadSchema, strategyVariantsSchema, type FeatureVariant, type Payload, type StrategyVariant } from '../domain/features/variants';
 import { builder } from './builder';
-import { ConstraintInput, ConstraintRef } from './constraints';
+import { ConstraintRef } from './constraints';
 import { defined } from './input';
 import { loaders, strategyKey } from './loaders';
 import { SegmentRef } from './segments.resolvers';
+import { itemOf, zodInput } from './zod-input';
 
 /**
  * A feature in one environment: its switch, its strategies (with constraints, segments and strategy variants) and its
@@ -109,73 +111,61 @@ const environmentKey = (t: InputFields) => ({
   environment: t.string({ required: true, description: 'Environment name.' }),
 });
 
-const SetFeatureEnvironmentEnabledInput = builder.inputType('SetFeatureEnvironmentEnabledInput', {
+const SetFeatureEnvironmentEnabledInput = zodInput('SetFeatureEnvironmentEnabledInput', strategyPayloadSchemas.switch, {
   description: 'Switches a feature on or off in an environment.',
+  descriptions: {
+    shouldActivateDisabledStrategies: 'When switching on with only disabled strategies: re-enable them instead of adding the default strategy.',
+  },
   fields: (t) => ({
     ...environmentKey(t),
     enabled: t.boolean({ required: true, description: 'On or off.' }),
-    shouldActivateDisabledStrategies: t.boolean({ description: 'When switching on with only disabled strategies: re-enable them instead of adding the default strategy.' }),
   }),
 });
-const PayloadInput = builder.inputType('VariantPayloadInput', {
+
+// Variants. The payload and override inputs are built for the variant inputs that hold them.
+zodInput('VariantPayloadInput', payloadSchema, {
   description: 'Data delivered with a variant.',
-  fields: (t) => ({
-    type: t.string({ required: true, description: 'json, csv, string or number.' }),
-    value: t.string({ required: true, description: 'The payload as a string.' }),
-  }),
+  descriptions: { type: 'json, csv, string or number.', value: 'The payload as a string.' },
 });
-const OverrideInput = builder.inputType('VariantOverrideInput', {
+zodInput('VariantOverrideInput', itemOf(featureVariantsSchema.element.shape.overrides), {
   description: 'Context values that always get a variant.',
-  fields: (t) => ({
-    contextName: t.string({ required: true, description: 'Context field.' }),
-    values: t.stringList({ required: true, description: 'Values of that field.' }),
-  }),
+  descriptions: { contextName: 'Context field.', values: 'Values of that field.' },
 });
-const StrategyVariantInput = builder.inputType('StrategyVariantInput', {
-  description: 'A strategy variant.',
-  fields: (t) => ({
-    name: t.string({ required: true, description: 'Unique name.' }),
-    weight: t.int({ description: 'Weight 0..1000 (required for fix variants).' }),
-    weightType: t.string({ description: 'variable (default) or fix.' }),
-    stickiness: t.string({ description: 'Stickiness (default "default").' }),
-    payload: t.field({ type: PayloadInput, description: 'Optional payload.' }),
-  }),
-});
-const FeatureVariantInput = builder.inputType('FeatureVariantInput', {
-  description: 'A feature variant.',
-  fields: (t) => ({
-    name: t.string({ required: true, description: 'Unique name.' }),
-    weight: t.int({ description: 'Weight 0..1000 (required for fix variants).' }),
-    weightType: t.string({ description: 'variable (default) or fix.' }),
-    stickiness: t.string({ description: 'Stickiness (default "default").' }),
-    payload: t.field({ type: PayloadInput, description: 'Optional payload.' }),
-    overrides: t.field({ type: [OverrideInput], description: 'Overrides.' }),
-  }),
-});
-const strategyInputFields = (t: InputFields) => ({
-  title: t.string({ description: 'Descriptive title.' }),
-  disabled: t.boolean({ description: 'Disabled strategies are not evaluated (default false).' }),
-  sortOrder: t.int({ description: 'Position in the list (default: last).' }),
-  parameters: t.field({ type: 'JSON', description: 'Parameter name to string value.' }),
-  constraints: t.field({ type: [ConstraintInput], description: 'Constraints.' }),
-  variants: t.field({ type: [StrategyVariantInput], description: 'Strategy variants.' }),
-  segments: t.intList({ description: 'Ids of segments to attach.' }),
-});
-const AddFeatureStrategyInput = builder.inputType('AddFeatureStrategyInput', {
+const variantFields = {
+  name: 'Unique name.',
+  weight: 'Weight 0..1000 (required for fix variants).',
+  weightType: 'variable (default) or fix.',
+  stickiness: 'Stickiness (default "default").',
+  payload: 'Optional payload.',
+};
+zodInput('StrategyVariantInput', strategyVariantsSchema.element, { description: 'A strategy variant.', descriptions: variantFields });
+const FeatureVariantInput = zodInput('FeatureVariantInput', featureVariantsSchema.element, { description: 'A feature variant.', descriptions: { ...variantFields, overrides: 'Overrides.' } });
+
+// Strategies: the REST body's `id`, `featureName` and `environment`, which a client may send back as it read them, are
+// the target here (or not taken).
+const strategyFields = {
+  title: 'Descriptive title.',
+  disabled: 'Disabled strategies are not evaluated (default false).',
+  sortOrder: 'Position in the list (default: last).',
+  constraints: 'Constraints.',
+  variants: 'Strategy variants.',
+  segments: 'Ids of segments to attach.',
+};
+const strategyParameters = (t: InputFields) => ({ parameters: t.field({ type: 'JSON', description: 'Parameter name to string value.' }) });
+const AddFeatureStrategyInput = zodInput('AddFeatureStrategyInput', strategyPayloadSchemas.create, {
   description: 'A new strategy of a feature in an environment.',
-  fields: (t) => ({
-    ...environmentKey(t),
-    name: t.string({ required: true, description: 'Strategy type name.' }),
-    ...strategyInputFields(t),
-  }),
+  omit: ['id', 'featureName'],
+  descriptions: { name: 'Strategy type name.', ...strategyFields },
+  fields: (t) => ({ ...environmentKey(t), ...strategyParameters(t) }),
 });
-const UpdateFeatureStrategyInput = builder.inputType('UpdateFeatureStrategyInput', {
+const UpdateFeatureStrategyInput = zodInput('UpdateFeatureStrategyInput', strategyPayloadSchemas.update, {
   description: 'New values for a strategy; absent fields are kept.',
+  omit: ['featureName'],
+  descriptions: { name: 'Strategy type name.', ...strategyFields },
   fields: (t) => ({
     ...environmentKey(t),
     id: t.string({ required: true, description: 'Strategy id.' }),
-    name: t.string({ description: 'Strategy type name.' }),
-    ...strategyInputFields(t),
+    ...strategyParameters(t),
   }),
 });
 const DeleteFeatureStrategyInput = builder.inputType('DeleteFeatureStrategyInput', {
@@ -185,13 +175,11 @@ const DeleteFeatureStrategyInput = builder.inputType('DeleteFeatureStrategyInput
     id: t.string({ required: true, description: 'Strategy id.' }),
   }),
 });
-const StrategySortOrderInput = builder.inputType('StrategySortOrderInput', {
+const StrategySortOrderInput = zodInput('StrategySortOrderInput', strategyPayloadSchemas.sortOrder.element, {
   description: 'A strategy and its new position.',
-  fields: (t) => ({
-    id: t.string({ required: true, description: 'Strategy id.' }),
-    sortOrder: t.int({ required: true, description: 'New sort order.' }),
-  }),
+  descriptions: { id: 'Strategy id.', sortOrder: 'New sort order.' },
 });
+// The REST body is the list itself; GraphQL names it `order`.
 const SetStrategySortOrderInput = builder.inputType('SetStrategySortOrderInput', {
   description: 'Reorders the strategies of a feature in an environment.',
   fields: (t) => ({
@@ -199,14 +187,12 @@ const SetStrategySortOrderInput = builder.inputType('SetStrategySortOrderInput',
     order: t.field({ type: [StrategySortOrderInput], required: true, description: 'Strategies and their sort orders.' }),
   }),
 });
-const SetFeatureVariantsInput = builder.inputType('SetFeatureVariantsInput', {
+const SetFeatureVariantsInput = zodInput('SetFeatureVariantsInput', batchVariantsSchema, {
   description: 'Replaces the variants of a feature in one or more environments.',
-  fields: (t) => ({
-    ...featureKey(t),
-    environments: t.stringList({ required: true, description: 'Environments to set them in.' }),
-    variants: t.field({ type: [FeatureVariantInput], required: true, description: 'The variants; weights are resolved when saved.' }),
-  }),
+  descriptions: { environments: 'Environments to set them in.', variants: 'The variants; weights are resolved when saved.' },
+  fields: (t) => featureKey(t),
 });
+// The REST body is the list itself (PUT …/variants); GraphQL names it `variants`.
 const SetFeatureVariantsEverywhereInput = builder.inputType('SetFeatureVariantsEverywhereInput', {
   description: 'Replaces the variants of a feature in every environment at once (the legacy feature-level variants).',
   fields: (t) => ({

@@ -1,14 +1,17 @@
-import type { FeatureType } from '../domain/features/feature.service';
+import {
+  cloneSchema, createSchema, dependencyPayloadSchema, lifetimeSchema, namesSchema, staleSchema, tagSchema, updateSchema, type FeatureType,
+} from '../domain/features/feature.service';
 import type { FeatureDependency, FeatureEnvironmentState, FeatureSummary, Tag } from '../domain/features/feature.read-model';
 import { NotFoundError, ValidationError } from '../domain/errors';
 import { FREE, PASS_THROUGH, paged, WEIGHTS } from './cost';
 import { builder, type GraphQLContext } from './builder';
 import { EventConnectionRef, checkEventPageSize, eventConnection, selectedParts, toEventConnection } from './events.resolvers';
-import { FeatureEnvironmentRef, FeatureVariantRef, featureKey } from './feature-environments.resolvers';
+import { FeatureEnvironmentRef, FeatureVariantRef, featureKey, type InputFields } from './feature-environments.resolvers';
 import { defined } from './input';
 import { loaders } from './loaders';
 import { ProjectRef } from './projects.resolvers';
 import { TagRef } from './tags.resolvers';
+import { zodInput } from './zod-input';
 
 /**
  * Features: the Feature type, the feature lists (cursor pages) and the mutations of a feature as a whole (metadata,
@@ -225,67 +228,65 @@ const FeatureRefInput = builder.inputType('FeatureRefInput', {
     ...featureKey(t),
   }),
 });
-const CreateFeatureInput = builder.inputType('CreateFeatureInput', {
+const CreateFeatureInput = zodInput('CreateFeatureInput', createSchema, {
   description: 'A new feature.',
-  fields: (t) => ({
-    project: t.string({ required: true, description: 'Project id.' }),
-    name: t.string({ required: true, description: 'URL-friendly name, 1..100 characters, matching the project\'s naming pattern.' }),
-    type: t.string({ description: 'Feature type id (default release).' }),
-    description: t.string({ description: 'Free text, up to 1000 characters.' }),
-    impressionData: t.boolean({ description: 'Whether SDKs emit impression events (default false).' }),
-    stale: t.boolean({ description: 'Start as stale (default false).' }),
-  }),
+  descriptions: {
+    name: 'URL-friendly name, 1..100 characters, matching the project\'s naming pattern.',
+    type: 'Feature type id (default release).',
+    description: 'Free text, up to 1000 characters.',
+    impressionData: 'Whether SDKs emit impression events (default false).',
+    stale: 'Start as stale (default false).',
+  },
+  fields: (t) => ({ project: t.string({ required: true, description: 'Project id.' }) }),
 });
-const UpdateFeatureInput = builder.inputType('UpdateFeatureInput', {
+// The REST body may repeat the feature's name, project and archived flag as read; here the first two are the target.
+const UpdateFeatureInput = zodInput('UpdateFeatureInput', updateSchema, {
   description: 'New metadata of a feature; absent fields are untouched.',
-  fields: (t) => ({
-    ...featureKey(t),
-    type: t.string({ description: 'Feature type id.' }),
-    description: t.string({ description: 'Free text; null clears it.' }),
-    impressionData: t.boolean({ description: 'Whether SDKs emit impression events.' }),
-    stale: t.boolean({ description: 'Stale flag.' }),
-  }),
+  omit: ['name', 'archived'],
+  descriptions: {
+    type: 'Feature type id.',
+    description: 'Free text; null clears it.',
+    impressionData: 'Whether SDKs emit impression events.',
+    stale: 'Stale flag.',
+  },
+  fields: (t) => featureKey(t),
 });
-const FeatureNamesInput = builder.inputType('FeatureNamesInput', {
+const projectKey = (t: InputFields) => ({ project: t.string({ required: true, description: 'Project id.' }) });
+const featureNames = 'Feature names (1..1000).';
+const FeatureNamesInput = zodInput('FeatureNamesInput', namesSchema, {
   description: 'Several features of one project.',
-  fields: (t) => ({
-    project: t.string({ required: true, description: 'Project id.' }),
-    features: t.stringList({ required: true, description: 'Feature names (1..1000).' }),
-  }),
+  descriptions: { features: featureNames },
+  fields: projectKey,
 });
-const SetFeatureStaleInput = builder.inputType('SetFeatureStaleInput', {
+const SetFeatureStaleInput = zodInput('SetFeatureStaleInput', staleSchema, {
   description: 'Marks features stale or not.',
-  fields: (t) => ({
-    project: t.string({ required: true, description: 'Project id.' }),
-    features: t.stringList({ required: true, description: 'Feature names (1..1000).' }),
-    stale: t.boolean({ required: true, description: 'The new stale flag.' }),
-  }),
+  descriptions: { features: featureNames, stale: 'The new stale flag.' },
+  fields: projectKey,
 });
-const CloneFeatureInput = builder.inputType('CloneFeatureInput', {
+const CloneFeatureInput = zodInput('CloneFeatureInput', cloneSchema, {
   description: 'Copies a feature into a project (201 over REST): type, description, impression data, strategies (constraints, segments, strategy variants; `groupId` set to the new name unless `replaceGroupId` is false), environment variants, and the dependencies on parents in that project. Every environment of the copy starts switched off.',
+  descriptions: { name: 'Name of the copy.', replaceGroupId: 'Set strategies\' groupId to the new name (default true).' },
   fields: (t) => ({
     project: t.string({ required: true, description: 'Project the copy goes into.' }),
     feature: t.string({ required: true, description: 'The feature to copy (any project).' }),
-    name: t.string({ required: true, description: 'Name of the copy.' }),
-    replaceGroupId: t.boolean({ description: 'Set strategies\' groupId to the new name (default true).' }),
   }),
 });
-const FeatureTagInput = builder.inputType('FeatureTagInput', {
+const FeatureTagInput = zodInput('FeatureTagInput', tagSchema, {
   description: 'A tag on a feature.',
-  fields: (t) => ({
-    feature: t.string({ required: true, description: 'Feature name.' }),
-    type: t.string({ description: 'Tag type (default simple).' }),
-    value: t.string({ required: true, description: 'Tag value, 2..50 characters.' }),
-  }),
+  descriptions: { type: 'Tag type (default simple).', value: 'Tag value, 2..50 characters.' },
+  fields: (t) => ({ feature: t.string({ required: true, description: 'Feature name.' }) }),
 });
-const AddFeatureDependencyInput = builder.inputType('AddFeatureDependencyInput', {
+// The REST body names the parent `feature` (the child is in the path); here `feature` is the child.
+const AddFeatureDependencyInput = zodInput('AddFeatureDependencyInput', dependencyPayloadSchema, {
   description: 'Makes a feature depend on a parent of the same project.',
+  descriptions: {
+    enabled: 'Whether the parent must be enabled (default true).',
+    variants: 'Variants the parent must resolve to (only with enabled true).',
+  },
   fields: (t) => ({
     project: t.string({ required: true, description: 'Project id.' }),
     feature: t.string({ required: true, description: 'The child feature.' }),
     parent: t.string({ required: true, description: 'The parent feature.' }),
-    enabled: t.boolean({ description: 'Whether the parent must be enabled (default true).' }),
-    variants: t.stringList({ description: 'Variants the parent must resolve to (only with enabled true).' }),
   }),
 });
 const RemoveFeatureDependencyInput = builder.inputType('RemoveFeatureDependencyInput', {
@@ -296,12 +297,10 @@ const RemoveFeatureDependencyInput = builder.inputType('RemoveFeatureDependencyI
     parent: t.string({ required: true, description: 'The parent feature.' }),
   }),
 });
-const UpdateFeatureTypeInput = builder.inputType('UpdateFeatureTypeInput', {
+const UpdateFeatureTypeInput = zodInput('UpdateFeatureTypeInput', lifetimeSchema, {
   description: 'A feature type\'s lifetime.',
-  fields: (t) => ({
-    id: t.string({ required: true, description: 'Feature type id.' }),
-    lifetimeDays: t.int({ description: 'Days until potentially stale; null for permanent.' }),
-  }),
+  descriptions: { lifetimeDays: 'Days until potentially stale; null for permanent.' },
+  fields: (t) => ({ id: t.string({ required: true, description: 'Feature type id.' }) }),
 });
 
 // ---- mutations ---------------------------------------------------------------------------------------------

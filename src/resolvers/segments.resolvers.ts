@@ -1,8 +1,9 @@
-import type { Segment, SegmentStrategy } from '../domain/segments/segment.service';
+import { createSchema, updateSchema, type Segment, type SegmentStrategy } from '../domain/segments/segment.service';
 import { builder } from './builder';
 import { ConstraintInput, ConstraintRef } from './constraints';
 import { NESTED_LIST_MULTIPLIER } from './cost';
 import { defined } from './input';
+import { zodInput } from './zod-input';
 
 /** A feature strategy that uses a segment (GET /api/admin/segments/:id/strategies lists the same). */
 const SegmentStrategyRef = builder.objectRef<SegmentStrategy>('SegmentStrategy').implement({
@@ -58,24 +59,22 @@ const segmentFields = {
   project: 'An existing project whose strategies alone may use it; null for a global segment.',
 };
 
-const CreateSegmentInput = builder.inputType('CreateSegmentInput', {
+const CreateSegmentInput = zodInput('CreateSegmentInput', createSchema, {
   description: 'A new segment.',
-  fields: (t) => ({
-    name: t.string({ required: true, description: segmentFields.name }),
-    description: t.string({ description: segmentFields.description }),
-    project: t.string({ description: `${segmentFields.project} Absent means global.` }),
-    constraints: t.field({ type: [ConstraintInput], description: 'Its constraints (default none).' }),
-  }),
+  descriptions: {
+    ...segmentFields,
+    project: `${segmentFields.project} Absent means global.`,
+    constraints: 'Its constraints (default none).',
+  },
 });
-const UpdateSegmentInput = builder.inputType('UpdateSegmentInput', {
+const UpdateSegmentInput = zodInput('UpdateSegmentInput', updateSchema, {
   description: 'New values for a segment: the name is required; an absent optional field is kept, null clears it.',
-  fields: (t) => ({
-    id: t.int({ required: true, description: 'The segment to change.' }),
-    name: t.string({ required: true, description: segmentFields.name }),
-    description: t.string({ description: segmentFields.description }),
-    project: t.string({ description: `${segmentFields.project} It cannot move to a project while strategies of other projects use it.` }),
-    constraints: t.field({ type: [ConstraintInput], description: 'Replaces its constraints.' }),
-  }),
+  descriptions: {
+    ...segmentFields,
+    project: `${segmentFields.project} It cannot move to a project while strategies of other projects use it.`,
+    constraints: 'Replaces its constraints.',
+  },
+  fields: (t) => ({ id: t.int({ required: true, description: 'The segment to change.' }) }),
 });
 const SegmentIdInput = builder.inputType('SegmentIdInput', {
   description: 'Names one segment.',
