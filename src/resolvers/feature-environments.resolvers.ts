@@ -6,7 +6,7 @@ import { ConstraintRef } from './constraints';
 import { defined } from './input';
 import { loaders, strategyKey } from './loaders';
 import { SegmentRef } from './segments.resolvers';
-import { itemOf, zodInput } from './zod-input';
+import { itemOf, zodInput, type InputFields } from './zod-input';
 
 /**
  * A feature in one environment: its switch, its strategies (with constraints, segments and strategy variants) and its
@@ -99,7 +99,6 @@ export const FeatureEnvironmentRef = builder.objectRef<FeatureEnvironmentState>(
 
 // ---- inputs ------------------------------------------------------------------------------------------------
 
-export type InputFields = Parameters<Parameters<typeof builder.inputType>[1]['fields']>[0];
 /** The fields that name a feature of a project, shared by the feature mutations' inputs. */
 export const featureKey = (t: InputFields) => ({
   project: t.string({ required: true, description: 'Project id.' }),

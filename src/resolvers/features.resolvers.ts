@@ -6,12 +6,12 @@ import { NotFoundError, ValidationError } from '../domain/errors';
 import { FREE, PASS_THROUGH, paged, WEIGHTS } from './cost';
 import { builder, type GraphQLContext } from './builder';
 import { EventConnectionRef, checkEventPageSize, eventConnection, selectedParts, toEventConnection } from './events.resolvers';
-import { FeatureEnvironmentRef, FeatureVariantRef, featureKey, type InputFields } from './feature-environments.resolvers';
+import { FeatureEnvironmentRef, FeatureVariantRef, featureKey } from './feature-environments.resolvers';
 import { defined } from './input';
 import { loaders } from './loaders';
 import { ProjectRef } from './projects.resolvers';
 import { TagRef } from './tags.resolvers';
-import { zodInput } from './zod-input';
+import { zodInput, type InputFields } from './zod-input';
 
 /**
  * Features: the Feature type, the feature lists (cursor pages) and the mutations of a feature as a whole (metadata,

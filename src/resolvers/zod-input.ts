@@ -21,7 +21,8 @@ import { builder } from './builder';
  */
 
 type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
-type FieldBuilder = PothosSchemaTypes.InputFieldBuilder<Types, 'InputObject'>;
+/** The `t` of an input type's fields, for helpers that write fields by hand. */
+export type InputFields = PothosSchemaTypes.InputFieldBuilder<Types, 'InputObject'>;
 type Shape = z.core.$ZodShape;
 type AnyObject = z.ZodObject<Shape, z.core.$ZodObjectConfig>;
 
@@ -170,7 +171,7 @@ export function zodInput<
   descriptions?: { [K in Exclude<keyof S, Omitted | keyof Hand>]?: string };
   omit?: readonly Omitted[];
   optional?: readonly Opt[];
-  fields?: (t: FieldBuilder) => Hand;
+  fields?: (t: InputFields) => Hand;
 }) {
   type Fields = DerivedFields<S, Exclude<keyof S, Omitted | keyof Hand>, Opt> & Hand;
   const ref = builder.inputType<string, Fields>(name, {
