@@ -138,7 +138,7 @@ function namedType(schema: z.ZodType, where: string): InputTypeParam<Types> {
     case 'object': {
       const refs = objects.get(schema) ?? [];
       if (refs.length === 1) return refs[0];
-      throw new Error(`${where}: ${refs.length === 0 ? 'no input type is built from this object schema' : 'several input types are built from this object schema'}; build it with zodInput first, or give the field by hand`);
+      throw new Error(`${where}: ${refs.length === 0 ? 'no input type is built from this object schema' : 'several input types are built from this object schema (nested: false on all but one)'}; build it with zodInput first, or give the field by hand`);
     }
     default:
   }
@@ -159,7 +159,9 @@ function fieldType(schema: z.ZodType, where: string, forceOptional: boolean): { 
 /**
  * The input type `name` built from `schema`: every field of the schema but those in `omit` and those `fields` writes
  * by hand; `optional` lists fields GraphQL takes as optional although the schema requires them (the service's own
- * check then answers, naming the field).
+ * check then answers, naming the field). An input built from a schema object is the type of that object where another
+ * schema holds it, unless `nested` is false (an input that adds the key of its target to the object, when another
+ * input is the object's own).
  */
 export function zodInput<
   S extends Shape,
@@ -172,6 +174,7 @@ export function zodInput<
   omit?: readonly Omitted[];
   optional?: readonly Opt[];
   fields?: (t: InputFields) => Hand;
+  nested?: boolean;
 }) {
   type Fields = DerivedFields<S, Exclude<keyof S, Omitted | keyof Hand>, Opt> & Hand;
   const ref = builder.inputType<string, Fields>(name, {
@@ -191,6 +194,6 @@ export function zodInput<
       return { ...derived, ...hand } as Fields;
     },
   });
-  objects.set(schema, [...(objects.get(schema) ?? []), ref as InputObjectRef<Types, unknown>]);
+  if (options.nested !== false) objects.set(schema, [...(objects.get(schema) ?? []), ref as InputObjectRef<Types, unknown>]);
   return ref as InputObjectRef<Types, InputShapeFromFields<Fields>>;
 }
