@@ -1,7 +1,8 @@
 import type { ProjectRole } from '../domain/access/project-access.service';
-import type { ListedPermission, PermissionListing, Role } from '../domain/access/role.service';
+import { roleSchema, type ListedPermission, type PermissionListing, type Role } from '../domain/access/role.service';
 import { builder } from './builder';
 import { defined, IdInput } from './input';
+import { itemOf, zodInput } from './zod-input';
 
 /** Roles and permissions: what exists, and the custom roles' mutations. */
 
@@ -62,33 +63,30 @@ builder.queryFields((t) => ({
 
 // ---- inputs ---------------------------------------------------------------------------------------------------------
 
-const RolePermissionInput = builder.inputType('RolePermissionInput', {
+// A permission's displayName and type, which a client may send back as it read them, are not taken here. Built for the
+// role inputs that hold it.
+zodInput('RolePermissionInput', itemOf(roleSchema.shape.permissions), {
   description: 'A permission of a role, by id or name.',
-  fields: (t) => ({
-    id: t.int({ description: 'Permission id.' }),
-    name: t.string({ description: 'Permission name.' }),
-    environment: t.string({ description: 'For an environment permission of a project role: the environment it holds in (absent: every environment).' }),
-  }),
+  omit: ['displayName', 'type'],
+  descriptions: {
+    id: 'Permission id.',
+    name: 'Permission name.',
+    environment: 'For an environment permission of a project role: the environment it holds in (absent: every environment).',
+  },
 });
-const CreateRoleInput = builder.inputType('CreateRoleInput', {
-  description: 'A new custom role.',
-  fields: (t) => ({
-    name: t.string({ required: true, description: 'Unique name, whatever its case.' }),
-    description: t.string({ description: 'Free text.' }),
-    type: t.string({ description: '`root-custom` for a custom root role; anything else makes a custom project role.' }),
-    permissions: t.field({ type: [RolePermissionInput], description: 'Its permissions.' }),
-  }),
-});
-const UpdateRoleInput = builder.inputType('UpdateRoleInput', {
+const roleFields = {
+  name: 'Unique name, whatever its case.',
+  description: 'Free text.',
+  type: '`root-custom` for a custom root role; anything else makes a custom project role.',
+  permissions: 'Its permissions.',
+};
+const CreateRoleInput = zodInput('CreateRoleInput', roleSchema, { description: 'A new custom role.', descriptions: roleFields });
+const UpdateRoleInput = zodInput('UpdateRoleInput', roleSchema, {
   description: 'A custom role, replaced whole.',
-  fields: (t) => ({
-    id: t.int({ required: true, description: 'The role to change.' }),
-    name: t.string({ required: true, description: 'Unique name, whatever its case.' }),
-    description: t.string({ description: 'Free text.' }),
-    type: t.string({ description: '`root-custom` for a custom root role; anything else makes a custom project role.' }),
-    permissions: t.field({ type: [RolePermissionInput], description: 'Its permissions.' }),
-  }),
+  descriptions: roleFields,
+  fields: (t) => ({ id: t.int({ required: true, description: 'The role to change.' }) }),
 });
+
 const RoleWithVersionRef = builder.objectRef<{ version: number; roles: Role }>('RoleWithVersion').implement({
   description: 'A role written by createRole or updateRole, as REST answers it.',
   fields: (t) => ({

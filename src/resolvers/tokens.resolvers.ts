@@ -1,7 +1,8 @@
-import type { ApiTokenView } from '../domain/access/api-token.service';
-import type { PersonalToken } from '../domain/access/personal-token.service';
+import { createSchema as createApiTokenSchema, type ApiTokenView } from '../domain/access/api-token.service';
+import { createSchema as createPersonalTokenSchema, type PersonalToken } from '../domain/access/personal-token.service';
 import { builder } from './builder';
 import { defined, IdInput } from './input';
+import { zodInput } from './zod-input';
 
 /** API tokens (admin, client, frontend) and the caller's personal access tokens. */
 
@@ -38,13 +39,17 @@ builder.queryFields((t) => ({
 
 // ---- inputs ---------------------------------------------------------------------------------------------------------
 
-const CreateApiTokenInput = builder.inputType('CreateApiTokenInput', {
+// The name is required here (REST also takes it as `username`, or a single `project`); times are DateTime.
+const CreateApiTokenInput = zodInput('CreateApiTokenInput', createApiTokenSchema, {
   description: 'A new API token.',
+  omit: ['username', 'project'],
+  descriptions: {
+    type: 'admin, client or frontend.',
+    environment: 'The environment a client or frontend token reads (default `development`).',
+    projects: 'The projects it reads (default all: `*`).',
+  },
   fields: (t) => ({
     tokenName: t.string({ required: true, description: 'Name.' }),
-    type: t.string({ required: true, description: 'admin, client or frontend.' }),
-    environment: t.string({ description: 'The environment a client or frontend token reads (default `development`).' }),
-    projects: t.stringList({ description: 'The projects it reads (default all: `*`).' }),
     expiresAt: t.field({ type: 'DateTime', description: 'Expiry; absent or null for never.' }),
   }),
 });
@@ -59,12 +64,10 @@ const ApiTokenRefInput = builder.inputType('ApiTokenRefInput', {
   description: 'Names one API token.',
   fields: (t) => ({ token: t.string({ required: true, description: 'The token, by id or secret.' }) }),
 });
-const CreatePersonalAccessTokenInput = builder.inputType('CreatePersonalAccessTokenInput', {
+const CreatePersonalAccessTokenInput = zodInput('CreatePersonalAccessTokenInput', createPersonalTokenSchema, {
   description: 'A new personal access token of the caller.',
-  fields: (t) => ({
-    description: t.string({ required: true, description: 'What it is for.' }),
-    expiresAt: t.field({ type: 'DateTime', required: true, description: 'Expiry.' }),
-  }),
+  descriptions: { description: 'What it is for.' },
+  fields: (t) => ({ expiresAt: t.field({ type: 'DateTime', required: true, description: 'Expiry.' }) }),
 });
 
 builder.mutationFields((t) => ({

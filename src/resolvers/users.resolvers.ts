@@ -1,7 +1,10 @@
-import type { User } from '../domain/access/user.service';
+import {
+  createUserSchema, ownPasswordSchema, passwordSchema, resetLinkSchema, updateUserSchema, type User,
+} from '../domain/access/user.service';
 import { builder } from './builder';
 import { WEIGHTS } from './cost';
 import { defined, IdInput } from './input';
+import { zodInput } from './zod-input';
 
 /**
  * Access control on the GraphQL door (issue 9): users and the caller here; roles and permissions, API and personal
@@ -67,35 +70,37 @@ builder.queryFields((t) => ({
 
 // ---- inputs ---------------------------------------------------------------------------------------------------------
 
-const CreateUserInput = builder.inputType('CreateUserInput', {
+// A root role is a text here: an id ("2") or a name ("Editor"), see roleRef.
+const CreateUserInput = zodInput('CreateUserInput', createUserSchema, {
   description: 'A new user: a username or an email (or both).',
-  fields: (t) => ({
-    username: t.string({ description: 'Username, 1..100 characters.' }),
-    email: t.string({ description: 'Email address.' }),
-    name: t.string({ description: 'Display name.' }),
-    password: t.string({ description: 'Password (the strength rule applies); without one, the user cannot log in until it is set.' }),
-    rootRole: t.string({ required: true, description: 'Root role by id ("2") or name ("Editor").' }),
-  }),
+  omit: ['sendEmail'],
+  descriptions: {
+    username: 'Username, 1..100 characters.',
+    email: 'Email address.',
+    name: 'Display name.',
+    password: 'Password (the strength rule applies); without one, the user cannot log in until it is set.',
+  },
+  fields: (t) => ({ rootRole: t.string({ required: true, description: 'Root role by id ("2") or name ("Editor").' }) }),
 });
-const UpdateUserInput = builder.inputType('UpdateUserInput', {
+const UpdateUserInput = zodInput('UpdateUserInput', updateUserSchema, {
   description: 'Changes to a user; absent fields are untouched.',
+  descriptions: {
+    email: 'New email; null removes it (a user keeps a username or an email).',
+    name: 'New display name.',
+  },
   fields: (t) => ({
     id: t.int({ required: true, description: 'The user to change.' }),
-    email: t.string({ description: 'New email; null removes it (a user keeps a username or an email).' }),
-    name: t.string({ description: 'New display name.' }),
     rootRole: t.string({ description: 'New root role, by id or name.' }),
   }),
 });
-const SetUserPasswordInput = builder.inputType('SetUserPasswordInput', {
+const SetUserPasswordInput = zodInput('SetUserPasswordInput', passwordSchema, {
   description: "A user's new password.",
-  fields: (t) => ({
-    id: t.int({ required: true, description: 'The user.' }),
-    password: t.string({ required: true, description: 'The new password (the strength rule applies).' }),
-  }),
+  descriptions: { password: 'The new password (the strength rule applies).' },
+  fields: (t) => ({ id: t.int({ required: true, description: 'The user.' }) }),
 });
-const CreatePasswordResetLinkInput = builder.inputType('CreatePasswordResetLinkInput', {
+const CreatePasswordResetLinkInput = zodInput('CreatePasswordResetLinkInput', resetLinkSchema, {
   description: 'Names the user a password reset link is for.',
-  fields: (t) => ({ id: t.string({ required: true, description: "The user's username or email, whatever its case." }) }),
+  descriptions: { id: "The user's username or email, whatever its case." },
 });
 const PasswordResetLinkRef = builder.objectRef<{ resetPasswordUrl: string }>('PasswordResetLink').implement({
   description: 'A password reset link (REST: POST /api/admin/user-admin/reset-password).',
@@ -105,12 +110,9 @@ const PasswordResetLinkRef = builder.objectRef<{ resetPasswordUrl: string }>('Pa
     }),
   }),
 });
-const ChangeOwnPasswordInput = builder.inputType('ChangeOwnPasswordInput', {
+const ChangeOwnPasswordInput = zodInput('ChangeOwnPasswordInput', ownPasswordSchema, {
   description: "The caller's new password, twice.",
-  fields: (t) => ({
-    password: t.string({ required: true, description: 'The new password (the strength rule applies).' }),
-    confirmPassword: t.string({ required: true, description: 'The same again.' }),
-  }),
+  descriptions: { password: 'The new password (the strength rule applies).', confirmPassword: 'The same again.' },
 });
 
 /** A role given as text in an input: an id ("2") or a name ("Editor"), D14. */
