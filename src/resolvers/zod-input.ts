@@ -24,7 +24,6 @@ type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T
 /** The `t` of an input type's fields, for helpers that write fields by hand. */
 export type InputFields = PothosSchemaTypes.InputFieldBuilder<Types, 'InputObject'>;
 type Shape = z.core.$ZodShape;
-type AnyObject = z.ZodObject<Shape, z.core.$ZodObjectConfig>;
 
 // ---- what a resolver receives, typed from the schema --------------------------------------------------------
 
