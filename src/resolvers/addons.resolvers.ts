@@ -1,10 +1,12 @@
 import DataLoader from 'dataloader';
 import type { Addon, AddonDelivery, DeliveryAttempt, DeliveryPage } from '../domain/addons/addon.read-model';
+import { createSchema, updateSchema } from '../domain/addons/addon.service';
 import type { AddonProvider, ProviderParameter, TagTypeDefinition } from '../domain/addons/providers';
 import { builder, type GraphQLContext } from './builder';
 import { FREE, PASS_THROUGH, paged } from './cost';
 import { PageInfoRef } from './events.resolvers';
 import { defined } from './input';
+import { zodInput } from './zod-input';
 
 /** Addons on the GraphQL door (issue 11, spec endpoint 1): the same service as REST, the same masking and errors. */
 
@@ -130,30 +132,32 @@ const ProviderRef = builder.objectRef<AddonProvider>('AddonProvider').implement(
   }),
 });
 
-const CreateAddonInput = builder.inputType('CreateAddonInput', {
+const CreateAddonInput = zodInput('CreateAddonInput', createSchema, {
   description: 'A new addon.',
-  fields: (t) => ({
-    provider: t.string({ required: true, description: 'The provider.' }),
-    description: t.string({ description: 'Free text.' }),
-    enabled: t.boolean({ description: 'Whether it receives events (default true).' }),
-    parameters: t.field({ type: 'JSON', required: true, description: "The provider's parameters by name (text, numbers or booleans)." }),
-    events: t.stringList({ required: true, description: 'The event types it listens to.' }),
-    projects: t.stringList({ description: 'The projects it listens to; empty or absent for all.' }),
-    environments: t.stringList({ description: 'The environments it listens to; empty or absent for all.' }),
-  }),
+  descriptions: {
+    provider: 'The provider.',
+    description: 'Free text.',
+    enabled: 'Whether it receives events (default true).',
+    events: 'The event types it listens to.',
+    projects: 'The projects it listens to; empty or absent for all.',
+    environments: 'The environments it listens to; empty or absent for all.',
+  },
+  fields: (t) => ({ parameters: t.field({ type: 'JSON', required: true, description: "The provider's parameters by name (text, numbers or booleans)." }) }),
 });
 
-const UpdateAddonInput = builder.inputType('UpdateAddonInput', {
+const UpdateAddonInput = zodInput('UpdateAddonInput', updateSchema, {
   description: 'Changes to an addon: an absent field is untouched, null empties it (a null description becomes ""); sent parameters replace the stored ones, and a sensitive one sent as ***** keeps its value.',
+  descriptions: {
+    provider: 'The provider.',
+    description: 'Free text.',
+    enabled: 'Whether it receives events.',
+    events: 'The event types it listens to.',
+    projects: 'The projects it listens to.',
+    environments: 'The environments it listens to.',
+  },
   fields: (t) => ({
     id: t.int({ required: true, description: 'The addon.' }),
-    provider: t.string({ description: 'The provider.' }),
-    description: t.string({ description: 'Free text.' }),
-    enabled: t.boolean({ description: 'Whether it receives events.' }),
     parameters: t.field({ type: 'JSON', description: "The provider's parameters by name." }),
-    events: t.stringList({ description: 'The event types it listens to.' }),
-    projects: t.stringList({ description: 'The projects it listens to.' }),
-    environments: t.stringList({ description: 'The environments it listens to.' }),
   }),
 });
 

@@ -2,7 +2,8 @@ import type { ChangeRequestPreview, PreviewConfiguration, PreviewFeature, Previe
 import { builder } from './builder';
 import { ChangeRequestRef } from './change-requests.resolvers';
 import { WEIGHTS } from './cost';
-import { FeatureDependencyRef, FeatureStrategyRef, FeatureVariantRef } from './features.resolvers';
+import { FeatureStrategyRef, FeatureVariantRef } from './feature-environments.resolvers';
+import { FeatureDependencyRef } from './features.resolvers';
 import { defined } from './input';
 import { PlaygroundContextInput, PlaygroundFeatureRef } from './playground.resolvers';
 

@@ -1,7 +1,10 @@
 import type { ChangeRequestEnvironmentConfig } from '../domain/change-requests/change-request-config.read-model';
+import { updateSchema } from '../domain/change-requests/change-request-config.service';
 import type { ChangeRequest, ChangeRequestActor, ChangeRequestChange, ChangeRequestComment } from '../domain/change-requests/change-request.read-model';
+import { commentSchema, stateSchema, titleSchema } from '../domain/change-requests/change-request.schemas';
 import DataLoader from 'dataloader';
 import { builder, type GraphQLContext } from './builder';
+import { zodInput, type InputFields } from './zod-input';
 
 /** Change requests on the GraphQL door (issue 12): the same service as REST. */
 
@@ -15,13 +18,15 @@ const ChangeRequestConfigRef = builder.objectRef<ChangeRequestEnvironmentConfig>
   }),
 });
 
-const UpdateChangeRequestConfigInput = builder.inputType('UpdateChangeRequestConfigInput', {
+const UpdateChangeRequestConfigInput = zodInput('UpdateChangeRequestConfigInput', updateSchema, {
   description: "An environment's change-request settings in a project.",
+  descriptions: {
+    changeRequestsEnabled: 'Whether direct changes need a change request.',
+    requiredApprovals: 'Approvals a request needs, 1 to 10 (unchanged when absent).',
+  },
   fields: (t) => ({
     project: t.string({ required: true, description: 'The project.' }),
     environment: t.string({ required: true, description: 'The environment (enabled in the project).' }),
-    changeRequestsEnabled: t.boolean({ required: true, description: 'Whether direct changes need a change request.' }),
-    requiredApprovals: t.int({ description: 'Approvals a request needs, 1 to 10 (unchanged when absent).' }),
   }),
 });
 
@@ -157,6 +162,12 @@ export const ChangeRequestRef = builder.objectRef<ChangeRequest>('ChangeRequest'
   }),
 });
 
+/** The fields that name a change request. */
+const requestKey = (t: InputFields) => ({
+  project: t.string({ required: true, description: 'The project.' }),
+  id: t.int({ required: true, description: 'The change request.' }),
+});
+
 const AddChangesInput = builder.inputType('AddChangeRequestChangesInput', {
   description: "Changes to propose in the caller's Draft for a project environment (created when there is none).",
   fields: (t) => ({
@@ -169,8 +180,7 @@ const AddChangesInput = builder.inputType('AddChangeRequestChangesInput', {
 const RequestRefInput = builder.inputType('ChangeRequestChangeRefInput', {
   description: 'Names a change of a change request.',
   fields: (t) => ({
-    project: t.string({ required: true, description: 'The project.' }),
-    id: t.int({ required: true, description: 'The change request.' }),
+    ...requestKey(t),
     changeId: t.int({ required: true, description: 'The change.' }),
   }),
 });
@@ -178,40 +188,32 @@ const RequestRefInput = builder.inputType('ChangeRequestChangeRefInput', {
 const EditChangeInput = builder.inputType('EditChangeRequestChangeInput', {
   description: 'A change to put in place of another one of the same request.',
   fields: (t) => ({
-    project: t.string({ required: true, description: 'The project.' }),
-    id: t.int({ required: true, description: 'The change request.' }),
+    ...requestKey(t),
     changeId: t.int({ required: true, description: 'The change to replace.' }),
     change: t.field({ type: 'JSON', required: true, description: 'The new change `{action, feature?, payload}`, as the REST body.' }),
   }),
 });
 
-const TitleInput = builder.inputType('SetChangeRequestTitleInput', {
+const TitleInput = zodInput('SetChangeRequestTitleInput', titleSchema, {
   description: 'A new title.',
-  fields: (t) => ({
-    project: t.string({ required: true, description: 'The project.' }),
-    id: t.int({ required: true, description: 'The change request.' }),
-    title: t.string({ required: true, description: 'The title (1 to 255 characters).' }),
-  }),
+  descriptions: { title: 'The title (1 to 255 characters).' },
+  fields: requestKey,
 });
 
-const StateInput = builder.inputType('SetChangeRequestStateInput', {
+const StateInput = zodInput('SetChangeRequestStateInput', stateSchema, {
   description: 'A move of a change request to another state.',
-  fields: (t) => ({
-    project: t.string({ required: true, description: 'The project.' }),
-    id: t.int({ required: true, description: 'The change request.' }),
-    state: t.string({ required: true, description: 'In review (send to review), Approved (approve), Rejected (reject), Applied (apply), Scheduled (apply at `scheduledAt`) or Cancelled.' }),
-    comment: t.string({ description: 'A comment recorded with the move.' }),
-    scheduledAt: t.string({ description: 'With Scheduled: when to apply it (ISO 8601, in the future).' }),
-  }),
+  descriptions: {
+    state: 'In review (send to review), Approved (approve), Rejected (reject), Applied (apply), Scheduled (apply at `scheduledAt`) or Cancelled.',
+    comment: 'A comment recorded with the move.',
+    scheduledAt: 'With Scheduled: when to apply it (ISO 8601, in the future).',
+  },
+  fields: requestKey,
 });
 
-const CommentInput = builder.inputType('AddChangeRequestCommentInput', {
+const CommentInput = zodInput('AddChangeRequestCommentInput', commentSchema, {
   description: 'A comment.',
-  fields: (t) => ({
-    project: t.string({ required: true, description: 'The project.' }),
-    id: t.int({ required: true, description: 'The change request.' }),
-    text: t.string({ required: true, description: 'The text.' }),
-  }),
+  descriptions: { text: 'The text.' },
+  fields: requestKey,
 });
 
 builder.queryFields((t) => ({

@@ -1,6 +1,8 @@
 import type { ContextField } from '../domain/context/context-field.read-model';
+import { contextFieldCreateSchema, legalValue, updateSchema } from '../domain/context/context-field.service';
 import { builder } from './builder';
 import { defined } from './input';
+import { zodInput } from './zod-input';
 
 const LegalValueRef = builder.objectRef<{ value: string; description?: string }>('LegalValue').implement({
   description: 'A value a constraint on the context field may use.',
@@ -38,44 +40,40 @@ builder.queryFields((t) => ({
   }),
 }));
 
-const LegalValueInput = builder.inputType('LegalValueInput', {
+// Built for the context field inputs that hold it.
+zodInput('LegalValueInput', legalValue, {
   description: 'A legal value.',
-  fields: (t) => ({
-    value: t.string({ required: true, description: 'The value, 1..100 characters.' }),
-    description: t.string({ description: 'What the value means.' }),
-  }),
+  descriptions: { value: 'The value, 1..100 characters.', description: 'What the value means.' },
 });
-const CreateContextFieldInput = builder.inputType('CreateContextFieldInput', {
+const CreateContextFieldInput = zodInput('CreateContextFieldInput', contextFieldCreateSchema, {
   description: 'A new context field.',
-  fields: (t) => ({
-    name: t.string({ required: true, description: 'URL-friendly name, 1..100 characters.' }),
-    description: t.string({ description: 'Free text.' }),
-    stickiness: t.boolean({ description: 'Usable for stickiness (default false).' }),
-    sortOrder: t.int({ description: 'Ordering hint (default 10).' }),
-    legalValues: t.field({ type: [LegalValueInput], description: 'Allowed values, unique.' }),
-  }),
+  descriptions: {
+    name: 'URL-friendly name, 1..100 characters.',
+    description: 'Free text.',
+    stickiness: 'Usable for stickiness (default false).',
+    sortOrder: 'Ordering hint (default 10).',
+    legalValues: 'Allowed values, unique.',
+  },
 });
-const UpdateContextFieldInput = builder.inputType('UpdateContextFieldInput', {
+const UpdateContextFieldInput = zodInput('UpdateContextFieldInput', updateSchema, {
   description: 'Changes to a context field; absent fields are untouched.',
-  fields: (t) => ({
-    name: t.string({ required: true, description: 'The field to change.' }),
-    description: t.string({ description: 'Free text.' }),
-    stickiness: t.boolean({ description: 'Usable for stickiness.' }),
-    sortOrder: t.int({ description: 'Ordering hint.' }),
-    legalValues: t.field({ type: [LegalValueInput], description: 'Replaces the allowed values.' }),
-  }),
+  descriptions: {
+    description: 'Free text.',
+    stickiness: 'Usable for stickiness.',
+    sortOrder: 'Ordering hint.',
+    legalValues: 'Replaces the allowed values.',
+  },
+  fields: (t) => ({ name: t.string({ required: true, description: 'The field to change.' }) }),
 });
 const ContextFieldNameInput = builder.inputType('ContextFieldNameInput', {
   description: 'Names one context field.',
   fields: (t) => ({ name: t.string({ required: true, description: 'Context field name.' }) }),
 });
-const AddLegalValueInput = builder.inputType('AddLegalValueInput', {
+const AddLegalValueInput = zodInput('AddLegalValueInput', legalValue, {
   description: 'A legal value to add to (or redescribe on) a context field.',
-  fields: (t) => ({
-    contextField: t.string({ required: true, description: 'Context field name.' }),
-    value: t.string({ required: true, description: 'The value, 1..100 characters.' }),
-    description: t.string({ description: 'What the value means.' }),
-  }),
+  descriptions: { value: 'The value, 1..100 characters.', description: 'What the value means.' },
+  fields: (t) => ({ contextField: t.string({ required: true, description: 'Context field name.' }) }),
+  nested: false,
 });
 const RemoveLegalValueInput = builder.inputType('RemoveLegalValueInput', {
   description: 'A legal value to remove from a context field.',

@@ -1,6 +1,8 @@
 import type { Environment } from '../domain/environments/environment.read-model';
+import { createSchema, updateSchema } from '../domain/environments/environment.service';
 import { builder } from './builder';
 import { defined } from './input';
+import { zodInput } from './zod-input';
 
 export const EnvironmentRef = builder.objectRef<Environment>('Environment').implement({
   description: 'A deployment environment (for example development or production) in which features are configured.',
@@ -27,22 +29,19 @@ builder.queryFields((t) => ({
   }),
 }));
 
-const CreateEnvironmentInput = builder.inputType('CreateEnvironmentInput', {
+const CreateEnvironmentInput = zodInput('CreateEnvironmentInput', createSchema, {
   description: 'A new environment.',
-  fields: (t) => ({
-    name: t.string({ required: true, description: 'URL-friendly name, 1..100 characters.' }),
-    type: t.string({ required: true, description: 'Environment type, 1..100 characters.' }),
-    sortOrder: t.int({ description: 'Position in lists (default 0).' }),
-    enabled: t.boolean({ description: 'Whether it starts switched on (default true).' }),
-  }),
+  descriptions: {
+    name: 'URL-friendly name, 1..100 characters.',
+    type: 'Environment type, 1..100 characters.',
+    sortOrder: 'Position in lists (default 0).',
+    enabled: 'Whether it starts switched on (default true).',
+  },
 });
-const UpdateEnvironmentInput = builder.inputType('UpdateEnvironmentInput', {
+const UpdateEnvironmentInput = zodInput('UpdateEnvironmentInput', updateSchema, {
   description: 'Changes to an environment; absent fields are untouched.',
-  fields: (t) => ({
-    name: t.string({ required: true, description: 'The environment to change.' }),
-    type: t.string({ description: 'New type.' }),
-    sortOrder: t.int({ description: 'New position.' }),
-  }),
+  descriptions: { type: 'New type.', sortOrder: 'New position.' },
+  fields: (t) => ({ name: t.string({ required: true, description: 'The environment to change.' }) }),
 });
 const EnvironmentNameInput = builder.inputType('EnvironmentNameInput', {
   description: 'Names one environment.',

@@ -3,10 +3,12 @@ import type { AuditEvent } from '../domain/events/event.store';
 import { EVENT_TYPES } from '../domain/events/event-types';
 import type { StreamItem } from '../domain/events/event-stream';
 import type { EventPage, EventParts } from '../domain/events/event.read-model';
+import { filterSchema, streamFilterSchema } from '../domain/events/event.service';
 import type { Services } from '../domain/services';
 import { ValidationError } from '../domain/errors';
 import { FREE, PASS_THROUGH, paged, WEIGHTS } from './cost';
 import { builder, type GraphQLContext } from './builder';
+import { zodInput } from './zod-input';
 
 const EventTagRef = builder.objectRef<{ type: string; value: string }>('EventTag').implement({
   description: 'A tag the feature carried when the event was written.',
@@ -63,13 +65,11 @@ export const EventConnectionRef = builder.objectRef<EventConnection>('EventConne
   }),
 });
 
-const EventFilterInput = builder.inputType('EventFilter', {
+// The page (limit, offset, before) is the connection's `first` and `after` here.
+const EventFilterInput = zodInput('EventFilter', filterSchema, {
   description: 'Narrows the audit log; all given fields must match.',
-  fields: (t) => ({
-    type: t.string({ description: 'Event type.' }),
-    project: t.string({ description: 'Project id.' }),
-    feature: t.string({ description: 'Feature name.' }),
-  }),
+  omit: ['limit', 'offset', 'before'],
+  descriptions: { type: 'Event type.', project: 'Project id.', feature: 'Feature name.' },
 });
 
 const encodeCursor = (id: number) => Buffer.from(`event:${id}`).toString('base64url');
@@ -172,13 +172,13 @@ export function toEventConnection(events: AuditEvent[], totalCount: number, hasN
   return { edges, pageInfo: { hasNextPage, endCursor: edges.length ? edges[edges.length - 1].cursor : null }, totalCount };
 }
 
-const EventStreamFilterInput = builder.inputType('EventStreamFilter', {
+const EventStreamFilterInput = zodInput('EventStreamFilter', streamFilterSchema, {
   description: 'Which committed events a live stream passes on; all given fields must match.',
-  fields: (t) => ({
-    types: t.stringList({ description: `Any of these event types (absent: every type); each must be one the event log lists, at most ${EVENT_TYPES.length} entries.` }),
-    project: t.string({ description: 'Project id.' }),
-    feature: t.string({ description: 'Feature name.' }),
-  }),
+  descriptions: {
+    types: `Any of these event types (absent: every type); each must be one the event log lists, at most ${EVENT_TYPES.length} entries.`,
+    project: 'Project id.',
+    feature: 'Feature name.',
+  },
 });
 
 builder.subscriptionFields((t) => ({

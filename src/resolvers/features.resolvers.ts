@@ -1,99 +1,24 @@
-import type { FeatureType } from '../domain/features/feature.read-model';
-import type { FeatureDependency, FeatureEnvironmentState, FeatureStrategy, FeatureSummary, Tag } from '../domain/features/feature.read-model';
-import type { FeatureVariant, Payload, StrategyVariant } from '../domain/features/variants';
+import type { FeatureDependency, FeatureEnvironmentState, FeatureSummary, FeatureType, Tag } from '../domain/features/feature.read-model';
+import {
+  cloneSchema, createSchema, dependencyPayloadSchema, lifetimeSchema, namesSchema, staleSchema, tagSchema, updateSchema,
+} from '../domain/features/feature.schemas';
 import { NotFoundError, ValidationError } from '../domain/errors';
 import { FREE, PASS_THROUGH, paged, WEIGHTS } from './cost';
 import { builder, type GraphQLContext } from './builder';
 import { EventConnectionRef, checkEventPageSize, eventConnection, selectedParts, toEventConnection } from './events.resolvers';
+import { FeatureEnvironmentRef, FeatureVariantRef, featureKey } from './feature-environments.resolvers';
 import { defined } from './input';
-import { loaders, strategyKey } from './loaders';
+import { loaders } from './loaders';
 import { ProjectRef } from './projects.resolvers';
-import { ConstraintInput, ConstraintRef, SegmentRef } from './segments.resolvers';
 import { TagRef } from './tags.resolvers';
+import { zodInput, type InputFields } from './zod-input';
+
+/**
+ * Features: the Feature type, the feature lists (cursor pages) and the mutations of a feature as a whole (metadata,
+ * stale, archive, clone, tags, dependencies). Its configuration per environment is in feature-environments.resolvers.ts.
+ */
 
 // ---- output types ------------------------------------------------------------------------------------------
-
-export const PayloadRef = builder.objectRef<Payload>('VariantPayload').implement({
-  description: 'Data delivered with a variant.',
-  fields: (t) => ({
-    type: t.exposeString('type', { description: 'json, csv, string or number.' }),
-    value: t.exposeString('value', { description: 'The payload as a string.' }),
-  }),
-});
-
-const OverrideRef = builder.objectRef<FeatureVariant['overrides'][number]>('VariantOverride').implement({
-  description: 'Context values that always get this variant.',
-  fields: (t) => ({
-    contextName: t.exposeString('contextName', { description: 'Context field.' }),
-    values: t.exposeStringList('values', { description: 'Values of that field that get the variant.' }),
-  }),
-});
-
-export const StrategyVariantRef = builder.objectRef<StrategyVariant>('StrategyVariant').implement({
-  description: 'A variant attached to a strategy.',
-  fields: (t) => ({
-    name: t.exposeString('name', { description: 'Variant name, unique within the list.' }),
-    weight: t.exposeInt('weight', { description: 'Share of 1000, resolved when saved.' }),
-    weightType: t.exposeString('weightType', { description: '`fix` keeps its weight; `variable` shares what the fixed ones leave.' }),
-    stickiness: t.exposeString('stickiness', { description: 'Context field that keeps a user on the same variant.' }),
-    payload: t.field({ type: PayloadRef, nullable: true, description: 'Optional payload.', resolve: (v) => v.payload ?? null }),
-  }),
-});
-
-export const FeatureVariantRef = builder.objectRef<FeatureVariant>('FeatureVariant').implement({
-  description: 'A variant of a feature in an environment.',
-  fields: (t) => ({
-    name: t.exposeString('name', { description: 'Variant name, unique within the list.' }),
-    weight: t.exposeInt('weight', { description: 'Share of 1000, resolved when saved.' }),
-    weightType: t.exposeString('weightType', { description: '`fix` keeps its weight; `variable` shares what the fixed ones leave.' }),
-    stickiness: t.exposeString('stickiness', { description: 'Context field that keeps a user on the same variant.' }),
-    payload: t.field({ type: PayloadRef, nullable: true, description: 'Optional payload.', resolve: (v) => v.payload ?? null }),
-    overrides: t.field({ type: [OverrideRef], description: 'Overrides, which take precedence over weights.', resolve: (v) => v.overrides ?? [] }),
-  }),
-});
-
-export const FeatureStrategyRef = builder.objectRef<FeatureStrategy>('FeatureStrategy').implement({
-  description: 'An activation strategy of a feature in one environment.',
-  fields: (t) => ({
-    id: t.exposeString('id', { description: 'Strategy id (uuid).' }),
-    name: t.exposeString('name', { description: 'Strategy type name, for example flexibleRollout.' }),
-    title: t.exposeString('title', { nullable: true, description: 'Descriptive title.' }),
-    disabled: t.exposeBoolean('disabled', { description: 'Disabled strategies are not evaluated.' }),
-    featureName: t.exposeString('featureName', { description: 'The feature it belongs to.' }),
-    sortOrder: t.exposeInt('sortOrder', { description: 'Position in the list.' }),
-    parameters: t.field({ type: 'JSON', description: 'Parameter name to string value.', resolve: (s) => s.parameters }),
-    constraints: t.field({ type: [ConstraintRef], description: 'All must hold for the strategy to apply.', resolve: (s) => s.constraints }),
-    variants: t.field({ type: [StrategyVariantRef], description: 'Variants handed out when this strategy enables the feature.', resolve: (s) => s.variants }),
-    segmentIds: t.field({ type: ['Int'], description: 'Ids of the attached segments.', resolve: (s) => s.segments }),
-    segments: t.field({
-      type: [SegmentRef],
-      description: 'The attached segments (loaded in one batch per request).',
-      resolve: async (s, _args, ctx) => (await loaders(ctx).segments.loadMany(s.segments)).filter((x): x is Exclude<typeof x, Error | undefined> => x !== undefined && !(x instanceof Error)),
-    }),
-  }),
-});
-
-const FeatureEnvironmentRef = builder.objectRef<FeatureEnvironmentState>('FeatureEnvironment').implement({
-  description: 'A feature in one environment of its project.',
-  fields: (t) => ({
-    name: t.exposeString('name', { description: 'Environment name.' }),
-    featureName: t.exposeString('featureName', { description: 'The feature.' }),
-    environment: t.exposeString('environment', { description: 'Environment name (same as `name`).' }),
-    type: t.exposeString('type', { description: 'Environment type.' }),
-    enabled: t.exposeBoolean('enabled', { description: 'Whether the feature is on in this environment.' }),
-    sortOrder: t.exposeInt('sortOrder', { description: 'Sort order of the environment.' }),
-    variantCount: t.exposeInt('variantCount', { description: 'Number of variants.' }),
-    variants: t.field({ type: [FeatureVariantRef], description: 'Variants of the feature in this environment.', resolve: (e) => e.variants }),
-    lastSeenAt: t.expose('lastSeenAt', { type: 'DateTime', nullable: true, description: 'Last metrics seen for the feature here.' }),
-    hasStrategies: t.exposeBoolean('hasStrategies', { description: 'Whether any strategy exists here.' }),
-    hasEnabledStrategies: t.exposeBoolean('hasEnabledStrategies', { description: 'Whether any strategy here is not disabled.' }),
-    strategies: t.field({
-      type: [FeatureStrategyRef],
-      description: 'Strategies in sort order (loaded in one batch per request).',
-      resolve: (e, _args, ctx) => loaders(ctx).strategies.load(strategyKey(e.featureName, e.name)),
-    }),
-  }),
-});
 
 export const FeatureDependencyRef = builder.objectRef<FeatureDependency>('FeatureDependency').implement({
   description: 'A parent feature this feature depends on.',
@@ -297,85 +222,71 @@ builder.queryFields((t) => ({
 
 // ---- inputs ------------------------------------------------------------------------------------------------
 
-type InputFields = Parameters<Parameters<typeof builder.inputType>[1]['fields']>[0];
-/** The fields that name a feature of a project, shared by the feature mutations' inputs. */
-const featureKey = (t: InputFields) => ({
-  project: t.string({ required: true, description: 'Project id.' }),
-  feature: t.string({ required: true, description: 'Feature name.' }),
-});
-/** The fields that name a feature in one environment. */
-const environmentKey = (t: InputFields) => ({
-  ...featureKey(t),
-  environment: t.string({ required: true, description: 'Environment name.' }),
-});
-
 const FeatureRefInput = builder.inputType('FeatureRefInput', {
   description: 'Names a feature of a project.',
   fields: (t) => ({
     ...featureKey(t),
   }),
 });
-const CreateFeatureInput = builder.inputType('CreateFeatureInput', {
+const CreateFeatureInput = zodInput('CreateFeatureInput', createSchema, {
   description: 'A new feature.',
-  fields: (t) => ({
-    project: t.string({ required: true, description: 'Project id.' }),
-    name: t.string({ required: true, description: 'URL-friendly name, 1..100 characters, matching the project\'s naming pattern.' }),
-    type: t.string({ description: 'Feature type id (default release).' }),
-    description: t.string({ description: 'Free text, up to 1000 characters.' }),
-    impressionData: t.boolean({ description: 'Whether SDKs emit impression events (default false).' }),
-    stale: t.boolean({ description: 'Start as stale (default false).' }),
-  }),
+  descriptions: {
+    name: 'URL-friendly name, 1..100 characters, matching the project\'s naming pattern.',
+    type: 'Feature type id (default release).',
+    description: 'Free text, up to 1000 characters.',
+    impressionData: 'Whether SDKs emit impression events (default false).',
+    stale: 'Start as stale (default false).',
+  },
+  fields: (t) => ({ project: t.string({ required: true, description: 'Project id.' }) }),
 });
-const UpdateFeatureInput = builder.inputType('UpdateFeatureInput', {
+// The REST body may repeat the feature's name, project and archived flag as read; here the first two are the target.
+const UpdateFeatureInput = zodInput('UpdateFeatureInput', updateSchema, {
   description: 'New metadata of a feature; absent fields are untouched.',
-  fields: (t) => ({
-    ...featureKey(t),
-    type: t.string({ description: 'Feature type id.' }),
-    description: t.string({ description: 'Free text; null clears it.' }),
-    impressionData: t.boolean({ description: 'Whether SDKs emit impression events.' }),
-    stale: t.boolean({ description: 'Stale flag.' }),
-  }),
+  omit: ['name', 'archived'],
+  descriptions: {
+    type: 'Feature type id.',
+    description: 'Free text; null clears it.',
+    impressionData: 'Whether SDKs emit impression events.',
+    stale: 'Stale flag.',
+  },
+  fields: (t) => featureKey(t),
 });
-const FeatureNamesInput = builder.inputType('FeatureNamesInput', {
+const projectKey = (t: InputFields) => ({ project: t.string({ required: true, description: 'Project id.' }) });
+const featureNames = 'Feature names (1..1000).';
+const FeatureNamesInput = zodInput('FeatureNamesInput', namesSchema, {
   description: 'Several features of one project.',
-  fields: (t) => ({
-    project: t.string({ required: true, description: 'Project id.' }),
-    features: t.stringList({ required: true, description: 'Feature names (1..1000).' }),
-  }),
+  descriptions: { features: featureNames },
+  fields: projectKey,
 });
-const SetFeatureStaleInput = builder.inputType('SetFeatureStaleInput', {
+const SetFeatureStaleInput = zodInput('SetFeatureStaleInput', staleSchema, {
   description: 'Marks features stale or not.',
-  fields: (t) => ({
-    project: t.string({ required: true, description: 'Project id.' }),
-    features: t.stringList({ required: true, description: 'Feature names (1..1000).' }),
-    stale: t.boolean({ required: true, description: 'The new stale flag.' }),
-  }),
+  descriptions: { features: featureNames, stale: 'The new stale flag.' },
+  fields: projectKey,
 });
-const CloneFeatureInput = builder.inputType('CloneFeatureInput', {
+const CloneFeatureInput = zodInput('CloneFeatureInput', cloneSchema, {
   description: 'Copies a feature into a project (201 over REST): type, description, impression data, strategies (constraints, segments, strategy variants; `groupId` set to the new name unless `replaceGroupId` is false), environment variants, and the dependencies on parents in that project. Every environment of the copy starts switched off.',
+  descriptions: { name: 'Name of the copy.', replaceGroupId: 'Set strategies\' groupId to the new name (default true).' },
   fields: (t) => ({
     project: t.string({ required: true, description: 'Project the copy goes into.' }),
     feature: t.string({ required: true, description: 'The feature to copy (any project).' }),
-    name: t.string({ required: true, description: 'Name of the copy.' }),
-    replaceGroupId: t.boolean({ description: 'Set strategies\' groupId to the new name (default true).' }),
   }),
 });
-const FeatureTagInput = builder.inputType('FeatureTagInput', {
+const FeatureTagInput = zodInput('FeatureTagInput', tagSchema, {
   description: 'A tag on a feature.',
-  fields: (t) => ({
-    feature: t.string({ required: true, description: 'Feature name.' }),
-    type: t.string({ description: 'Tag type (default simple).' }),
-    value: t.string({ required: true, description: 'Tag value, 2..50 characters.' }),
-  }),
+  descriptions: { type: 'Tag type (default simple).', value: 'Tag value, 2..50 characters.' },
+  fields: (t) => ({ feature: t.string({ required: true, description: 'Feature name.' }) }),
 });
-const AddFeatureDependencyInput = builder.inputType('AddFeatureDependencyInput', {
+// The REST body names the parent `feature` (the child is in the path); here `feature` is the child.
+const AddFeatureDependencyInput = zodInput('AddFeatureDependencyInput', dependencyPayloadSchema, {
   description: 'Makes a feature depend on a parent of the same project.',
+  descriptions: {
+    enabled: 'Whether the parent must be enabled (default true).',
+    variants: 'Variants the parent must resolve to (only with enabled true).',
+  },
   fields: (t) => ({
     project: t.string({ required: true, description: 'Project id.' }),
     feature: t.string({ required: true, description: 'The child feature.' }),
     parent: t.string({ required: true, description: 'The parent feature.' }),
-    enabled: t.boolean({ description: 'Whether the parent must be enabled (default true).' }),
-    variants: t.stringList({ description: 'Variants the parent must resolve to (only with enabled true).' }),
   }),
 });
 const RemoveFeatureDependencyInput = builder.inputType('RemoveFeatureDependencyInput', {
@@ -386,122 +297,11 @@ const RemoveFeatureDependencyInput = builder.inputType('RemoveFeatureDependencyI
     parent: t.string({ required: true, description: 'The parent feature.' }),
   }),
 });
-const SetFeatureEnvironmentEnabledInput = builder.inputType('SetFeatureEnvironmentEnabledInput', {
-  description: 'Switches a feature on or off in an environment.',
-  fields: (t) => ({
-    ...environmentKey(t),
-    enabled: t.boolean({ required: true, description: 'On or off.' }),
-    shouldActivateDisabledStrategies: t.boolean({ description: 'When switching on with only disabled strategies: re-enable them instead of adding the default strategy.' }),
-  }),
-});
-const PayloadInput = builder.inputType('VariantPayloadInput', {
-  description: 'Data delivered with a variant.',
-  fields: (t) => ({
-    type: t.string({ required: true, description: 'json, csv, string or number.' }),
-    value: t.string({ required: true, description: 'The payload as a string.' }),
-  }),
-});
-const OverrideInput = builder.inputType('VariantOverrideInput', {
-  description: 'Context values that always get a variant.',
-  fields: (t) => ({
-    contextName: t.string({ required: true, description: 'Context field.' }),
-    values: t.stringList({ required: true, description: 'Values of that field.' }),
-  }),
-});
-const StrategyVariantInput = builder.inputType('StrategyVariantInput', {
-  description: 'A strategy variant.',
-  fields: (t) => ({
-    name: t.string({ required: true, description: 'Unique name.' }),
-    weight: t.int({ description: 'Weight 0..1000 (required for fix variants).' }),
-    weightType: t.string({ description: 'variable (default) or fix.' }),
-    stickiness: t.string({ description: 'Stickiness (default "default").' }),
-    payload: t.field({ type: PayloadInput, description: 'Optional payload.' }),
-  }),
-});
-const FeatureVariantInput = builder.inputType('FeatureVariantInput', {
-  description: 'A feature variant.',
-  fields: (t) => ({
-    name: t.string({ required: true, description: 'Unique name.' }),
-    weight: t.int({ description: 'Weight 0..1000 (required for fix variants).' }),
-    weightType: t.string({ description: 'variable (default) or fix.' }),
-    stickiness: t.string({ description: 'Stickiness (default "default").' }),
-    payload: t.field({ type: PayloadInput, description: 'Optional payload.' }),
-    overrides: t.field({ type: [OverrideInput], description: 'Overrides.' }),
-  }),
-});
-const strategyInputFields = (t: InputFields) => ({
-  title: t.string({ description: 'Descriptive title.' }),
-  disabled: t.boolean({ description: 'Disabled strategies are not evaluated (default false).' }),
-  sortOrder: t.int({ description: 'Position in the list (default: last).' }),
-  parameters: t.field({ type: 'JSON', description: 'Parameter name to string value.' }),
-  constraints: t.field({ type: [ConstraintInput], description: 'Constraints.' }),
-  variants: t.field({ type: [StrategyVariantInput], description: 'Strategy variants.' }),
-  segments: t.intList({ description: 'Ids of segments to attach.' }),
-});
-const AddFeatureStrategyInput = builder.inputType('AddFeatureStrategyInput', {
-  description: 'A new strategy of a feature in an environment.',
-  fields: (t) => ({
-    ...environmentKey(t),
-    name: t.string({ required: true, description: 'Strategy type name.' }),
-    ...strategyInputFields(t),
-  }),
-});
-const UpdateFeatureStrategyInput = builder.inputType('UpdateFeatureStrategyInput', {
-  description: 'New values for a strategy; absent fields are kept.',
-  fields: (t) => ({
-    ...environmentKey(t),
-    id: t.string({ required: true, description: 'Strategy id.' }),
-    name: t.string({ description: 'Strategy type name.' }),
-    ...strategyInputFields(t),
-  }),
-});
-const DeleteFeatureStrategyInput = builder.inputType('DeleteFeatureStrategyInput', {
-  description: 'Names a strategy.',
-  fields: (t) => ({
-    ...environmentKey(t),
-    id: t.string({ required: true, description: 'Strategy id.' }),
-  }),
-});
-const StrategySortOrderInput = builder.inputType('StrategySortOrderInput', {
-  description: 'A strategy and its new position.',
-  fields: (t) => ({
-    id: t.string({ required: true, description: 'Strategy id.' }),
-    sortOrder: t.int({ required: true, description: 'New sort order.' }),
-  }),
-});
-const SetStrategySortOrderInput = builder.inputType('SetStrategySortOrderInput', {
-  description: 'Reorders the strategies of a feature in an environment.',
-  fields: (t) => ({
-    ...environmentKey(t),
-    order: t.field({ type: [StrategySortOrderInput], required: true, description: 'Strategies and their sort orders.' }),
-  }),
-});
-const SetFeatureVariantsInput = builder.inputType('SetFeatureVariantsInput', {
-  description: 'Replaces the variants of a feature in one or more environments.',
-  fields: (t) => ({
-    ...featureKey(t),
-    environments: t.stringList({ required: true, description: 'Environments to set them in.' }),
-    variants: t.field({ type: [FeatureVariantInput], required: true, description: 'The variants; weights are resolved when saved.' }),
-  }),
-});
-const SetFeatureVariantsEverywhereInput = builder.inputType('SetFeatureVariantsEverywhereInput', {
-  description: 'Replaces the variants of a feature in every environment at once (the legacy feature-level variants).',
-  fields: (t) => ({
-    ...featureKey(t),
-    variants: t.field({ type: [FeatureVariantInput], required: true, description: 'The variants; weights are resolved when saved.' }),
-  }),
-});
-const UpdateFeatureTypeInput = builder.inputType('UpdateFeatureTypeInput', {
+const UpdateFeatureTypeInput = zodInput('UpdateFeatureTypeInput', lifetimeSchema, {
   description: 'A feature type\'s lifetime.',
-  fields: (t) => ({
-    id: t.string({ required: true, description: 'Feature type id.' }),
-    lifetimeDays: t.int({ description: 'Days until potentially stale; null for permanent.' }),
-  }),
+  descriptions: { lifetimeDays: 'Days until potentially stale; null for permanent.' },
+  fields: (t) => ({ id: t.string({ required: true, description: 'Feature type id.' }) }),
 });
-
-/** GraphQL lists of input objects carry `undefined` for absent fields; the services take the REST body shape. */
-const clean = <T>(v: T): T => JSON.parse(JSON.stringify(v ?? null)) as T;
-const strategyBody = ({ project: _p, feature: _f, environment: _e, id: _i, ...rest }: Record<string, unknown>) => clean(defined(rest));
 
 // ---- mutations ---------------------------------------------------------------------------------------------
 
@@ -581,53 +381,6 @@ builder.mutationFields((t) => ({
       await ctx.services.features.removeDependencies(input.project, input.feature);
       return ctx.services.features.getProjectFeature(input.project, input.feature);
     },
-  }),
-  setFeatureEnvironmentEnabled: t.field({
-    type: FeatureEnvironmentRef,
-    description: 'Switches a feature on or off in an environment (UPDATE_FEATURE_ENVIRONMENT); switching on without an active strategy adds the default one. Events feature-environment-enabled/disabled.',
-    args: { input: t.arg({ type: SetFeatureEnvironmentEnabledInput, required: true, description: 'Feature, environment and state.' }) },
-    resolve: async (_r, { input: { project, feature, environment, enabled, ...rest } }, ctx) => {
-      await ctx.services.featureStrategies.setEnabled(project, feature, environment, enabled, defined(rest));
-      return ctx.services.featureStrategies.environment(project, feature, environment);
-    },
-  }),
-  addFeatureStrategy: t.field({
-    type: FeatureStrategyRef,
-    description: 'Adds a strategy (CREATE_FEATURE_STRATEGY in the environment). Event feature-strategy-add.',
-    args: { input: t.arg({ type: AddFeatureStrategyInput, required: true, description: 'The strategy.' }) },
-    resolve: (_r, { input }, ctx) => ctx.services.featureStrategies.add(input.project, input.feature, input.environment, strategyBody(input) as never),
-  }),
-  updateFeatureStrategy: t.field({
-    type: FeatureStrategyRef,
-    description: 'Changes a strategy (UPDATE_FEATURE_STRATEGY in the environment). Event feature-strategy-update.',
-    args: { input: t.arg({ type: UpdateFeatureStrategyInput, required: true, description: 'The strategy and its new values.' }) },
-    resolve: (_r, { input }, ctx) => ctx.services.featureStrategies.update(input.project, input.feature, input.environment, input.id, strategyBody(input)),
-  }),
-  deleteFeatureStrategy: t.boolean({
-    description: 'Removes a strategy (DELETE_FEATURE_STRATEGY in the environment). Event feature-strategy-remove.',
-    args: { input: t.arg({ type: DeleteFeatureStrategyInput, required: true, description: 'The strategy.' }) },
-    resolve: async (_r, { input }, ctx) => { await ctx.services.featureStrategies.remove(input.project, input.feature, input.environment, input.id); return true; },
-  }),
-  setStrategySortOrder: t.field({
-    type: [FeatureStrategyRef],
-    description: 'Reorders strategies (UPDATE_FEATURE_STRATEGY in the environment). Event strategy-order-changed.',
-    args: { input: t.arg({ type: SetStrategySortOrderInput, required: true, description: 'The new order.' }) },
-    resolve: async (_r, { input }, ctx) => {
-      await ctx.services.featureStrategies.setSortOrder(input.project, input.feature, input.environment, clean(input.order));
-      return ctx.services.featureStrategies.list(input.project, input.feature, input.environment);
-    },
-  }),
-  setFeatureVariants: t.field({
-    type: [FeatureVariantRef],
-    description: 'Replaces a feature\'s variants in the given environments (UPDATE_FEATURE_ENVIRONMENT_VARIANTS). Event feature-environment-variants-updated per environment that changes.',
-    args: { input: t.arg({ type: SetFeatureVariantsInput, required: true, description: 'Feature, environments and variants.' }) },
-    resolve: (_r, { input }, ctx) => ctx.services.featureStrategies.setVariantsInEnvironments(input.project, input.feature, clean({ variants: input.variants, environments: input.environments })),
-  }),
-  setFeatureVariantsInAllEnvironments: t.field({
-    type: [FeatureVariantRef],
-    description: 'Deprecated feature-level variants: replaces the variants in every environment of the feature (UPDATE_FEATURE_VARIANTS). Event feature-variants-updated.',
-    args: { input: t.arg({ type: SetFeatureVariantsEverywhereInput, required: true, description: 'Feature and variants.' }) },
-    resolve: (_r, { input }, ctx) => ctx.services.featureStrategies.setFeatureVariants(input.project, input.feature, clean(input.variants)),
   }),
   updateFeatureType: t.field({
     type: FeatureTypeRef,

@@ -1,6 +1,7 @@
-import type { Group, GroupInput, GroupMember } from '../domain/access/group.service';
+import { groupSchema, type Group, type GroupInput, type GroupMember } from '../domain/access/group.service';
 import type { User } from '../domain/access/user.service';
 import { builder } from './builder';
+import { zodInput, type InputFields } from './zod-input';
 
 /**
  * A user as a group lists it. Named GroupUser so it stays apart from the users area's own type; the fields are the
@@ -67,26 +68,17 @@ const groupFields = {
   users: 'Ids of the member users (absent: none).',
 };
 
-const CreateGroupInput = builder.inputType('CreateGroupInput', {
+// Members are user ids here; the REST body lists them as `{user: {id}}` (or `{id}`).
+const members = (t: InputFields) => ({ users: t.intList({ description: groupFields.users }) });
+const CreateGroupInput = zodInput('CreateGroupInput', groupSchema, {
   description: 'A new group.',
-  fields: (t) => ({
-    name: t.string({ required: true, description: groupFields.name }),
-    description: t.string({ description: groupFields.description }),
-    mappingsSSO: t.stringList({ description: groupFields.mappingsSSO }),
-    rootRole: t.int({ description: groupFields.rootRole }),
-    users: t.intList({ description: groupFields.users }),
-  }),
+  descriptions: groupFields,
+  fields: members,
 });
-const UpdateGroupInput = builder.inputType('UpdateGroupInput', {
+const UpdateGroupInput = zodInput('UpdateGroupInput', groupSchema, {
   description: 'The new state of a group: every field is replaced, an absent optional field by its default. Members kept keep their joinedAt.',
-  fields: (t) => ({
-    id: t.int({ required: true, description: 'The group to change.' }),
-    name: t.string({ required: true, description: groupFields.name }),
-    description: t.string({ description: groupFields.description }),
-    mappingsSSO: t.stringList({ description: groupFields.mappingsSSO }),
-    rootRole: t.int({ description: groupFields.rootRole }),
-    users: t.intList({ description: groupFields.users }),
-  }),
+  descriptions: groupFields,
+  fields: (t) => ({ id: t.int({ required: true, description: 'The group to change.' }), ...members(t) }),
 });
 const GroupIdInput = builder.inputType('GroupIdInput', {
   description: 'Names one group.',

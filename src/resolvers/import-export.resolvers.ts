@@ -1,11 +1,14 @@
 import type { FieldDifference, FeatureImportChange, PlannedStrategy } from '../domain/import-export/import-feature-plan';
 import type { ImportItem, ImportReport } from '../domain/import-export/import-plan';
-import type { ImportOutcome } from '../domain/import-export/import-export.service';
+import { exportSchema, type ImportOutcome } from '../domain/import-export/import-export.service';
+import { importSchema } from '../domain/import-export/import-payload';
 import { builder } from './builder';
 import { LIST_MULTIPLIER, WEIGHTS } from './cost';
-import { FeatureDependencyRef, FeatureStrategyRef, FeatureVariantRef, StrategyVariantRef } from './features.resolvers';
+import { FeatureStrategyRef, FeatureVariantRef, StrategyVariantRef } from './feature-environments.resolvers';
+import { FeatureDependencyRef } from './features.resolvers';
 import { defined } from './input';
-import { ConstraintRef } from './segments.resolvers';
+import { zodInput } from './zod-input';
+import { ConstraintRef } from './constraints';
 import { TagRef } from './tags.resolvers';
 
 const ImportItemRef = builder.objectRef<ImportItem>('ImportItem').implement({
@@ -111,11 +114,13 @@ const ImportOutcomeRef = builder.objectRef<ImportOutcome>('ImportOutcome').imple
   }),
 });
 
-const ImportInput = builder.inputType('ImportInput', {
+const ImportInput = zodInput('ImportInput', importSchema, {
   description: 'An import payload: where to import, and what (the `data` the batch export produces).',
+  descriptions: {
+    project: 'The project to import into.',
+    environment: 'The environment whose strategies, switch and variants are imported.',
+  },
   fields: (t) => ({
-    project: t.string({ required: true, description: 'The project to import into.' }),
-    environment: t.string({ required: true, description: 'The environment whose strategies, switch and variants are imported.' }),
     data: t.field({
       type: 'JSON', required: true,
       description: 'features, featureStrategies and tagTypes (required), featureEnvironments, contextFields, featureTags, segments and dependencies: what exportFeatures returns.',
@@ -123,14 +128,16 @@ const ImportInput = builder.inputType('ImportInput', {
   }),
 });
 
-const ExportInput = builder.inputType('ExportFeaturesInput', {
+// `downloadFile` is REST's (an attachment instead of a body).
+const ExportInput = zodInput('ExportFeaturesInput', exportSchema, {
   description: 'The features to export (exactly one of features, tag or project) and the environment to export them from.',
-  fields: (t) => ({
-    features: t.stringList({ description: 'Feature names.' }),
-    tag: t.string({ description: 'Features with this tag, as `type:value`.' }),
-    project: t.string({ description: 'Every active feature of this project.' }),
-    environment: t.string({ required: true, description: 'The environment whose strategies, switch and variants are exported.' }),
-  }),
+  omit: ['downloadFile'],
+  descriptions: {
+    features: 'Feature names.',
+    tag: 'Features with this tag, as `type:value`.',
+    project: 'Every active feature of this project.',
+    environment: 'The environment whose strategies, switch and variants are exported.',
+  },
 });
 
 builder.queryFields((t) => ({

@@ -1,13 +1,14 @@
 import DataLoader from 'dataloader';
 import type { Application, ApplicationInstance, ApplicationUsage } from '../domain/metrics/application.read-model';
 import type { FeatureMetricsBucket, FeatureUsage } from '../domain/metrics/client-metrics.read-model';
-import { HOURS_BACK } from '../domain/metrics/client-metrics.service';
+import { HOURS_BACK, updateSchema } from '../domain/metrics/client-metrics.service';
 import { ValidationError } from '../domain/errors';
 import type { FeatureSummary } from '../domain/features/feature.read-model';
 import { NESTED_LIST_MULTIPLIER, WEIGHTS } from './cost';
 import { builder, type GraphQLContext } from './builder';
 import { FeatureRef } from './features.resolvers';
 import { defined } from './input';
+import { zodInput } from './zod-input';
 
 /**
  * What SDKs report (issue 14 part 3): applications with their instances, a feature's usage summary, and a feature's
@@ -189,16 +190,18 @@ builder.queryFields((t) => ({
 
 // ---- mutations ---------------------------------------------------------------------------------------------
 
-const UpdateApplicationInput = builder.inputType('UpdateApplicationInput', {
+// `sdkVersion` and `announced` are what an SDK's registration sets, not a person.
+const UpdateApplicationInput = zodInput('UpdateApplicationInput', updateSchema, {
   description: 'An application to create, or the details to change; absent fields are untouched, null empties them.',
-  fields: (t) => ({
-    appName: t.string({ required: true, description: 'Application name.' }),
-    description: t.string({ description: 'Free text.' }),
-    url: t.string({ description: 'A link to the application.' }),
-    color: t.string({ description: 'A CSS color.' }),
-    icon: t.string({ description: 'An icon.' }),
-    strategies: t.stringList({ description: 'Strategy types its SDKs implement (replaced by the next registration).' }),
-  }),
+  omit: ['sdkVersion', 'announced'],
+  descriptions: {
+    description: 'Free text.',
+    url: 'A link to the application.',
+    color: 'A CSS color.',
+    icon: 'An icon.',
+    strategies: 'Strategy types its SDKs implement (replaced by the next registration).',
+  },
+  fields: (t) => ({ appName: t.string({ required: true, description: 'Application name.' }) }),
 });
 const ApplicationNameInput = builder.inputType('ApplicationNameInput', {
   description: 'Names one application.',

@@ -1,12 +1,14 @@
-import type { AdvancedPlaygroundEntry, AdvancedPlaygroundFeature } from '../domain/playground/playground.service';
+import { advancedSchema, basicSchema, contextSchema, type AdvancedPlaygroundEntry, type AdvancedPlaygroundFeature } from '../domain/playground/playground.service';
 import type {
   PlaygroundConstraintResult, PlaygroundFeatureEvaluation, PlaygroundSegmentResult, PlaygroundStrategyEvaluation, PlaygroundVariant,
 } from '../domain/playground/types';
 import type { FeatureVariant } from '../domain/features/variants';
+import { ConstraintOperatorEnum } from './constraints';
 import { LIST_MULTIPLIER, WEIGHTS } from './cost';
 import { builder } from './builder';
 import { defined } from './input';
-import { FeatureVariantRef, PayloadRef, StrategyVariantRef } from './features.resolvers';
+import { zodInput, type InputFields } from './zod-input';
+import { FeatureVariantRef, PayloadRef, StrategyVariantRef } from './feature-environments.resolvers';
 
 const PlaygroundVariantRef = builder.objectRef<PlaygroundVariant>('PlaygroundVariant').implement({
   description: 'The variant a context gets; `disabled` (enabled false) when none.',
@@ -21,7 +23,7 @@ const PlaygroundConstraintRef = builder.objectRef<PlaygroundConstraintResult>('P
   description: 'A constraint and whether it held for the context.',
   fields: (t) => ({
     contextName: t.exposeString('contextName', { description: 'Context field.' }),
-    operator: t.exposeString('operator', { description: 'Operator.' }),
+    operator: t.expose('operator', { type: ConstraintOperatorEnum, description: 'Operator.' }),
     values: t.exposeStringList('values', { description: 'Values of list operators.' }),
     value: t.string({ nullable: true, description: 'Value of single-value operators.', resolve: (c) => c.value ?? null }),
     caseInsensitive: t.exposeBoolean('caseInsensitive', { description: 'Whether case is ignored.' }),
@@ -121,33 +123,31 @@ const AdvancedPlaygroundFeatureRef = builder.objectRef<AdvancedPlaygroundFeature
   }),
 });
 
-export const PlaygroundContextInput = builder.inputType('PlaygroundContextInput', {
+export const PlaygroundContextInput = zodInput('PlaygroundContextInput', contextSchema, {
   description: 'The client context a flag is evaluated for.',
-  fields: (t) => ({
-    appName: t.string({ required: true, description: 'Application name (non-empty).' }),
-    userId: t.string({ description: 'User id; comma-separated values expand in the advanced playground.' }),
-    sessionId: t.string({ description: 'Session id.' }),
-    remoteAddress: t.string({ description: 'IP address.' }),
-    environment: t.string({ description: 'Deprecated context environment (default "default"), which constraints on `environment` read.' }),
-    currentTime: t.string({ description: 'RFC 3339 time of the evaluation (default now).' }),
-    properties: t.field({ type: 'JSON', description: 'Other context fields: name to string value.' }),
-  }),
+  descriptions: {
+    appName: 'Application name (non-empty).',
+    userId: 'User id; comma-separated values expand in the advanced playground.',
+    sessionId: 'Session id.',
+    remoteAddress: 'IP address.',
+    environment: 'Deprecated context environment (default "default"), which constraints on `environment` read.',
+    currentTime: 'RFC 3339 time of the evaluation (default now).',
+  },
+  fields: (t) => ({ properties: t.field({ type: 'JSON', description: 'Other context fields: name to string value.' }) }),
 });
-const PlaygroundInput = builder.inputType('PlaygroundInput', {
+// The REST body's `projects` may also be "*" (all); GraphQL says that by leaving it out.
+const projects = (t: InputFields) => ({
+  projects: t.stringList({ description: 'Projects to include (default all).' }),
+});
+const PlaygroundInput = zodInput('PlaygroundInput', basicSchema, {
   description: 'What to evaluate: one environment.',
-  fields: (t) => ({
-    environment: t.string({ required: true, description: 'Environment.' }),
-    projects: t.stringList({ description: 'Projects to include (default all).' }),
-    context: t.field({ type: PlaygroundContextInput, required: true, description: 'The context.' }),
-  }),
+  descriptions: { environment: 'Environment.', context: 'The context.' },
+  fields: projects,
 });
-const AdvancedPlaygroundInput = builder.inputType('AdvancedPlaygroundInput', {
+const AdvancedPlaygroundInput = zodInput('AdvancedPlaygroundInput', advancedSchema, {
   description: 'What to evaluate: several environments and every combination of comma-separated context values.',
-  fields: (t) => ({
-    environments: t.stringList({ required: true, description: 'Environments (at least 1).' }),
-    projects: t.stringList({ description: 'Projects to include (default all).' }),
-    context: t.field({ type: PlaygroundContextInput, required: true, description: 'The context.' }),
-  }),
+  descriptions: { environments: 'Environments (at least 1).', context: 'The context.' },
+  fields: projects,
 });
 
 /** GraphQL's context as the REST body: absent fields dropped, so the same validation and expansion apply. */

@@ -3,14 +3,16 @@ import type {
   HealthReportEnvironment, HealthReportFeature, HealthReportFeatureEnvironment, ProjectHealthReport, ProjectStats,
 } from '../domain/projects/health-report.service';
 import { PROJECT_MODES, type Project, type ProjectEnvironmentLink } from '../domain/projects/project.read-model';
+import { createSchema, linkSchema, settingsSchema, updateSchema } from '../domain/projects/project.service';
+import { featureNamingSchema } from '../domain/projects/feature-naming';
 import { WEIGHTS } from './cost';
 import { builder } from './builder';
 import { defined } from './input';
 import { TagRef } from './tags.resolvers';
+import { enumType, zodInput } from './zod-input';
 
-const ProjectModeEnum = builder.enumType('ProjectMode', {
+const ProjectModeEnum = enumType('ProjectMode', PROJECT_MODES, {
   description: 'Who may submit change requests and see the project: open, protected or private.',
-  values: Object.fromEntries(PROJECT_MODES.map((m) => [m, { value: m }])) as Record<(typeof PROJECT_MODES)[number], { value: (typeof PROJECT_MODES)[number] }>,
 });
 
 const FeatureNamingRef = builder.objectRef<Project['featureNaming']>('FeatureNaming').implement({
@@ -184,55 +186,38 @@ const projectFields = {
   featureLimit: 'Maximum number of features; null for no limit.',
 };
 
-const CreateProjectInput = builder.inputType('CreateProjectInput', {
+const CreateProjectInput = zodInput('CreateProjectInput', createSchema, {
   description: 'A new project.',
-  fields: (t) => ({
-    id: t.string({ required: true, description: 'URL-friendly id, 1..100 characters.' }),
-    name: t.string({ required: true, description: projectFields.name }),
-    description: t.string({ description: projectFields.description }),
-    mode: t.field({ type: ProjectModeEnum, description: 'Collaboration mode (default open).' }),
-    defaultStickiness: t.string({ description: projectFields.defaultStickiness }),
-    featureLimit: t.int({ description: projectFields.featureLimit }),
-  }),
+  descriptions: { ...projectFields, id: 'URL-friendly id, 1..100 characters.', mode: 'Collaboration mode (default open).' },
 });
-const UpdateProjectInput = builder.inputType('UpdateProjectInput', {
+const UpdateProjectInput = zodInput('UpdateProjectInput', updateSchema, {
   description: 'New values for a project; absent optional fields are untouched.',
-  fields: (t) => ({
-    id: t.string({ required: true, description: 'The project to change.' }),
-    name: t.string({ required: true, description: projectFields.name }),
-    description: t.string({ description: projectFields.description }),
-    mode: t.field({ type: ProjectModeEnum, description: 'Collaboration mode.' }),
-    defaultStickiness: t.string({ description: projectFields.defaultStickiness }),
-    featureLimit: t.int({ description: projectFields.featureLimit }),
-  }),
+  descriptions: { ...projectFields, mode: 'Collaboration mode.' },
+  fields: (t) => ({ id: t.string({ required: true, description: 'The project to change.' }) }),
 });
 const ProjectIdInput = builder.inputType('ProjectIdInput', {
   description: 'Names one project.',
   fields: (t) => ({ id: t.string({ required: true, description: 'Project id.' }) }),
 });
-const ProjectEnvironmentInput = builder.inputType('ProjectEnvironmentInput', {
+const ProjectEnvironmentInput = zodInput('ProjectEnvironmentInput', linkSchema, {
   description: 'A project and an environment.',
-  fields: (t) => ({
-    project: t.string({ required: true, description: 'Project id.' }),
-    environment: t.string({ required: true, description: 'Environment name.' }),
-  }),
+  descriptions: { environment: 'Environment name.' },
+  fields: (t) => ({ project: t.string({ required: true, description: 'Project id.' }) }),
 });
 
-const FeatureNamingInput = builder.inputType('FeatureNamingInput', {
+// Built for the settings input that holds it.
+zodInput('FeatureNamingInput', featureNamingSchema, {
   description: 'A feature naming pattern; a null pattern clears the example and description too.',
-  fields: (t) => ({
-    pattern: t.string({ description: 'JavaScript regular expression without delimiters or flags, applied as ^(?:pattern)$; at most 500 characters; null clears it.' }),
-    example: t.string({ description: 'A name that matches the pattern.' }),
-    description: t.string({ description: 'Shown when a feature is created.' }),
-  }),
+  descriptions: {
+    pattern: 'JavaScript regular expression without delimiters or flags, applied as ^(?:pattern)$; at most 500 characters; null clears it.',
+    example: 'A name that matches the pattern.',
+    description: 'Shown when a feature is created.',
+  },
 });
-const UpdateProjectSettingsInput = builder.inputType('UpdateProjectSettingsInput', {
+const UpdateProjectSettingsInput = zodInput('UpdateProjectSettingsInput', settingsSchema, {
   description: 'New project settings; absent fields are untouched.',
-  fields: (t) => ({
-    project: t.string({ required: true, description: 'The project to change.' }),
-    mode: t.field({ type: ProjectModeEnum, description: 'Collaboration mode.' }),
-    featureNaming: t.field({ type: FeatureNamingInput, description: 'Feature naming pattern.' }),
-  }),
+  descriptions: { mode: 'Collaboration mode.', featureNaming: 'Feature naming pattern.' },
+  fields: (t) => ({ project: t.string({ required: true, description: 'The project to change.' }) }),
 });
 
 builder.mutationFields((t) => ({

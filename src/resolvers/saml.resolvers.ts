@@ -1,6 +1,7 @@
-import type { SamlSettings, ServiceProviderUrls } from '../domain/access/saml-settings.service';
+import { settingsSchema, type SamlSettings, type ServiceProviderUrls } from '../domain/access/saml-settings.service';
 import { builder } from './builder';
 import { defined } from './input';
+import { zodInput } from './zod-input';
 
 /**
  * SAML settings on the GraphQL door (spec endpoint 11, issue 10): the same service methods as
@@ -38,19 +39,22 @@ const SamlSettingsRef = builder.objectRef<SamlSettings>('SamlSettings').implemen
   }),
 });
 
-const UpdateSamlSettingsInput = builder.inputType('UpdateSamlSettingsInput', {
+// The identity provider's entity id, URL and certificate are optional here so that the service's own check names what is
+// missing, as it does over REST.
+const UpdateSamlSettingsInput = zodInput('UpdateSamlSettingsInput', settingsSchema, {
   description: 'The new SAML settings; they replace the old ones (absent optional fields are removed, absent booleans are false). Empty strings in optional fields mean absent.',
-  fields: (t) => ({
-    enabled: t.boolean({ description: 'Whether SAML sign-in is on (default false).' }),
-    entityId: t.string({ description: "Required: the identity provider's entity id." }),
-    signOnUrl: t.string({ description: "Required: the identity provider's single sign-on URL (absolute http or https)." }),
-    certificate: t.string({ description: "Required: the identity provider's X.509 certificate, PEM with or without the BEGIN/END lines." }),
-    signOutUrl: t.string({ description: "The identity provider's single logout URL (absolute http or https)." }),
-    spCertificate: t.string({ description: "Left out, or this service's own certificate as read (it cannot be replaced: the service signs with its own key)." }),
-    autoCreate: t.boolean({ description: 'Create unknown users at their first sign-in (needs emailDomains; default false).' }),
-    emailDomains: t.string({ description: 'Comma-separated domain names, for example "example.com,example.org".' }),
-    defaultRootRole: t.string({ description: 'Viewer (default), Editor or Admin.' }),
-  }),
+  optional: ['entityId', 'signOnUrl', 'certificate'],
+  descriptions: {
+    enabled: 'Whether SAML sign-in is on (default false).',
+    entityId: "Required: the identity provider's entity id.",
+    signOnUrl: "Required: the identity provider's single sign-on URL (absolute http or https).",
+    certificate: "Required: the identity provider's X.509 certificate, PEM with or without the BEGIN/END lines.",
+    signOutUrl: "The identity provider's single logout URL (absolute http or https).",
+    spCertificate: "Left out, or this service's own certificate as read (it cannot be replaced: the service signs with its own key).",
+    autoCreate: 'Create unknown users at their first sign-in (needs emailDomains; default false).',
+    emailDomains: 'Comma-separated domain names, for example "example.com,example.org".',
+    defaultRootRole: 'Viewer (default), Editor or Admin.',
+  },
 });
 
 builder.queryFields((t) => ({

@@ -1,34 +1,10 @@
-import type { Constraint } from '../domain/features/constraints';
 import type { Segment, SegmentStrategy } from '../domain/segments/segment.read-model';
+import { createSchema, updateSchema } from '../domain/segments/segment.service';
 import { builder } from './builder';
+import { ConstraintInput, ConstraintRef } from './constraints';
 import { NESTED_LIST_MULTIPLIER } from './cost';
 import { defined } from './input';
-
-/** A constraint as stored on segments and strategies; FeatureStrategy reuses this type. */
-export const ConstraintRef = builder.objectRef<Constraint>('Constraint').implement({
-  description: 'A condition on one field of the client context.',
-  fields: (t) => ({
-    contextName: t.exposeString('contextName', { description: 'The context field the constraint reads.' }),
-    operator: t.exposeString('operator', { description: 'One of the 18 operators, for example IN, NUM_GT, DATE_AFTER, SEMVER_GTE or REGEX.' }),
-    values: t.exposeStringList('values', { description: 'Values for the list operators (IN, NOT_IN, STR_*); empty otherwise.' }),
-    value: t.string({ nullable: true, description: 'The single value of the numeric, date and semver operators, or the RE2 pattern of REGEX; null when not given.', resolve: (c) => c.value ?? null }),
-    caseInsensitive: t.exposeBoolean('caseInsensitive', { description: 'Whether the string operators and REGEX ignore case.' }),
-    inverted: t.exposeBoolean('inverted', { description: 'Whether the result is negated.' }),
-  }),
-});
-
-/** A constraint as clients send it; strategy mutations reuse this input. */
-export const ConstraintInput = builder.inputType('ConstraintInput', {
-  description: 'A condition on one field of the client context.',
-  fields: (t) => ({
-    contextName: t.string({ required: true, description: 'An existing context field.' }),
-    operator: t.string({ required: true, description: 'One of the 18 operators: IN, NOT_IN, STR_STARTS_WITH, STR_ENDS_WITH, STR_CONTAINS, NUM_EQ, NUM_GT, NUM_GTE, NUM_LT, NUM_LTE, DATE_AFTER, DATE_BEFORE, SEMVER_EQ, SEMVER_GT, SEMVER_GTE, SEMVER_LT, SEMVER_LTE or REGEX.' }),
-    values: t.stringList({ description: 'Values for the list operators (at least one); up to 1000 values of 1..100 characters.' }),
-    value: t.string({ description: 'The single value of the numeric, date and semver operators, or for REGEX a pattern RE2 compiles (searched anywhere in the context value; up to 100 characters).' }),
-    caseInsensitive: t.boolean({ description: 'Whether the string operators and REGEX ignore case (default false).' }),
-    inverted: t.boolean({ description: 'Whether the result is negated (default false).' }),
-  }),
-});
+import { zodInput } from './zod-input';
 
 /** A feature strategy that uses a segment (GET /api/admin/segments/:id/strategies lists the same). */
 const SegmentStrategyRef = builder.objectRef<SegmentStrategy>('SegmentStrategy').implement({
@@ -84,24 +60,22 @@ const segmentFields = {
   project: 'An existing project whose strategies alone may use it; null for a global segment.',
 };
 
-const CreateSegmentInput = builder.inputType('CreateSegmentInput', {
+const CreateSegmentInput = zodInput('CreateSegmentInput', createSchema, {
   description: 'A new segment.',
-  fields: (t) => ({
-    name: t.string({ required: true, description: segmentFields.name }),
-    description: t.string({ description: segmentFields.description }),
-    project: t.string({ description: `${segmentFields.project} Absent means global.` }),
-    constraints: t.field({ type: [ConstraintInput], description: 'Its constraints (default none).' }),
-  }),
+  descriptions: {
+    ...segmentFields,
+    project: `${segmentFields.project} Absent means global.`,
+    constraints: 'Its constraints (default none).',
+  },
 });
-const UpdateSegmentInput = builder.inputType('UpdateSegmentInput', {
+const UpdateSegmentInput = zodInput('UpdateSegmentInput', updateSchema, {
   description: 'New values for a segment: the name is required; an absent optional field is kept, null clears it.',
-  fields: (t) => ({
-    id: t.int({ required: true, description: 'The segment to change.' }),
-    name: t.string({ required: true, description: segmentFields.name }),
-    description: t.string({ description: segmentFields.description }),
-    project: t.string({ description: `${segmentFields.project} It cannot move to a project while strategies of other projects use it.` }),
-    constraints: t.field({ type: [ConstraintInput], description: 'Replaces its constraints.' }),
-  }),
+  descriptions: {
+    ...segmentFields,
+    project: `${segmentFields.project} It cannot move to a project while strategies of other projects use it.`,
+    constraints: 'Replaces its constraints.',
+  },
+  fields: (t) => ({ id: t.int({ required: true, description: 'The segment to change.' }) }),
 });
 const SegmentIdInput = builder.inputType('SegmentIdInput', {
   description: 'Names one segment.',

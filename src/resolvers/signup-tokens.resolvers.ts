@@ -1,7 +1,9 @@
-import type { SignupToken } from '../domain/access/signup-token.service';
-import { roleRef, RoleRef, UserRef } from './access.resolvers';
+import { createSchema, updateSchema, type SignupToken } from '../domain/access/signup-token.service';
+import { RoleRef } from './roles.resolvers';
+import { roleRef, UserRef } from './users.resolvers';
 import { builder } from './builder';
 import { defined } from './input';
+import { zodInput } from './zod-input';
 
 /**
  * Public signup tokens on the GraphQL door (issue 10, spec endpoint 7): the admin side only. Using an invite link
@@ -23,21 +25,22 @@ const SignupTokenRef = builder.objectRef<SignupToken>('PublicSignupToken').imple
   }),
 });
 
-const CreateSignupTokenInput = builder.inputType('CreatePublicSignupTokenInput', {
+// Times are DateTime here, a role a text (an id or a name).
+const CreateSignupTokenInput = zodInput('CreatePublicSignupTokenInput', createSchema, {
   description: 'A new invite link.',
+  descriptions: { name: 'Display name.' },
   fields: (t) => ({
-    name: t.string({ required: true, description: 'Display name.' }),
     expiresAt: t.field({ type: 'DateTime', required: true, description: 'When it stops working: at most one month ahead (a later date is brought back to that).' }),
     role: t.string({ description: 'Root role of the people who sign up, by id or name; Viewer when absent.' }),
   }),
 });
 
-const UpdateSignupTokenInput = builder.inputType('UpdatePublicSignupTokenInput', {
+const UpdateSignupTokenInput = zodInput('UpdatePublicSignupTokenInput', updateSchema, {
   description: "An invite link's changes: at least one of expiresAt and enabled.",
+  descriptions: { enabled: 'Whether the link may be used.' },
   fields: (t) => ({
     secret: t.string({ required: true, description: 'The token.' }),
     expiresAt: t.field({ type: 'DateTime', description: 'New expiry (not capped: a past date ends the link at once).' }),
-    enabled: t.boolean({ description: 'Whether the link may be used.' }),
   }),
 });
 

@@ -5,8 +5,8 @@ import type {
 import { LIST_MULTIPLIER } from './cost';
 import { builder } from './builder';
 import { EnvironmentRef } from './environments.resolvers';
-import { FeatureVariantRef, StrategyVariantRef } from './features.resolvers';
-import { ConstraintRef } from './segments.resolvers';
+import { FeatureVariantRef, StrategyVariantRef } from './feature-environments.resolvers';
+import { ConstraintRef } from './constraints';
 import { StrategyDefinitionRef } from './strategies.resolvers';
 import { TagRef, TagTypeRef } from './tags.resolvers';
 

@@ -1,7 +1,9 @@
 import type { StrategyDefinition, StrategyParameter } from '../domain/strategies/strategy-definition.read-model';
+import { createSchema, updateSchema } from '../domain/strategies/strategy-definition.service';
 import { STRATEGY_PARAMETER_TYPES } from '../domain/strategies/strategy-definition.entity';
 import { builder } from './builder';
 import { defined } from './input';
+import { enumType, itemOf, zodInput } from './zod-input';
 
 const PARAMETER_TYPE_DESCRIPTIONS: Record<(typeof STRATEGY_PARAMETER_TYPES)[number], string> = {
   string: 'Free text.',
@@ -11,11 +13,9 @@ const PARAMETER_TYPE_DESCRIPTIONS: Record<(typeof STRATEGY_PARAMETER_TYPES)[numb
   boolean: 'true or false.',
 };
 
-const StrategyParameterTypeEnum = builder.enumType('StrategyParameterType', {
+const StrategyParameterTypeEnum = enumType('StrategyParameterType', STRATEGY_PARAMETER_TYPES, {
   description: 'What kind of value a strategy parameter holds.',
-  values: Object.fromEntries(STRATEGY_PARAMETER_TYPES.map((type) => [type, { value: type, description: PARAMETER_TYPE_DESCRIPTIONS[type] }])) as {
-    [K in (typeof STRATEGY_PARAMETER_TYPES)[number]]: { value: K; description: string };
-  },
+  valueDescriptions: PARAMETER_TYPE_DESCRIPTIONS,
 });
 
 const StrategyParameterRef = builder.objectRef<StrategyParameter>('StrategyParameter').implement({
@@ -55,36 +55,37 @@ builder.queryFields((t) => ({
   }),
 }));
 
-const StrategyParameterInput = builder.inputType('StrategyParameterInput', {
+// Built for the definition inputs that hold it.
+zodInput('StrategyParameterInput', itemOf(createSchema.shape.parameters), {
   description: 'A parameter of a strategy definition.',
-  fields: (t) => ({
-    name: t.string({ required: true, description: 'Parameter name, 1..100 characters, unique within the definition.' }),
-    type: t.field({ type: StrategyParameterTypeEnum, required: true, description: 'Kind of value.' }),
-    description: t.string({ description: 'What the parameter does (default empty).' }),
-    required: t.boolean({ description: 'Whether a feature strategy must set it (default false).' }),
-  }),
+  descriptions: {
+    name: 'Parameter name, 1..100 characters, unique within the definition.',
+    type: 'Kind of value.',
+    description: 'What the parameter does (default empty).',
+    required: 'Whether a feature strategy must set it (default false).',
+  },
 });
-const CreateStrategyInput = builder.inputType('CreateStrategyInput', {
+const CreateStrategyInput = zodInput('CreateStrategyInput', createSchema, {
   description: 'A new custom strategy definition.',
-  fields: (t) => ({
-    name: t.string({ required: true, description: 'URL-friendly name, 1..100 characters.' }),
-    displayName: t.string({ description: 'Human-readable name, up to 100 characters.' }),
-    title: t.string({ description: 'Title, up to 100 characters.' }),
-    description: t.string({ description: 'What the strategy does.' }),
-    editable: t.boolean({ description: 'Accepted for compatibility; only true is allowed (custom definitions are always editable).' }),
-    parameters: t.field({ type: [StrategyParameterInput], description: 'Declared parameters (default none).' }),
-  }),
+  descriptions: {
+    name: 'URL-friendly name, 1..100 characters.',
+    displayName: 'Human-readable name, up to 100 characters.',
+    title: 'Title, up to 100 characters.',
+    description: 'What the strategy does.',
+    editable: 'Accepted for compatibility; only true is allowed (custom definitions are always editable).',
+    parameters: 'Declared parameters (default none).',
+  },
 });
-const UpdateStrategyInput = builder.inputType('UpdateStrategyInput', {
+const UpdateStrategyInput = zodInput('UpdateStrategyInput', updateSchema, {
   description: 'Changes to a custom strategy definition; absent fields are untouched, null empties a text.',
-  fields: (t) => ({
-    name: t.string({ required: true, description: 'The definition to change (it cannot be renamed).' }),
-    displayName: t.string({ description: 'Human-readable name.' }),
-    title: t.string({ description: 'Title.' }),
-    description: t.string({ description: 'What the strategy does.' }),
-    editable: t.boolean({ description: 'Accepted for compatibility; only true is allowed.' }),
-    parameters: t.field({ type: [StrategyParameterInput], description: 'Replaces the declared parameters.' }),
-  }),
+  descriptions: {
+    displayName: 'Human-readable name.',
+    title: 'Title.',
+    description: 'What the strategy does.',
+    editable: 'Accepted for compatibility; only true is allowed.',
+    parameters: 'Replaces the declared parameters.',
+  },
+  fields: (t) => ({ name: t.string({ required: true, description: 'The definition to change (it cannot be renamed).' }) }),
 });
 const nameInput = (typeName: string, what: string) => builder.inputType(typeName, {
   description: `Names the strategy definition to ${what}.`,

@@ -1,6 +1,8 @@
 import type { Tag, TagType } from '../domain/tags/tag.read-model';
+import { createTagTypeSchema, tagSchema, updateTagTypeSchema } from '../domain/tags/tag.service';
 import { builder } from './builder';
 import { defined } from './input';
+import { zodInput } from './zod-input';
 
 export const TagTypeRef = builder.objectRef<TagType>('TagType').implement({
   description: 'A kind of tag (for example simple).',
@@ -45,32 +47,22 @@ builder.queryFields((t) => ({
   }),
 }));
 
-const CreateTagTypeInput = builder.inputType('CreateTagTypeInput', {
+const CreateTagTypeInput = zodInput('CreateTagTypeInput', createTagTypeSchema, {
   description: 'A new tag type.',
-  fields: (t) => ({
-    name: t.string({ required: true, description: 'URL-friendly name, 2..50 characters.' }),
-    description: t.string({ description: 'Free text.' }),
-    icon: t.string({ description: 'Icon.' }),
-  }),
+  descriptions: { name: 'URL-friendly name, 2..50 characters.', description: 'Free text.', icon: 'Icon.' },
 });
-const UpdateTagTypeInput = builder.inputType('UpdateTagTypeInput', {
+const UpdateTagTypeInput = zodInput('UpdateTagTypeInput', updateTagTypeSchema, {
   description: 'Changes to a tag type; absent fields are untouched.',
-  fields: (t) => ({
-    name: t.string({ required: true, description: 'The tag type to change.' }),
-    description: t.string({ description: 'Free text.' }),
-    icon: t.string({ description: 'Icon.' }),
-  }),
+  descriptions: { description: 'Free text.', icon: 'Icon.' },
+  fields: (t) => ({ name: t.string({ required: true, description: 'The tag type to change.' }) }),
 });
 const TagTypeNameInput = builder.inputType('TagTypeNameInput', {
   description: 'Names one tag type.',
   fields: (t) => ({ name: t.string({ required: true, description: 'Tag type name.' }) }),
 });
-const CreateTagInput = builder.inputType('CreateTagInput', {
+const CreateTagInput = zodInput('CreateTagInput', tagSchema, {
   description: 'A new tag.',
-  fields: (t) => ({
-    type: t.string({ description: 'Tag type (default simple).' }),
-    value: t.string({ required: true, description: 'The value, 2..50 characters.' }),
-  }),
+  descriptions: { type: 'Tag type (default simple).', value: 'The value, 2..50 characters.' },
 });
 const TagInput = builder.inputType('TagInput', {
   description: 'Names one tag.',

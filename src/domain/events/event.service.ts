@@ -7,7 +7,7 @@ import { EventStream, type StreamFilter } from './event-stream';
 import { newestEventsOfFeatures, readEventPage, type EventPage, type EventParts } from './event.read-model';
 import type { AuditEvent } from './event.store';
 
-const filterSchema = z.object({
+export const filterSchema = z.object({
   type: z.string().min(1).max(100).optional(),
   project: z.string().min(1).max(1000).optional(),
   feature: z.string().min(1).max(1000).optional(),
@@ -19,7 +19,7 @@ const filterSchema = z.object({
 export type EventQuery = z.input<typeof filterSchema>;
 
 /** The live stream's filter: at most one entry per event type (a longer list must repeat one or name an unknown one). */
-const streamFilterSchema = z.object({
+export const streamFilterSchema = z.object({
   types: z.array(z.string().max(100)).min(1).max(EVENT_TYPES.length).optional(),
   project: z.string().min(1).max(1000).optional(),
   feature: z.string().min(1).max(1000).optional(),

@@ -3,32 +3,36 @@
  * rules the service applies, so a user sees the problem on the field instead of a refusal), and the conversion between
  * the editor's state and the `ConstraintInput` of the GraphQL contract.
  */
+import type { ConstraintOperator } from '../gql/graphql';
 
 /**
- * The 15 operators of the contract (admin-api.md, Constraint) and the three Unleash 8.2 added (SEMVER_GTE, SEMVER_LTE,
- * REGEX), in the order the editor offers them.
+ * What a person reads for each operator (the editor's operator list, constraint sentences on the flag page, the
+ * segment list), in the order the editor offers them. The operators are the GraphQL contract's `ConstraintOperator`
+ * (codegen, from the service's own list): one missing here or one the contract does not have fails the type check.
  */
-export const OPERATORS = [
-  'IN', 'NOT_IN', 'STR_CONTAINS', 'STR_STARTS_WITH', 'STR_ENDS_WITH', 'REGEX',
-  'NUM_EQ', 'NUM_GT', 'NUM_GTE', 'NUM_LT', 'NUM_LTE',
-  'DATE_AFTER', 'DATE_BEFORE', 'SEMVER_EQ', 'SEMVER_GT', 'SEMVER_GTE', 'SEMVER_LT', 'SEMVER_LTE',
-] as const;
-export type Operator = (typeof OPERATORS)[number];
-
-/** What a person reads in the operator list. */
-export const OPERATOR_LABELS: Record<Operator, string> = {
+export const OPERATOR_LABELS = {
   IN: 'is one of', NOT_IN: 'is not one of', STR_CONTAINS: 'contains', STR_STARTS_WITH: 'starts with', STR_ENDS_WITH: 'ends with',
-  REGEX: 'matches (regex)',
-  NUM_EQ: '= (number)', NUM_GT: '> (number)', NUM_GTE: '≥ (number)', NUM_LT: '< (number)', NUM_LTE: '≤ (number)',
-  DATE_AFTER: 'is after (date)', DATE_BEFORE: 'is before (date)', SEMVER_EQ: '= (semver)', SEMVER_GT: '> (semver)',
-  SEMVER_GTE: '≥ (semver)', SEMVER_LT: '< (semver)', SEMVER_LTE: '≤ (semver)',
-};
+  REGEX: 'matches the pattern',
+  NUM_EQ: '=', NUM_GT: '>', NUM_GTE: '≥', NUM_LT: '<', NUM_LTE: '≤',
+  DATE_AFTER: 'is after', DATE_BEFORE: 'is before',
+  SEMVER_EQ: 'is version', SEMVER_GT: 'is a version after', SEMVER_GTE: 'is at least version', SEMVER_LT: 'is a version before',
+  SEMVER_LTE: 'is at most version',
+} as const satisfies Record<ConstraintOperator, string>;
+
+/** The operators of the contract, in the order the editor offers them. */
+export const OPERATORS = Object.keys(OPERATOR_LABELS) as ConstraintOperator[];
+export type Operator = ConstraintOperator;
 
 /** The kind of value an operator compares with: several strings, or one number, date, semantic version or pattern. */
 export type ValueKind = 'list' | 'number' | 'date' | 'semver' | 'regex';
 
 export function isOperator(op: string): op is Operator {
-  return (OPERATORS as readonly string[]).includes(op);
+  return Object.hasOwn(OPERATOR_LABELS, op);
+}
+
+/** An operator as a person reads it ("is one of"); an operator the contract does not have, as it is. */
+export function operatorLabel(operator: string): string {
+  return isOperator(operator) ? OPERATOR_LABELS[operator] : operator;
 }
 
 export function valueKind(op: string): ValueKind {
@@ -42,7 +46,10 @@ export function valueKind(op: string): ValueKind {
 /** The string operators and REGEX offer "case insensitive" (IN/NOT_IN compare exactly in the editor's model). */
 export const takesCaseInsensitive = (op: string): boolean => op.startsWith('STR_') || op === 'REGEX';
 
-/** One constraint as the editor holds it: both value slots are kept so switching operators back and forth loses nothing. */
+/**
+ * One constraint as the editor holds it: both value slots are kept so switching operators back and forth loses nothing.
+ * The operator is what was chosen or read, checked by `validateConstraint` before anything is sent.
+ */
 export interface ConstraintDraft {
   /** A key for React lists; never sent. */
   key: number;
@@ -55,7 +62,7 @@ export interface ConstraintDraft {
   inverted: boolean;
 }
 
-/** The GraphQL `ConstraintInput` (and the shape of `Constraint` read back). */
+/** A constraint as read back (`Constraint`), or as a form holds one to edit. */
 export interface ConstraintInputShape {
   contextName: string;
   operator: string;
@@ -88,10 +95,11 @@ export function fromConstraint(c: ConstraintInputShape): ConstraintDraft {
  * The editor's constraint as the mutation input: only the value slot its operator uses, trimmed (a pattern is sent as
  * typed: a space in it is part of what it matches).
  */
-export function toConstraintInput(d: ConstraintDraft): Required<Pick<ConstraintInputShape, 'contextName' | 'operator' | 'caseInsensitive' | 'inverted'>> & { values?: string[]; value?: string } {
+export function toConstraintInput(d: ConstraintDraft): Required<Pick<ConstraintInputShape, 'contextName' | 'caseInsensitive' | 'inverted'>> & { operator: ConstraintOperator; values?: string[]; value?: string } {
   const base = {
     contextName: d.contextName,
-    operator: d.operator,
+    // The forms send only constraints `validateConstraint` passed, which requires an operator of the contract.
+    operator: d.operator as ConstraintOperator,
     // IN/NOT_IN show no switch but keep what a stored constraint had (the evaluation honours it); numbers, dates and
     // versions have no case.
     caseInsensitive: valueKind(d.operator) === 'list' || valueKind(d.operator) === 'regex' ? d.caseInsensitive : false,

@@ -1,5 +1,6 @@
 // Readable summaries of a flag's strategies, constraints and variants for the flag page, and the strategy reordering:
 // plain computations, unit tested in test/unit/web-flag-summary.test.ts.
+import { operatorLabel } from './constraints';
 
 /** Display names of the built-in strategy types (custom ones keep their own name). */
 const STRATEGY_LABELS: Record<string, string> = {
@@ -65,31 +66,6 @@ export function parameterSummary(name: string, parameters: unknown): string {
       return entries.length === 0 ? 'No parameters' : entries.map(([k, v]) => `${k}: ${text(v)}`).join('; ');
     }
   }
-}
-
-const OPERATOR_LABELS: Record<string, string> = {
-  IN: 'is one of',
-  NOT_IN: 'is not one of',
-  STR_CONTAINS: 'contains',
-  STR_STARTS_WITH: 'starts with',
-  STR_ENDS_WITH: 'ends with',
-  NUM_EQ: '=',
-  NUM_GT: '>',
-  NUM_GTE: '≥',
-  NUM_LT: '<',
-  NUM_LTE: '≤',
-  DATE_AFTER: 'is after',
-  DATE_BEFORE: 'is before',
-  SEMVER_EQ: 'is version',
-  SEMVER_GT: 'is a version after',
-  SEMVER_LT: 'is a version before',
-  SEMVER_GTE: 'is at least version',
-  SEMVER_LTE: 'is at most version',
-  REGEX: 'matches the pattern',
-};
-
-export function operatorLabel(operator: string): string {
-  return OPERATOR_LABELS[operator] ?? operator;
 }
 
 export interface ConstraintLike {

@@ -5,7 +5,7 @@ import { gql } from '../../api/client';
 import { useAllowed } from '../../api/session';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { graphql } from '../../gql';
-import { OPERATOR_LABELS, isOperator, valueKind } from '../../logic/constraints';
+import { operatorLabel, valueKind } from '../../logic/constraints';
 import { SEGMENT_KEYS } from '../definitions/keys';
 import { SegmentForm, type SegmentValues } from '../definitions/SegmentForm';
 import { SegmentUsage } from '../definitions/SegmentUsage';
@@ -26,9 +26,8 @@ const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
 /** One constraint as a line a person reads: `region is one of eu, us`. */
 function constraintText(c: { contextName: string; operator: string; values: readonly string[]; value?: string | null; inverted: boolean }): string {
-  const op = isOperator(c.operator) ? OPERATOR_LABELS[c.operator] : c.operator;
   const what = valueKind(c.operator) === 'list' ? c.values.join(', ') : c.value ?? '';
-  return `${c.inverted ? 'not: ' : ''}${c.contextName} ${op} ${what}`;
+  return `${c.inverted ? 'not: ' : ''}${c.contextName} ${operatorLabel(c.operator)} ${what}`;
 }
 
 /**

@@ -3,9 +3,10 @@ import { useEffect, useRef, useState } from 'react';
 import { gql } from '../../api/client';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import {
-  constraintSentence, constraintValues, operatorLabel, parameterSummary, strategyHeading, strategyLabel, strategyMoveName, weightPercent,
+  constraintSentence, constraintValues, parameterSummary, strategyHeading, strategyLabel, strategyMoveName, weightPercent,
 } from '../../logic/flag-summary';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { operatorLabel } from '../../logic/constraints';
 import { strategyPayload } from '../../logic/change-requests';
 import type { ProposedChange } from '../changes/drafts';
 import { FlagPageDeleteStrategy, FlagPageUpdateStrategy, useFlagMutation, type FlagStrategy } from './queries';
