@@ -1,4 +1,5 @@
-import type { FeatureDependency, FeatureEnvironmentState, FeatureSummary, FeatureType, Tag } from '../domain/features/feature.read-model';
+import type { FeatureDependency, FeatureEnvironmentState, FeatureSummary, FeatureType } from '../domain/features/feature.read-model';
+import type { Tag } from '../domain/tags/tag.shapes';
 import {
   cloneSchema, createSchema, dependencyPayloadSchema, lifetimeSchema, namesSchema, staleSchema, tagSchema, updateSchema,
 } from '../domain/features/feature.schemas';

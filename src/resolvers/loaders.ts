@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
-import type { FeatureDependency, FeatureEnvironmentState, FeatureStrategy, FeatureSummary, Tag } from '../domain/features/feature.read-model';
+import type { FeatureDependency, FeatureEnvironmentState, FeatureStrategy, FeatureSummary } from '../domain/features/feature.read-model';
 import { strategyKey } from '../domain/features/feature.read-model';
+import type { Tag } from '../domain/tags/tag.shapes';
 import type { AuditEvent } from '../domain/events/event.store';
 import type { ProjectFeaturePage } from '../domain/projects/feature-overview.read-model';
 import type { Segment } from '../domain/segments/segment.read-model';

@@ -1,4 +1,4 @@
-import type { Tag, TagType } from '../domain/tags/tag.read-model';
+import type { Tag, TagType } from '../domain/tags/tag.shapes';
 import { createTagTypeSchema, tagSchema, updateTagTypeSchema } from '../domain/tags/tag.service';
 import { builder } from './builder';
 import { defined } from './input';

@@ -4,6 +4,7 @@ import { normalizeConstraint, type Constraint } from './constraints';
 import { FeatureTypeSchema } from './feature.entity';
 import { canonicalVariant, type FeatureVariant, type StrategyVariant } from './variants';
 import { isUuid } from '../validation';
+import type { Tag } from '../tags/tag.shapes';
 
 /** A feature's own properties (the row), as both doors return them. */
 export interface FeatureSummary {
@@ -54,10 +55,6 @@ export interface FeatureDependency {
   variants?: string[];
 }
 
-export interface Tag {
-  type: string;
-  value: string;
-}
 
 /** The spec's Feature with everything nested (REST GET of one feature). */
 export interface Feature extends FeatureSummary {

@@ -15,11 +15,12 @@ import { FeatureCloneService } from './feature-clone.service';
 import { assertFeatureType, assertNameFree, insertFeature } from './feature-create';
 import { FeatureDependencyService } from './feature-dependency.service';
 import {
-  FeatureReadModel, toFeatureType, type Feature, type FeatureFilter, type FeatureSummary, type FeatureType, type Tag,
+  FeatureReadModel, toFeatureType, type Feature, type FeatureFilter, type FeatureSummary, type FeatureType,
 } from './feature.read-model';
 import { createSchema, lifetimeSchema, staleSchema, updateSchema, validateSchema, type CreateFeatureInput, type UpdateFeatureInput } from './feature.schemas';
 import { featureEventData, loadFeature, loadProjectFeature, lockFeatures, setFeatureStale, updateFeatureMetadata } from './feature.store';
 import { FeatureTagService } from './feature-tag.service';
+import type { Tag } from '../tags/tag.shapes';
 import { applyJsonPatch } from './json-patch';
 
 type Metadata = Pick<FeatureSummary, 'name' | 'project' | 'type' | 'description' | 'impressionData' | 'stale' | 'archived'>;

@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { lockClause, type RowLock } from '../change';
 import { iso, isoOrNull } from '../dates';
-import { FeatureReadModel, strategyKey, type FeatureDependency, type FeatureStrategy, type FeatureSummary, type Tag } from '../features/feature.read-model';
+import { FeatureReadModel, strategyKey, type FeatureDependency, type FeatureStrategy, type FeatureSummary } from '../features/feature.read-model';
+import type { Tag } from '../tags/tag.shapes';
 import { canonicalVariant, type FeatureVariant } from '../features/variants';
 import type { ImportState } from './import-plan';
 import { tagOf, type ImportRequest } from './import-payload';

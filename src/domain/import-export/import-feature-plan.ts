@@ -1,4 +1,5 @@
-import type { FeatureDependency, FeatureStrategy, FeatureSummary, Tag } from '../features/feature.read-model';
+import type { FeatureDependency, FeatureStrategy, FeatureSummary } from '../features/feature.read-model';
+import type { Tag } from '../tags/tag.shapes';
 import type { FeatureVariant } from '../features/variants';
 import { canonicalJson, sameJson } from '../validation';
 import type { ImportFeature } from './import-payload';

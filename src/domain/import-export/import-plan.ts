@@ -1,6 +1,7 @@
 import { DomainError, type ErrorDetail } from '../errors';
 import { constraintProblems } from '../features/constraints';
-import type { FeatureDependency, FeatureStrategy, FeatureSummary, Tag } from '../features/feature.read-model';
+import type { FeatureDependency, FeatureStrategy, FeatureSummary } from '../features/feature.read-model';
+import type { Tag } from '../tags/tag.shapes';
 import { parameterProblems } from '../features/feature-strategy.rules';
 import { toFeatureVariants, toStrategyVariants, type FeatureVariant, type StrategyVariant } from '../features/variants';
 import { matchesFeatureNaming } from '../projects/feature-naming';

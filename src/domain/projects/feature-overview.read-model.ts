@@ -1,8 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
   toFeatureEnvironmentState, toFeatureSummary, type FeatureDbRow, type FeatureEnvironmentDbRow, type FeatureEnvironmentState,
-  type FeatureSummary, type Tag,
+  type FeatureSummary,
 } from '../features/feature.read-model';
+import type { Tag } from '../tags/tag.shapes';
 
 /**
  * The reads of the project feature overview (feature-overview.ts keeps the overviews): the counters an overview is

@@ -1,18 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { TagSchema, TagTypeSchema, type TagTypeRow } from './tag.entity';
+import type { Tag, TagType } from './tag.shapes';
 
 /** The reads of tag types and tags and the mapping of their rows into what both doors return. */
 
-export interface Tag {
-  type: string;
-  value: string;
-}
-
-export interface TagType {
-  name: string;
-  description: string | null;
-  icon: string | null;
-}
 
 export const toTagType = (r: TagTypeRow): TagType => ({ name: r.name, description: r.description ?? null, icon: r.icon ?? null });
 

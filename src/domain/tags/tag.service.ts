@@ -7,7 +7,8 @@ import { change } from '../change';
 import { NameExistsError, ValidationError } from '../errors';
 import { description, parse, sameJson, urlFriendlyName } from '../validation';
 import { TagSchema, TagTypeSchema } from './tag.entity';
-import { listTags, listTagTypes, toTagType, type Tag, type TagType } from './tag.read-model';
+import { listTags, listTagTypes, toTagType } from './tag.read-model';
+import type { Tag, TagType } from './tag.shapes';
 import { holdTagType, loadTag, loadTagType } from './tag.store';
 
 const tagTypeName = urlFriendlyName(2, 50);

@@ -62,19 +62,5 @@ export interface RouteDoc {
 /** `METHOD /path` (the path as Express declares it, for example `GET /api/admin/tags/:type`) → its documentation. */
 export type RouteDocs = Readonly<Record<string, RouteDoc>>;
 
-/**
- * Named schemas (`components.schemas` of the document): register a shape used by several routes with
- * `named('Tag', schema)`; the document then refers to it by `$ref`.
- */
-export const componentRegistry = z.registry<{ id: string; description?: string }>();
-
-export function named<S extends z.ZodType>(id: string, schema: S, description?: string): S {
-  componentRegistry.add(schema, description ? { id, description } : { id });
-  return schema;
-}
-
 /** `version: 1` that Unleash's list answers carry. */
 export const version1 = z.literal(1);
-
-/** An ISO 8601 timestamp as the service writes it (`Date.toISOString()`). */
-export const timestamp = z.string().describe('ISO 8601 date and time');

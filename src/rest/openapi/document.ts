@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { OPERATION_PERMISSIONS } from '../../domain/access/operation-permissions';
 import { NONE } from '../../domain/access/permissions';
 import { STATUS_BY_NAME } from '../../domain/errors';
-import { componentRegistry, type ResponseDoc, type RouteAuth, type RouteDoc, type RouteDocs } from './describe';
+import { componentRegistry } from '../../domain/shapes';
+import type { ResponseDoc, RouteAuth, RouteDoc, RouteDocs } from './describe';
 import { ROUTE_DOCS } from './routes';
 
 type Json = Record<string, unknown>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { named, timestamp, version1 } from '../describe';
+import { named, timestamp } from '../../../domain/shapes';
+import { version1 } from '../describe';
 
 /**
  * Answer shapes of users, roles, groups, tokens, project access, SAML and sign-in, written from the code that builds

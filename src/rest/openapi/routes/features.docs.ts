@@ -8,7 +8,7 @@ import { moveSchema } from '../../../domain/features/feature-move.service';
 import { patchSchema } from '../../../domain/features/json-patch';
 import { featureVariantsSchema } from '../../../domain/features/variants';
 import { version1, type RouteDocs } from '../describe';
-import { Tag } from '../shapes';
+import { Tag } from '../../../domain/tags/tag.shapes';
 import {
   Feature, FeatureArchived, FeatureEnvironment, FeatureListItem, FeatureStrategy, FeatureType, FeatureVariants,
 } from './features.shapes';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { OPERATORS } from '../../../domain/features/constraints';
-import { named, timestamp } from '../describe';
-import { Tag } from '../shapes';
+import { named, timestamp } from '../../../domain/shapes';
+import { Tag } from '../../../domain/tags/tag.shapes';
 
 /**
  * Answer shapes of the feature, playground and event routes, written from the read models that build them

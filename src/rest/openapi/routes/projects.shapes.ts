@@ -3,8 +3,8 @@ import { PROJECT_MODES } from '../../../domain/projects/project.read-model';
 import { CHANGE_REQUEST_STATES } from '../../../domain/change-requests/change-request-states';
 import { changeSchema } from '../../../domain/change-requests/change-request.schemas';
 import { STRATEGY_PARAMETER_TYPES } from '../../../domain/strategies/strategy-definition.entity';
-import { named, timestamp } from '../describe';
-import { Tag } from '../shapes';
+import { named, timestamp } from '../../../domain/shapes';
+import { Tag } from '../../../domain/tags/tag.shapes';
 import { Constraint, FeatureDependency, FeatureStrategy, HealthReportFeature, PlaygroundFeature, Variant } from './features.shapes';
 
 /**

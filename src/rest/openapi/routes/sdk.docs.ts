@@ -6,7 +6,8 @@ import { exportSchema } from '../../../domain/import-export/import-export.servic
 import { importSchema } from '../../../domain/import-export/import-payload';
 import { updateSchema as updateApplicationSchema } from '../../../domain/metrics/client-metrics.service';
 import { metricsSchema, registerSchema } from '../../../domain/metrics/metrics-input';
-import { named, type RouteDocs } from '../describe';
+import { named } from '../../../domain/shapes';
+import type { RouteDocs } from '../describe';
 import {
   Addon, AddonDefinition, AddonDelivery, AddonDeliveryPage, Application, ApplicationDetails, ApplicationFeatureMetrics,
   ApplicationFeatureUsage, ClientDelta, ClientFeature, ClientFeaturesAnswer, ExportResult, FrontendAnswer, HealthBad, HealthGood,

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { OPERATORS } from '../../../domain/features/constraints';
 import { PROJECT_MODES } from '../../../domain/projects/project.read-model';
-import { named, timestamp } from '../describe';
-import { Tag, TagType } from '../shapes';
+import { named, timestamp } from '../../../domain/shapes';
+import { Tag, TagType } from '../../../domain/tags/tag.shapes';
 import { Constraint, FeatureDependency, FeatureStrategy, FeatureSummary, FeatureVariantPayload, StrategyVariant, Variant } from './features.shapes';
 import { Segment, StrategyDefinition } from './projects.shapes';
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { named, type RouteDocs } from '../describe';
+import { named } from '../../../domain/shapes';
+import type { RouteDocs } from '../describe';
 
 const UiConfig = named('UiConfig', z.object({
   version: z.string().describe('The version of this service'),

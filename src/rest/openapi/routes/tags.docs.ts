@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { createTagTypeSchema, tagSchema, updateTagTypeSchema, validateTagTypeSchema } from '../../../domain/tags/tag.service';
 import { version1, type RouteDocs } from '../describe';
-import { Tag, TagType } from '../shapes';
+import { Tag, TagType } from '../../../domain/tags/tag.shapes';
 
 const tag = 'Tags';
 
