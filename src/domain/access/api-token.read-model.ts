@@ -1,23 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { iso, isoOrNull } from '../dates';
-
-export type ApiTokenType = 'client' | 'admin' | 'frontend';
-
-/** An API token as listed (spec-shaped, as Unleash's apiTokenSchema): `secret` only in the create response, once. */
-export interface ApiTokenView {
-  id: number;
-  secret?: string;
-  tokenName: string;
-  username: string;
-  type: ApiTokenType;
-  environment: string;
-  project: string;
-  projects: string[];
-  expiresAt: string | null;
-  createdAt: string;
-  seenAt: string | null;
-  alias: null;
-}
+import type { ApiToken, ApiTokenType } from './api-token.shapes';
 
 export interface ApiTokenRow {
   id: number;
@@ -33,7 +16,7 @@ export interface ApiTokenRow {
 /** Every column but the secret's digest. */
 export const TOKEN_COLUMNS = 'id, token_name, type, projects, environment, expires_at, created_at, seen_at';
 
-export function toView(r: ApiTokenRow): ApiTokenView {
+export function toView(r: ApiTokenRow): ApiToken {
   const projects = r.projects.length ? r.projects : ['*'];
   return {
     id: r.id, tokenName: r.token_name, username: r.token_name, type: r.type as ApiTokenType, environment: r.environment,
@@ -43,7 +26,7 @@ export function toView(r: ApiTokenRow): ApiTokenView {
 }
 
 /** Every API token, by id. */
-export async function listApiTokens(em: EntityManager): Promise<ApiTokenView[]> {
+export async function listApiTokens(em: EntityManager): Promise<ApiToken[]> {
   const rows: ApiTokenRow[] = await em.execute(`select ${TOKEN_COLUMNS} from api_tokens order by id`);
   return rows.map(toView);
 }

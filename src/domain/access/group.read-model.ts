@@ -1,27 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { iso } from '../dates';
-import { toUser, USER_COLUMNS_OF_U, type User, type UserRow } from './user.read-model';
-
-/** A member of a group: when and by whom the user was added. */
-export interface GroupMember {
-  joinedAt: string;
-  createdBy: string | null;
-  user: User;
-}
-
-/** A group as both doors return it (Unleash's group shape; spec endpoint 13 lists the same fields). */
-export interface Group {
-  id: number;
-  name: string;
-  description: string | null;
-  mappingsSSO: string[];
-  /** The root role every member also holds (its permissions add to the member's own), or null. */
-  rootRole: number | null;
-  createdBy: string | null;
-  createdAt: string;
-  userCount: number;
-  users: GroupMember[];
-}
+import type { Group, GroupUser } from './group.shapes';
+import { toUser, USER_COLUMNS_OF_U, type UserRow } from './user.read-model';
 
 export interface GroupRow {
   id: number;
@@ -50,7 +30,7 @@ export async function withMembers(em: EntityManager, rows: GroupRow[]): Promise<
     `select ${MEMBER_COLUMNS} from group_user gu join users u on u.id = gu.user_id where gu.group_id in (select value::int from jsonb_array_elements_text(?::jsonb)) order by gu.group_id, gu.joined_at, u.id`,
     [JSON.stringify(rows.map((r) => r.id))],
   );
-  const byGroup = new Map<number, GroupMember[]>();
+  const byGroup = new Map<number, GroupUser[]>();
   for (const m of members) {
     const list = byGroup.get(m.group_id) ?? [];
     list.push({ joinedAt: iso(m.joined_at), createdBy: m.member_created_by, user: toUser(m) });

@@ -1,40 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { iso, isoOrNull } from '../dates';
-import { toUser, USER_COLUMNS_OF_U, type User, type UserRow } from './user.read-model';
-
-export interface ProjectRole {
-  id: number;
-  name: string;
-  type: string;
-  description: string;
-}
-
-export interface ProjectAccessUser extends User {
-  addedAt: string;
-  roleId: number;
-  roles: number[];
-}
-
-export interface ProjectAccessGroup {
-  id: number;
-  name: string;
-  description: string | null;
-  mappingsSSO: string[];
-  rootRole: number | null;
-  createdBy: string | null;
-  createdAt: string | null;
-  addedAt: string;
-  roleId: number;
-  roles: number[];
-  users: Array<{ joinedAt: string; createdBy: string | null; user: User }>;
-}
-
-/** Spec endpoint 13. */
-export interface ProjectAccess {
-  roles: ProjectRole[];
-  users: ProjectAccessUser[];
-  groups: ProjectAccessGroup[];
-}
+import type { ProjectAccess, ProjectAccessGroup } from './project-access.shapes';
+import type { Role } from './role.shapes';
+import { toUser, USER_COLUMNS_OF_U, type UserRow } from './user.read-model';
 
 interface GroupRow {
   id: number;
@@ -48,7 +16,7 @@ interface GroupRow {
 
 /** Who holds which project roles in the project (which the caller has found to exist), with the project roles there are. */
 export async function readProjectAccess(conn: EntityManager, project: string): Promise<ProjectAccess> {
-  const [roles, users, groups]: [ProjectRole[], Array<UserRow & { added_at: Date; roles: number[] }>, Array<GroupRow & { added_at: Date; roles: number[] }>] = await Promise.all([
+  const [roles, users, groups]: [Role[], Array<UserRow & { added_at: Date; roles: number[] }>, Array<GroupRow & { added_at: Date; roles: number[] }>] = await Promise.all([
     conn.execute(`select id, name, type, coalesce(description, '') as description from roles where type in ('project', 'custom') order by id`),
     conn.execute(`select ${USER_COLUMNS_OF_U}, min(ru.created_at) as added_at, array_agg(ru.role_id order by ru.created_at, ru.role_id) as roles
        from role_user ru join users u on u.id = ru.user_id where ru.project = ? group by u.id order by u.id`, [project]),

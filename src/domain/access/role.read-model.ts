@@ -1,36 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { PERMISSION_BY_NAME, PERMISSIONS, type PermissionDefinition } from './permissions';
-
-/** A role as lists show it (spec: Role). */
-export interface Role {
-  id: number;
-  name: string;
-  type: string;
-  description: string;
-}
-
-/** A permission as the listing shows it; environment permissions in `environments` carry their environment. */
-export interface ListedPermission {
-  id: number;
-  name: string;
-  displayName: string;
-  type: string;
-  environment?: string;
-}
-
-export interface RoleWithPermissions extends Role {
-  permissions: ListedPermission[];
-}
-
-/** GET /api/admin/permissions (spec endpoint 12). */
-export interface PermissionListing {
-  version: number;
-  permissions: {
-    root: ListedPermission[];
-    project: ListedPermission[];
-    environments: Array<{ name: string; permissions: ListedPermission[] }>;
-  };
-}
+import type { Permission, PermissionListing, Role } from './role.shapes';
 
 export interface RoleRow { id: number; name: string; type: string; description: string | null }
 /** A row of `role_permissions`: a permission by name, with its environment (environment permissions only). */
@@ -38,7 +8,7 @@ export interface StoredPermission { name: string; environment: string | null }
 
 export const toRole = (r: RoleRow): Role => ({ id: r.id, name: r.name, type: r.type, description: r.description ?? '' });
 
-const listed = (p: PermissionDefinition, environment?: string): ListedPermission => ({
+const listed = (p: PermissionDefinition, environment?: string): Permission => ({
   id: p.id, name: p.name, displayName: p.displayName, type: p.type, ...(environment === undefined ? {} : { environment }),
 });
 
@@ -49,7 +19,7 @@ export function sorted(list: StoredPermission[]): StoredPermission[] {
   return [...list].sort((a, b) => (BY_NAME_ID(a.name) - BY_NAME_ID(b.name)) || (a.environment ?? '').localeCompare(b.environment ?? ''));
 }
 
-function toListed(list: StoredPermission[]): ListedPermission[] {
+function toListed(list: StoredPermission[]): Permission[] {
   return sorted(list).flatMap((p) => {
     const def = PERMISSION_BY_NAME.get(p.name);
     return def ? [listed(def, p.environment ?? undefined)] : [];
@@ -81,12 +51,12 @@ export async function storedPermissions(em: EntityManager, roleId: number): Prom
 }
 
 /** The role's permissions as listed. */
-export async function listedPermissions(em: EntityManager, roleId: number): Promise<ListedPermission[]> {
+export async function listedPermissions(em: EntityManager, roleId: number): Promise<Permission[]> {
   return toListed(await storedPermissions(em, roleId));
 }
 
 /** Several roles with their permissions, in one query (GraphQL's Role.permissions). */
-export async function permissionsOf(em: EntityManager, ids: readonly number[]): Promise<ListedPermission[][]> {
+export async function permissionsOf(em: EntityManager, ids: readonly number[]): Promise<Permission[][]> {
   const rows: Array<StoredPermission & { role_id: number }> = ids.length === 0 ? [] : await em.execute(
     'select role_id, permission as name, environment from role_permissions where role_id in (?)', [[...ids]]);
   const byRole = new Map<number, StoredPermission[]>();

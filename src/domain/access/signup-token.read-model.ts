@@ -1,20 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { iso } from '../dates';
-import { toUser, USER_COLUMNS_OF_U, type User, type UserRow } from './user.read-model';
-
-/** A public signup token as both doors return it (spec: Public signup token). */
-export interface SignupToken {
-  secret: string;
-  url: string;
-  name: string;
-  /** D4: false whenever the token has expired, whatever is stored. */
-  enabled: boolean;
-  expiresAt: string;
-  createdAt: string;
-  createdBy: string | null;
-  users: User[];
-  role: { id: number; name: string; type: string; description: string | null };
-}
+import type { SignupToken } from './signup-token.shapes';
+import { toUser, USER_COLUMNS_OF_U, type UserRow } from './user.read-model';
+import type { User } from './user.shapes';
 
 export interface SignupTokenRow {
   secret: string;

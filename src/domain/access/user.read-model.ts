@@ -1,28 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { iso, isoOrNull } from '../dates';
-
-/** A user as both doors return it (spec: User). The password hash never reaches one. */
-export interface User {
-  id: number;
-  isAPI: boolean;
-  name: string | null;
-  email: string | null;
-  username: string | null;
-  imageUrl: string;
-  /**
-   * Only in the answer that creates a user without a password: a link (a reset token, valid 24 hours) with which the
-   * new user sets their password. '' everywhere else.
-   */
-  inviteLink: string;
-  loginAttempts: number;
-  emailSent: boolean;
-  rootRole: number;
-  seenAt: string | null;
-  createdAt: string;
-  accountType: string;
-  permissions: string[];
-}
+import type { User } from './user.shapes';
 
 export interface UserRow {
   id: number;

@@ -13,12 +13,11 @@ import { ADMIN, ROLE_ADMIN, ROLE_VIEWER } from './permissions';
 import { SYSTEM_USER_ID, type Principal } from './principal';
 import { shareRoleRef } from './role.store';
 import { endOtherSessions, endSessions } from './session.store';
-import { listUsers, toUser, userEventData, type User } from './user.read-model';
+import { listUsers, toUser, userEventData } from './user.read-model';
+import type { User, UserProfile } from './user.shapes';
 import {
   anyUser, deleteUser, findUser, insertFirstAdmin, insertUser, loadUser, setPasswordHash, takenLoginNames, updateUser, userIdByLoginName,
 } from './user.store';
-
-export type { User } from './user.read-model';
 
 const text = (max: number) => z.string().trim().max(max);
 const rootRoleRef = z.union([z.number().int().min(1).max(2_147_483_647), z.string().min(1).max(100)]);
@@ -60,7 +59,7 @@ export class UserService {
   }
 
   /** GET /api/admin/user: the caller and every permission it holds, with where it holds it. */
-  async me(): Promise<{ user: User; feedback: unknown[]; splash: Record<string, boolean>; permissions: Array<{ permission: string; project?: string; environment?: string }> }> {
+  async me(): Promise<UserProfile> {
     const grants = await this.access.granted();
     const permissions = grants.map((g) => ({ permission: g.permission, ...(g.project ? { project: g.project } : {}), ...(g.environment ? { environment: g.environment } : {}) }));
     let user: User;

@@ -3,7 +3,8 @@ import { lockClause, type RowLock } from '../change';
 import { NotFoundError } from '../errors';
 import { rowId } from '../validation';
 import { ROLE_ADMIN } from './permissions';
-import { toUser, USER_COLUMNS, USER_COLUMNS_OF_U, type User, type UserRow } from './user.read-model';
+import { toUser, USER_COLUMNS, USER_COLUMNS_OF_U, type UserRow } from './user.read-model';
+import type { User } from './user.shapes';
 
 /**
  * The SQL of users (user.service.ts says what each rule is for). The password hash is written here and read only by
