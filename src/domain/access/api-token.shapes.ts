@@ -20,7 +20,6 @@ export const ApiToken = named('ApiToken', z.object({
   alias: z.null(),
 }), 'An API token, without its secret. `username` repeats `tokenName`; `project` is the one project (or `*`), `[]` when there are several (see `projects`).');
 export type ApiToken = z.output<typeof ApiToken>;
-export type ApiTokenType = ApiToken['type'];
 
 /** The token as created: with its secret, shown this once. */
 export const ApiTokenCreated = ApiToken.extend({ secret: z.string() });

@@ -1,14 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { iso, isoOrNull } from '../dates';
+import type { TableRow } from '../rows';
+import type { PersonalAccessTokenRow } from './personal-token.entity';
 import type { PersonalAccessToken } from './personal-token.shapes';
 
-export interface PatRow {
-  id: number;
-  description: string;
-  expires_at: Date;
-  created_at: Date;
-  seen_at: Date | null;
-}
+/** A token row as the token queries read it: never the secret's digest. */
+export type PatRow = Pick<TableRow<PersonalAccessTokenRow>, 'id' | 'description' | 'expires_at' | 'created_at' | 'seen_at'>;
 
 export const toToken = (r: PatRow): PersonalAccessToken => ({
   id: r.id,

@@ -1,12 +1,15 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { PERMISSION_BY_NAME, PERMISSIONS, type PermissionDefinition } from './permissions';
+import type { TableRow } from '../rows';
+import type { PermissionRow, RolePermissionRow, RoleRow } from './role.entity';
 import type { Permission, PermissionListing, Role } from './role.shapes';
 
-export interface RoleRow { id: number; name: string; type: string; description: string | null }
-/** A row of `role_permissions`: a permission by name, with its environment (environment permissions only). */
-export interface StoredPermission { name: string; environment: string | null }
+/** A role row as the role queries read it. */
+export type RoleDbRow = Pick<TableRow<RoleRow>, 'id' | 'name' | 'type' | 'description'>;
+/** A row of `role_permissions`: a permission by name (`permission as name`), with its environment (environment permissions only). */
+export type StoredPermission = { name: TableRow<RolePermissionRow>['permission'] } & Pick<TableRow<RolePermissionRow>, 'environment'>;
 
-export const toRole = (r: RoleRow): Role => ({ id: r.id, name: r.name, type: r.type, description: r.description ?? '' });
+export const toRole = (r: RoleDbRow): Role => ({ id: r.id, name: r.name, type: r.type, description: r.description ?? '' });
 
 const listed = (p: PermissionDefinition, environment?: string): Permission => ({
   id: p.id, name: p.name, displayName: p.displayName, type: p.type, ...(environment === undefined ? {} : { environment }),
@@ -41,7 +44,7 @@ export async function permissionListing(em: EntityManager): Promise<PermissionLi
 }
 
 export async function listRoles(em: EntityManager): Promise<Role[]> {
-  const rows: RoleRow[] = await em.execute('select id, name, type, description from roles order by id');
+  const rows: RoleDbRow[] = await em.execute('select id, name, type, description from roles order by id');
   return rows.map(toRole);
 }
 
@@ -57,7 +60,7 @@ export async function listedPermissions(em: EntityManager, roleId: number): Prom
 
 /** Several roles with their permissions, in one query (GraphQL's Role.permissions). */
 export async function permissionsOf(em: EntityManager, ids: readonly number[]): Promise<Permission[][]> {
-  const rows: Array<StoredPermission & { role_id: number }> = ids.length === 0 ? [] : await em.execute(
+  const rows: Array<StoredPermission & Pick<TableRow<RolePermissionRow>, 'role_id'>> = ids.length === 0 ? [] : await em.execute(
     'select role_id, permission as name, environment from role_permissions where role_id in (?)', [[...ids]]);
   const byRole = new Map<number, StoredPermission[]>();
   for (const r of rows) byRole.set(r.role_id, [...(byRole.get(r.role_id) ?? []), r]);
@@ -65,12 +68,9 @@ export async function permissionsOf(em: EntityManager, ids: readonly number[]): 
 }
 
 /** A permission the user holds through a role, and where: `project` null for root roles (their own and their groups'). */
-export interface HeldPermissionRow {
-  permission: string;
-  type: string;
-  environment: string | null;
+export type HeldPermissionRow = Pick<TableRow<RolePermissionRow>, 'permission' | 'environment'> & Pick<TableRow<PermissionRow>, 'type'> & {
   project: string | null;
-}
+};
 
 /**
  * Every permission of the roles a user holds, in one statement: the root role, the root roles of the user's groups,

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { change } from '../change';
+import { iso } from '../dates';
 import { InvalidOperationError, NameExistsError, NotFoundError, ValidationError } from '../errors';
 import { parse, sameJson } from '../validation';
 import type { AccessService } from './access.service';
@@ -70,7 +71,7 @@ export class UserService {
     } else {
       const id = this.principal.userId ?? SYSTEM_USER_ID;
       user = {
-        ...toUser({ id, name: this.principal.name, username: this.principal.name, email: null, image_url: null, login_attempts: 0, email_sent: false, account_type: 'User', root_role_id: this.principal.isAdmin ? ROLE_ADMIN : ROLE_VIEWER, seen_at: null, created_at: new Date(0) }),
+        ...toUser({ id, name: this.principal.name, username: this.principal.name, email: null, image_url: null, login_attempts: 0, email_sent: false, account_type: 'User', root_role_id: this.principal.isAdmin ? ROLE_ADMIN : ROLE_VIEWER, seen_at: null, created_at: iso(0) }),
         isAPI: true,
       };
     }
