@@ -1,5 +1,6 @@
-import { groupSchema, type Group, type GroupInput, type GroupMember } from '../domain/access/group.service';
-import type { User } from '../domain/access/user.service';
+import { groupSchema, type GroupInput } from '../domain/access/group.service';
+import type { Group, GroupUser } from '../domain/access/group.shapes';
+import type { User } from '../domain/access/user.shapes';
 import { builder } from './builder';
 import { zodInput, type InputFields } from './zod-input';
 
@@ -22,7 +23,7 @@ const GroupUserRef = builder.objectRef<User>('GroupUser').implement({
   }),
 });
 
-const GroupMemberRef = builder.objectRef<GroupMember>('GroupMember').implement({
+const GroupMemberRef = builder.objectRef<GroupUser>('GroupMember').implement({
   description: 'A user\'s membership of a group.',
   fields: (t) => ({
     joinedAt: t.expose('joinedAt', { type: 'DateTime', description: 'When the user was added to the group.' }),

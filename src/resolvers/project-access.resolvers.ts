@@ -1,4 +1,4 @@
-import type { ProjectAccess, ProjectAccessGroup, ProjectAccessUser } from '../domain/access/project-access.service';
+import type { ProjectAccess, ProjectAccessGroup, ProjectAccessUser } from '../domain/access/project-access.shapes';
 import { builder } from './builder';
 import { defined } from './input';
 import { ProjectRef } from './projects.resolvers';

@@ -1,12 +1,12 @@
-import type { ProjectRole } from '../domain/access/project-access.service';
-import { roleSchema, type ListedPermission, type PermissionListing, type Role } from '../domain/access/role.service';
+import { roleSchema } from '../domain/access/role.service';
+import type { EnvironmentPermissions, Permission, PermissionListing, Role, RoleSaved } from '../domain/access/role.shapes';
 import { builder } from './builder';
 import { defined, IdInput } from './input';
 import { itemOf, zodInput } from './zod-input';
 
 /** Roles and permissions: what exists, and the custom roles' mutations. */
 
-export const PermissionRef = builder.objectRef<ListedPermission>('Permission').implement({
+export const PermissionRef = builder.objectRef<Permission>('Permission').implement({
   description: 'A permission, as `GET /api/admin/permissions` lists it.',
   fields: (t) => ({
     id: t.exposeInt('id', { description: 'Permission id.' }),
@@ -17,7 +17,7 @@ export const PermissionRef = builder.objectRef<ListedPermission>('Permission').i
   }),
 });
 
-const EnvironmentPermissionsRef = builder.objectRef<{ name: string; permissions: ListedPermission[] }>('EnvironmentPermissions').implement({
+const EnvironmentPermissionsRef = builder.objectRef<EnvironmentPermissions>('EnvironmentPermissions').implement({
   description: 'The environment permissions, for one environment.',
   fields: (t) => ({
     name: t.exposeString('name', { description: 'Environment name.' }),
@@ -35,7 +35,7 @@ const PermissionListingRef = builder.objectRef<PermissionListing>('PermissionLis
   }),
 });
 
-export const RoleRef = builder.objectRef<Role | ProjectRole>('Role').implement({
+export const RoleRef = builder.objectRef<Role>('Role').implement({
   description: 'A role: predefined (root Admin, Editor, Viewer; project Owner, Member) or custom (`root-custom`, `custom`).',
   fields: (t) => ({
     id: t.exposeInt('id', { description: 'Role id.' }),
@@ -87,7 +87,7 @@ const UpdateRoleInput = zodInput('UpdateRoleInput', roleSchema, {
   fields: (t) => ({ id: t.int({ required: true, description: 'The role to change.' }) }),
 });
 
-const RoleWithVersionRef = builder.objectRef<{ version: number; roles: Role }>('RoleWithVersion').implement({
+const RoleWithVersionRef = builder.objectRef<RoleSaved>('RoleWithVersion').implement({
   description: 'A role written by createRole or updateRole, as REST answers it.',
   fields: (t) => ({
     version: t.exposeInt('version', { description: 'Format version (1).' }),

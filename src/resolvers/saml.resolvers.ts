@@ -1,4 +1,5 @@
-import { settingsSchema, type SamlSettings, type ServiceProviderUrls } from '../domain/access/saml-settings.service';
+import { settingsSchema, type ServiceProviderUrls } from '../domain/access/saml-settings.service';
+import type { SamlSettings } from '../domain/access/saml-settings.shapes';
 import { builder } from './builder';
 import { defined } from './input';
 import { zodInput } from './zod-input';

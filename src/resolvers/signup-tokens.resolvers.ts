@@ -1,4 +1,5 @@
-import { createSchema, updateSchema, type SignupToken } from '../domain/access/signup-token.service';
+import { createSchema, updateSchema } from '../domain/access/signup-token.service';
+import type { SignupToken } from '../domain/access/signup-token.shapes';
 import { RoleRef } from './roles.resolvers';
 import { roleRef, UserRef } from './users.resolvers';
 import { builder } from './builder';

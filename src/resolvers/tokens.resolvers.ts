@@ -1,12 +1,14 @@
-import { createSchema as createApiTokenSchema, type ApiTokenView } from '../domain/access/api-token.service';
-import { createSchema as createPersonalTokenSchema, type PersonalToken } from '../domain/access/personal-token.service';
+import { createSchema as createApiTokenSchema } from '../domain/access/api-token.service';
+import type { ApiToken, ApiTokenCreated } from '../domain/access/api-token.shapes';
+import { createSchema as createPersonalTokenSchema } from '../domain/access/personal-token.service';
+import type { PersonalAccessToken, PersonalAccessTokenCreated } from '../domain/access/personal-token.shapes';
 import { builder } from './builder';
 import { defined, IdInput } from './input';
 import { zodInput } from './zod-input';
 
 /** API tokens (admin, client, frontend) and the caller's personal access tokens. */
 
-const ApiTokenRef = builder.objectRef<ApiTokenView>('ApiToken').implement({
+const ApiTokenRef = builder.objectRef<ApiToken & Partial<Pick<ApiTokenCreated, 'secret'>>>('ApiToken').implement({
   description: 'An API token: admin, client (backend SDKs) or frontend. Its secret is shown only when it is created.',
   fields: (t) => ({
     id: t.exposeInt('id', { description: 'Token id; tokens are addressed by id or by secret.' }),
@@ -21,7 +23,7 @@ const ApiTokenRef = builder.objectRef<ApiTokenView>('ApiToken').implement({
   }),
 });
 
-const PersonalAccessTokenRef = builder.objectRef<PersonalToken & { secret?: string }>('PersonalAccessToken').implement({
+const PersonalAccessTokenRef = builder.objectRef<PersonalAccessToken & Partial<Pick<PersonalAccessTokenCreated, 'secret'>>>('PersonalAccessToken').implement({
   description: "A personal access token: acts with its user's permissions. Its secret is shown only when it is created.",
   fields: (t) => ({
     id: t.exposeInt('id', { description: 'Token id.' }),

@@ -1,6 +1,5 @@
-import {
-  createUserSchema, ownPasswordSchema, passwordSchema, resetLinkSchema, updateUserSchema, type User,
-} from '../domain/access/user.service';
+import { createUserSchema, ownPasswordSchema, passwordSchema, resetLinkSchema, updateUserSchema } from '../domain/access/user.service';
+import type { HeldPermission, User } from '../domain/access/user.shapes';
 import { builder } from './builder';
 import { WEIGHTS } from './cost';
 import { defined, IdInput } from './input';
@@ -33,7 +32,7 @@ export const UserRef = builder.objectRef<User>('User').implement({
   }),
 });
 
-const GrantRef = builder.objectRef<{ permission: string; project?: string; environment?: string }>('Grant').implement({
+const GrantRef = builder.objectRef<HeldPermission>('Grant').implement({
   description: 'A permission the caller holds, and where: a root permission has no project; an environment permission may name its environment.',
   fields: (t) => ({
     permission: t.exposeString('permission', { description: 'Permission name.' }),

@@ -19,5 +19,3 @@ export const ApiTokenSchema = defineEntity({
   },
 });
 export type ApiTokenRow = InferEntity<typeof ApiTokenSchema>;
-/** The former name of `ApiTokenRow`. */
-export type ApiToken = ApiTokenRow;

@@ -5,13 +5,12 @@ import { change } from '../change';
 import { NoAccessError, ValidationError } from '../errors';
 import { parse } from '../validation';
 import type { AccessService } from './access.service';
-import { listApiTokens, toView, type ApiTokenView } from './api-token.read-model';
+import { listApiTokens, toView } from './api-token.read-model';
+import type { ApiToken, ApiTokenCreated } from './api-token.shapes';
 import { apiTokenExists, createAdminToken, deleteApiToken, insertApiToken, loadApiToken, setApiTokenExpiry, shareEnvironment, shareProjects } from './api-token.store';
 import { hashToken } from './password';
 import { ADMIN } from './permissions';
 import type { Principal } from './principal';
-
-export type { ApiTokenType, ApiTokenView } from './api-token.read-model';
 
 export function generateAdminToken(): string {
   return `*:*.${randomBytes(32).toString('hex')}`;
@@ -31,7 +30,7 @@ export async function ensureAdminTokens(em: EntityManager, initTokens: string[])
 }
 
 /** What an event records of a token: never its secret. */
-const eventData = (t: ApiTokenView) => ({ id: t.id, tokenName: t.tokenName, type: t.type, environment: t.environment, projects: t.projects, expiresAt: t.expiresAt });
+const eventData = (t: ApiToken) => ({ id: t.id, tokenName: t.tokenName, type: t.type, environment: t.environment, projects: t.projects, expiresAt: t.expiresAt });
 
 const name = z.string().trim().min(1).max(200);
 export const createSchema = z.object({
@@ -67,14 +66,14 @@ export class ApiTokenService {
   ) {}
 
   /** The tokens the caller may read: admin tokens need ADMIN, client and frontend tokens their READ permission. */
-  async list(): Promise<ApiTokenView[]> {
+  async list(): Promise<ApiToken[]> {
     const tokens = await listApiTokens(this.em);
     const readable = new Map<string, boolean>();
     for (const type of ['admin', 'client', 'frontend']) readable.set(type, await this.access.allows(tokenPermission('READ', type)));
     return tokens.filter((t) => readable.get(t.type));
   }
 
-  async create(input: unknown): Promise<ApiTokenView & { secret: string }> {
+  async create(input: unknown): Promise<ApiTokenCreated> {
     const data = parse(createSchema, input);
     const tokenName = data.tokenName ?? data.username;
     if (!tokenName) throw ValidationError.single('tokenName', 'The `tokenName` property is required. It was not present on the data you sent.');
@@ -110,7 +109,7 @@ export class ApiTokenService {
     });
   }
 
-  async update(ref: string, input: unknown): Promise<ApiTokenView> {
+  async update(ref: string, input: unknown): Promise<ApiToken> {
     const { expiresAt } = parse(updateSchema, input);
     await this.access.granted(); // read before the transaction: its checks then run on what is loaded
     return change(this.em, this.principal, async (tx, emit) => {

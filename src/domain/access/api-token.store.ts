@@ -1,15 +1,15 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { lockClause, type RowLock } from '../change';
 import { NotFoundError } from '../errors';
-import { ApiTokenSchema, type ApiToken } from './api-token.entity';
-import { TOKEN_COLUMNS, type ApiTokenRow } from './api-token.read-model';
+import { ApiTokenSchema, type ApiTokenRow } from './api-token.entity';
+import { TOKEN_COLUMNS, type ApiTokenDbRow } from './api-token.read-model';
 import { hashToken } from './password';
 
 /** The SQL of API tokens (api-token.service.ts has the rules). A token is stored by the digest of its secret only. */
 
 /** The token addressed by its secret or its id, or 404; `lock` takes its row lock. */
-export async function loadApiToken(em: EntityManager, ref: string, lock?: RowLock): Promise<ApiTokenRow> {
-  const [row]: ApiTokenRow[] = /^\d{1,9}$/.test(ref)
+export async function loadApiToken(em: EntityManager, ref: string, lock?: RowLock): Promise<ApiTokenDbRow> {
+  const [row]: ApiTokenDbRow[] = /^\d{1,9}$/.test(ref)
     ? await em.execute(`select ${TOKEN_COLUMNS} from api_tokens where id = ?${lockClause(lock)}`, [Number(ref)])
     : ref.length <= 512 ? await em.execute(`select ${TOKEN_COLUMNS} from api_tokens where secret_hash = ?${lockClause(lock)}`, [hashToken(ref)]) : [];
   if (!row) throw new NotFoundError('Could not find an API token with that secret or id.');
@@ -39,8 +39,8 @@ export interface NewApiToken {
   createdByUserId: number | null;
 }
 
-export async function insertApiToken(tx: EntityManager, t: NewApiToken): Promise<ApiTokenRow> {
-  const [row]: ApiTokenRow[] = await tx.execute(
+export async function insertApiToken(tx: EntityManager, t: NewApiToken): Promise<ApiTokenDbRow> {
+  const [row]: ApiTokenDbRow[] = await tx.execute(
     `insert into api_tokens (secret_hash, token_name, type, projects, environment, expires_at, created_by, created_by_user_id)
      values (?, ?, ?, array(select jsonb_array_elements_text(?::jsonb)), ?, ?, ?, ?) returning ${TOKEN_COLUMNS}`,
     [t.secretHash, t.tokenName, t.type, JSON.stringify(t.projects), t.environment, t.expiresAt, t.createdBy, t.createdByUserId],
@@ -48,8 +48,8 @@ export async function insertApiToken(tx: EntityManager, t: NewApiToken): Promise
   return row;
 }
 
-export async function setApiTokenExpiry(tx: EntityManager, id: number, expiresAt: Date): Promise<ApiTokenRow> {
-  const [updated]: ApiTokenRow[] = await tx.execute(`update api_tokens set expires_at = ? where id = ? returning ${TOKEN_COLUMNS}`, [expiresAt, id]);
+export async function setApiTokenExpiry(tx: EntityManager, id: number, expiresAt: Date): Promise<ApiTokenDbRow> {
+  const [updated]: ApiTokenDbRow[] = await tx.execute(`update api_tokens set expires_at = ? where id = ? returning ${TOKEN_COLUMNS}`, [expiresAt, id]);
   return updated;
 }
 
@@ -63,6 +63,6 @@ export async function apiTokenExists(em: EntityManager, secretHash: string): Pro
 }
 
 /** An admin token (every project and environment) with this secret digest, written by the caller's next flush. */
-export function createAdminToken(em: EntityManager, secretHash: string): ApiToken {
+export function createAdminToken(em: EntityManager, secretHash: string): ApiTokenRow {
   return em.create(ApiTokenSchema, { secretHash, tokenName: 'admin', type: 'admin', projects: ['*'], environment: '*' });
 }

@@ -1,4 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TableRow } from '../rows';
+import type { SettingRow } from './setting.entity';
 
 /**
  * The SQL of generated credentials (generated-credentials.ts): whether an admin token and a user exist, and the
@@ -29,12 +31,12 @@ export async function deleteUnshownRecord(em: EntityManager, name: string, id: n
 }
 
 /** An unshown record, with whether its token (or user) still exists and was used (or logged in) since. */
-export interface UnshownRecordRow {
-  name: string;
+export type UnshownRecordRow = Pick<TableRow<SettingRow>, 'name'> & {
+  /** The row's JSON, which writeUnshownRecord wrote. */
   content: UnshownRecord;
   exists: boolean;
   used: boolean;
-}
+};
 
 /** The unshown records of a token (`tokenName`) and of a password (`passwordName`), with what became of them. */
 export async function unshownRecords(em: EntityManager, tokenName: string, passwordName: string): Promise<UnshownRecordRow[]> {

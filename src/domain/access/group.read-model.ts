@@ -1,56 +1,32 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { iso } from '../dates';
-import { toUser, USER_COLUMNS_OF_U, type User, type UserRow } from './user.read-model';
+import type { TableRow } from '../rows';
+import type { GroupRow, GroupUserRow } from './group.entity';
+import type { Group, GroupUser } from './group.shapes';
+import { toUser, USER_COLUMNS_OF_U, type UserDbRow } from './user.read-model';
 
-/** A member of a group: when and by whom the user was added. */
-export interface GroupMember {
-  joinedAt: string;
-  createdBy: string | null;
-  user: User;
-}
+/** A group row as GROUP_COLUMNS read it. */
+export type GroupDbRow = Pick<TableRow<GroupRow>, 'id' | 'name' | 'description' | 'mappings_sso' | 'root_role_id' | 'created_by' | 'created_at'>;
 
-/** A group as both doors return it (Unleash's group shape; spec endpoint 13 lists the same fields). */
-export interface Group {
-  id: number;
-  name: string;
-  description: string | null;
-  mappingsSSO: string[];
-  /** The root role every member also holds (its permissions add to the member's own), or null. */
-  rootRole: number | null;
-  createdBy: string | null;
-  createdAt: string;
-  userCount: number;
-  users: GroupMember[];
-}
-
-export interface GroupRow {
-  id: number;
-  name: string;
-  description: string | null;
-  mappings_sso: string[] | null;
-  root_role_id: number | null;
-  created_by: string | null;
-  created_at: Date;
-}
-
-type MemberRow = UserRow & { group_id: number; joined_at: Date; member_created_by: string | null };
+/** A member as MEMBER_COLUMNS read it: the user row, with when and by whom it was added (`member_created_by`). */
+export type GroupMemberDbRow = UserDbRow & Pick<TableRow<GroupUserRow>, 'group_id' | 'joined_at'> & { member_created_by: TableRow<GroupUserRow>['created_by'] };
 
 export const GROUP_COLUMNS = 'id, name, description, mappings_sso, root_role_id, created_by, created_at';
 const MEMBER_COLUMNS = `gu.group_id, gu.joined_at, gu.created_by as member_created_by, ${USER_COLUMNS_OF_U}`;
 
 export async function listGroups(em: EntityManager): Promise<Group[]> {
-  const rows: GroupRow[] = await em.execute(`select ${GROUP_COLUMNS} from groups order by id`);
+  const rows: GroupDbRow[] = await em.execute(`select ${GROUP_COLUMNS} from groups order by id`);
   return withMembers(em, rows);
 }
 
 /** The groups with their members, in two statements whatever their number. */
-export async function withMembers(em: EntityManager, rows: GroupRow[]): Promise<Group[]> {
+export async function withMembers(em: EntityManager, rows: GroupDbRow[]): Promise<Group[]> {
   if (rows.length === 0) return [];
-  const members: MemberRow[] = await em.execute(
+  const members: GroupMemberDbRow[] = await em.execute(
     `select ${MEMBER_COLUMNS} from group_user gu join users u on u.id = gu.user_id where gu.group_id in (select value::int from jsonb_array_elements_text(?::jsonb)) order by gu.group_id, gu.joined_at, u.id`,
     [JSON.stringify(rows.map((r) => r.id))],
   );
-  const byGroup = new Map<number, GroupMember[]>();
+  const byGroup = new Map<number, GroupUser[]>();
   for (const m of members) {
     const list = byGroup.get(m.group_id) ?? [];
     list.push({ joinedAt: iso(m.joined_at), createdBy: m.member_created_by, user: toUser(m) });

@@ -4,13 +4,12 @@ import { change } from '../change';
 import { NameExistsError, ValidationError } from '../errors';
 import { parse, sameJson } from '../validation';
 import type { AccessService } from './access.service';
-import { listGroups, withMembers, type Group } from './group.read-model';
+import { listGroups, withMembers } from './group.read-model';
+import type { Group } from './group.shapes';
 import { addMembers, deleteGroup, groupNameTaken, insertGroup, loadGroup, removeMembersBut, shareMemberUsers, updateGroup } from './group.store';
 import { ADMIN } from './permissions';
 import type { Principal } from './principal';
 import { rootRoleId } from './user.service';
-
-export type { Group, GroupMember } from './group.read-model';
 
 const MAX_ID = 2_147_483_647;
 const text = (max: number) => z.string().trim().max(max);

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { lockClause, type RowLock } from '../change';
 import { NotFoundError } from '../errors';
 import { rowId } from '../validation';
-import { GROUP_COLUMNS, type GroupRow } from './group.read-model';
+import { GROUP_COLUMNS, type GroupDbRow } from './group.read-model';
 
 /** The SQL of groups and their members (group.service.ts says what each rule is for). */
 
@@ -15,24 +15,24 @@ export interface GroupFields {
 }
 
 /** The group row, or 404 for an id that is not a positive integer or names no group. */
-export async function loadGroup(em: EntityManager, groupId: string | number, lock?: RowLock): Promise<GroupRow> {
+export async function loadGroup(em: EntityManager, groupId: string | number, lock?: RowLock): Promise<GroupDbRow> {
   const n = rowId(groupId);
   if (n === undefined) throw new NotFoundError(`Could not find group with id ${String(groupId)}.`);
-  const [row]: GroupRow[] = await em.execute(`select ${GROUP_COLUMNS} from groups where id = ?${lockClause(lock)}`, [n]);
+  const [row]: GroupDbRow[] = await em.execute(`select ${GROUP_COLUMNS} from groups where id = ?${lockClause(lock)}`, [n]);
   if (!row) throw new NotFoundError(`Could not find group with id ${n}.`);
   return row;
 }
 
-export async function insertGroup(tx: EntityManager, g: GroupFields, createdBy: string): Promise<GroupRow> {
-  const [row]: GroupRow[] = await tx.execute(
+export async function insertGroup(tx: EntityManager, g: GroupFields, createdBy: string): Promise<GroupDbRow> {
+  const [row]: GroupDbRow[] = await tx.execute(
     `insert into groups (name, description, mappings_sso, root_role_id, created_by) values (?, ?, array(select jsonb_array_elements_text(?::jsonb)), ?, ?) returning ${GROUP_COLUMNS}`,
     [g.name, g.description, JSON.stringify(g.mappingsSSO), g.rootRoleId, createdBy],
   );
   return row;
 }
 
-export async function updateGroup(tx: EntityManager, id: number, g: GroupFields): Promise<GroupRow> {
-  const [updated]: GroupRow[] = await tx.execute(
+export async function updateGroup(tx: EntityManager, id: number, g: GroupFields): Promise<GroupDbRow> {
+  const [updated]: GroupDbRow[] = await tx.execute(
     `update groups set name = ?, description = ?, mappings_sso = array(select jsonb_array_elements_text(?::jsonb)), root_role_id = ? where id = ? returning ${GROUP_COLUMNS}`,
     [g.name, g.description, JSON.stringify(g.mappingsSSO), g.rootRoleId, id],
   );

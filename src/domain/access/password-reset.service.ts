@@ -9,7 +9,7 @@ import {
   expireResetTokens, expireUnusedResetTokens, findResetTokenHolder, insertResetToken, sweepExpiredResetTokens, useResetToken, type HolderRow,
 } from './password-reset.store';
 import type { Principal } from './principal';
-import type { Role } from './role.read-model';
+import type { TokenUser } from './password-reset.shapes';
 import { endSessions } from './session.store';
 import { toUser, userEventData } from './user.read-model';
 import { findUser, lockUser, setPasswordHash } from './user.store';
@@ -31,19 +31,6 @@ export const RESET_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
 const MAX_TOKEN_LENGTH = 200;
 /** Expired rows deleted per issue, at most: the sweep stays cheap however many piled up. */
 const SWEEP_BATCH = 100;
-
-/** The answer of GET /auth/reset/validate (spec: Token user). */
-export interface TokenUser {
-  id: number;
-  name: string | null;
-  /** The user's email; '' for a user who has only a username (the spec makes the field a required string). */
-  email: string;
-  token: string;
-  /** Who asked for the link: a username, an email or an API token name. */
-  createdBy: string | null;
-  /** The user's root role. */
-  role: Role;
-}
 
 export const resetPasswordUrl = (publicUrl: string, token: string) => `${publicUrl}/reset-password?token=${token}`;
 export const inviteUrl = (publicUrl: string, token: string) => `${publicUrl}/new-user?token=${token}`;

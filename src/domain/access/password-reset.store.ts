@@ -1,4 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TableRow } from '../rows';
+import type { ResetTokenRow } from './password-reset.entity';
+import type { RoleRow } from './role.entity';
+import type { UserRow } from './user.entity';
 
 /**
  * The SQL of reset and invite links: rows of `reset_tokens`, keyed by the SHA-256 digest of the token
@@ -6,18 +10,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
  */
 
 /** A valid token's row with its user and root role (what the link's holder may see). */
-export interface HolderRow {
-  used_at: Date | null;
-  created_by: string | null;
-  id: number;
-  name: string | null;
-  username: string | null;
-  email: string | null;
-  role_id: number;
-  role_name: string;
-  role_type: string;
-  role_description: string | null;
-}
+export type HolderRow = Pick<TableRow<ResetTokenRow>, 'used_at' | 'created_by'> & Pick<TableRow<UserRow>, 'id' | 'name' | 'username' | 'email'> & {
+  role_id: TableRow<RoleRow>['id'];
+  role_name: TableRow<RoleRow>['name'];
+  role_type: TableRow<RoleRow>['type'];
+  role_description: TableRow<RoleRow>['description'];
+};
 
 /** The unexpired token with this digest, with its user and their root role, if any. */
 export async function findResetTokenHolder(em: EntityManager, digest: string): Promise<HolderRow | undefined> {

@@ -1,24 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { iso, isoOrNull } from '../dates';
+import type { TableRow } from '../rows';
+import type { PersonalAccessTokenRow } from './personal-token.entity';
+import type { PersonalAccessToken } from './personal-token.shapes';
 
-/** A personal access token as listed: never its secret, which only the create response carries, once. */
-export interface PersonalToken {
-  id: number;
-  description: string;
-  expiresAt: string;
-  createdAt: string;
-  seenAt: string | null;
-}
+/** A token row as the token queries read it: never the secret's digest. */
+export type PatRow = Pick<TableRow<PersonalAccessTokenRow>, 'id' | 'description' | 'expires_at' | 'created_at' | 'seen_at'>;
 
-export interface PatRow {
-  id: number;
-  description: string;
-  expires_at: Date;
-  created_at: Date;
-  seen_at: Date | null;
-}
-
-export const toToken = (r: PatRow): PersonalToken => ({
+export const toToken = (r: PatRow): PersonalAccessToken => ({
   id: r.id,
   description: r.description,
   expiresAt: iso(r.expires_at),
@@ -27,7 +16,7 @@ export const toToken = (r: PatRow): PersonalToken => ({
 });
 
 /** The user's tokens, by id. */
-export async function listPersonalTokens(em: EntityManager, userId: number): Promise<PersonalToken[]> {
+export async function listPersonalTokens(em: EntityManager, userId: number): Promise<PersonalAccessToken[]> {
   const rows: PatRow[] = await em.execute('select id, description, expires_at, created_at, seen_at from personal_access_tokens where user_id = ? order by id', [userId]);
   return rows.map(toToken);
 }

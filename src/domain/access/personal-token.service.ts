@@ -6,11 +6,10 @@ import { InvalidOperationError, NotFoundError, ValidationError } from '../errors
 import { parse } from '../validation';
 import { PAT_PREFIX } from './authenticator';
 import { hashToken } from './password';
-import { listPersonalTokens, toToken, type PersonalToken } from './personal-token.read-model';
+import { listPersonalTokens, toToken } from './personal-token.read-model';
+import type { PersonalAccessToken, PersonalAccessTokenCreated } from './personal-token.shapes';
 import { deletePersonalToken, insertPersonalToken } from './personal-token.store';
 import type { Principal } from './principal';
-
-export type { PersonalToken } from './personal-token.read-model';
 
 export const createSchema = z.object({
   description: z.string().trim().min(1).max(255),
@@ -21,11 +20,11 @@ export const createSchema = z.object({
 export class PersonalTokenService {
   constructor(private readonly em: EntityManager, private readonly principal: Principal, private readonly onRevoke: () => void = () => {}) {}
 
-  async list(): Promise<PersonalToken[]> {
+  async list(): Promise<PersonalAccessToken[]> {
     return listPersonalTokens(this.em, this.userId());
   }
 
-  async create(input: unknown): Promise<PersonalToken & { secret: string }> {
+  async create(input: unknown): Promise<PersonalAccessTokenCreated> {
     const data = parse(createSchema, input);
     const userId = this.userId();
     const expiresAt = new Date(data.expiresAt);

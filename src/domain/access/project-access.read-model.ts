@@ -1,54 +1,19 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { iso, isoOrNull } from '../dates';
-import { toUser, USER_COLUMNS_OF_U, type User, type UserRow } from './user.read-model';
+import type { GroupDbRow, GroupMemberDbRow } from './group.read-model';
+import type { ProjectAccess, ProjectAccessGroup } from './project-access.shapes';
+import type { Role } from './role.shapes';
+import { toUser, USER_COLUMNS_OF_U, type UserDbRow } from './user.read-model';
 
-export interface ProjectRole {
-  id: number;
-  name: string;
-  type: string;
-  description: string;
-}
-
-export interface ProjectAccessUser extends User {
-  addedAt: string;
-  roleId: number;
+/** When the holder got its first role in the project, and every role it holds there (aggregates of `role_user` or `group_role`). */
+interface Holding {
+  added_at: string;
   roles: number[];
-}
-
-export interface ProjectAccessGroup {
-  id: number;
-  name: string;
-  description: string | null;
-  mappingsSSO: string[];
-  rootRole: number | null;
-  createdBy: string | null;
-  createdAt: string | null;
-  addedAt: string;
-  roleId: number;
-  roles: number[];
-  users: Array<{ joinedAt: string; createdBy: string | null; user: User }>;
-}
-
-/** Spec endpoint 13. */
-export interface ProjectAccess {
-  roles: ProjectRole[];
-  users: ProjectAccessUser[];
-  groups: ProjectAccessGroup[];
-}
-
-interface GroupRow {
-  id: number;
-  name: string;
-  description: string | null;
-  mappings_sso: string[] | null;
-  root_role_id: number | null;
-  created_by: string | null;
-  created_at: Date | null;
 }
 
 /** Who holds which project roles in the project (which the caller has found to exist), with the project roles there are. */
 export async function readProjectAccess(conn: EntityManager, project: string): Promise<ProjectAccess> {
-  const [roles, users, groups]: [ProjectRole[], Array<UserRow & { added_at: Date; roles: number[] }>, Array<GroupRow & { added_at: Date; roles: number[] }>] = await Promise.all([
+  const [roles, users, groups]: [Role[], Array<UserDbRow & Holding>, Array<GroupDbRow & Holding>] = await Promise.all([
     conn.execute(`select id, name, type, coalesce(description, '') as description from roles where type in ('project', 'custom') order by id`),
     conn.execute(`select ${USER_COLUMNS_OF_U}, min(ru.created_at) as added_at, array_agg(ru.role_id order by ru.created_at, ru.role_id) as roles
        from role_user ru join users u on u.id = ru.user_id where ru.project = ? group by u.id order by u.id`, [project]),
@@ -56,7 +21,7 @@ export async function readProjectAccess(conn: EntityManager, project: string): P
          array_agg(gr.role_id order by gr.created_at, gr.role_id) as roles
        from group_role gr join groups g on g.id = gr.group_id where gr.project = ? group by g.id order by g.id`, [project]),
   ]) as never;
-  const members: Array<UserRow & { group_id: number; joined_at: Date; member_created_by: string | null }> = groups.length === 0 ? [] : await conn.execute(
+  const members: GroupMemberDbRow[] = groups.length === 0 ? [] : await conn.execute(
     `select gu.group_id, gu.joined_at, gu.created_by as member_created_by, ${USER_COLUMNS_OF_U}
        from group_user gu join users u on u.id = gu.user_id where gu.group_id in (?) order by gu.group_id, u.id`, [groups.map((g) => g.id)]);
   const byGroup = new Map<number, ProjectAccessGroup['users']>();

@@ -5,12 +5,11 @@ import { NotFoundError, ProjectWithoutOwnerError, ValidationError } from '../err
 import { parse } from '../validation';
 import type { AccessService } from './access.service';
 import type { Principal } from './principal';
-import { readProjectAccess, type ProjectAccess } from './project-access.read-model';
+import { readProjectAccess } from './project-access.read-model';
+import type { ProjectAccess } from './project-access.shapes';
 import {
   addGroupRoles, addUserRoles, countOwners, loadAccessProject, replaceRoles, shareHolders, shareProjectRoles, type Holder,
 } from './project-access.store';
-
-export type { ProjectAccess, ProjectAccessGroup, ProjectAccessUser, ProjectRole } from './project-access.read-model';
 
 const id = z.number().int().min(1).max(2_147_483_647);
 const ref = z.union([id, z.object({ id }).strict()]).transform((v) => (typeof v === 'number' ? v : v.id));

@@ -1,44 +1,17 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { PERMISSION_BY_NAME, PERMISSIONS, type PermissionDefinition } from './permissions';
+import type { TableRow } from '../rows';
+import type { PermissionRow, RolePermissionRow, RoleRow } from './role.entity';
+import type { Permission, PermissionListing, Role } from './role.shapes';
 
-/** A role as lists show it (spec: Role). */
-export interface Role {
-  id: number;
-  name: string;
-  type: string;
-  description: string;
-}
+/** A role row as the role queries read it. */
+export type RoleDbRow = Pick<TableRow<RoleRow>, 'id' | 'name' | 'type' | 'description'>;
+/** A row of `role_permissions`: a permission by name (`permission as name`), with its environment (environment permissions only). */
+export type StoredPermission = { name: TableRow<RolePermissionRow>['permission'] } & Pick<TableRow<RolePermissionRow>, 'environment'>;
 
-/** A permission as the listing shows it; environment permissions in `environments` carry their environment. */
-export interface ListedPermission {
-  id: number;
-  name: string;
-  displayName: string;
-  type: string;
-  environment?: string;
-}
+export const toRole = (r: RoleDbRow): Role => ({ id: r.id, name: r.name, type: r.type, description: r.description ?? '' });
 
-export interface RoleWithPermissions extends Role {
-  permissions: ListedPermission[];
-}
-
-/** GET /api/admin/permissions (spec endpoint 12). */
-export interface PermissionListing {
-  version: number;
-  permissions: {
-    root: ListedPermission[];
-    project: ListedPermission[];
-    environments: Array<{ name: string; permissions: ListedPermission[] }>;
-  };
-}
-
-export interface RoleRow { id: number; name: string; type: string; description: string | null }
-/** A row of `role_permissions`: a permission by name, with its environment (environment permissions only). */
-export interface StoredPermission { name: string; environment: string | null }
-
-export const toRole = (r: RoleRow): Role => ({ id: r.id, name: r.name, type: r.type, description: r.description ?? '' });
-
-const listed = (p: PermissionDefinition, environment?: string): ListedPermission => ({
+const listed = (p: PermissionDefinition, environment?: string): Permission => ({
   id: p.id, name: p.name, displayName: p.displayName, type: p.type, ...(environment === undefined ? {} : { environment }),
 });
 
@@ -49,7 +22,7 @@ export function sorted(list: StoredPermission[]): StoredPermission[] {
   return [...list].sort((a, b) => (BY_NAME_ID(a.name) - BY_NAME_ID(b.name)) || (a.environment ?? '').localeCompare(b.environment ?? ''));
 }
 
-function toListed(list: StoredPermission[]): ListedPermission[] {
+function toListed(list: StoredPermission[]): Permission[] {
   return sorted(list).flatMap((p) => {
     const def = PERMISSION_BY_NAME.get(p.name);
     return def ? [listed(def, p.environment ?? undefined)] : [];
@@ -71,7 +44,7 @@ export async function permissionListing(em: EntityManager): Promise<PermissionLi
 }
 
 export async function listRoles(em: EntityManager): Promise<Role[]> {
-  const rows: RoleRow[] = await em.execute('select id, name, type, description from roles order by id');
+  const rows: RoleDbRow[] = await em.execute('select id, name, type, description from roles order by id');
   return rows.map(toRole);
 }
 
@@ -81,13 +54,13 @@ export async function storedPermissions(em: EntityManager, roleId: number): Prom
 }
 
 /** The role's permissions as listed. */
-export async function listedPermissions(em: EntityManager, roleId: number): Promise<ListedPermission[]> {
+export async function listedPermissions(em: EntityManager, roleId: number): Promise<Permission[]> {
   return toListed(await storedPermissions(em, roleId));
 }
 
 /** Several roles with their permissions, in one query (GraphQL's Role.permissions). */
-export async function permissionsOf(em: EntityManager, ids: readonly number[]): Promise<ListedPermission[][]> {
-  const rows: Array<StoredPermission & { role_id: number }> = ids.length === 0 ? [] : await em.execute(
+export async function permissionsOf(em: EntityManager, ids: readonly number[]): Promise<Permission[][]> {
+  const rows: Array<StoredPermission & Pick<TableRow<RolePermissionRow>, 'role_id'>> = ids.length === 0 ? [] : await em.execute(
     'select role_id, permission as name, environment from role_permissions where role_id in (?)', [[...ids]]);
   const byRole = new Map<number, StoredPermission[]>();
   for (const r of rows) byRole.set(r.role_id, [...(byRole.get(r.role_id) ?? []), r]);
@@ -95,12 +68,9 @@ export async function permissionsOf(em: EntityManager, ids: readonly number[]): 
 }
 
 /** A permission the user holds through a role, and where: `project` null for root roles (their own and their groups'). */
-export interface HeldPermissionRow {
-  permission: string;
-  type: string;
-  environment: string | null;
+export type HeldPermissionRow = Pick<TableRow<RolePermissionRow>, 'permission' | 'environment'> & Pick<TableRow<PermissionRow>, 'type'> & {
   project: string | null;
-}
+};
 
 /**
  * Every permission of the roles a user holds, in one statement: the root role, the root roles of the user's groups,

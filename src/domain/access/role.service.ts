@@ -7,14 +7,12 @@ import type { AccessService } from './access.service';
 import { ADMIN, PERMISSION_BY_NAME, PERMISSIONS, PREDEFINED_ROLES, type PermissionDefinition } from './permissions';
 import type { Principal } from './principal';
 import {
-  listedPermissions, listRoles, permissionListing, permissionsOf, sorted, storedPermissions, toRole,
-  type ListedPermission, type PermissionListing, type Role, type RoleWithPermissions, type StoredPermission,
+  listedPermissions, listRoles, permissionListing, permissionsOf, sorted, storedPermissions, toRole, type StoredPermission,
 } from './role.read-model';
+import type { Permission, PermissionListing, Role, RoleSaved, RoleWithPermissions } from './role.shapes';
 import {
   countRoleHolders, deleteRole, deleteRolePermissions, insertRole, insertRolePermissions, loadRole, roleNameTaken, shareEnvironments, updateRole,
 } from './role.store';
-
-export type { ListedPermission, PermissionListing, Role, RoleWithPermissions } from './role.read-model';
 
 const BUILT_IN_IDS: ReadonlySet<number> = new Set(PREDEFINED_ROLES.map((r) => r.id));
 const BY_ID: ReadonlyMap<number, PermissionDefinition> = new Map(PERMISSIONS.map((p) => [p.id, p]));
@@ -69,12 +67,12 @@ export class RoleService {
   }
 
   /** Several roles with their permissions, in one query (GraphQL's Role.permissions). */
-  permissionsOf(ids: readonly number[]): Promise<ListedPermission[][]> {
+  permissionsOf(ids: readonly number[]): Promise<Permission[][]> {
     return permissionsOf(this.em, ids);
   }
 
   /** POST /api/admin/roles: `{version: 1, roles: Role}`. */
-  async create(input: unknown): Promise<{ version: number; roles: Role }> {
+  async create(input: unknown): Promise<RoleSaved> {
     const body = parse(roleSchema, input);
     await this.access.check(ADMIN);
     return change(this.em, this.principal, async (tx, emit) => {
@@ -90,7 +88,7 @@ export class RoleService {
   }
 
   /** PUT /api/admin/roles/:id: the same body as create; replaces name, description, type and permissions. */
-  async update(id: string | number, input: unknown): Promise<{ version: number; roles: Role }> {
+  async update(id: string | number, input: unknown): Promise<RoleSaved> {
     const body = parse(roleSchema, input);
     await this.access.check(ADMIN);
     return change(this.em, this.principal, async (tx, emit) => {

@@ -2,15 +2,15 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { lockClause, type RowLock } from '../change';
 import { NotFoundError } from '../errors';
 import { rowId } from '../validation';
-import type { RoleRow, StoredPermission } from './role.read-model';
+import type { RoleDbRow, StoredPermission } from './role.read-model';
 
 /** The SQL of roles and their permissions (role.service.ts says what each rule is for). */
 
 /** The role row, or 404 for an id that is not a positive integer or names no role. */
-export async function loadRole(em: EntityManager, id: string | number, lock?: RowLock): Promise<RoleRow> {
+export async function loadRole(em: EntityManager, id: string | number, lock?: RowLock): Promise<RoleDbRow> {
   const n = rowId(id);
   if (n === undefined) throw new NotFoundError(`Could not find role with id ${String(id)}.`);
-  const [row]: RoleRow[] = await em.execute(`select id, name, type, description from roles where id = ?${lockClause(lock)}`, [n]);
+  const [row]: RoleDbRow[] = await em.execute(`select id, name, type, description from roles where id = ?${lockClause(lock)}`, [n]);
   if (!row) throw new NotFoundError(`Could not find role with id ${n}.`);
   return row;
 }
@@ -29,14 +29,14 @@ export async function roleNameTaken(tx: EntityManager, name: string): Promise<bo
   return taken.length > 0;
 }
 
-export async function insertRole(tx: EntityManager, role: { name: string; type: string; description: string }): Promise<RoleRow> {
-  const [row]: RoleRow[] = await tx.execute('insert into roles (name, type, description) values (?, ?, ?) returning id, name, type, description',
+export async function insertRole(tx: EntityManager, role: { name: string; type: string; description: string }): Promise<RoleDbRow> {
+  const [row]: RoleDbRow[] = await tx.execute('insert into roles (name, type, description) values (?, ?, ?) returning id, name, type, description',
     [role.name, role.type, role.description]);
   return row;
 }
 
-export async function updateRole(tx: EntityManager, id: number, role: { name: string; type: string; description: string }): Promise<RoleRow> {
-  const [updated]: RoleRow[] = await tx.execute('update roles set name = ?, type = ?, description = ? where id = ? returning id, name, type, description',
+export async function updateRole(tx: EntityManager, id: number, role: { name: string; type: string; description: string }): Promise<RoleDbRow> {
+  const [updated]: RoleDbRow[] = await tx.execute('update roles set name = ?, type = ?, description = ? where id = ? returning id, name, type, description',
     [role.name, role.type, role.description, id]);
   return updated;
 }

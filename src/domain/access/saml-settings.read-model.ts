@@ -1,20 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-
-export const ROOT_ROLES = ['Viewer', 'Editor', 'Admin'] as const;
-export type SamlRootRole = (typeof ROOT_ROLES)[number];
-
-/** The settings as both doors return them (spec: SAML settings). Before any are saved: `{enabled: false, …defaults}`. */
-export interface SamlSettings {
-  enabled: boolean;
-  entityId?: string;
-  signOnUrl?: string;
-  certificate?: string;
-  signOutUrl?: string;
-  spCertificate?: string;
-  autoCreate: boolean;
-  emailDomains?: string;
-  defaultRootRole: SamlRootRole;
-}
+import type { SamlSettings } from './saml-settings.shapes';
 
 /** What is stored under `saml`: the settings but the service's own certificate. */
 export type StoredSamlSettings = Omit<SamlSettings, 'spCertificate'>;

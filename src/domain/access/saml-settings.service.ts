@@ -7,11 +7,10 @@ import { parse, sameJson } from '../validation';
 import type { AccessService } from './access.service';
 import { ADMIN } from './permissions';
 import type { Principal } from './principal';
-import { readSamlSettings, ROOT_ROLES, type SamlSettings, type StoredSamlSettings } from './saml-settings.read-model';
+import { readSamlSettings, type StoredSamlSettings } from './saml-settings.read-model';
+import { ROOT_ROLES, type SamlSettings } from './saml-settings.shapes';
 import { ensureSamlSettingsRow, insertSpKey, lockSamlSettings, readSpKey, replaceSpKey, writeSamlSettings } from './saml-settings.store';
 import { generateSigningKeyPair, selfSignedCertificate, toPem, type SigningKeyPair } from './self-signed';
-
-export type { SamlRootRole, SamlSettings, StoredSamlSettings } from './saml-settings.read-model';
 
 /**
  * SAML settings (spec endpoint 11, issue 10) and the service provider's own signing key.

@@ -1,4 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TableRow } from '../rows';
+import type { SamlMessageIdRow, SamlSessionRow } from './saml.entity';
 
 /**
  * The SQL of SAML sign-in (saml-sign-in.ts): the ids of our requests and of assertions used (`saml_message_ids`, so
@@ -20,7 +22,7 @@ export async function sweepExpiredMessageIds(em: EntityManager): Promise<void> {
 
 /** The value recorded with one of our unexpired request ids, if any. */
 export async function requestIdValue(em: EntityManager, id: string): Promise<string | undefined> {
-  const [row]: Array<{ value: string }> = await em.execute(`select value from saml_message_ids where kind = 'request' and id = ? and expires_at > now()`, [id]);
+  const [row]: Array<Pick<TableRow<SamlMessageIdRow>, 'value'>> = await em.execute(`select value from saml_message_ids where kind = 'request' and id = ? and expires_at > now()`, [id]);
   return row?.value;
 }
 
@@ -39,11 +41,7 @@ export async function useAssertionId(em: EntityManager, id: string, expiresAt: D
 }
 
 /** What a session SAML opened keeps for its single logout. */
-export interface SamlSessionRow {
-  name_id: string;
-  name_id_format: string | null;
-  session_index: string | null;
-}
+export type SamlSessionDbRow = Pick<TableRow<SamlSessionRow>, 'name_id' | 'name_id_format' | 'session_index'>;
 
 export async function insertSamlSession(tx: EntityManager, sidHash: string, s: { nameId: string; format: string | null; sessionIndex: string | null }): Promise<void> {
   await tx.execute('insert into saml_sessions (sid_hash, name_id, name_id_format, session_index) values (?, ?, ?, ?)',
@@ -51,7 +49,7 @@ export async function insertSamlSession(tx: EntityManager, sidHash: string, s: {
 }
 
 /** The SAML session of the session with this digest, if SAML opened it. */
-export async function findSamlSession(em: EntityManager, sidHash: string): Promise<SamlSessionRow | undefined> {
-  const [row]: SamlSessionRow[] = await em.execute('select name_id, name_id_format, session_index from saml_sessions where sid_hash = ?', [sidHash]);
+export async function findSamlSession(em: EntityManager, sidHash: string): Promise<SamlSessionDbRow | undefined> {
+  const [row]: SamlSessionDbRow[] = await em.execute('select name_id, name_id_format, session_index from saml_sessions where sid_hash = ?', [sidHash]);
   return row;
 }

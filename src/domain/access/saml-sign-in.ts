@@ -11,6 +11,7 @@ import { AuthenticationRequired, ForbiddenError, NotFoundError, ValidationError 
 import { hashToken } from './password';
 import { systemPrincipal } from './principal';
 import { readSamlSettings, type StoredSamlSettings } from './saml-settings.read-model';
+import type { AuthConfig } from './sign-in.shapes';
 import { certificatePem, emailDomainList, SAML_PATHS, serviceProviderUrls, spSigningKey } from './saml-settings.service';
 import {
   findSamlSession, insertRequestId, insertSamlSession, removeRequestId, requestIdValue, sweepExpiredMessageIds, useAssertionId,
@@ -186,7 +187,7 @@ export class SamlSignIn {
   }
 
   /** GET /auth/config: which sign-in methods a client may offer. */
-  async config(): Promise<{ password: boolean; saml: { enabled: boolean; loginUrl: string | null } }> {
+  async config(): Promise<AuthConfig> {
     const { settings, saved } = await readSamlSettings(this.em.fork());
     const enabled = saved && settings.enabled;
     return { password: true, saml: { enabled, loginUrl: enabled ? `${this.publicUrl}${SAML_PATHS.login}` : null } };

@@ -5,7 +5,8 @@ import { AuthenticationRequired } from '../errors';
 import { parse } from '../validation';
 import { hashToken, verifyPassword } from './password';
 import { deleteSession, insertSession, sweepExpiredSessions } from './session.store';
-import { toUser, type User } from './user.read-model';
+import { toUser } from './user.read-model';
+import type { User } from './user.shapes';
 import { countFailedLogin, loginUser, markSignedIn } from './user.store';
 
 /** How long a session lives (Unleash: two days). */

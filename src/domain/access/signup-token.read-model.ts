@@ -1,35 +1,20 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { iso } from '../dates';
-import { toUser, USER_COLUMNS_OF_U, type User, type UserRow } from './user.read-model';
+import type { TableRow } from '../rows';
+import type { RoleRow } from './role.entity';
+import type { PublicSignupTokenRow, PublicSignupTokenUserRow } from './signup-token.entity';
+import type { SignupToken } from './signup-token.shapes';
+import { toUser, USER_COLUMNS_OF_U, type UserDbRow } from './user.read-model';
+import type { User } from './user.shapes';
 
-/** A public signup token as both doors return it (spec: Public signup token). */
-export interface SignupToken {
-  secret: string;
-  url: string;
-  name: string;
-  /** D4: false whenever the token has expired, whatever is stored. */
-  enabled: boolean;
-  expiresAt: string;
-  createdAt: string;
-  createdBy: string | null;
-  users: User[];
-  role: { id: number; name: string; type: string; description: string | null };
-}
-
-export interface SignupTokenRow {
-  secret: string;
-  name: string;
-  enabled: boolean;
-  expires_at: Date;
-  created_at: Date;
-  created_by: string | null;
-  role_id: number;
-  role_name: string;
-  role_type: string;
-  role_description: string | null;
+/** A token row as TOKEN_SELECT reads it: the token, its role's columns (`role_…`), and whether it is usable. */
+export type SignupTokenRow = Pick<TableRow<PublicSignupTokenRow>, 'secret' | 'name' | 'enabled' | 'expires_at' | 'created_at' | 'created_by' | 'role_id'> & {
+  role_name: TableRow<RoleRow>['name'];
+  role_type: TableRow<RoleRow>['type'];
+  role_description: TableRow<RoleRow>['description'];
   /** Whether the token is usable now, as the database's clock says. */
   valid: boolean;
-}
+};
 
 export const TOKEN_SELECT = `select t.secret, t.name, t.enabled, t.expires_at, t.created_at, t.created_by, t.role_id,
   r.name as role_name, r.type as role_type, r.description as role_description,
@@ -52,7 +37,7 @@ export async function findSignupToken(em: EntityManager, secret: string): Promis
 export async function withUsers(em: EntityManager, rows: SignupTokenRow[], publicUrl: string): Promise<SignupToken[]> {
   const users = new Map<string, User[]>();
   if (rows.length > 0) {
-    const found: Array<UserRow & { secret: string }> = await em.execute(
+    const found: Array<UserDbRow & Pick<TableRow<PublicSignupTokenUserRow>, 'secret'>> = await em.execute(
       `select tu.secret, ${USER_COLUMNS_OF_U} from public_signup_token_users tu join users u on u.id = tu.user_id
        where tu.secret in (?) order by tu.created_at, u.id`, [rows.map((r) => r.secret)]);
     for (const f of found) {

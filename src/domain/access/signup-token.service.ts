@@ -8,13 +8,13 @@ import type { AccessService } from './access.service';
 import { checkPasswordStrength, hashPassword } from './password';
 import { ADMIN, ROLE_VIEWER } from './permissions';
 import { SYSTEM_USER_ID, type Principal } from './principal';
-import { findSignupToken, listSignupTokens, withUsers, type SignupToken } from './signup-token.read-model';
+import { findSignupToken, listSignupTokens, withUsers } from './signup-token.read-model';
+import type { SignupToken } from './signup-token.shapes';
 import { addSignupTokenUser, insertSignupToken, loadSignupToken, shareSignupToken, shareTokenRole, updateSignupToken } from './signup-token.store';
-import { userEventData, type User } from './user.read-model';
+import { userEventData } from './user.read-model';
+import type { User } from './user.shapes';
 import { refuseTakenLoginNames, rootRoleId } from './user.service';
 import { insertUser } from './user.store';
-
-export type { SignupToken } from './signup-token.read-model';
 
 /** Creation caps the expiry at one month ahead, as Unleash does. */
 const MAX_LIFETIME_MONTHS = 1;

@@ -1,42 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { iso, isoOrNull } from '../dates';
+import type { TableRow } from '../rows';
+import type { UserRow } from './user.entity';
+import type { User } from './user.shapes';
 
-/** A user as both doors return it (spec: User). The password hash never reaches one. */
-export interface User {
-  id: number;
-  isAPI: boolean;
-  name: string | null;
-  email: string | null;
-  username: string | null;
-  imageUrl: string;
-  /**
-   * Only in the answer that creates a user without a password: a link (a reset token, valid 24 hours) with which the
-   * new user sets their password. '' everywhere else.
-   */
-  inviteLink: string;
-  loginAttempts: number;
-  emailSent: boolean;
-  rootRole: number;
-  seenAt: string | null;
-  createdAt: string;
-  accountType: string;
-  permissions: string[];
-}
-
-export interface UserRow {
-  id: number;
-  name: string | null;
-  username: string | null;
-  email: string | null;
-  image_url: string | null;
-  login_attempts: number;
-  email_sent: boolean;
-  account_type: string;
-  root_role_id: number;
-  seen_at: Date | null;
-  created_at: Date;
-}
+/** A user row as USER_COLUMNS read it: every column but the password hash. */
+export type UserDbRow = Pick<TableRow<UserRow>,
+  'id' | 'name' | 'username' | 'email' | 'image_url' | 'login_attempts' | 'email_sent' | 'account_type' | 'root_role_id' | 'seen_at' | 'created_at'>;
 
 /** Every column but the password hash: what any query that may reach a response reads. */
 export const USER_COLUMNS = 'id, name, username, email, image_url, login_attempts, email_sent, account_type, root_role_id, seen_at, created_at';
@@ -44,12 +15,12 @@ export const USER_COLUMNS = 'id, name, username, email, image_url, login_attempt
 export const USER_COLUMNS_OF_U = USER_COLUMNS.split(', ').map((c) => `u.${c}`).join(', ');
 
 /** Unleash's avatar: a Gravatar URL from the email (or the username, or the id), never anything secret. */
-function avatar(r: Pick<UserRow, 'email' | 'username' | 'id'>): string {
+function avatar(r: Pick<UserDbRow, 'email' | 'username' | 'id'>): string {
   const key = (r.email ?? r.username ?? String(r.id)).trim().toLowerCase();
   return `https://gravatar.com/avatar/${createHash('md5').update(key).digest('hex')}?s=42&d=retro&r=g`;
 }
 
-export function toUser(r: UserRow): User {
+export function toUser(r: UserDbRow): User {
   return {
     id: r.id,
     isAPI: false,
@@ -73,6 +44,6 @@ export const userEventData = (u: User) => ({ id: u.id, name: u.name, email: u.em
 
 /** Every user, by id. */
 export async function listUsers(em: EntityManager): Promise<User[]> {
-  const rows: UserRow[] = await em.execute(`select ${USER_COLUMNS} from users order by id`);
+  const rows: UserDbRow[] = await em.execute(`select ${USER_COLUMNS} from users order by id`);
   return rows.map(toUser);
 }

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { change } from '../change';
+import { iso } from '../dates';
 import { InvalidOperationError, NameExistsError, NotFoundError, ValidationError } from '../errors';
 import { parse, sameJson } from '../validation';
 import type { AccessService } from './access.service';
@@ -13,12 +14,11 @@ import { ADMIN, ROLE_ADMIN, ROLE_VIEWER } from './permissions';
 import { SYSTEM_USER_ID, type Principal } from './principal';
 import { shareRoleRef } from './role.store';
 import { endOtherSessions, endSessions } from './session.store';
-import { listUsers, toUser, userEventData, type User } from './user.read-model';
+import { listUsers, toUser, userEventData } from './user.read-model';
+import type { User, UserProfile } from './user.shapes';
 import {
   anyUser, deleteUser, findUser, insertFirstAdmin, insertUser, loadUser, setPasswordHash, takenLoginNames, updateUser, userIdByLoginName,
 } from './user.store';
-
-export type { User } from './user.read-model';
 
 const text = (max: number) => z.string().trim().max(max);
 const rootRoleRef = z.union([z.number().int().min(1).max(2_147_483_647), z.string().min(1).max(100)]);
@@ -60,7 +60,7 @@ export class UserService {
   }
 
   /** GET /api/admin/user: the caller and every permission it holds, with where it holds it. */
-  async me(): Promise<{ user: User; feedback: unknown[]; splash: Record<string, boolean>; permissions: Array<{ permission: string; project?: string; environment?: string }> }> {
+  async me(): Promise<UserProfile> {
     const grants = await this.access.granted();
     const permissions = grants.map((g) => ({ permission: g.permission, ...(g.project ? { project: g.project } : {}), ...(g.environment ? { environment: g.environment } : {}) }));
     let user: User;
@@ -71,7 +71,7 @@ export class UserService {
     } else {
       const id = this.principal.userId ?? SYSTEM_USER_ID;
       user = {
-        ...toUser({ id, name: this.principal.name, username: this.principal.name, email: null, image_url: null, login_attempts: 0, email_sent: false, account_type: 'User', root_role_id: this.principal.isAdmin ? ROLE_ADMIN : ROLE_VIEWER, seen_at: null, created_at: new Date(0) }),
+        ...toUser({ id, name: this.principal.name, username: this.principal.name, email: null, image_url: null, login_attempts: 0, email_sent: false, account_type: 'User', root_role_id: this.principal.isAdmin ? ROLE_ADMIN : ROLE_VIEWER, seen_at: null, created_at: iso(0) }),
         isAPI: true,
       };
     }

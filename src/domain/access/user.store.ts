@@ -3,7 +3,10 @@ import { lockClause, type RowLock } from '../change';
 import { NotFoundError } from '../errors';
 import { rowId } from '../validation';
 import { ROLE_ADMIN } from './permissions';
-import { toUser, USER_COLUMNS, USER_COLUMNS_OF_U, type User, type UserRow } from './user.read-model';
+import type { TableRow } from '../rows';
+import type { UserRow } from './user.entity';
+import { toUser, USER_COLUMNS, USER_COLUMNS_OF_U, type UserDbRow } from './user.read-model';
+import type { User } from './user.shapes';
 
 /**
  * The SQL of users (user.service.ts says what each rule is for). The password hash is written here and read only by
@@ -14,13 +17,13 @@ import { toUser, USER_COLUMNS, USER_COLUMNS_OF_U, type User, type UserRow } from
  */
 
 /** The user row with this id, if any; `lock` takes its row lock. */
-export async function findUser(em: EntityManager, id: number, lock?: RowLock): Promise<UserRow | undefined> {
-  const [row]: UserRow[] = await em.execute(`select ${USER_COLUMNS} from users where id = ?${lockClause(lock)}`, [id]);
+export async function findUser(em: EntityManager, id: number, lock?: RowLock): Promise<UserDbRow | undefined> {
+  const [row]: UserDbRow[] = await em.execute(`select ${USER_COLUMNS} from users where id = ?${lockClause(lock)}`, [id]);
   return row;
 }
 
 /** The user row, or 404 for an id that is not a positive integer or names no user. */
-export async function loadUser(em: EntityManager, id: string | number, lock?: RowLock): Promise<UserRow> {
+export async function loadUser(em: EntityManager, id: string | number, lock?: RowLock): Promise<UserDbRow> {
   const n = rowId(id);
   if (n === undefined) throw new NotFoundError(`Could not find user with id ${String(id)}.`);
   const row = await findUser(em, n, lock);
@@ -47,7 +50,7 @@ export interface NewUser {
  * user row is written. The caller has checked the name is free; a lost race is the unique index's 409.
  */
 export async function insertUser(tx: EntityManager, u: NewUser): Promise<User> {
-  const [row]: UserRow[] = await tx.execute(
+  const [row]: UserDbRow[] = await tx.execute(
     `insert into users (name, username, email, password_hash, root_role_id) values (?, ?, ?, ?, ?) returning ${USER_COLUMNS}`,
     [u.name, u.username, u.email, u.passwordHash, u.rootRoleId],
   );
@@ -55,8 +58,8 @@ export async function insertUser(tx: EntityManager, u: NewUser): Promise<User> {
 }
 
 /** Sets the user's name, email and root role; the row as it is now. */
-export async function updateUser(tx: EntityManager, id: number, u: { name: string | null; email: string | null; rootRoleId: number }): Promise<UserRow> {
-  const [updated]: UserRow[] = await tx.execute(
+export async function updateUser(tx: EntityManager, id: number, u: { name: string | null; email: string | null; rootRoleId: number }): Promise<UserDbRow> {
+  const [updated]: UserDbRow[] = await tx.execute(
     `update users set name = ?, email = ?, root_role_id = ? where id = ? returning ${USER_COLUMNS}`,
     [u.name, u.email, u.rootRoleId, id],
   );
@@ -105,9 +108,12 @@ export async function takenLoginNames(tx: EntityManager, names: string[], except
   return new Set(rows.map((r) => r.name));
 }
 
+/** A user row with the password hash: what a password login checks. */
+export type LoginUserRow = UserDbRow & Pick<TableRow<UserRow>, 'password_hash'>;
+
 /** The user a login name (username or e-mail, any case) names, with their password hash: what a password login checks. */
-export async function loginUser(em: EntityManager, name: string): Promise<(UserRow & { password_hash: string | null }) | undefined> {
-  const [row]: Array<UserRow & { password_hash: string | null }> = await em.execute(
+export async function loginUser(em: EntityManager, name: string): Promise<LoginUserRow | undefined> {
+  const [row]: LoginUserRow[] = await em.execute(
     `select ${USER_COLUMNS_OF_U}, u.password_hash
        from user_login_names n join users u on u.id = n.user_id where n.name = lower(?)`,
     [name],
@@ -121,7 +127,7 @@ export async function countFailedLogin(em: EntityManager, id: number): Promise<v
 }
 
 /** A sign-in: the failed-login count goes back to 0 and the user is seen now; the row as it is now. */
-export async function markSignedIn(tx: EntityManager, id: number): Promise<UserRow> {
-  const [updated]: UserRow[] = await tx.execute(`update users set login_attempts = 0, seen_at = now() where id = ? returning ${USER_COLUMNS}`, [id]);
+export async function markSignedIn(tx: EntityManager, id: number): Promise<UserDbRow> {
+  const [updated]: UserDbRow[] = await tx.execute(`update users set login_attempts = 0, seen_at = now() where id = ? returning ${USER_COLUMNS}`, [id]);
   return updated;
 }

@@ -1,19 +1,23 @@
 import { z } from 'zod';
 import { createSchema as createApiTokenSchema, updateSchema as updateApiTokenSchema } from '../../../domain/access/api-token.service';
+import { ApiToken, ApiTokenCreated } from '../../../domain/access/api-token.shapes';
 import { groupSchema } from '../../../domain/access/group.service';
+import { Group } from '../../../domain/access/group.shapes';
 import { ADMIN } from '../../../domain/access/permissions';
 import { createSchema as createPersonalTokenSchema } from '../../../domain/access/personal-token.service';
+import { PersonalAccessToken, PersonalAccessTokenCreated } from '../../../domain/access/personal-token.shapes';
 import { addSchema as addProjectAccessSchema, rolesSchema as projectRolesSchema } from '../../../domain/access/project-access.service';
+import { ProjectAccess } from '../../../domain/access/project-access.shapes';
 import { roleSchema } from '../../../domain/access/role.service';
+import { PermissionListing, Role, RoleSaved, RoleWithPermissions } from '../../../domain/access/role.shapes';
 import { settingsSchema as samlSettingsSchema } from '../../../domain/access/saml-settings.service';
+import { SamlSettings } from '../../../domain/access/saml-settings.shapes';
 import { createSchema as createSignupTokenSchema, updateSchema as updateSignupTokenSchema } from '../../../domain/access/signup-token.service';
+import { SignupToken } from '../../../domain/access/signup-token.shapes';
 import { createUserSchema, ownPasswordSchema, passwordSchema, resetLinkSchema, updateUserSchema } from '../../../domain/access/user.service';
+import { User, UserProfile } from '../../../domain/access/user.shapes';
 import { version1, type RouteDocs } from '../describe';
 import { AUTH_DOCS, INVITE_DOCS } from './auth.docs';
-import {
-  ApiToken, ApiTokenCreated, Group, PermissionListing, PersonalAccessToken, PersonalAccessTokenCreated, ProjectAccess, Role, RoleSaved,
-  RoleWithPermissions, SamlSettings, SignupToken, User, UserProfile,
-} from './access.shapes';
 
 const users = 'Users';
 const apiTokens = 'API tokens';

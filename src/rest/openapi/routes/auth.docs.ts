@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import { resetSchema } from '../../../domain/access/password-reset.service';
+import { TokenUser } from '../../../domain/access/password-reset.shapes';
 import { loginSchema } from '../../../domain/access/session.service';
+import { AuthConfig } from '../../../domain/access/sign-in.shapes';
 import { signupSchema } from '../../../domain/access/signup-token.service';
+import { User } from '../../../domain/access/user.shapes';
 import type { RouteDocs } from '../describe';
-import { AuthConfig, TokenUser, User } from './access.shapes';
 
 const auth = 'Authentication';
 const saml = 'SAML';
