@@ -3,7 +3,8 @@ import { z } from 'zod';
 /**
  * How each REST route is documented in the OpenAPI reference (`/docs/openapi.json`, src/rest/openapi/document.ts).
  * A route's request body is the zod schema its service validates with (exported from the service), so the reference
- * and the validation cannot drift; its answers are the zod schemas of src/rest/openapi/shapes.ts and the route files'
+ * and the validation cannot drift; its answers are the shapes the domain declares its answers with
+ * (src/domain/<area>/*.shapes.ts, whose types the services return) and the REST-only envelopes of the route files'
  * docs. The e2e suite checks every response it receives against this document (test/support/openapi-check.ts).
  */
 
