@@ -147,12 +147,6 @@ export function applyOrder<T extends StoredChange>(changes: readonly T[]): T[] {
   return [...changes].sort((a, b) => (PHASE.get(a.action) ?? 0) - (PHASE.get(b.action) ?? 0) || a.id - b.id);
 }
 
-/** A background change the request's apply would make to avoid an invalid state (the spec's `defaultChange`). */
-export interface DefaultChange {
-  action: string;
-  payload: Record<string, unknown>;
-}
-
 /** A request as the background changes look at it. */
 export interface RequestChanges {
   id: number;

@@ -6,58 +6,13 @@ import { defaultStrategySettings } from '../features/feature-strategy.store';
 import type { FeatureVariant } from '../features/variants';
 import {
   backgroundChanges, backgroundTargets, conflictsIn, targetKeys, targetShape, variantKey,
-  type ChangeInEnvironment, type ConflictReport, type DefaultChange, type EnvironmentState, type RequestChanges, type StoredChange, type Targets,
+  type ChangeInEnvironment, type ConflictReport, type EnvironmentState, type RequestChanges, type StoredChange, type Targets,
 } from './change-request-changes';
 import { OPEN_STATES, type ChangeRequestState } from './change-request-states';
+import type {
+  ChangeRequest, ChangeRequestActor, ChangeRequestApproval, ChangeRequestChange, ChangeRequestComment, ChangeRequestDefaultChange,
+} from './change-request.shapes';
 import type { ChangeRequestRow, CommentRow } from './change-request.store';
-
-/** Who did something, as the spec shows it. */
-export interface ChangeRequestActor {
-  username: string | null;
-  imageUrl: string | null;
-}
-
-export interface ChangeRequestChange {
-  id: number;
-  action: string;
-  /** Present only when what the change relies on vanished or changed since it was made. */
-  conflict?: string;
-  payload: unknown;
-  createdBy: ChangeRequestActor;
-  createdAt: string;
-}
-
-export interface ChangeRequestComment {
-  id: number;
-  text: string;
-  createdBy: ChangeRequestActor;
-  createdAt: string;
-}
-
-/** The Change request resource (spec): its changes grouped by feature and by segment. */
-export interface ChangeRequest {
-  id: number;
-  title: string;
-  environment: string;
-  minApprovals: number;
-  project: string;
-  state: ChangeRequestState;
-  features: Array<{ name: string; conflict?: string; changes: ChangeRequestChange[]; defaultChange?: DefaultChange }>;
-  segments: Array<{ id: number; name: string; changes: ChangeRequestChange[] }>;
-  approvals: ChangeRequestReview[];
-  rejections: ChangeRequestReview[];
-  comments: ChangeRequestComment[];
-  createdBy: ChangeRequestActor;
-  createdAt: string;
-  /** Present when the state is Scheduled. */
-  schedule?: { scheduledAt: string; status: 'pending' | 'failed'; failureReason: string | null };
-}
-
-/** An approval or a rejection: who and when. */
-export interface ChangeRequestReview {
-  createdBy: { id: number | null; username: string | null; imageUrl: string | null };
-  createdAt: string;
-}
 
 interface ChangeRow extends StoredChange {
   change_request_id: number;
@@ -74,10 +29,11 @@ interface ReviewRow {
 }
 
 const actor = (name: string): ChangeRequestActor => ({ username: name, imageUrl: null });
+/** A change as stored: its action with the payload that action's shape validated when the change was proposed or edited. */
 const toChange = (c: ChangeRow, conflict: string | undefined): ChangeRequestChange => ({
   id: c.id, action: c.action, ...(conflict !== undefined ? { conflict } : {}), payload: c.payload, createdBy: actor(c.created_by), createdAt: iso(c.created_at),
-});
-const toReview = (r: ReviewRow): ChangeRequestReview => ({ createdBy: { id: r.created_by_user_id, username: r.created_by, imageUrl: null }, createdAt: iso(r.created_at) });
+}) as ChangeRequestChange;
+const toReview = (r: ReviewRow): ChangeRequestApproval => ({ createdBy: { id: r.created_by_user_id, username: r.created_by, imageUrl: null }, createdAt: iso(r.created_at) });
 export const toComment = (c: CommentRow): ChangeRequestComment => ({ id: c.id, text: c.text, createdBy: actor(c.created_by), createdAt: iso(c.created_at) });
 
 /** Rows grouped by the request they belong to (one pass, whatever the number of requests). */
@@ -188,12 +144,15 @@ export async function findConflicts(em: EntityManager, project: string, items: r
   return conflictsIn(await readTargets(em, items), project, items);
 }
 
+/** The payload of an `addStrategy` background change: the strategy it would add. */
+type DefaultStrategyPayload = Extract<ChangeRequestDefaultChange, { action: 'addStrategy' }>['payload'];
+
 /**
  * The background change applying a request would make for each of its features, by `<request id>\0<feature>`
  * (`backgroundChanges` says which): the default strategy it would add is the project environment's.
  */
-export async function defaultChanges(em: EntityManager, project: string, requests: readonly RequestChanges[]): Promise<Map<string, DefaultChange>> {
-  const out = new Map<string, DefaultChange>();
+export async function defaultChanges(em: EntityManager, project: string, requests: readonly RequestChanges[]): Promise<Map<string, ChangeRequestDefaultChange>> {
+  const out = new Map<string, ChangeRequestDefaultChange>();
   const pairs = backgroundTargets(requests);
   if (pairs.length === 0) return out;
   const rows: EnvironmentState[] = await em.execute(
@@ -207,7 +166,9 @@ export async function defaultChanges(em: EntityManager, project: string, request
   for (const b of backgroundChanges(requests, rows)) {
     if (b.action === 'addStrategy') {
       settings ??= await defaultStrategySettings(em, project, [...new Set(requests.map((q) => q.environment))]);
-      out.set(b.key, { action: 'addStrategy', payload: { ...defaultStrategyFrom(settings.get(b.environment), b.feature) } });
+      // defaultStrategyFrom always gives `parameters` and `constraints` (StrategyData, an update's, has them optional).
+      const payload = { ...defaultStrategyFrom(settings.get(b.environment), b.feature) } as DefaultStrategyPayload;
+      out.set(b.key, { action: 'addStrategy', payload });
     } else {
       out.set(b.key, { action: 'updateEnabled', payload: { enabled: false } });
     }
@@ -238,7 +199,7 @@ async function readChangeRequests(em: EntityManager, where: string, params: unkn
   const open = requests.filter((r) => OPEN_STATES.includes(r.state));
   const project = requests[0].project;
   const [conflicts, defaults] = open.length === 0
-    ? [{ features: new Map<string, string>(), changes: new Map<number, string>() }, new Map<string, DefaultChange>()]
+    ? [{ features: new Map<string, string>(), changes: new Map<number, string>() }, new Map<string, ChangeRequestDefaultChange>()]
     : await Promise.all([
       findConflicts(em, project, open.flatMap((r) => (changesOf.get(r.id) ?? []).map((change) => ({ environment: r.environment, change })))),
       defaultChanges(em, project, open.map((r) => ({ id: r.id, environment: r.environment, changes: changesOf.get(r.id) ?? [] }))),

@@ -12,8 +12,8 @@ import { loadProjectEnvironmentConfig } from './change-request-config.store';
 import { CHANGE_REQUEST_STATES, checkEditable, checkMover, checkTransition, type ChangeRequestState } from './change-request-states';
 import {
   authoredBy, changeRequestById, openChangeRequests, pendingChangeRequestsForFeature, projectChangeRequests, snapshotsOf, toComment,
-  type ChangeRequest, type ChangeRequestComment,
 } from './change-request.read-model';
+import type { ChangeRequest, ChangeRequestComment } from './change-request.shapes';
 import {
   CHANGE_PERMISSIONS, changeListSchema, changeSchema, checkActions, commentSchema, stateSchema, titleSchema, type ChangeInput,
 } from './change-request.schemas';
