@@ -1,6 +1,8 @@
 import type { FeatureStrategy } from '../features/feature.read-model';
 import type { FeatureVariant } from '../features/variants';
+import type { TableRow } from '../rows';
 import { sameJson } from '../validation';
+import type { ChangeRequestChangeRow } from './change-request.entity';
 
 /**
  * The rules of stored changes, without I/O: what each change relies on (its target, recorded as a snapshot and
@@ -9,13 +11,7 @@ import { sameJson } from '../validation';
  */
 
 /** A change as stored: its action's payload as validated when it was proposed, and its target as it was then. */
-export interface StoredChange {
-  id: number;
-  feature: string | null;
-  action: string;
-  payload: Record<string, unknown>;
-  snapshot: unknown;
-}
+export type StoredChange = Pick<TableRow<ChangeRequestChangeRow>, 'id' | 'feature' | 'action' | 'payload' | 'snapshot'>;
 
 /** A change with the environment of its request (a list of requests may span environments). */
 export interface ChangeInEnvironment {

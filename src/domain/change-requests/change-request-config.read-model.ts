@@ -1,13 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EnvironmentRow } from '../environments/environment.entity';
+import type { ProjectEnvironmentRow } from '../projects/project.entity';
+import type { TableRow } from '../rows';
 import type { ChangeRequestConfig } from './change-request.shapes';
 
-/** The settings of a project environment as read from `project_environments` with its environment's type. */
-export interface ConfigRow {
-  environment: string;
-  type: string;
-  change_requests_enabled: boolean;
-  required_approvals: number;
-}
+/** The settings of a project environment as read from `project_environments` (`environment_name as environment`) with its environment's type. */
+export type ConfigRow = Pick<TableRow<ProjectEnvironmentRow>, 'change_requests_enabled' | 'required_approvals'> & Pick<TableRow<EnvironmentRow>, 'type'>
+  & { environment: string };
 
 export const toConfig = (r: ConfigRow): ChangeRequestConfig => ({
   environment: r.environment, type: r.type, changeRequestsEnabled: r.change_requests_enabled, requiredApprovals: r.required_approvals,

@@ -1,9 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { iso } from '../dates';
+import type { FeatureRow } from '../features/feature.entity';
+import type { FeatureEnvironmentRow } from '../features/feature-environment.entity';
 import { FeatureReadModel } from '../features/feature.read-model';
 import { defaultStrategyFrom } from '../features/feature-strategy.rules';
 import { defaultStrategySettings } from '../features/feature-strategy.store';
-import type { FeatureVariant } from '../features/variants';
+import type { TableRow } from '../rows';
+import type { SegmentRow } from '../segments/segment.entity';
 import {
   backgroundChanges, backgroundTargets, conflictsIn, targetKeys, targetShape, variantKey,
   type ChangeInEnvironment, type ConflictReport, type EnvironmentState, type RequestChanges, type StoredChange, type Targets,
@@ -12,21 +15,12 @@ import { OPEN_STATES, type ChangeRequestState } from './change-request-states';
 import type {
   ChangeRequest, ChangeRequestActor, ChangeRequestApproval, ChangeRequestChange, ChangeRequestComment, ChangeRequestDefaultChange,
 } from './change-request.shapes';
-import type { ChangeRequestRow, CommentRow } from './change-request.store';
+import type { ChangeRequestChangeRow, ChangeRequestReviewRow } from './change-request.entity';
+import type { ChangeRequestDbRow, CommentRow } from './change-request.store';
 
-interface ChangeRow extends StoredChange {
-  change_request_id: number;
-  created_by: string;
-  created_at: Date;
-  segment_name: string | null;
-}
-interface ReviewRow {
-  change_request_id: number;
-  created_by: string;
-  created_by_user_id: number | null;
-  decision: 'approved' | 'rejected';
-  created_at: Date;
-}
+/** A change of a request as a read answers it, with the name of the segment a segment change names. */
+type ChangeRow = StoredChange & Pick<TableRow<ChangeRequestChangeRow>, 'change_request_id' | 'created_by' | 'created_at'> & { segment_name: string | null };
+type ReviewRow = Pick<TableRow<ChangeRequestReviewRow>, 'change_request_id' | 'created_by' | 'created_by_user_id' | 'decision' | 'created_at'>;
 
 const actor = (name: string): ChangeRequestActor => ({ username: name, imageUrl: null });
 /** A change as stored: its action with the payload that action's shape validated when the change was proposed or edited. */
@@ -70,7 +64,7 @@ export async function pendingChangeRequestsForFeature(em: EntityManager, project
 
 /** Which of these requests were written by `actor` (an `actorKey`). */
 export async function authoredBy(em: EntityManager, ids: readonly number[], actorKey: string): Promise<Set<number>> {
-  const rows: Array<{ id: number }> = await em.execute('select id from change_requests where id in (?) and created_by_actor = ?', [ids, actorKey]);
+  const rows: Array<Pick<ChangeRequestDbRow, 'id'>> = await em.execute('select id from change_requests where id in (?) and created_by_actor = ?', [ids, actorKey]);
   return new Set(rows.map((r) => Number(r.id)));
 }
 
@@ -79,17 +73,14 @@ export async function storedChanges(em: EntityManager, requestId: number): Promi
   return em.execute('select id, feature, action, payload, snapshot from change_request_changes where change_request_id = ? order by id', [requestId]);
 }
 
-/** A Scheduled request found due by the scheduler. */
-export interface DueRow {
-  id: number;
-  scheduled_by: string;
-  scheduled_by_user_id: number | null;
-  /** Who scheduled it, by id (`actorKey`): the one whose current rights the application is checked against. */
-  scheduled_by_actor: string | null;
-  scheduled_at: Date;
-  /** The time exactly as stored (microseconds included), to recognise this very schedule later. */
-  scheduled_at_text: string;
-}
+/**
+ * A Scheduled request found due by the scheduler: who scheduled it (by name, and by id in `scheduled_by_actor`, the
+ * one whose current rights the application is checked against) and when (set on every Scheduled request), with the
+ * time exactly as stored (`scheduled_at_text`, microseconds included), to recognise this very schedule later.
+ */
+export type DueRow = Pick<ChangeRequestDbRow, 'id' | 'scheduled_by_user_id' | 'scheduled_by_actor'>
+  & { [K in 'scheduled_by' | 'scheduled_at']: NonNullable<ChangeRequestDbRow[K]> }
+  & { scheduled_at_text: string };
 
 /** Up to `limit` Scheduled requests whose time has come and that have not failed, the earliest first. */
 export async function dueChangeRequests(em: EntityManager, limit: number): Promise<DueRow[]> {
@@ -112,13 +103,13 @@ async function readTargets(em: EntityManager, items: readonly ChangeInEnvironmen
   // Inside a transaction the statements share its one connection: run them one after the other (the driver refuses
   // to queue them itself); outside, each may take its own connection.
   const [featureRows, strategies, variantRows, segmentRows] = await inTurn(em, [
-    async () => features.length === 0 ? [] : em.execute('select name, project, archived_at is not null as archived from features where name in (?)', [features]) as Promise<Array<{ name: string; project: string; archived: boolean }>>,
+    async () => features.length === 0 ? [] : em.execute('select name, project, archived_at is not null as archived from features where name in (?)', [features]) as Promise<Array<Pick<TableRow<FeatureRow>, 'name' | 'project'> & { archived: boolean }>>,
     async () => new FeatureReadModel(em).strategiesById(strategyIds),
     async () => variantPairs.length === 0 ? [] : em.execute(
       `select fe.feature_name, fe.environment, fe.variants from feature_environments fe
         join jsonb_to_recordset(?::jsonb) as k(feature text, environment text) on k.feature = fe.feature_name and k.environment = fe.environment`,
-      [JSON.stringify(variantPairs)]) as Promise<Array<{ feature_name: string; environment: string; variants: FeatureVariant[] | null }>>,
-    async () => segmentIds.length === 0 ? [] : em.execute('select id, name, description, project, constraints from segments where id in (?)', [segmentIds]) as Promise<Array<{ id: number; name: string; description: string | null; project: string | null; constraints: unknown }>>,
+      [JSON.stringify(variantPairs)]) as Promise<Array<Pick<TableRow<FeatureEnvironmentRow>, 'feature_name' | 'environment' | 'variants'>>>,
+    async () => segmentIds.length === 0 ? [] : em.execute('select id, name, description, project, constraints from segments where id in (?)', [segmentIds]) as Promise<Array<Pick<TableRow<SegmentRow>, 'id' | 'name' | 'description' | 'project' | 'constraints'>>>,
   ]);
   return {
     features: new Map(featureRows.map((f) => [f.name, { project: f.project, archived: f.archived }])),
@@ -182,7 +173,7 @@ export async function defaultChanges(em: EntityManager, project: string, request
  * the number of requests).
  */
 async function readChangeRequests(em: EntityManager, where: string, params: unknown[]): Promise<ChangeRequest[]> {
-  const requests: ChangeRequestRow[] = await em.execute(`select r.* from change_requests r ${where} order by r.id desc limit 1000`, params);
+  const requests: ChangeRequestDbRow[] = await em.execute(`select r.* from change_requests r ${where} order by r.id desc limit 1000`, params);
   if (requests.length === 0) return [];
   const ids = requests.map((r) => r.id);
   const [changes, comments, reviews] = await Promise.all([
