@@ -1,4 +1,4 @@
-import type { ChangeRequestPreview, PreviewConfiguration, PreviewFeature, PreviewResult, PreviewWarning } from '../domain/change-requests/change-request-preview.types';
+import type { ChangeRequestPreview, PreviewConfiguration, PreviewFeature, PreviewResult, PreviewWarning } from '../domain/change-requests/change-request-preview.shapes';
 import { builder } from './builder';
 import { ChangeRequestRef } from './change-requests.resolvers';
 import { WEIGHTS } from './cost';

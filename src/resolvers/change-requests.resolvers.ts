@@ -1,6 +1,7 @@
-import type { ChangeRequestEnvironmentConfig } from '../domain/change-requests/change-request-config.read-model';
 import { updateSchema } from '../domain/change-requests/change-request-config.service';
-import type { ChangeRequest, ChangeRequestActor, ChangeRequestChange, ChangeRequestComment } from '../domain/change-requests/change-request.read-model';
+import type {
+  ChangeRequest, ChangeRequestActor, ChangeRequestChange, ChangeRequestComment, ChangeRequestConfig,
+} from '../domain/change-requests/change-request.shapes';
 import { commentSchema, stateSchema, titleSchema } from '../domain/change-requests/change-request.schemas';
 import DataLoader from 'dataloader';
 import { builder, type GraphQLContext } from './builder';
@@ -8,7 +9,7 @@ import { zodInput, type InputFields } from './zod-input';
 
 /** Change requests on the GraphQL door (issue 12): the same service as REST. */
 
-const ChangeRequestConfigRef = builder.objectRef<ChangeRequestEnvironmentConfig>('ChangeRequestEnvironmentConfig').implement({
+const ChangeRequestConfigRef = builder.objectRef<ChangeRequestConfig>('ChangeRequestEnvironmentConfig').implement({
   description: 'Whether direct changes in an environment of a project need a change request, and how many approvals one needs.',
   fields: (t) => ({
     environment: t.exposeString('environment', { description: 'The environment.' }),

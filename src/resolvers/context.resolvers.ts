@@ -1,10 +1,10 @@
-import type { ContextField } from '../domain/context/context-field.read-model';
+import type { ContextField, LegalValue } from '../domain/context/context-field.shapes';
 import { contextFieldCreateSchema, legalValue, updateSchema } from '../domain/context/context-field.service';
 import { builder } from './builder';
 import { defined } from './input';
 import { zodInput } from './zod-input';
 
-const LegalValueRef = builder.objectRef<{ value: string; description?: string }>('LegalValue').implement({
+const LegalValueRef = builder.objectRef<LegalValue>('LegalValue').implement({
   description: 'A value a constraint on the context field may use.',
   fields: (t) => ({
     value: t.exposeString('value', { description: 'The value, 1..100 characters.' }),

@@ -1,4 +1,4 @@
-import type { Environment } from '../domain/environments/environment.read-model';
+import type { Environment } from '../domain/environments/environment.shapes';
 import { createSchema, updateSchema } from '../domain/environments/environment.service';
 import { builder } from './builder';
 import { defined } from './input';

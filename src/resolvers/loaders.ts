@@ -4,7 +4,7 @@ import { strategyKey } from '../domain/features/feature.read-model';
 import type { Tag } from '../domain/tags/tag.shapes';
 import type { AuditEvent } from '../domain/events/event.store';
 import type { ProjectFeaturePage } from '../domain/projects/feature-overview.read-model';
-import type { Segment } from '../domain/segments/segment.read-model';
+import type { Segment } from '../domain/segments/segment.shapes';
 import type { GraphQLContext } from './builder';
 
 /**

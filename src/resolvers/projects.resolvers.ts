@@ -1,8 +1,7 @@
 import { NotFoundError } from '../domain/errors';
-import type {
-  HealthReportEnvironment, HealthReportFeature, HealthReportFeatureEnvironment, ProjectHealthReport, ProjectStats,
-} from '../domain/projects/health-report.service';
-import { PROJECT_MODES, type Project, type ProjectEnvironmentLink } from '../domain/projects/project.read-model';
+import type { OverviewEnvironment, OverviewFeature } from '../domain/projects/feature-overview.read-model';
+import type { HealthReportEnvironment, ProjectHealthReport, ProjectStats } from '../domain/projects/health-report.shapes';
+import { PROJECT_MODES, type Project, type ProjectEnvironment } from '../domain/projects/project.shapes';
 import { createSchema, linkSchema, settingsSchema, updateSchema } from '../domain/projects/project.service';
 import { featureNamingSchema } from '../domain/projects/feature-naming';
 import { WEIGHTS } from './cost';
@@ -24,7 +23,7 @@ const FeatureNamingRef = builder.objectRef<Project['featureNaming']>('FeatureNam
   }),
 });
 
-const ProjectEnvironmentRef = builder.objectRef<ProjectEnvironmentLink>('ProjectEnvironment').implement({
+const ProjectEnvironmentRef = builder.objectRef<ProjectEnvironment>('ProjectEnvironment').implement({
   description: 'An environment available in a project.',
   fields: (t) => ({
     environment: t.exposeString('environment', { description: 'Environment name.' }),
@@ -32,7 +31,7 @@ const ProjectEnvironmentRef = builder.objectRef<ProjectEnvironmentLink>('Project
   }),
 });
 
-const HealthReportFeatureEnvironmentRef = builder.objectRef<HealthReportFeatureEnvironment>('HealthReportFeatureEnvironment').implement({
+const HealthReportFeatureEnvironmentRef = builder.objectRef<OverviewEnvironment>('HealthReportFeatureEnvironment').implement({
   description: 'A feature\'s state in one environment of its project, as the health report shows it.',
   fields: (t) => ({
     name: t.exposeString('name', { description: 'Environment name.' }),
@@ -46,7 +45,7 @@ const HealthReportFeatureEnvironmentRef = builder.objectRef<HealthReportFeatureE
   }),
 });
 
-const HealthReportFeatureRef = builder.objectRef<HealthReportFeature>('HealthReportFeature').implement({
+const HealthReportFeatureRef = builder.objectRef<OverviewFeature>('HealthReportFeature').implement({
   description: 'A non-archived feature of the project, as the health report shows it.',
   fields: (t) => ({
     name: t.exposeString('name', { description: 'Feature name.' }),

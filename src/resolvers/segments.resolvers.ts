@@ -1,4 +1,4 @@
-import type { Segment, SegmentStrategy } from '../domain/segments/segment.read-model';
+import type { Segment, SegmentStrategy } from '../domain/segments/segment.shapes';
 import { createSchema, updateSchema } from '../domain/segments/segment.service';
 import { builder } from './builder';
 import { ConstraintInput, ConstraintRef } from './constraints';

@@ -1,6 +1,5 @@
-import type { StrategyDefinition, StrategyParameter } from '../domain/strategies/strategy-definition.read-model';
 import { createSchema, updateSchema } from '../domain/strategies/strategy-definition.service';
-import { STRATEGY_PARAMETER_TYPES } from '../domain/strategies/strategy-definition.entity';
+import { STRATEGY_PARAMETER_TYPES, type StrategyDefinition, type StrategyParameter } from '../domain/strategies/strategy-definition.shapes';
 import { builder } from './builder';
 import { defined } from './input';
 import { enumType, itemOf, zodInput } from './zod-input';

@@ -1,5 +1,5 @@
 import type { OverviewFeature, ProjectOverview } from '../domain/projects/feature-overview.read-model';
-import type { ProjectHealthReport } from '../domain/projects/health-report.service';
+import type { ProjectHealthReport } from '../domain/projects/health-report.shapes';
 
 /**
  * The bodies of the project feature list (`GET /api/admin/projects/:p/features`) and of the health report

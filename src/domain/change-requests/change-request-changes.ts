@@ -1,6 +1,8 @@
 import type { FeatureStrategy } from '../features/feature.read-model';
 import type { FeatureVariant } from '../features/variants';
+import type { TableRow } from '../rows';
 import { sameJson } from '../validation';
+import type { ChangeRequestChangeRow } from './change-request.entity';
 
 /**
  * The rules of stored changes, without I/O: what each change relies on (its target, recorded as a snapshot and
@@ -9,13 +11,7 @@ import { sameJson } from '../validation';
  */
 
 /** A change as stored: its action's payload as validated when it was proposed, and its target as it was then. */
-export interface StoredChange {
-  id: number;
-  feature: string | null;
-  action: string;
-  payload: Record<string, unknown>;
-  snapshot: unknown;
-}
+export type StoredChange = Pick<TableRow<ChangeRequestChangeRow>, 'id' | 'feature' | 'action' | 'payload' | 'snapshot'>;
 
 /** A change with the environment of its request (a list of requests may span environments). */
 export interface ChangeInEnvironment {
@@ -145,12 +141,6 @@ export function conflictsIn(t: Targets, project: string, items: readonly ChangeI
 const PHASE: ReadonlyMap<string, number> = new Map([['updateEnabled', 1], ['archiveFeature', 2]]);
 export function applyOrder<T extends StoredChange>(changes: readonly T[]): T[] {
   return [...changes].sort((a, b) => (PHASE.get(a.action) ?? 0) - (PHASE.get(b.action) ?? 0) || a.id - b.id);
-}
-
-/** A background change the request's apply would make to avoid an invalid state (the spec's `defaultChange`). */
-export interface DefaultChange {
-  action: string;
-  payload: Record<string, unknown>;
 }
 
 /** A request as the background changes look at it. */

@@ -1,27 +1,19 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EnvironmentRow } from '../environments/environment.entity';
+import type { ProjectEnvironmentRow } from '../projects/project.entity';
+import type { TableRow } from '../rows';
+import type { ChangeRequestConfig } from './change-request.shapes';
 
-/** One environment of a project with its change-request settings (GET …/change-requests/config). */
-export interface ChangeRequestEnvironmentConfig {
-  environment: string;
-  type: string;
-  changeRequestsEnabled: boolean;
-  requiredApprovals: number;
-}
+/** The settings of a project environment as read from `project_environments` (`environment_name as environment`) with its environment's type. */
+export type ConfigRow = Pick<TableRow<ProjectEnvironmentRow>, 'change_requests_enabled' | 'required_approvals'> & Pick<TableRow<EnvironmentRow>, 'type'>
+  & { environment: string };
 
-/** The settings of a project environment as read from `project_environments` with its environment's type. */
-export interface ConfigRow {
-  environment: string;
-  type: string;
-  change_requests_enabled: boolean;
-  required_approvals: number;
-}
-
-export const toConfig = (r: ConfigRow): ChangeRequestEnvironmentConfig => ({
+export const toConfig = (r: ConfigRow): ChangeRequestConfig => ({
   environment: r.environment, type: r.type, changeRequestsEnabled: r.change_requests_enabled, requiredApprovals: r.required_approvals,
 });
 
 /** Every environment of the project, in the environments' sort order; undefined for an unknown project. */
-export async function projectChangeRequestConfig(em: EntityManager, project: string): Promise<ChangeRequestEnvironmentConfig[] | undefined> {
+export async function projectChangeRequestConfig(em: EntityManager, project: string): Promise<ChangeRequestConfig[] | undefined> {
   const rows: Array<ConfigRow & { project_exists: boolean }> = await em.execute(
     `select p.id is not null as project_exists, pe.environment_name as environment, e.type, pe.change_requests_enabled, pe.required_approvals
        from (select ?::text as id) q

@@ -5,7 +5,8 @@ import type { Principal } from '../access/principal';
 import { change } from '../change';
 import { NotFoundError } from '../errors';
 import { parse } from '../validation';
-import { projectChangeRequestConfig, type ChangeRequestEnvironmentConfig } from './change-request-config.read-model';
+import { projectChangeRequestConfig } from './change-request-config.read-model';
+import type { ChangeRequestConfig } from './change-request.shapes';
 import { loadProjectEnvironmentConfig, updateProjectEnvironmentConfig } from './change-request-config.store';
 
 export const updateSchema = z.object({
@@ -24,18 +25,18 @@ export class ChangeRequestConfigService {
   constructor(private readonly em: EntityManager, private readonly principal: Principal, private readonly access: AccessService) {}
 
   /** Every environment of the project, in the environments' sort order; 404 for an unknown project. */
-  async get(project: string): Promise<ChangeRequestEnvironmentConfig[]> {
+  async get(project: string): Promise<ChangeRequestConfig[]> {
     const config = await projectChangeRequestConfig(this.em, project);
     if (!config) throw new NotFoundError('No project found');
     return config;
   }
 
-  async update(project: string, environment: string, input: unknown): Promise<ChangeRequestEnvironmentConfig> {
+  async update(project: string, environment: string, input: unknown): Promise<ChangeRequestConfig> {
     const data = parse(updateSchema, input);
     await this.access.check('UPDATE_PROJECT', { project });
     return change(this.em, this.principal, async (tx, emit) => {
       const before = await loadProjectEnvironmentConfig(tx, project, environment, 'update');
-      const after: ChangeRequestEnvironmentConfig = { ...before, changeRequestsEnabled: data.changeRequestsEnabled, requiredApprovals: data.requiredApprovals ?? before.requiredApprovals };
+      const after: ChangeRequestConfig = { ...before, changeRequestsEnabled: data.changeRequestsEnabled, requiredApprovals: data.requiredApprovals ?? before.requiredApprovals };
       if (after.changeRequestsEnabled === before.changeRequestsEnabled && after.requiredApprovals === before.requiredApprovals) return after;
       await updateProjectEnvironmentConfig(tx, project, environment, after);
       emit({

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotFoundError } from '../errors';
-import { toConfig, type ChangeRequestEnvironmentConfig, type ConfigRow } from './change-request-config.read-model';
+import { toConfig, type ConfigRow } from './change-request-config.read-model';
+import type { ChangeRequestConfig } from './change-request.shapes';
 
 /**
  * The SQL of the change-request settings of project environments: reading them under a row lock (a configuration
@@ -12,7 +13,7 @@ import { toConfig, type ChangeRequestEnvironmentConfig, type ConfigRow } from '.
  * An environment's change-request settings in a project, read with a row lock inside a transaction; 404 naming the
  * project or the environment when the project has no such environment.
  */
-export async function loadProjectEnvironmentConfig(tx: EntityManager, project: string, environment: string, lock: 'update' | 'share'): Promise<ChangeRequestEnvironmentConfig> {
+export async function loadProjectEnvironmentConfig(tx: EntityManager, project: string, environment: string, lock: 'update' | 'share'): Promise<ChangeRequestConfig> {
   const [row]: ConfigRow[] = await tx.execute(
     `select pe.environment_name as environment, e.type, pe.change_requests_enabled, pe.required_approvals
        from project_environments pe join environments e on e.name = pe.environment_name
@@ -25,7 +26,7 @@ export async function loadProjectEnvironmentConfig(tx: EntityManager, project: s
   throw new NotFoundError(`The environment "${environment}" is not enabled in project "${project}"`);
 }
 
-export async function updateProjectEnvironmentConfig(tx: EntityManager, project: string, environment: string, config: ChangeRequestEnvironmentConfig): Promise<void> {
+export async function updateProjectEnvironmentConfig(tx: EntityManager, project: string, environment: string, config: ChangeRequestConfig): Promise<void> {
   await tx.execute('update project_environments set change_requests_enabled = ?, required_approvals = ? where project_id = ? and environment_name = ?',
     [config.changeRequestsEnabled, config.requiredApprovals, project, environment]);
 }

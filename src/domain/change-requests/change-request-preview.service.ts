@@ -7,8 +7,8 @@ import type { PlaygroundContext, PlaygroundFeatureEvaluation, PlaygroundFeatureI
 import { parse } from '../validation';
 import { applyChanges, type PreviewChange } from './change-request-preview';
 import { loadPreviewWorld } from './change-request-preview.read-model';
-import type { ChangeRequestPreview, PreviewConfiguration, PreviewFeature, PreviewResult, PreviewWarning } from './change-request-preview.types';
-import type { ChangeRequest } from './change-request.read-model';
+import type { ChangeRequestPreview, PreviewConfiguration, PreviewFeature, PreviewResult, PreviewWarning } from './change-request-preview.shapes';
+import type { ChangeRequest } from './change-request.shapes';
 import { changeSchema } from './change-request.schemas';
 import type { ChangeRequestService } from './change-request.service';
 import { seededRandom } from '../playground/hashing';

@@ -21,7 +21,7 @@ import { DomainError, ValidationError } from '../errors';
 import { sameJson } from '../validation';
 import type { PlaygroundDependencyInput, PlaygroundFeatureInput, PlaygroundSegmentInput, PlaygroundStrategyInput } from '../playground/types';
 import type { ChangeInput } from './change-request.schemas';
-import type { PreviewReason, PreviewWarning } from './change-request-preview.types';
+import type { PreviewReason, PreviewWarning } from './change-request-preview.shapes';
 
 /** One change of the request, its payload validated as its action's shape. */
 export type PreviewChange = ChangeInput & { id: number };

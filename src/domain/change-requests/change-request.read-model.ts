@@ -1,83 +1,33 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { iso } from '../dates';
+import type { FeatureRow } from '../features/feature.entity';
+import type { FeatureEnvironmentRow } from '../features/feature-environment.entity';
 import { FeatureReadModel } from '../features/feature.read-model';
 import { defaultStrategyFrom } from '../features/feature-strategy.rules';
 import { defaultStrategySettings } from '../features/feature-strategy.store';
-import type { FeatureVariant } from '../features/variants';
+import type { TableRow } from '../rows';
+import type { SegmentRow } from '../segments/segment.entity';
 import {
   backgroundChanges, backgroundTargets, conflictsIn, targetKeys, targetShape, variantKey,
-  type ChangeInEnvironment, type ConflictReport, type DefaultChange, type EnvironmentState, type RequestChanges, type StoredChange, type Targets,
+  type ChangeInEnvironment, type ConflictReport, type EnvironmentState, type RequestChanges, type StoredChange, type Targets,
 } from './change-request-changes';
 import { OPEN_STATES, type ChangeRequestState } from './change-request-states';
-import type { ChangeRequestRow, CommentRow } from './change-request.store';
+import type {
+  ChangeRequest, ChangeRequestActor, ChangeRequestApproval, ChangeRequestChange, ChangeRequestComment, ChangeRequestDefaultChange,
+} from './change-request.shapes';
+import type { ChangeRequestChangeRow, ChangeRequestReviewRow } from './change-request.entity';
+import type { ChangeRequestDbRow, CommentRow } from './change-request.store';
 
-/** Who did something, as the spec shows it. */
-export interface ChangeRequestActor {
-  username: string | null;
-  imageUrl: string | null;
-}
-
-export interface ChangeRequestChange {
-  id: number;
-  action: string;
-  /** Present only when what the change relies on vanished or changed since it was made. */
-  conflict?: string;
-  payload: unknown;
-  createdBy: ChangeRequestActor;
-  createdAt: string;
-}
-
-export interface ChangeRequestComment {
-  id: number;
-  text: string;
-  createdBy: ChangeRequestActor;
-  createdAt: string;
-}
-
-/** The Change request resource (spec): its changes grouped by feature and by segment. */
-export interface ChangeRequest {
-  id: number;
-  title: string;
-  environment: string;
-  minApprovals: number;
-  project: string;
-  state: ChangeRequestState;
-  features: Array<{ name: string; conflict?: string; changes: ChangeRequestChange[]; defaultChange?: DefaultChange }>;
-  segments: Array<{ id: number; name: string; changes: ChangeRequestChange[] }>;
-  approvals: ChangeRequestReview[];
-  rejections: ChangeRequestReview[];
-  comments: ChangeRequestComment[];
-  createdBy: ChangeRequestActor;
-  createdAt: string;
-  /** Present when the state is Scheduled. */
-  schedule?: { scheduledAt: string; status: 'pending' | 'failed'; failureReason: string | null };
-}
-
-/** An approval or a rejection: who and when. */
-export interface ChangeRequestReview {
-  createdBy: { id: number | null; username: string | null; imageUrl: string | null };
-  createdAt: string;
-}
-
-interface ChangeRow extends StoredChange {
-  change_request_id: number;
-  created_by: string;
-  created_at: Date;
-  segment_name: string | null;
-}
-interface ReviewRow {
-  change_request_id: number;
-  created_by: string;
-  created_by_user_id: number | null;
-  decision: 'approved' | 'rejected';
-  created_at: Date;
-}
+/** A change of a request as a read answers it, with the name of the segment a segment change names. */
+type ChangeRow = StoredChange & Pick<TableRow<ChangeRequestChangeRow>, 'change_request_id' | 'created_by' | 'created_at'> & { segment_name: string | null };
+type ReviewRow = Pick<TableRow<ChangeRequestReviewRow>, 'change_request_id' | 'created_by' | 'created_by_user_id' | 'decision' | 'created_at'>;
 
 const actor = (name: string): ChangeRequestActor => ({ username: name, imageUrl: null });
+/** A change as stored: its action with the payload that action's shape validated when the change was proposed or edited. */
 const toChange = (c: ChangeRow, conflict: string | undefined): ChangeRequestChange => ({
   id: c.id, action: c.action, ...(conflict !== undefined ? { conflict } : {}), payload: c.payload, createdBy: actor(c.created_by), createdAt: iso(c.created_at),
-});
-const toReview = (r: ReviewRow): ChangeRequestReview => ({ createdBy: { id: r.created_by_user_id, username: r.created_by, imageUrl: null }, createdAt: iso(r.created_at) });
+}) as ChangeRequestChange;
+const toReview = (r: ReviewRow): ChangeRequestApproval => ({ createdBy: { id: r.created_by_user_id, username: r.created_by, imageUrl: null }, createdAt: iso(r.created_at) });
 export const toComment = (c: CommentRow): ChangeRequestComment => ({ id: c.id, text: c.text, createdBy: actor(c.created_by), createdAt: iso(c.created_at) });
 
 /** Rows grouped by the request they belong to (one pass, whatever the number of requests). */
@@ -114,7 +64,7 @@ export async function pendingChangeRequestsForFeature(em: EntityManager, project
 
 /** Which of these requests were written by `actor` (an `actorKey`). */
 export async function authoredBy(em: EntityManager, ids: readonly number[], actorKey: string): Promise<Set<number>> {
-  const rows: Array<{ id: number }> = await em.execute('select id from change_requests where id in (?) and created_by_actor = ?', [ids, actorKey]);
+  const rows: Array<Pick<ChangeRequestDbRow, 'id'>> = await em.execute('select id from change_requests where id in (?) and created_by_actor = ?', [ids, actorKey]);
   return new Set(rows.map((r) => Number(r.id)));
 }
 
@@ -123,17 +73,14 @@ export async function storedChanges(em: EntityManager, requestId: number): Promi
   return em.execute('select id, feature, action, payload, snapshot from change_request_changes where change_request_id = ? order by id', [requestId]);
 }
 
-/** A Scheduled request found due by the scheduler. */
-export interface DueRow {
-  id: number;
-  scheduled_by: string;
-  scheduled_by_user_id: number | null;
-  /** Who scheduled it, by id (`actorKey`): the one whose current rights the application is checked against. */
-  scheduled_by_actor: string | null;
-  scheduled_at: Date;
-  /** The time exactly as stored (microseconds included), to recognise this very schedule later. */
-  scheduled_at_text: string;
-}
+/**
+ * A Scheduled request found due by the scheduler: who scheduled it (by name, and by id in `scheduled_by_actor`, the
+ * one whose current rights the application is checked against) and when (set on every Scheduled request), with the
+ * time exactly as stored (`scheduled_at_text`, microseconds included), to recognise this very schedule later.
+ */
+export type DueRow = Pick<ChangeRequestDbRow, 'id' | 'scheduled_by_user_id' | 'scheduled_by_actor'>
+  & { [K in 'scheduled_by' | 'scheduled_at']: NonNullable<ChangeRequestDbRow[K]> }
+  & { scheduled_at_text: string };
 
 /** Up to `limit` Scheduled requests whose time has come and that have not failed, the earliest first. */
 export async function dueChangeRequests(em: EntityManager, limit: number): Promise<DueRow[]> {
@@ -156,13 +103,13 @@ async function readTargets(em: EntityManager, items: readonly ChangeInEnvironmen
   // Inside a transaction the statements share its one connection: run them one after the other (the driver refuses
   // to queue them itself); outside, each may take its own connection.
   const [featureRows, strategies, variantRows, segmentRows] = await inTurn(em, [
-    async () => features.length === 0 ? [] : em.execute('select name, project, archived_at is not null as archived from features where name in (?)', [features]) as Promise<Array<{ name: string; project: string; archived: boolean }>>,
+    async () => features.length === 0 ? [] : em.execute('select name, project, archived_at is not null as archived from features where name in (?)', [features]) as Promise<Array<Pick<TableRow<FeatureRow>, 'name' | 'project'> & { archived: boolean }>>,
     async () => new FeatureReadModel(em).strategiesById(strategyIds),
     async () => variantPairs.length === 0 ? [] : em.execute(
       `select fe.feature_name, fe.environment, fe.variants from feature_environments fe
         join jsonb_to_recordset(?::jsonb) as k(feature text, environment text) on k.feature = fe.feature_name and k.environment = fe.environment`,
-      [JSON.stringify(variantPairs)]) as Promise<Array<{ feature_name: string; environment: string; variants: FeatureVariant[] | null }>>,
-    async () => segmentIds.length === 0 ? [] : em.execute('select id, name, description, project, constraints from segments where id in (?)', [segmentIds]) as Promise<Array<{ id: number; name: string; description: string | null; project: string | null; constraints: unknown }>>,
+      [JSON.stringify(variantPairs)]) as Promise<Array<Pick<TableRow<FeatureEnvironmentRow>, 'feature_name' | 'environment' | 'variants'>>>,
+    async () => segmentIds.length === 0 ? [] : em.execute('select id, name, description, project, constraints from segments where id in (?)', [segmentIds]) as Promise<Array<Pick<TableRow<SegmentRow>, 'id' | 'name' | 'description' | 'project' | 'constraints'>>>,
   ]);
   return {
     features: new Map(featureRows.map((f) => [f.name, { project: f.project, archived: f.archived }])),
@@ -188,12 +135,15 @@ export async function findConflicts(em: EntityManager, project: string, items: r
   return conflictsIn(await readTargets(em, items), project, items);
 }
 
+/** The payload of an `addStrategy` background change: the strategy it would add. */
+type DefaultStrategyPayload = Extract<ChangeRequestDefaultChange, { action: 'addStrategy' }>['payload'];
+
 /**
  * The background change applying a request would make for each of its features, by `<request id>\0<feature>`
  * (`backgroundChanges` says which): the default strategy it would add is the project environment's.
  */
-export async function defaultChanges(em: EntityManager, project: string, requests: readonly RequestChanges[]): Promise<Map<string, DefaultChange>> {
-  const out = new Map<string, DefaultChange>();
+export async function defaultChanges(em: EntityManager, project: string, requests: readonly RequestChanges[]): Promise<Map<string, ChangeRequestDefaultChange>> {
+  const out = new Map<string, ChangeRequestDefaultChange>();
   const pairs = backgroundTargets(requests);
   if (pairs.length === 0) return out;
   const rows: EnvironmentState[] = await em.execute(
@@ -207,7 +157,9 @@ export async function defaultChanges(em: EntityManager, project: string, request
   for (const b of backgroundChanges(requests, rows)) {
     if (b.action === 'addStrategy') {
       settings ??= await defaultStrategySettings(em, project, [...new Set(requests.map((q) => q.environment))]);
-      out.set(b.key, { action: 'addStrategy', payload: { ...defaultStrategyFrom(settings.get(b.environment), b.feature) } });
+      // defaultStrategyFrom always gives `parameters` and `constraints` (StrategyData, an update's, has them optional).
+      const payload = { ...defaultStrategyFrom(settings.get(b.environment), b.feature) } as DefaultStrategyPayload;
+      out.set(b.key, { action: 'addStrategy', payload });
     } else {
       out.set(b.key, { action: 'updateEnabled', payload: { enabled: false } });
     }
@@ -221,7 +173,7 @@ export async function defaultChanges(em: EntityManager, project: string, request
  * the number of requests).
  */
 async function readChangeRequests(em: EntityManager, where: string, params: unknown[]): Promise<ChangeRequest[]> {
-  const requests: ChangeRequestRow[] = await em.execute(`select r.* from change_requests r ${where} order by r.id desc limit 1000`, params);
+  const requests: ChangeRequestDbRow[] = await em.execute(`select r.* from change_requests r ${where} order by r.id desc limit 1000`, params);
   if (requests.length === 0) return [];
   const ids = requests.map((r) => r.id);
   const [changes, comments, reviews] = await Promise.all([
@@ -238,7 +190,7 @@ async function readChangeRequests(em: EntityManager, where: string, params: unkn
   const open = requests.filter((r) => OPEN_STATES.includes(r.state));
   const project = requests[0].project;
   const [conflicts, defaults] = open.length === 0
-    ? [{ features: new Map<string, string>(), changes: new Map<number, string>() }, new Map<string, DefaultChange>()]
+    ? [{ features: new Map<string, string>(), changes: new Map<number, string>() }, new Map<string, ChangeRequestDefaultChange>()]
     : await Promise.all([
       findConflicts(em, project, open.flatMap((r) => (changesOf.get(r.id) ?? []).map((change) => ({ environment: r.environment, change })))),
       defaultChanges(em, project, open.map((r) => ({ id: r.id, environment: r.environment, changes: changesOf.get(r.id) ?? [] }))),

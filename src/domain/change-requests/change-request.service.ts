@@ -12,8 +12,8 @@ import { loadProjectEnvironmentConfig } from './change-request-config.store';
 import { CHANGE_REQUEST_STATES, checkEditable, checkMover, checkTransition, type ChangeRequestState } from './change-request-states';
 import {
   authoredBy, changeRequestById, openChangeRequests, pendingChangeRequestsForFeature, projectChangeRequests, snapshotsOf, toComment,
-  type ChangeRequest, type ChangeRequestComment,
 } from './change-request.read-model';
+import type { ChangeRequest, ChangeRequestComment } from './change-request.shapes';
 import {
   CHANGE_PERMISSIONS, changeListSchema, changeSchema, checkActions, commentSchema, stateSchema, titleSchema, type ChangeInput,
 } from './change-request.schemas';
@@ -231,12 +231,12 @@ export class ChangeRequestService {
   }
 
   /** What reviewers approved is no longer what the request holds: their approvals are withdrawn (four eyes see the final version). */
-  private async withdrawApprovals(tx: EntityManager, r: store.ChangeRequestRow): Promise<void> {
+  private async withdrawApprovals(tx: EntityManager, r: store.ChangeRequestDbRow): Promise<void> {
     if (r.state === 'In review') await store.withdrawApprovals(tx, r.id);
   }
 
   /** The request locked `for update`, for a change of what it holds: only its author, only while Draft or In review. */
-  private async lockEditable(tx: EntityManager, project: string, id: string | number): Promise<store.ChangeRequestRow> {
+  private async lockEditable(tx: EntityManager, project: string, id: string | number): Promise<store.ChangeRequestDbRow> {
     const row = await store.loadChangeRequest(tx, project, id, 'update');
     checkEditable(row, row.created_by_actor === actorKey(this.principal));
     return row;

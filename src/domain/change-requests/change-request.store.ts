@@ -1,40 +1,39 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { actorKey, type Principal } from '../access/principal';
+import type { ApiTokenRow } from '../access/api-token.entity';
+import type { UserRow } from '../access/user.entity';
 import { lockClause, type RowLock } from '../change';
 import { NotFoundError } from '../errors';
+import type { TableRow } from '../rows';
 import { rowId } from '../validation';
-import type { ChangeRequestState } from './change-request-states';
+import type { ChangeRequestChangeRow, ChangeRequestCommentRow, ChangeRequestRow } from './change-request.entity';
 
 /**
  * The SQL that writes change requests, their changes, reviews and comments, and the row locks the services and the
  * scheduler take (change-request.service.ts and change-request-scheduler.ts say what each rule is for).
  */
 
-/** A row of `change_requests`. */
-export interface ChangeRequestRow {
-  id: number;
-  project: string;
-  environment: string;
-  title: string | null;
-  state: ChangeRequestState;
-  min_approvals: number;
-  created_by: string;
-  /** Who wrote it, by id (`actorKey`): authorship is decided by this, never by `created_by`. */
-  created_by_actor: string;
-  created_at: Date;
-  scheduled_at: Date | null;
-  schedule_status: 'pending' | 'failed' | null;
-  failure_reason: string | null;
-}
+/**
+ * A row of `change_requests` (`select *`). Who wrote it is `created_by_actor` (`actorKey`): authorship is decided by
+ * that, never by `created_by`.
+ */
+export type ChangeRequestDbRow = TableRow<ChangeRequestRow>;
 
-/** A row of `change_request_comments`. */
-export interface CommentRow {
-  id: number;
-  change_request_id: number;
-  text: string;
-  created_by: string;
-  created_at: Date;
-}
+/** A row of `change_request_comments` as a comment is answered. */
+export type CommentRow = Pick<TableRow<ChangeRequestCommentRow>, 'id' | 'change_request_id' | 'text' | 'created_by' | 'created_at'>;
+
+/** A request's id. */
+type RequestIdRow = Pick<ChangeRequestDbRow, 'id'>;
+/** A request's id, project and environment: what applying it and recording its failure need. */
+type RequestScopeRow = Pick<ChangeRequestDbRow, 'id' | 'project' | 'environment'>;
+/** A change's id. */
+type ChangeIdRow = Pick<TableRow<ChangeRequestChangeRow>, 'id'>;
+/** A change as it was before it was discarded. */
+type DiscardedChangeRow = Pick<TableRow<ChangeRequestChangeRow>, 'id' | 'feature' | 'action' | 'payload'>;
+/** The user who scheduled a request, as a principal is made from them. */
+type SchedulerUserRow = Pick<TableRow<UserRow>, 'id' | 'username' | 'email' | 'root_role_id'>;
+/** The API token that scheduled a request. */
+type SchedulerTokenRow = Pick<TableRow<ApiTokenRow>, 'id' | 'token_name' | 'type'>;
 
 /** 404 for a change request that is not one of the project (or an id that cannot be one). */
 export const changeRequestNotFound = (project: string, id: string | number): NotFoundError =>
@@ -44,16 +43,16 @@ export const changeRequestNotFound = (project: string, id: string | number): Not
  * A change request of the project, read with the row lock given (none outside a transaction); 404 for an unknown or
  * malformed id, or a request of another project.
  */
-export async function loadChangeRequest(em: EntityManager, project: string, id: string | number, lock?: RowLock): Promise<ChangeRequestRow> {
+export async function loadChangeRequest(em: EntityManager, project: string, id: string | number, lock?: RowLock): Promise<ChangeRequestDbRow> {
   const n = rowId(id);
-  const [row]: ChangeRequestRow[] = n === undefined ? [] : await em.execute(`select * from change_requests where id = ? and project = ?${lockClause(lock)}`, [n, project]);
+  const [row]: ChangeRequestDbRow[] = n === undefined ? [] : await em.execute(`select * from change_requests where id = ? and project = ?${lockClause(lock)}`, [n, project]);
   if (!row) throw changeRequestNotFound(project, id);
   return row;
 }
 
 /** The caller's Draft for the project environment, locked `for update`. */
-export async function lockDraft(tx: EntityManager, project: string, environment: string, principal: Principal): Promise<{ id: number } | undefined> {
-  const rows: Array<{ id: number }> = await tx.execute(
+export async function lockDraft(tx: EntityManager, project: string, environment: string, principal: Principal): Promise<RequestIdRow | undefined> {
+  const rows: RequestIdRow[] = await tx.execute(
     `select id from change_requests where project = ? and environment = ? and created_by_actor = ? and state = 'Draft' for update`,
     [project, environment, actorKey(principal)]);
   return rows[0];
@@ -61,7 +60,7 @@ export async function lockDraft(tx: EntityManager, project: string, environment:
 
 /** A new Draft of the caller's, unless one exists (the unique index on open Drafts decides); true when it was made. */
 export async function insertDraft(tx: EntityManager, project: string, environment: string, minApprovals: number, principal: Principal): Promise<boolean> {
-  const created: Array<{ id: number }> = await tx.execute(
+  const created: RequestIdRow[] = await tx.execute(
     `insert into change_requests (project, environment, min_approvals, created_by, created_by_user_id, created_by_actor) values (?, ?, ?, ?, ?, ?)
      on conflict (project, environment, created_by_actor) where state = 'Draft' do nothing returning id`,
     [project, environment, minApprovals, principal.name, principal.userId, actorKey(principal)]);
@@ -70,8 +69,8 @@ export async function insertDraft(tx: EntityManager, project: string, environmen
 
 export async function insertChange(
   tx: EntityManager, requestId: number, c: { feature: string | null; action: string; payload: unknown }, snapshot: unknown, principal: Principal,
-): Promise<{ id: number }> {
-  const [row]: Array<{ id: number }> = await tx.execute(
+): Promise<ChangeIdRow> {
+  const [row]: ChangeIdRow[] = await tx.execute(
     `insert into change_request_changes (change_request_id, feature, action, payload, snapshot, created_by, created_by_user_id)
      values (?, ?, ?, ?::jsonb, ?::jsonb, ?, ?) returning id`,
     [requestId, c.feature, c.action, JSON.stringify(c.payload ?? {}), snapshot === null ? null : JSON.stringify(snapshot), principal.name, principal.userId]);
@@ -79,9 +78,9 @@ export async function insertChange(
 }
 
 /** Deletes a change of the request (to replace it); undefined when the request has no such change. */
-export async function deleteChange(tx: EntityManager, requestId: number, changeId: string | number): Promise<{ id: number } | undefined> {
+export async function deleteChange(tx: EntityManager, requestId: number, changeId: string | number): Promise<ChangeIdRow | undefined> {
   const n = rowId(changeId);
-  const [old]: Array<{ id: number }> = n === undefined ? [] : await tx.execute(
+  const [old]: ChangeIdRow[] = n === undefined ? [] : await tx.execute(
     'delete from change_request_changes where id = ? and change_request_id = ? returning id', [n, requestId]);
   return old;
 }
@@ -89,9 +88,9 @@ export async function deleteChange(tx: EntityManager, requestId: number, changeI
 /** Deletes a change of the request and returns what it was; undefined when the request has no such change. */
 export async function discardChange(
   tx: EntityManager, requestId: number, changeId: string | number,
-): Promise<{ id: number; feature: string | null; action: string; payload: unknown } | undefined> {
+): Promise<DiscardedChangeRow | undefined> {
   const n = rowId(changeId);
-  const [removed]: Array<{ id: number; feature: string | null; action: string; payload: unknown }> = n === undefined ? [] : await tx.execute(
+  const [removed]: DiscardedChangeRow[] = n === undefined ? [] : await tx.execute(
     'delete from change_request_changes where id = ? and change_request_id = ? returning id, feature, action, payload', [n, requestId]);
   return removed;
 }
@@ -186,23 +185,23 @@ export async function strategyExists(tx: EntityManager, id: string, feature: str
 }
 
 /** A Scheduled request still due and pending, locked `for update skip locked`: undefined when another instance has it. */
-export async function lockDueRequest(tx: EntityManager, id: number): Promise<{ id: number; project: string; environment: string } | undefined> {
-  const [r]: Array<{ id: number; project: string; environment: string }> = await tx.execute(
+export async function lockDueRequest(tx: EntityManager, id: number): Promise<RequestScopeRow | undefined> {
+  const [r]: RequestScopeRow[] = await tx.execute(
     `select id, project, environment from change_requests
       where id = ? and state = 'Scheduled' and schedule_status = 'pending' and scheduled_at <= now() for update skip locked`, [id]);
   return r;
 }
 
 /** The user who scheduled a request, as they are now, held `for key share` until the application commits. */
-export async function lockSchedulerUser(tx: EntityManager, userId: number): Promise<{ id: number; username: string | null; email: string | null; root_role_id: number } | undefined> {
-  const [u]: Array<{ id: number; username: string | null; email: string | null; root_role_id: number }> = await tx.execute(
+export async function lockSchedulerUser(tx: EntityManager, userId: number): Promise<SchedulerUserRow | undefined> {
+  const [u]: SchedulerUserRow[] = await tx.execute(
     'select id, username, email, root_role_id from users where id = ? for key share', [userId]);
   return u;
 }
 
 /** The API token that scheduled a request, unless it has expired, held `for key share` until the application commits. */
-export async function lockSchedulerToken(tx: EntityManager, tokenId: number): Promise<{ id: number; token_name: string; type: string } | undefined> {
-  const [t]: Array<{ id: number; token_name: string; type: string }> = await tx.execute(
+export async function lockSchedulerToken(tx: EntityManager, tokenId: number): Promise<SchedulerTokenRow | undefined> {
+  const [t]: SchedulerTokenRow[] = await tx.execute(
     'select id, token_name, type from api_tokens where id = ? and (expires_at is null or expires_at > now()) for key share', [tokenId]);
   return t;
 }
@@ -213,8 +212,8 @@ export async function lockSchedulerToken(tx: EntityManager, tokenId: number): Pr
  */
 export async function markScheduleFailed(
   tx: EntityManager, id: number, scheduledAtText: string, reason: string,
-): Promise<{ id: number; project: string; environment: string } | undefined> {
-  const [r]: Array<{ id: number; project: string; environment: string }> = await tx.execute(
+): Promise<RequestScopeRow | undefined> {
+  const [r]: RequestScopeRow[] = await tx.execute(
     `update change_requests set schedule_status = 'failed', failure_reason = ?
       where id = ? and state = 'Scheduled' and schedule_status = 'pending' and scheduled_at = ?::timestamptz returning id, project, environment`,
     [reason, id, scheduledAtText]);

@@ -1,9 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-
-export interface LegalValue {
-  value: string;
-  description?: string;
-}
+import type { LegalValue } from './context-field.shapes';
 
 export const ContextFieldSchema = defineEntity({
   name: 'ContextField',

@@ -1,19 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { iso } from '../dates';
-import { ContextFieldSchema, type ContextFieldRow, type LegalValue } from './context-field.entity';
+import { ContextFieldSchema, type ContextFieldRow } from './context-field.entity';
+import type { ContextField } from './context-field.shapes';
 
 /** The reads of context fields and the mapping of their rows into the `ContextField` both doors return. */
-
-export interface ContextField {
-  name: string;
-  description: string | null;
-  stickiness: boolean;
-  sortOrder: number;
-  legalValues: LegalValue[];
-  createdAt: string;
-  usedInFeatures: number;
-  usedInProjects: number;
-}
 
 /** How many features (archived included) and projects use a field in their strategy constraints. */
 export interface ContextFieldUsage {

@@ -6,7 +6,8 @@ import { change } from '../change';
 import { NameExistsError, NotFoundError, ValidationError } from '../errors';
 import { description, parse, sameJson, urlFriendlyName } from '../validation';
 import { ContextFieldSchema, type ContextFieldRow } from './context-field.entity';
-import { contextFieldUsage, listContextFields, toContextField, type ContextField } from './context-field.read-model';
+import { contextFieldUsage, listContextFields, toContextField } from './context-field.read-model';
+import type { ContextField } from './context-field.shapes';
 import { loadContextField } from './context-field.store';
 
 export const legalValue = z.object({ value: z.string().min(1).max(100), description: description.optional() }).strict();

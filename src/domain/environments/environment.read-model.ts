@@ -1,15 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TableRow } from '../rows';
 import { EnvironmentSchema, type EnvironmentRow } from './environment.entity';
+import type { Environment } from './environment.shapes';
 
 /** The reads of environments and the mapping of their rows into the `Environment` both doors return. */
-
-export interface Environment {
-  name: string;
-  type: string;
-  enabled: boolean;
-  protected: boolean;
-  sortOrder: number;
-}
 
 export const toEnvironment = (r: EnvironmentRow): Environment =>
   ({ name: r.name, type: r.type, enabled: r.enabled, protected: r.protected, sortOrder: r.sortOrder });
@@ -26,7 +20,7 @@ export async function listEnvironments(em: EntityManager): Promise<Environment[]
 export async function projectEnvironments(em: EntityManager, projectId: string): Promise<Environment[] | undefined> {
   const [{ found }]: Array<{ found: boolean }> = await em.execute('select exists(select 1 from projects where id = ?) as found', [projectId]);
   if (!found) return undefined;
-  const rows: Array<{ name: string; type: string; enabled: boolean; protected: boolean; sort_order: number }> = await em.execute(
+  const rows: Array<Pick<TableRow<EnvironmentRow>, 'name' | 'type' | 'enabled' | 'protected' | 'sort_order'>> = await em.execute(
     `select e.name, e.type, e.enabled, e.protected, e.sort_order from environments e
        join project_environments pe on pe.environment_name = e.name
       where pe.project_id = ? and e.enabled order by e.sort_order, e.name`,

@@ -8,7 +8,8 @@ import { NameExistsError, NotFoundError, ValidationError } from '../errors';
 import { lockProjectLinks } from '../projects/project.store';
 import { parse, sameJson, urlFriendlyName } from '../validation';
 import { EnvironmentSchema } from './environment.entity';
-import { listEnvironments, projectEnvironments, toEnvironment, type Environment } from './environment.read-model';
+import { listEnvironments, projectEnvironments, toEnvironment } from './environment.read-model';
+import type { Environment } from './environment.shapes';
 import { deleteEnvironmentPermissions, linkedProjects, loadEnvironment, projectsOnlyIn } from './environment.store';
 
 const name = urlFriendlyName(1, 100);

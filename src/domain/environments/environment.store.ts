@@ -1,9 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { lockedFindOne } from '../change';
 import { NotFoundError } from '../errors';
+import type { TableRow } from '../rows';
+import type { ProjectEnvironmentRow } from '../projects/project.entity';
 import { EnvironmentSchema, type EnvironmentRow } from './environment.entity';
 
 /** The loads and writes of environments (environment.service.ts says what each rule is for). */
+
+/** A project's link to an environment, by its project. */
+type LinkRow = Pick<TableRow<ProjectEnvironmentRow>, 'project_id'>;
 
 /** The environment, or 404; `lock` (inside a change) reads it `for update`, so concurrent changes of it take turns. */
 export async function loadEnvironment(em: EntityManager, name: string, lock?: 'update'): Promise<EnvironmentRow> {
@@ -15,13 +20,13 @@ export async function loadEnvironment(em: EntityManager, name: string, lock?: 'u
 /** The projects the environment is linked to, by id. */
 export async function linkedProjects(tx: EntityManager, name: string): Promise<string[]> {
   return ((await tx.execute(
-    'select project_id from project_environments where environment_name = ? order by project_id', [name])) as Array<{ project_id: string }>)
+    'select project_id from project_environments where environment_name = ? order by project_id', [name])) as LinkRow[])
     .map((r) => r.project_id);
 }
 
 /** The projects linked to the environment and to no other one, by id. */
 export async function projectsOnlyIn(tx: EntityManager, name: string): Promise<string[]> {
-  const orphaned: Array<{ project_id: string }> = await tx.execute(
+  const orphaned: LinkRow[] = await tx.execute(
     `select pe.project_id from project_environments pe
       where pe.environment_name = ?
         and not exists (select 1 from project_environments o where o.project_id = pe.project_id and o.environment_name <> ?)

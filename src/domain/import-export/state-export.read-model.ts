@@ -3,10 +3,11 @@ import { iso, isoOrNull } from '../dates';
 import { normalizeConstraint, type Constraint } from '../features/constraints';
 import { canonicalVariant, type FeatureVariant, type StrategyVariant } from '../features/variants';
 import { healthRatings } from '../projects/health-report.read-model';
-import { memberCounts, type ProjectMode } from '../projects/project.read-model';
-import { SEGMENT_SELECT, type SegmentRow } from '../segments/segment.entity';
-import { toSegment, type Segment } from '../segments/segment.read-model';
-import type { StrategyParameter, StrategyParameterType } from '../strategies/strategy-definition.entity';
+import { memberCounts } from '../projects/project.read-model';
+import type { ProjectMode } from '../projects/project.shapes';
+import { SEGMENT_SELECT, toSegment, type SegmentDbRow } from '../segments/segment.read-model';
+import type { Segment } from '../segments/segment.shapes';
+import type { StrategyParameter, StrategyParameterType } from '../strategies/strategy-definition.shapes';
 
 /**
  * The reads of the legacy state export (state-export.service.ts): one statement per section, whatever the amount of
@@ -288,7 +289,7 @@ export async function stateFeatureEnvironments(tx: EntityManager): Promise<State
 
 /** Section `segments`, as both doors return them. */
 export async function stateSegments(tx: EntityManager): Promise<StateExportSegment[]> {
-  const rows: SegmentRow[] = await tx.execute(`${SEGMENT_SELECT} order by s.id`);
+  const rows: SegmentDbRow[] = await tx.execute(`${SEGMENT_SELECT} order by s.id`);
   return rows.map(toSegment);
 }
 

@@ -3,7 +3,7 @@ import safeRegex from 'safe-regex2';
 import { z } from 'zod';
 import { PatternError, ValidationError, type ErrorDetail } from '../errors';
 import { parse } from '../validation';
-import type { FeatureNaming } from './project.read-model';
+import type { ProjectFeatureNaming } from './project.shapes';
 
 /**
  * A project's feature naming pattern (spec "Feature naming pattern", design D8). Pure: no database.
@@ -92,7 +92,7 @@ function patternProblem(pattern: string): string | null {
  * with a pattern, a falsy example or description is stored as null. Every reason it is refused is listed in
  * `details` of one 400 ValidationError (paths `featureNaming/pattern`, `featureNaming/example`, ...).
  */
-export function validateFeatureNaming(input: FeatureNamingInput, path = 'featureNaming'): FeatureNaming {
+export function validateFeatureNaming(input: FeatureNamingInput, path = 'featureNaming'): ProjectFeatureNaming {
   // Parsed under its property name so zod's details read `featureNaming/pattern`, as they do inside a request body.
   const data = path ? parse(z.object({ [path]: featureNamingSchema }), { [path]: input })[path] : parse(featureNamingSchema, input);
   const at = (field: string) => (path ? `${path}/${field}` : field);
@@ -126,13 +126,13 @@ export function validateFeatureNaming(input: FeatureNamingInput, path = 'feature
  * Refuses a feature name that does not match the project's naming pattern (400 PatternError); does nothing
  * when the project has no pattern. Used when a feature is created, cloned or imported.
  */
-export function checkFeatureName(naming: FeatureNaming, name: string): void {
+export function checkFeatureName(naming: ProjectFeatureNaming, name: string): void {
   if (!naming.pattern || matchesFeatureNaming(naming.pattern, name)) return;
   throw new PatternError(featureNameMismatchMessage(naming, name));
 }
 
 /** The PatternError message for `name` against `naming` (also usable where several names are reported). */
-export function featureNameMismatchMessage(naming: FeatureNaming, name: string): string {
+export function featureNameMismatchMessage(naming: ProjectFeatureNaming, name: string): string {
   let message = `The feature flag name "${name}" does not match the project's naming pattern: "${naming.pattern}".`;
   if (naming.example) message += ` Here's an example of a name that does match the pattern: "${naming.example}".`;
   if (naming.description) message += ` The pattern's description is: "${naming.description}".`;

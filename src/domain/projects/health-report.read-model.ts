@@ -1,4 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TableRow } from '../rows';
+import type { HealthReportEnvironment } from './health-report.shapes';
+import type { ProjectRow } from './project.entity';
 
 /** The reads of the project health report (health-report.service.ts gives the definitions) and of projects' health. */
 
@@ -25,13 +28,12 @@ export async function healthRatings(em: EntityManager, projectIds: readonly stri
 }
 
 /** A project row as the report reads it: with its switched-on environments and its audit-log activity in both windows. */
-export interface ProjectReportRow {
-  id: string; name: string; description: string | null; mode: string; default_stickiness: string; feature_limit: number | null;
-  feature_naming_pattern: string | null; feature_naming_example: string | null; feature_naming_description: string | null;
-  created_at: Date; updated_at: Date | null;
-  environments: Array<{ environment: string; defaultStrategy: Record<string, unknown> | null; changeRequestsEnabled: boolean }>;
+export type ProjectReportRow = Pick<TableRow<ProjectRow>,
+  'id' | 'name' | 'description' | 'mode' | 'default_stickiness' | 'feature_limit' | 'feature_naming_pattern' | 'feature_naming_example'
+  | 'feature_naming_description' | 'created_at' | 'updated_at'> & {
+  environments: HealthReportEnvironment[];
   activity_current: number; activity_past: number;
-}
+};
 
 /**
  * The rows of the given projects (unknown ids have none), in one query; `current` and `past` (ISO times) start the

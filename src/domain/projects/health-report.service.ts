@@ -2,9 +2,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { iso, isoOrNull } from '../dates';
 import { NotFoundError } from '../errors';
 import { FeatureOverviewCache } from './feature-overview';
-import type { OverviewEnvironment, OverviewFeature, ProjectOverview } from './feature-overview.read-model';
+import type { ProjectOverview } from './feature-overview.read-model';
 import { healthRating, projectReportRows } from './health-report.read-model';
-import type { FeatureNaming, ProjectMode } from './project.read-model';
+import type { ProjectHealthReport } from './health-report.shapes';
 
 /**
  * The project health report (spec endpoint 10, design D5): everything is computed live on each request, with
@@ -27,49 +27,6 @@ import type { FeatureNaming, ProjectMode } from './project.read-model';
  * - members and projectMembersAddedCurrentWindow are 0: there are no project roles yet.
  * Environments switched off (D6) are left out of both environment lists, as from the project's own listing.
  */
-
-/** The report's features and their environments: the project's feature overview (feature-overview.ts). */
-export type HealthReportFeature = OverviewFeature;
-export type HealthReportFeatureEnvironment = OverviewEnvironment;
-
-export interface HealthReportEnvironment {
-  environment: string;
-  changeRequestsEnabled: boolean;
-  /** Null when the project uses the built-in default (REST then leaves the property out). */
-  defaultStrategy: Record<string, unknown> | null;
-}
-
-export interface ProjectStats {
-  avgTimeToProdCurrentWindow: number;
-  createdCurrentWindow: number;
-  createdPastWindow: number;
-  archivedCurrentWindow: number;
-  archivedPastWindow: number;
-  projectActivityCurrentWindow: number;
-  projectActivityPastWindow: number;
-  projectMembersAddedCurrentWindow: number;
-}
-
-/** The report without REST's envelope (`version`, `favorite`). */
-export interface ProjectHealthReport {
-  id: string;
-  name: string;
-  description: string | null;
-  defaultStickiness: string;
-  mode: ProjectMode;
-  featureLimit: number | null;
-  members: number;
-  health: number;
-  environments: HealthReportEnvironment[];
-  features: readonly HealthReportFeature[];
-  updatedAt: string | null;
-  createdAt: string;
-  stats: ProjectStats;
-  featureNaming: FeatureNaming;
-  potentiallyStaleCount: number;
-  activeCount: number;
-  staleCount: number;
-}
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -148,7 +105,7 @@ export class HealthReportService {
         name: p.name,
         description: p.description,
         defaultStickiness: p.default_stickiness,
-        mode: p.mode as ProjectMode,
+        mode: p.mode,
         featureLimit: p.feature_limit,
         members: 0,
         health: healthRating(active, stale, potentiallyStale),

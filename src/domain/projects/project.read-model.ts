@@ -1,41 +1,16 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { iso, isoOrNull } from '../dates';
-import { ProjectSchema, type ProjectRow } from './project.entity';
+import type { TableRow } from '../rows';
+import { ProjectSchema, type ProjectEnvironmentRow, type ProjectRow } from './project.entity';
+import type { Project, ProjectEnvironment } from './project.shapes';
 
 /** The reads of projects and the mapping of their rows into the `Project` both doors return. */
-
-export const PROJECT_MODES = ['open', 'protected', 'private'] as const;
-export type ProjectMode = (typeof PROJECT_MODES)[number];
-
-export interface FeatureNaming {
-  pattern: string | null;
-  example: string | null;
-  description: string | null;
-}
-
-export interface Project {
-  id: string;
-  name: string;
-  description: string | null;
-  mode: ProjectMode;
-  defaultStickiness: string;
-  featureLimit: number | null;
-  featureNaming: FeatureNaming;
-  health: number;
-  createdAt: string;
-  updatedAt: string | null;
-}
-
-export interface ProjectEnvironmentLink {
-  environment: string;
-  defaultStrategy: Record<string, unknown> | null;
-}
 
 export const toProject = (r: ProjectRow): Project => ({
   id: r.id,
   name: r.name,
   description: r.description ?? null,
-  mode: r.mode as ProjectMode,
+  mode: r.mode,
   defaultStickiness: r.defaultStickiness,
   featureLimit: r.featureLimit ?? null,
   featureNaming: { pattern: r.featureNamingPattern ?? null, example: r.featureNamingExample ?? null, description: r.featureNamingDescription ?? null },
@@ -71,13 +46,13 @@ export async function featureCounts(em: EntityManager, ids: readonly string[]): 
 }
 
 /** Environment links of the given projects (switched-off environments left out, D6), in one query. */
-export async function environmentLinks(em: EntityManager, ids: readonly string[]): Promise<Map<string, ProjectEnvironmentLink[]>> {
-  const rows: Array<{ project_id: string; environment_name: string; default_strategy: Record<string, unknown> | null }> = ids.length === 0 ? [] :
+export async function environmentLinks(em: EntityManager, ids: readonly string[]): Promise<Map<string, ProjectEnvironment[]>> {
+  const rows: Array<Pick<TableRow<ProjectEnvironmentRow>, 'project_id' | 'environment_name' | 'default_strategy'>> = ids.length === 0 ? [] :
     await em.execute(
       `select pe.project_id, pe.environment_name, pe.default_strategy from project_environments pe
          join environments e on e.name = pe.environment_name
         where pe.project_id in (?) and e.enabled order by e.sort_order, e.name`, [ids as string[]]);
-  const out = new Map<string, ProjectEnvironmentLink[]>(ids.map((id) => [id, []]));
+  const out = new Map<string, ProjectEnvironment[]>(ids.map((id) => [id, []]));
   for (const r of rows) out.get(r.project_id)?.push({ environment: r.environment_name, defaultStrategy: r.default_strategy ?? null });
   return out;
 }

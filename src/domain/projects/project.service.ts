@@ -9,9 +9,8 @@ import { description, parse, sameJson, urlFriendlyName } from '../validation';
 import { featureNamingSchema, validateFeatureNaming } from './feature-naming';
 import { healthRatings } from './health-report.read-model';
 import { ProjectEnvironmentSchema, ProjectSchema } from './project.entity';
-import {
-  environmentLinks, featureCounts, listProjects, memberCounts, PROJECT_MODES, toProject, type Project, type ProjectEnvironmentLink,
-} from './project.read-model';
+import { environmentLinks, featureCounts, listProjects, memberCounts, toProject } from './project.read-model';
+import { PROJECT_MODES, type Project, type ProjectEnvironment } from './project.shapes';
 import {
   addFeatureEnvironments, addProjectOwner, countProjectFeatures, dropFeatureEnvironments, loadProject, shareEnabledEnvironments,
   shareEnvironment,
@@ -64,7 +63,7 @@ export class ProjectService {
   }
 
   /** One project with its environments and feature count. */
-  async details(id: string): Promise<Project & { featureCount: number; environments: ProjectEnvironmentLink[] }> {
+  async details(id: string): Promise<Project & { featureCount: number; environments: ProjectEnvironment[] }> {
     const project = await this.get(id);
     const links = await this.environmentLinks([id]);
     const counts = await this.featureCounts([id]);
@@ -82,7 +81,7 @@ export class ProjectService {
   }
 
   /** Environment links of the given projects (switched-off environments left out, D6), in one query. */
-  environmentLinks(ids: readonly string[]): Promise<Map<string, ProjectEnvironmentLink[]>> {
+  environmentLinks(ids: readonly string[]): Promise<Map<string, ProjectEnvironment[]>> {
     return environmentLinks(this.em, ids);
   }
 

@@ -1,6 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { lockClause, type RowLock } from '../change';
+import type { EnvironmentRow } from '../environments/environment.entity';
 import { NotFoundError } from '../errors';
+import type { TableRow } from '../rows';
 import { ProjectSchema, type ProjectRow } from './project.entity';
 
 /** The writes and locks of projects and their environment links (project.service.ts says what each rule is for). */
@@ -28,7 +30,7 @@ export async function lockProjectLinks(em: EntityManager, ids: readonly string[]
 
 /** The environments a new project starts with (every one switched on), by name, read `for share` so they stay on. */
 export async function shareEnabledEnvironments(tx: EntityManager): Promise<string[]> {
-  const environments: Array<{ name: string }> = await tx.execute(`select name from environments where enabled order by name for share`);
+  const environments: Array<Pick<TableRow<EnvironmentRow>, 'name'>> = await tx.execute(`select name from environments where enabled order by name for share`);
   return environments.map((env) => env.name);
 }
 
@@ -46,8 +48,8 @@ export async function countProjectFeatures(tx: EntityManager, id: string): Promi
 }
 
 /** An environment about to be added to a project, read `for share` (it stays, and stays on, until the link is in). */
-export async function shareEnvironment(tx: EntityManager, environment: string): Promise<{ enabled: boolean } | undefined> {
-  const [env]: Array<{ enabled: boolean }> = await tx.execute(`select enabled from environments where name = ? for share`, [environment]);
+export async function shareEnvironment(tx: EntityManager, environment: string): Promise<Pick<TableRow<EnvironmentRow>, 'enabled'> | undefined> {
+  const [env]: Array<Pick<TableRow<EnvironmentRow>, 'enabled'>> = await tx.execute(`select enabled from environments where name = ? for share`, [environment]);
   return env;
 }
 

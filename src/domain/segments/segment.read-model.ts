@@ -1,31 +1,34 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { iso } from '../dates';
-import { normalizeConstraint, type Constraint } from '../features/constraints';
-import { SEGMENT_SELECT, type SegmentRow, type SegmentStrategy } from './segment.entity';
-
-export type { SegmentStrategy } from './segment.entity';
+import { normalizeConstraint } from '../features/constraints';
+import type { FeatureStrategyRow } from '../features/feature-strategy.entity';
+import type { TableRow } from '../rows';
+import type { SegmentRow } from './segment.entity';
+import type { Segment, SegmentStrategy } from './segment.shapes';
 
 /** The reads of segments and the mapping of their rows into the `Segment` both doors return. */
 
-/** A segment as both doors return it. */
-export interface Segment {
-  id: number;
-  name: string;
-  /** Null when none was given. */
-  description: string | null;
-  /** Null for a global segment, usable by strategies of every project. */
-  project: string | null;
-  constraints: Constraint[];
-  createdBy: string | null;
-  createdAt: string;
-  /** Distinct features (archived included) whose strategies use the segment. */
-  usedInFeatures: number;
-  /** Distinct projects whose strategies use the segment. */
-  usedInProjects: number;
-}
+/** A row of `segments` as every read selects it (SEGMENT_SELECT), with the two usage counts every read computes. */
+export type SegmentDbRow = Pick<TableRow<SegmentRow>, 'id' | 'name' | 'description' | 'project' | 'constraints' | 'created_by' | 'created_at'>
+  & { used_in_features: number; used_in_projects: number };
+
+/**
+ * The select list of every segment read, in the order of `SegmentDbRow`, for `from segments s`. The usage counts
+ * are the distinct features (archived ones included) and projects whose strategies reference the segment.
+ */
+export const SEGMENT_SELECT = `
+  select s.id, s.name, s.description, s.project, s.constraints, s.created_by, s.created_at,
+         coalesce(u.features, 0)::int as used_in_features, coalesce(u.projects, 0)::int as used_in_projects
+    from segments s
+    left join lateral (
+      select count(distinct fs.feature_name) as features, count(distinct fs.project) as projects
+        from feature_strategy_segments fss
+        join feature_strategies fs on fs.id = fss.feature_strategy_id
+       where fss.segment_id = s.id
+    ) u on true`;
 
 /** A segment row as both doors (and the state export) return it. */
-export const toSegment = (r: SegmentRow): Segment => ({
+export const toSegment = (r: SegmentDbRow): Segment => ({
   id: r.id,
   name: r.name,
   description: r.description ?? null,
@@ -40,13 +43,13 @@ export const toSegment = (r: SegmentRow): Segment => ({
 
 /** Every segment, by id, with its usage counts. */
 export async function listSegments(em: EntityManager): Promise<Segment[]> {
-  const rows: SegmentRow[] = await em.execute(`${SEGMENT_SELECT} order by s.id`);
+  const rows: SegmentDbRow[] = await em.execute(`${SEGMENT_SELECT} order by s.id`);
   return rows.map(toSegment);
 }
 
 /** The segments of the given ids (integers) that exist, in one query. */
 export async function segmentsByIds(em: EntityManager, ids: number[]): Promise<Map<number, Segment>> {
-  const rows: SegmentRow[] = await em.execute(`${SEGMENT_SELECT} where s.id in (?)`, [ids]);
+  const rows: SegmentDbRow[] = await em.execute(`${SEGMENT_SELECT} where s.id in (?)`, [ids]);
   return new Map(rows.map((r) => [r.id, toSegment(r)]));
 }
 
@@ -61,7 +64,7 @@ export async function segmentNameTaken(em: EntityManager, name: string): Promise
  * segment of that id.
  */
 export async function strategiesUsingSegment(em: EntityManager, segmentId: number): Promise<SegmentStrategy[] | undefined> {
-  const rows: Array<{ id: string | null; feature_name: string; project: string; environment: string; strategy_name: string }> =
+  const rows: Array<Pick<TableRow<FeatureStrategyRow>, 'feature_name' | 'project' | 'environment' | 'strategy_name'> & { id: string | null }> =
     await em.execute(
       `select fs.id, fs.feature_name, fs.project, fs.environment, fs.strategy_name
          from segments s

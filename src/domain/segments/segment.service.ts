@@ -6,9 +6,8 @@ import { change } from '../change';
 import { InvalidOperationError, NameExistsError, NotFoundError, ValidationError } from '../errors';
 import { checkConstraints, constraintsSchema } from '../features/constraints';
 import { description, parse, rowId, sameJson } from '../validation';
-import {
-  listSegments, segmentNameTaken, segmentsByIds, strategiesUsingSegment, toSegment, type Segment, type SegmentStrategy,
-} from './segment.read-model';
+import { listSegments, segmentNameTaken, segmentsByIds, strategiesUsingSegment, toSegment } from './segment.read-model';
+import type { Segment, SegmentStrategy } from './segment.shapes';
 import {
   countSegmentStrategies, deleteSegment, holdSegmentProject, insertSegment, loadSegment, lockSegmentNames,
   projectsUsingSegmentOutside, segmentNotFound, updateSegment,

@@ -3,7 +3,9 @@ import { lockClause, type RowLock } from '../change';
 import type { Constraint } from '../features/constraints';
 import { NotFoundError } from '../errors';
 import { rowId } from '../validation';
-import { SEGMENT_SELECT, type SegmentRow } from './segment.entity';
+import type { FeatureStrategyRow } from '../features/feature-strategy.entity';
+import type { TableRow } from '../rows';
+import { SEGMENT_SELECT, type SegmentDbRow } from './segment.read-model';
 
 /** The writes and locks of segments (segment.service.ts says what each rule is for). */
 
@@ -14,11 +16,11 @@ export const segmentNotFound = (id: number | string) => new NotFoundError(`Could
  * A segment's row with its usage counts, or 404 for an unknown or non-numeric id. `lock` (inside a change) takes the
  * row lock first: `update` makes a concurrent delete, move or rename of the same segment wait for this change.
  */
-export async function loadSegment(em: EntityManager, id: number | string, lock?: RowLock): Promise<SegmentRow> {
+export async function loadSegment(em: EntityManager, id: number | string, lock?: RowLock): Promise<SegmentDbRow> {
   const segmentId = rowId(id);
   if (segmentId === undefined) throw segmentNotFound(id);
   if (lock) await em.execute(`select id from segments where id = ?${lockClause(lock)}`, [segmentId]);
-  const rows: SegmentRow[] = await em.execute(`${SEGMENT_SELECT} where s.id = ?`, [segmentId]);
+  const rows: SegmentDbRow[] = await em.execute(`${SEGMENT_SELECT} where s.id = ?`, [segmentId]);
   if (rows.length === 0) throw segmentNotFound(id);
   return rows[0];
 }
@@ -32,8 +34,8 @@ export interface SegmentFields {
 }
 
 /** Inserts a segment; its row comes back as a read shows it (used by no strategy yet). */
-export async function insertSegment(tx: EntityManager, s: SegmentFields, createdBy: string): Promise<SegmentRow> {
-  const rows: SegmentRow[] = await tx.execute(
+export async function insertSegment(tx: EntityManager, s: SegmentFields, createdBy: string): Promise<SegmentDbRow> {
+  const rows: SegmentDbRow[] = await tx.execute(
     `insert into segments (name, description, project, constraints, created_by) values (?, ?, ?, ?::jsonb, ?)
      returning id, name, description, project, constraints, created_by, created_at, 0 as used_in_features, 0 as used_in_projects`,
     [s.name, s.description, s.project, JSON.stringify(s.constraints), createdBy],
@@ -75,7 +77,7 @@ export async function holdSegmentProject(tx: EntityManager, project: string): Pr
 
 /** The projects other than `project` whose strategies use the segment, by name. */
 export async function projectsUsingSegmentOutside(tx: EntityManager, segmentId: number, project: string): Promise<string[]> {
-  const rows: Array<{ project: string }> = await tx.execute(
+  const rows: Array<Pick<TableRow<FeatureStrategyRow>, 'project'>> = await tx.execute(
     `select distinct fs.project from feature_strategy_segments fss join feature_strategies fs on fs.id = fss.feature_strategy_id
       where fss.segment_id = ? and fs.project <> ? order by fs.project`,
     [segmentId, project],

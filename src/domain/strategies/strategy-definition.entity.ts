@@ -1,43 +1,12 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import type { StrategyParameter } from './strategy-definition.shapes';
 
 /**
  * The `strategies` table (migration 0001): the strategy types (definitions) that feature strategies name.
  * StrategyDefinitionService reads and writes it with SQL through the request's EntityManager (or the
- * transaction's). Built-in rows come from the seed.
+ * transaction's). Built-in rows come from the seed. A stored parameter may lack what the API fills in
+ * (strategy-definition.read-model.ts, `toParameter`).
  */
-
-/** The parameter types a strategy definition may declare (Unleash's list). */
-export const STRATEGY_PARAMETER_TYPES = ['string', 'percentage', 'list', 'number', 'boolean'] as const;
-export type StrategyParameterType = (typeof STRATEGY_PARAMETER_TYPES)[number];
-
-/** One declared parameter of a strategy definition. */
-export interface StrategyParameter {
-  name: string;
-  type: StrategyParameterType;
-  description: string;
-  required: boolean;
-}
-
-/** A row of `strategies` as PostgreSQL returns it (jsonb parsed by the driver). */
-export interface StrategyDefinitionRow {
-  name: string;
-  display_name: string | null;
-  title: string | null;
-  description: string | null;
-  parameters: Array<Partial<StrategyParameter> & { name: string }> | null;
-  built_in: boolean;
-  deprecated: boolean;
-  sort_order: number;
-  created_at: Date;
-}
-
-/** The columns every read selects, in the order of `StrategyDefinitionRow`. */
-export const STRATEGY_COLUMNS = 'name, display_name, title, description, parameters, built_in, deprecated, sort_order, created_at';
-
-/** The order every list uses: sort order, then name. */
-export const STRATEGY_ORDER = 'sort_order asc, name asc';
-
-/** The table's columns (`StrategyDefinitionRow` is the row every read selects). */
 export const StrategyDefinitionSchema = defineEntity({
   name: 'StrategyDefinition',
   tableName: 'strategies',
@@ -53,4 +22,4 @@ export const StrategyDefinitionSchema = defineEntity({
     createdAt: p.datetime().defaultRaw('now()'),
   },
 });
-export type StrategyDefinitionEntity = InferEntity<typeof StrategyDefinitionSchema>;
+export type StrategyDefinitionRow = InferEntity<typeof StrategyDefinitionSchema>;

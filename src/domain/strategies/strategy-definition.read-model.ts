@@ -1,21 +1,19 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { STRATEGY_COLUMNS, STRATEGY_ORDER, type StrategyDefinitionRow, type StrategyParameter } from './strategy-definition.entity';
-
-export type { StrategyParameter, StrategyParameterType } from './strategy-definition.entity';
+import type { TableRow } from '../rows';
+import type { StrategyDefinitionRow } from './strategy-definition.entity';
+import type { StrategyDefinition, StrategyParameter } from './strategy-definition.shapes';
 
 /** The reads of strategy types (definitions) and the mapping of their rows into what both doors return. */
 
-/** A strategy type as both doors return it (Unleash's strategy shape). */
-export interface StrategyDefinition {
-  name: string;
-  displayName: string | null;
-  title: string | null;
-  description: string | null;
-  /** False for the built-in definitions, which cannot be changed or deleted. */
-  editable: boolean;
-  deprecated: boolean;
-  parameters: StrategyParameter[];
-}
+/** The columns every read of a definition selects (`StrategyDefinitionDbRow`). */
+export const STRATEGY_COLUMNS = 'name, display_name, title, description, parameters, built_in, deprecated, sort_order, created_at';
+
+/** A row of `strategies` as every read selects it (STRATEGY_COLUMNS). */
+export type StrategyDefinitionDbRow = Pick<TableRow<StrategyDefinitionRow>,
+  'name' | 'display_name' | 'title' | 'description' | 'parameters' | 'built_in' | 'deprecated' | 'sort_order' | 'created_at'>;
+
+/** The order every list uses: sort order, then name. */
+const STRATEGY_ORDER = 'sort_order asc, name asc';
 
 export const toParameter = (p: Partial<StrategyParameter> & { name: string }): StrategyParameter => ({
   name: p.name,
@@ -24,7 +22,7 @@ export const toParameter = (p: Partial<StrategyParameter> & { name: string }): S
   required: p.required ?? false,
 });
 
-export const toDefinition = (r: StrategyDefinitionRow): StrategyDefinition => ({
+export const toDefinition = (r: StrategyDefinitionDbRow): StrategyDefinition => ({
   name: r.name,
   displayName: r.display_name ?? null,
   title: r.title ?? null,
@@ -36,7 +34,7 @@ export const toDefinition = (r: StrategyDefinitionRow): StrategyDefinition => ({
 
 /** Every definition, by sort order then name. */
 export async function listDefinitions(em: EntityManager): Promise<StrategyDefinition[]> {
-  const rows: StrategyDefinitionRow[] = await em.execute(`select ${STRATEGY_COLUMNS} from strategies order by ${STRATEGY_ORDER}`);
+  const rows: StrategyDefinitionDbRow[] = await em.execute(`select ${STRATEGY_COLUMNS} from strategies order by ${STRATEGY_ORDER}`);
   return rows.map(toDefinition);
 }
 

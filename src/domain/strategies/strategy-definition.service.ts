@@ -5,8 +5,8 @@ import type { Principal } from '../access/principal';
 import { change } from '../change';
 import { InvalidOperationError, NameExistsError, ValidationError } from '../errors';
 import { description, parse, sameJson, urlFriendlyName } from '../validation';
-import { STRATEGY_PARAMETER_TYPES, type StrategyParameter } from './strategy-definition.entity';
-import { definitionExists, listDefinitions, toDefinition, toParameter, type StrategyDefinition } from './strategy-definition.read-model';
+import { definitionExists, listDefinitions, toDefinition, toParameter } from './strategy-definition.read-model';
+import { STRATEGY_PARAMETER_TYPES, type StrategyDefinition, type StrategyParameter } from './strategy-definition.shapes';
 import {
   countFeaturesUsingDefinition, deleteDefinition, insertDefinition, loadStrategyDefinition, setDefinitionDeprecated, updateDefinition,
 } from './strategy-definition.store';

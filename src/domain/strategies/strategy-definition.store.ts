@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { lockClause, type RowLock } from '../change';
 import { NotFoundError } from '../errors';
-import { STRATEGY_COLUMNS, type StrategyDefinitionRow, type StrategyParameter } from './strategy-definition.entity';
+import { STRATEGY_COLUMNS, type StrategyDefinitionDbRow } from './strategy-definition.read-model';
+import type { StrategyParameter } from './strategy-definition.shapes';
 
 /** The writes and locks of strategy types (strategy-definition.service.ts says what each rule is for). */
 
@@ -9,8 +10,8 @@ import { STRATEGY_COLUMNS, type StrategyDefinitionRow, type StrategyParameter } 
 export const strategyNotFoundMessage = (name: string) => `Could not find strategy type with name ${name}`;
 
 /** The row, or 404. `lock` (inside a change) takes a row lock so a change cannot interleave with another on the same definition. */
-export async function loadStrategyDefinition(em: EntityManager, name: string, lock?: RowLock): Promise<StrategyDefinitionRow> {
-  const rows: StrategyDefinitionRow[] = await em.execute(
+export async function loadStrategyDefinition(em: EntityManager, name: string, lock?: RowLock): Promise<StrategyDefinitionDbRow> {
+  const rows: StrategyDefinitionDbRow[] = await em.execute(
     `select ${STRATEGY_COLUMNS} from strategies where name = ?${lockClause(lock)}`, [name]);
   if (rows.length === 0) throw new NotFoundError(strategyNotFoundMessage(name));
   return rows[0];
@@ -28,8 +29,8 @@ export interface DefinitionFields {
  * Inserts a custom definition; undefined when the name is taken. `on conflict do nothing` keeps a concurrent create of
  * the same name a 409 instead of a unique-violation 500.
  */
-export async function insertDefinition(tx: EntityManager, name: string, d: DefinitionFields): Promise<StrategyDefinitionRow | undefined> {
-  const rows: StrategyDefinitionRow[] = await tx.execute(
+export async function insertDefinition(tx: EntityManager, name: string, d: DefinitionFields): Promise<StrategyDefinitionDbRow | undefined> {
+  const rows: StrategyDefinitionDbRow[] = await tx.execute(
     `insert into strategies (name, display_name, title, description, parameters, built_in, deprecated)
           values (?, ?, ?, ?, ?::jsonb, false, false)
      on conflict (name) do nothing

@@ -15,11 +15,15 @@ import { createSchema as createStrategySchema, updateSchema as updateStrategySch
 import {
   createSchema as createSegmentSchema, updateSchema as updateSegmentSchema, validateSchema as validateSegmentSchema,
 } from '../../../domain/segments/segment.service';
+import { Project, ProjectDetails, ProjectOverview } from '../../../domain/projects/project.shapes';
+import { ProjectHealthReport } from '../../../domain/projects/health-report.shapes';
+import { ChangeRequest, ChangeRequestComment, ChangeRequestConfig } from '../../../domain/change-requests/change-request.shapes';
+import { ChangeRequestPreview } from '../../../domain/change-requests/change-request-preview.shapes';
+import { Environment } from '../../../domain/environments/environment.shapes';
+import { ContextField } from '../../../domain/context/context-field.shapes';
+import { StrategyDefinition } from '../../../domain/strategies/strategy-definition.shapes';
+import { Segment, SegmentStrategy } from '../../../domain/segments/segment.shapes';
 import { version1, type RouteDocs } from '../describe';
-import {
-  ChangeRequest, ChangeRequestComment, ChangeRequestConfig, ChangeRequestPreview, ContextField, Environment, Project,
-  ProjectDetails, ProjectHealthReport, ProjectOverview, Segment, SegmentStrategy, StrategyDefinition,
-} from './projects.shapes';
 
 const P = '/api/admin/projects';
 const CR = `${P}/:projectId/change-requests`;

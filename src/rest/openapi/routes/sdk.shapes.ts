@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { OPERATORS } from '../../../domain/features/constraints';
-import { PROJECT_MODES } from '../../../domain/projects/project.read-model';
+import { PROJECT_MODES } from '../../../domain/projects/project.shapes';
 import { named, timestamp } from '../../../domain/shapes';
+import { Segment } from '../../../domain/segments/segment.shapes';
+import { StrategyDefinition } from '../../../domain/strategies/strategy-definition.shapes';
 import { Tag, TagType } from '../../../domain/tags/tag.shapes';
 import { Constraint, FeatureDependency, FeatureStrategy, FeatureSummary, FeatureVariantPayload, StrategyVariant, Variant } from './features.shapes';
-import { Segment, StrategyDefinition } from './projects.shapes';
 
 /** A feature's variant where `overrides` may be left out (the client answer and the exports send it only when set). */
 const FeatureVariant = Variant.partial({ overrides: true });
@@ -12,7 +13,7 @@ const FeatureVariant = Variant.partial({ overrides: true });
 /**
  * The answers of the addon, application metrics, import and export, state export, client (backend SDK), frontend
  * (browser SDK) and health routes. Shapes of other groups that appear inside these answers (a feature strategy, a
- * variant, a constraint, a strategy type, a segment) come from features.shapes.ts and projects.shapes.ts.
+ * variant, a constraint, a strategy type, a segment) come from features.shapes.ts and the domain's shapes.
  */
 
 // ---- Addons ----
