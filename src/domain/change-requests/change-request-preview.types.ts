@@ -1,6 +1,6 @@
-import type { FeatureDependency, FeatureStrategy } from '../features/feature.read-model';
-import type { FeatureVariant } from '../features/variants';
-import type { PlaygroundFeatureEvaluation } from '../playground/types';
+import type { FeatureDependency, FeatureStrategy } from '../features/feature.shapes';
+import type { FeatureVariant } from '../features/variant.shapes';
+import type { PlaygroundFeatureEvaluation } from '../playground/playground.shapes';
 
 /** What a preview of a change request answers (change-request-preview.service.ts). */
 

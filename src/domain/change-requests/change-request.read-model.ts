@@ -3,7 +3,7 @@ import { iso } from '../dates';
 import { FeatureReadModel } from '../features/feature.read-model';
 import { defaultStrategyFrom } from '../features/feature-strategy.rules';
 import { defaultStrategySettings } from '../features/feature-strategy.store';
-import type { FeatureVariant } from '../features/variants';
+import type { FeatureVariant } from '../features/variant.shapes';
 import {
   backgroundChanges, backgroundTargets, conflictsIn, targetKeys, targetShape, variantKey,
   type ChangeInEnvironment, type ConflictReport, type DefaultChange, type EnvironmentState, type RequestChanges, type StoredChange, type Targets,

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Principal } from '../access/principal';
 import { iso } from '../dates';
 import type { EventType } from './event-types';
+import type { AuditEvent } from './event.shapes';
 
 export interface EventInput {
   type: EventType;
@@ -11,21 +12,6 @@ export interface EventInput {
   data?: unknown;
   preData?: unknown;
   tags?: Array<{ type: string; value: string }>;
-}
-
-/** The audit event as both doors return it (spec endpoint 8). */
-export interface AuditEvent {
-  id: number;
-  type: string;
-  createdAt: string;
-  createdBy: string;
-  createdByUserId: number | null;
-  project: string | null;
-  environment: string | null;
-  featureName: string | null;
-  data: unknown;
-  preData: unknown;
-  tags: Array<{ type: string; value: string }>;
 }
 
 export interface EventDbRow {

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotFoundError } from '../errors';
-import { FeatureReadModel, type FeatureStrategy } from './feature.read-model';
+import { FeatureReadModel } from './feature.read-model';
+import type { FeatureStrategy } from './feature.shapes';
 import { PROJECT_ENVIRONMENT_LINKED } from './feature.store';
 
 /**

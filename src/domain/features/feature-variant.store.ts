@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { FeatureVariant } from './variants';
+import type { FeatureVariant } from './variant.shapes';
 
 /** The SQL of a feature's environment variants (feature-variant.service.ts says what each rule is for). */
 

@@ -1,77 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { iso, isoOrNull } from '../dates';
-import { normalizeConstraint, type Constraint } from './constraints';
+import { normalizeConstraint } from './constraints';
+import type { Constraint } from './constraint.shapes';
 import { FeatureTypeSchema } from './feature.entity';
-import { canonicalVariant, type FeatureVariant, type StrategyVariant } from './variants';
+import { canonicalVariant } from './variants';
+import type { FeatureVariant, StrategyVariant } from './variant.shapes';
 import { isUuid } from '../validation';
 import type { Tag } from '../tags/tag.shapes';
-
-/** A feature's own properties (the row), as both doors return them. */
-export interface FeatureSummary {
-  name: string;
-  type: string;
-  description: string | null;
-  project: string;
-  stale: boolean;
-  impressionData: boolean;
-  createdAt: string;
-  archivedAt: string | null;
-  archived: boolean;
-  lastSeenAt: string | null;
-  favorite: boolean;
-}
-
-export interface FeatureStrategy {
-  id: string;
-  name: string;
-  title: string | null;
-  disabled: boolean;
-  featureName: string;
-  sortOrder: number;
-  segments: number[];
-  constraints: Constraint[];
-  variants: StrategyVariant[];
-  parameters: Record<string, string>;
-}
-
-/** A feature in one environment, without its strategies (those are loaded separately, per GraphQL selection). */
-export interface FeatureEnvironmentState {
-  name: string;
-  featureName: string;
-  environment: string;
-  type: string;
-  enabled: boolean;
-  sortOrder: number;
-  variantCount: number;
-  variants: FeatureVariant[];
-  lastSeenAt: string | null;
-  hasStrategies: boolean;
-  hasEnabledStrategies: boolean;
-}
-
-export interface FeatureDependency {
-  feature: string;
-  enabled: boolean;
-  variants?: string[];
-}
-
-
-/** The spec's Feature with everything nested (REST GET of one feature). */
-export interface Feature extends FeatureSummary {
-  enabled: boolean;
-  environments: Array<FeatureEnvironmentState & { strategies: FeatureStrategy[] }>;
-  variants: FeatureVariant[];
-  tags: Tag[];
-  children: string[];
-  dependencies: FeatureDependency[];
-}
-
-export interface FeatureType {
-  id: string;
-  name: string;
-  description: string | null;
-  lifetimeDays: number | null;
-}
+import type { Feature, FeatureDependency, FeatureEnvironmentState, FeatureStrategy, FeatureSummary, FeatureType } from './feature.shapes';
 
 export const toFeatureType = (r: { id: string; name: string; description?: string | null; lifetimeDays?: number | null }): FeatureType => ({
   id: r.id, name: r.name, description: r.description ?? null, lifetimeDays: r.lifetimeDays ?? null,

@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { lockClause, type RowLock } from '../change';
 import { NotFoundError, ValidationError } from '../errors';
-import { FEATURE_COLUMNS, toFeatureSummary, type FeatureDbRow, type FeatureEnvironmentDbRow, type FeatureSummary } from './feature.read-model';
+import { FEATURE_COLUMNS, toFeatureSummary, type FeatureDbRow, type FeatureEnvironmentDbRow } from './feature.read-model';
+import type { FeatureSummary } from './feature.shapes';
 
 /**
  * The SQL of a feature's row: loading it (or 404), locking features, creating one with its configuration in the

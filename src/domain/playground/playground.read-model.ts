@@ -1,6 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { normalizeConstraint, type Constraint } from '../features/constraints';
-import { canonicalVariant, type FeatureVariant, type StrategyVariant } from '../features/variants';
+import { normalizeConstraint } from '../features/constraints';
+import type { Constraint } from '../features/constraint.shapes';
+import { canonicalVariant } from '../features/variants';
+import type { FeatureVariant, StrategyVariant } from '../features/variant.shapes';
 import { SEGMENT_IDS } from '../features/feature.read-model';
 import type { PlaygroundDependencyInput, PlaygroundFeatureInput, PlaygroundSegmentInput, PlaygroundStrategyInput } from './types';
 

@@ -1,38 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import {
-  toFeatureEnvironmentState, toFeatureSummary, type FeatureDbRow, type FeatureEnvironmentDbRow, type FeatureEnvironmentState,
-  type FeatureSummary,
-} from '../features/feature.read-model';
+import { toFeatureEnvironmentState, toFeatureSummary, type FeatureDbRow, type FeatureEnvironmentDbRow } from '../features/feature.read-model';
+import type { FeatureEnvironmentState, FeatureSummary } from '../features/feature.shapes';
 import type { Tag } from '../tags/tag.shapes';
+import type { OverviewEnvironment, OverviewFeature } from './feature-overview.shapes';
 
 /**
  * The reads of the project feature overview (feature-overview.ts keeps the overviews): the counters an overview is
  * current at, and the overviews themselves, with the mapping of their rows into the objects every reader shares.
  */
-
-export interface OverviewEnvironment {
-  name: string;
-  enabled: boolean;
-  type: string;
-  sortOrder: number;
-  variantCount: number;
-  lastSeenAt: string | null;
-  hasStrategies: boolean;
-  hasEnabledStrategies: boolean;
-}
-
-export interface OverviewFeature {
-  type: string;
-  description: string | null;
-  name: string;
-  createdAt: string;
-  stale: boolean;
-  impressionData: boolean;
-  lastSeenAt: string | null;
-  environments: OverviewEnvironment[];
-  /** Empty when the feature has none (REST then leaves the property out, as Unleash does). */
-  tags: Array<{ value: string; type: string }>;
-}
 
 export interface ProjectOverview {
   readonly project: string;

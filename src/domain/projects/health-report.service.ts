@@ -2,7 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { iso, isoOrNull } from '../dates';
 import { NotFoundError } from '../errors';
 import { FeatureOverviewCache } from './feature-overview';
-import type { OverviewEnvironment, OverviewFeature, ProjectOverview } from './feature-overview.read-model';
+import type { ProjectOverview } from './feature-overview.read-model';
+import type { OverviewEnvironment, OverviewFeature } from './feature-overview.shapes';
 import { healthRating, projectReportRows } from './health-report.read-model';
 import type { FeatureNaming, ProjectMode } from './project.read-model';
 

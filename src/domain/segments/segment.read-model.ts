@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { iso } from '../dates';
-import { normalizeConstraint, type Constraint } from '../features/constraints';
+import { normalizeConstraint } from '../features/constraints';
+import type { Constraint } from '../features/constraint.shapes';
 import { SEGMENT_SELECT, type SegmentRow, type SegmentStrategy } from './segment.entity';
 
 export type { SegmentStrategy } from './segment.entity';

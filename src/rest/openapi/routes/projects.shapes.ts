@@ -5,7 +5,11 @@ import { changeSchema } from '../../../domain/change-requests/change-request.sch
 import { STRATEGY_PARAMETER_TYPES } from '../../../domain/strategies/strategy-definition.entity';
 import { named, timestamp } from '../../../domain/shapes';
 import { Tag } from '../../../domain/tags/tag.shapes';
-import { Constraint, FeatureDependency, FeatureStrategy, HealthReportFeature, PlaygroundFeature, Variant } from './features.shapes';
+import { Constraint } from '../../../domain/features/constraint.shapes';
+import { FeatureDependency, FeatureStrategy } from '../../../domain/features/feature.shapes';
+import { Variant } from '../../../domain/features/variant.shapes';
+import { PlaygroundFeature } from '../../../domain/playground/playground.shapes';
+import { HealthReportFeature } from '../../../domain/projects/feature-overview.shapes';
 
 /**
  * Answer shapes of the projects group: projects and their settings and health report, change requests, environments,
