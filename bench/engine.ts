@@ -6,7 +6,7 @@
  * evaluations per second for the fast path (isEnabled + variant) and the full detailed playground result.
  * Usage: npm run bench:engine [-- --seconds 3]
  */
-import type { Constraint } from '../src/domain/features/constraints';
+import type { Constraint } from '../src/domain/features/constraint.shapes';
 import { compile, evaluate, evaluateFast } from '../src/domain/playground/engine';
 import type { PlaygroundContext, PlaygroundFeatureInput } from '../src/domain/playground/types';
 import { FEATURES, PROJECT, featureName } from './feature-model-data';

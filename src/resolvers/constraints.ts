@@ -1,4 +1,5 @@
-import { constraintSchema, OPERATORS, type Constraint } from '../domain/features/constraints';
+import { constraintSchema } from '../domain/features/constraints';
+import { OPERATORS, type Constraint } from '../domain/features/constraint.shapes';
 import { builder } from './builder';
 import { enumType, zodInput } from './zod-input';
 

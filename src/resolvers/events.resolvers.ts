@@ -1,5 +1,5 @@
 import { Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
-import type { AuditEvent } from '../domain/events/event.store';
+import type { AuditEvent } from '../domain/events/event.shapes';
 import { EVENT_TYPES } from '../domain/events/event-types';
 import type { StreamItem } from '../domain/events/event-stream';
 import type { EventPage, EventParts } from '../domain/events/event.read-model';

@@ -1,6 +1,7 @@
-import type { FeatureEnvironmentState, FeatureStrategy } from '../domain/features/feature.read-model';
+import type { FeatureEnvironmentState, FeatureStrategy } from '../domain/features/feature.shapes';
 import { batchVariantsSchema, strategyPayloadSchemas } from '../domain/features/feature-strategy.schemas';
-import { featureVariantsSchema, payloadSchema, strategyVariantsSchema, type FeatureVariant, type Payload, type StrategyVariant } from '../domain/features/variants';
+import { featureVariantsSchema, payloadSchema, strategyVariantsSchema } from '../domain/features/variants';
+import type { FeatureVariant, FeatureVariantPayload, StrategyVariant } from '../domain/features/variant.shapes';
 import { builder } from './builder';
 import { ConstraintRef } from './constraints';
 import { defined } from './input';
@@ -15,7 +16,7 @@ import { itemOf, zodInput, type InputFields } from './zod-input';
 
 // ---- output types ------------------------------------------------------------------------------------------
 
-export const PayloadRef = builder.objectRef<Payload>('VariantPayload').implement({
+export const PayloadRef = builder.objectRef<FeatureVariantPayload>('VariantPayload').implement({
   description: 'Data delivered with a variant.',
   fields: (t) => ({
     type: t.exposeString('type', { description: 'json, csv, string or number.' }),

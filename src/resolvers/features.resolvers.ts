@@ -1,4 +1,4 @@
-import type { FeatureDependency, FeatureEnvironmentState, FeatureSummary, FeatureType } from '../domain/features/feature.read-model';
+import type { FeatureDependency, FeatureEnvironmentState, FeatureSummary, FeatureType } from '../domain/features/feature.shapes';
 import type { Tag } from '../domain/tags/tag.shapes';
 import {
   cloneSchema, createSchema, dependencyPayloadSchema, lifetimeSchema, namesSchema, staleSchema, tagSchema, updateSchema,

@@ -1,8 +1,8 @@
 import DataLoader from 'dataloader';
-import type { FeatureDependency, FeatureEnvironmentState, FeatureStrategy, FeatureSummary } from '../domain/features/feature.read-model';
+import type { FeatureDependency, FeatureEnvironmentState, FeatureStrategy, FeatureSummary } from '../domain/features/feature.shapes';
 import { strategyKey } from '../domain/features/feature.read-model';
 import type { Tag } from '../domain/tags/tag.shapes';
-import type { AuditEvent } from '../domain/events/event.store';
+import type { AuditEvent } from '../domain/events/event.shapes';
 import type { ProjectFeaturePage } from '../domain/projects/feature-overview.read-model';
 import type { Segment } from '../domain/segments/segment.shapes';
 import type { GraphQLContext } from './builder';

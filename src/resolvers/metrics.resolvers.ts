@@ -3,7 +3,7 @@ import type { Application, ApplicationInstance, ApplicationUsage } from '../doma
 import type { FeatureMetricsBucket, FeatureUsage } from '../domain/metrics/client-metrics.read-model';
 import { HOURS_BACK, updateSchema } from '../domain/metrics/client-metrics.service';
 import { ValidationError } from '../domain/errors';
-import type { FeatureSummary } from '../domain/features/feature.read-model';
+import type { FeatureSummary } from '../domain/features/feature.shapes';
 import { NESTED_LIST_MULTIPLIER, WEIGHTS } from './cost';
 import { builder, type GraphQLContext } from './builder';
 import { FeatureRef } from './features.resolvers';

@@ -1,8 +1,9 @@
-import { advancedSchema, basicSchema, contextSchema, type AdvancedPlaygroundEntry, type AdvancedPlaygroundFeature } from '../domain/playground/playground.service';
+import { advancedSchema, basicSchema, contextSchema } from '../domain/playground/playground.service';
 import type {
-  PlaygroundConstraintResult, PlaygroundFeatureEvaluation, PlaygroundSegmentResult, PlaygroundStrategyEvaluation, PlaygroundVariant,
-} from '../domain/playground/types';
-import type { FeatureVariant } from '../domain/features/variants';
+  AdvancedPlaygroundEntry, AdvancedPlaygroundFeature, PlaygroundConstraintResult, PlaygroundFeatureEvaluation, PlaygroundSegmentResult,
+  PlaygroundStrategyEvaluation, PlaygroundVariant,
+} from '../domain/playground/playground.shapes';
+import type { FeatureVariant } from '../domain/features/variant.shapes';
 import { ConstraintOperatorEnum } from './constraints';
 import { LIST_MULTIPLIER, WEIGHTS } from './cost';
 import { builder } from './builder';

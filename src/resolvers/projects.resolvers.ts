@@ -1,5 +1,5 @@
 import { NotFoundError } from '../domain/errors';
-import type { OverviewEnvironment, OverviewFeature } from '../domain/projects/feature-overview.read-model';
+import type { OverviewEnvironment, OverviewFeature } from '../domain/projects/feature-overview.shapes';
 import type { HealthReportEnvironment, ProjectHealthReport, ProjectStats } from '../domain/projects/health-report.shapes';
 import { PROJECT_MODES, type Project, type ProjectEnvironment } from '../domain/projects/project.shapes';
 import { createSchema, linkSchema, settingsSchema, updateSchema } from '../domain/projects/project.service';

@@ -1,4 +1,5 @@
-import type { OverviewFeature, ProjectOverview } from '../domain/projects/feature-overview.read-model';
+import type { ProjectOverview } from '../domain/projects/feature-overview.read-model';
+import type { OverviewFeature } from '../domain/projects/feature-overview.shapes';
 import type { ProjectHealthReport } from '../domain/projects/health-report.shapes';
 
 /**

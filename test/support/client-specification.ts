@@ -6,8 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { Constraint } from '../../src/domain/features/constraints';
-import type { FeatureVariant, StrategyVariant } from '../../src/domain/features/variants';
+import type { Constraint } from '../../src/domain/features/constraint.shapes';
+import type { FeatureVariant, StrategyVariant } from '../../src/domain/features/variant.shapes';
 import type { PlaygroundContext, PlaygroundFeatureInput, PlaygroundSegmentInput } from '../../src/domain/playground/types';
 
 export const SPEC_DIR = join(dirname(require.resolve('@unleash/client-specification/package.json')), 'specifications');

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { guardedLookup, isRefusedAddress } from '../../src/domain/addons/address-policy';
 import { retryDelayMs } from '../../src/domain/addons/delivery-worker';
 import { buildRequests, templateProblem } from '../../src/domain/addons/formats';
-import type { AuditEvent } from '../../src/domain/events/event.store';
+import type { AuditEvent } from '../../src/domain/events/event.shapes';
 
 describe('address policy', () => {
   it.each([

@@ -12,7 +12,8 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import { compile, evaluate, evaluateFeatureFast } from '../../src/domain/playground/engine';
 import { seededRandom } from '../../src/domain/playground/hashing';
 import { engineInput, specificationFiles, SPEC_VERSION, type SpecState } from '../support/client-specification';
-import type { EvaluationOptions, PlaygroundVariant } from '../../src/domain/playground/types';
+import type { EvaluationOptions } from '../../src/domain/playground/types';
+import type { PlaygroundVariant } from '../../src/domain/playground/playground.shapes';
 
 
 /** The operators the engine evaluates (the spec's 15 and Unleash 8.2's three), plus one the vectors use on purpose to show an unknown operator evaluates false. */

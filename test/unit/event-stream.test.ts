@@ -3,7 +3,7 @@ import { parse, subscribe, type ExecutionResult } from 'graphql';
 import { TooManyRequestsError } from '../../src/domain/errors';
 import { EventHub } from '../../src/domain/events/event-hub';
 import { EventStream, openStreamCount } from '../../src/domain/events/event-stream';
-import type { AuditEvent } from '../../src/domain/events/event.store';
+import type { AuditEvent } from '../../src/domain/events/event.shapes';
 import { buildSchema } from '../../src/resolvers';
 
 let nextId = 1;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { FeatureStrategy, FeatureSummary } from '../../src/domain/features/feature.read-model';
+import type { FeatureStrategy, FeatureSummary } from '../../src/domain/features/feature.shapes';
 import { importSchema } from '../../src/domain/import-export/import-payload';
 import { planImport, type ImportState } from '../../src/domain/import-export/import-plan';
 

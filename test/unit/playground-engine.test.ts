@@ -1,15 +1,13 @@
 import { describe, expect, it, jest } from '@jest/globals';
 import { RE2JS } from 're2js';
 import { Strategy as SdkStrategy } from 'unleash-client/lib/strategy/strategy';
-import type { Constraint } from '../../src/domain/features/constraints';
-import type { FeatureVariant, StrategyVariant } from '../../src/domain/features/variants';
+import type { Constraint } from '../../src/domain/features/constraint.shapes';
+import type { FeatureVariant, StrategyVariant } from '../../src/domain/features/variant.shapes';
 import {
   compile, evaluate, evaluateFast, evaluateFeatureFast, normalizedValue, VARIANT_SEED,
 } from '../../src/domain/playground/engine';
-import type {
-  EvaluationOptions, PlaygroundContext, PlaygroundFeatureEvaluation, PlaygroundFeatureInput, PlaygroundSegmentInput,
-  PlaygroundStrategyInput,
-} from '../../src/domain/playground/types';
+import type { EvaluationOptions, PlaygroundContext, PlaygroundFeatureInput, PlaygroundSegmentInput, PlaygroundStrategyInput } from '../../src/domain/playground/types';
+import type { PlaygroundFeatureEvaluation } from '../../src/domain/playground/playground.shapes';
 
 // ---- builders -------------------------------------------------------------------------------------------------
 

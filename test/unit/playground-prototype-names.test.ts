@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { Constraint } from '../../src/domain/features/constraints';
+import type { Constraint } from '../../src/domain/features/constraint.shapes';
 import { compile, evaluate, evaluateFast } from '../../src/domain/playground/engine';
 import type { PlaygroundContext, PlaygroundFeatureInput, PlaygroundStrategyInput } from '../../src/domain/playground/types';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { RE2JS } from 're2js';
-import { OPERATORS as SERVICE_OPERATORS } from '../../src/domain/features/constraints';
+import { OPERATORS as SERVICE_OPERATORS } from '../../src/domain/features/constraint.shapes';
 import {
   OPERATORS, constraintErrorAt, emptyConstraint, fromConstraint, hasErrors, isSemver, isoToPicker, pickerToIso, regexProblem,
   takesCaseInsensitive, toConstraintInput, validateConstraint, validateConstraints, valueKind, type ConstraintDraft,

@@ -1,5 +1,5 @@
 import Mustache from 'mustache';
-import type { AuditEvent } from '../events/event.store';
+import type { AuditEvent } from '../events/event.shapes';
 import type { OutgoingRequest } from './http-sender';
 
 // Templates come from users: parse them afresh each time instead of keeping every one ever seen in Mustache's cache.

@@ -1,5 +1,5 @@
-import type { FeatureStrategy } from '../features/feature.read-model';
-import type { FeatureVariant } from '../features/variants';
+import type { FeatureStrategy } from '../features/feature.shapes';
+import type { FeatureVariant } from '../features/variant.shapes';
 import type { TableRow } from '../rows';
 import { sameJson } from '../validation';
 import type { ChangeRequestChangeRow } from './change-request.entity';

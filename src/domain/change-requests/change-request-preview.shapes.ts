@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { named } from '../shapes';
-import { FeatureDependency, FeatureStrategy, PlaygroundFeature, Variant } from '../../rest/openapi/routes/features.shapes';
+import { FeatureDependency, FeatureStrategy } from '../features/feature.shapes';
+import { Variant } from '../features/variant.shapes';
+import { PlaygroundFeature } from '../playground/playground.shapes';
 
 /** What a preview of a change request answers (change-request-preview.service.ts; src/domain/shapes.ts says how shapes are used). */
 

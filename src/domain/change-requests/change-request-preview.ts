@@ -14,9 +14,11 @@
  * changes do, and the reviewer learns that applying would fail.
  */
 import { randomUUID } from 'node:crypto';
-import { normalizeConstraint, type Constraint } from '../features/constraints';
+import { normalizeConstraint } from '../features/constraints';
+import type { Constraint } from '../features/constraint.shapes';
 import { defaultStrategyFrom, mergeStrategyUpdate, PERCENT_PARAMETERS } from '../features/feature-strategy.rules';
-import { toFeatureVariants, toStrategyVariants, type StrategyVariant } from '../features/variants';
+import { toFeatureVariants, toStrategyVariants } from '../features/variants';
+import type { StrategyVariant } from '../features/variant.shapes';
 import { DomainError, ValidationError } from '../errors';
 import { sameJson } from '../validation';
 import type { PlaygroundDependencyInput, PlaygroundFeatureInput, PlaygroundSegmentInput, PlaygroundStrategyInput } from '../playground/types';

@@ -5,6 +5,7 @@ import type { FeatureEnvironmentRow } from '../features/feature-environment.enti
 import { FeatureReadModel } from '../features/feature.read-model';
 import { defaultStrategyFrom } from '../features/feature-strategy.rules';
 import { defaultStrategySettings } from '../features/feature-strategy.store';
+import type { FeatureVariant } from '../features/variant.shapes';
 import type { TableRow } from '../rows';
 import type { SegmentRow } from '../segments/segment.entity';
 import {

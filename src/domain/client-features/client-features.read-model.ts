@@ -1,8 +1,10 @@
 import { IsolationLevel } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { normalizeConstraint, type Constraint } from '../features/constraints';
+import { normalizeConstraint } from '../features/constraints';
+import type { Constraint } from '../features/constraint.shapes';
 import { readModelVersion } from '../model-version';
-import { canonicalVariant, type FeatureVariant, type StrategyVariant } from '../features/variants';
+import { canonicalVariant } from '../features/variants';
+import type { FeatureVariant, StrategyVariant } from '../features/variant.shapes';
 import { SEGMENT_IDS } from '../features/feature.read-model';
 
 /**

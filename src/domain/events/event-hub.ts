@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { eventsByIds } from './event.read-model';
-import { notifyChannel, toAuditEvent, type AuditEvent, type EventDbRow } from './event.store';
+import { notifyChannel, toAuditEvent, type EventDbRow } from './event.store';
+import type { AuditEvent } from './event.shapes';
 
 /** What one committed transaction wrote: its audit events, in order (the live streams' view of a commit). */
 export interface CommittedEvents {

@@ -1,6 +1,6 @@
 import { TooManyRequestsError, type DomainError } from '../errors';
 import type { CommittedEvents, EventHub } from './event-hub';
-import type { AuditEvent } from './event.store';
+import type { AuditEvent } from './event.shapes';
 
 /** Which committed events a stream passes on; every given part must match. Parsed by EventService.stream. */
 export interface StreamFilter {

@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import type { Tag } from '../tags/tag.shapes';
 
 /** The audit log (migration 0001). */
 export const EventSchema = defineEntity({
@@ -17,7 +18,7 @@ export const EventSchema = defineEntity({
     featureName: p.text().nullable(),
     data: p.json<unknown>().nullable(),
     preData: p.json<unknown>().nullable(),
-    tags: p.json<Array<{ type: string; value: string }>>().default('[]'),
+    tags: p.json<Tag[]>().default('[]'),
   },
 });
 export type EventRow = InferEntity<typeof EventSchema>;

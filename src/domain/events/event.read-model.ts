@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { EVENT_COLUMNS, toAuditEvent, type AuditEvent, type EventDbRow } from './event.store';
+import { EVENT_COLUMNS, toAuditEvent, type EventDbRow } from './event.store';
+import type { AuditEvent } from './event.shapes';
 
 /** The reads of the audit log (newest first) and of committed events by id. */
 

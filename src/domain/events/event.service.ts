@@ -5,7 +5,7 @@ import type { EventHub } from './event-hub';
 import { assertEventTypes, EVENT_TYPES } from './event-types';
 import { EventStream, type StreamFilter } from './event-stream';
 import { newestEventsOfFeatures, readEventPage, type EventPage, type EventParts } from './event.read-model';
-import type { AuditEvent } from './event.store';
+import type { AuditEvent } from './event.shapes';
 
 export const filterSchema = z.object({
   type: z.string().min(1).max(100).optional(),

@@ -1,7 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Principal } from '../access/principal';
 import { iso } from '../dates';
+import type { TableRow } from '../rows';
+import type { EventRow } from './event.entity';
 import type { EventType } from './event-types';
+import type { Tag } from '../tags/tag.shapes';
+import type { AuditEvent } from './event.shapes';
 
 export interface EventInput {
   type: EventType;
@@ -10,37 +14,11 @@ export interface EventInput {
   featureName?: string | null;
   data?: unknown;
   preData?: unknown;
-  tags?: Array<{ type: string; value: string }>;
+  tags?: Tag[];
 }
 
-/** The audit event as both doors return it (spec endpoint 8). */
-export interface AuditEvent {
-  id: number;
-  type: string;
-  createdAt: string;
-  createdBy: string;
-  createdByUserId: number | null;
-  project: string | null;
-  environment: string | null;
-  featureName: string | null;
-  data: unknown;
-  preData: unknown;
-  tags: Array<{ type: string; value: string }>;
-}
-
-export interface EventDbRow {
-  id: string | number;
-  type: string;
-  created_at: Date;
-  created_by: string;
-  created_by_user_id: number | null;
-  project: string | null;
-  environment: string | null;
-  feature_name: string | null;
-  data: unknown;
-  pre_data: unknown;
-  tags: Array<{ type: string; value: string }> | null;
-}
+/** An event's row as EVENT_COLUMNS selects it: every column (`id` is int8, so text). */
+export type EventDbRow = TableRow<EventRow>;
 
 export const EVENT_COLUMNS = 'id, type, created_at, created_by, created_by_user_id, project, environment, feature_name, data, pre_data, tags';
 

@@ -4,27 +4,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotFoundError, ValidationError, type ErrorDetail } from '../errors';
 import { constraintRegexProblem } from './constraint-regex';
 import { contextFieldLegalValues } from './constraints.read-model';
-
-/** The spec's 15 constraint operators, then the three Unleash 8.2 added (issue 32). */
-export const OPERATORS = [
-  'NOT_IN', 'IN', 'STR_ENDS_WITH', 'STR_STARTS_WITH', 'STR_CONTAINS', 'NUM_EQ', 'NUM_GT', 'NUM_GTE', 'NUM_LT', 'NUM_LTE',
-  'DATE_AFTER', 'DATE_BEFORE', 'SEMVER_EQ', 'SEMVER_GT', 'SEMVER_LT', 'SEMVER_GTE', 'SEMVER_LTE', 'REGEX',
-] as const;
-export type Operator = (typeof OPERATORS)[number];
+import { OPERATORS, type Constraint } from './constraint.shapes';
 
 const LIST_OPERATORS: ReadonlySet<string> = new Set(['NOT_IN', 'IN', 'STR_ENDS_WITH', 'STR_STARTS_WITH', 'STR_CONTAINS']);
 const NUM_OPERATORS: ReadonlySet<string> = new Set(['NUM_EQ', 'NUM_GT', 'NUM_GTE', 'NUM_LT', 'NUM_LTE']);
 const DATE_OPERATORS: ReadonlySet<string> = new Set(['DATE_AFTER', 'DATE_BEFORE']);
 const SEMVER_OPERATORS: ReadonlySet<string> = new Set(['SEMVER_EQ', 'SEMVER_GT', 'SEMVER_LT', 'SEMVER_GTE', 'SEMVER_LTE']);
-
-export interface Constraint {
-  contextName: string;
-  operator: Operator;
-  values: string[];
-  value?: string;
-  caseInsensitive: boolean;
-  inverted: boolean;
-}
 
 /** Shape of one constraint as clients send it; semantic rules (per operator, legal values) are checked by `checkConstraints`. */
 export const constraintSchema = z.object({

@@ -5,15 +5,13 @@ import { refuseWithoutChangeRequest } from '../change-requests/change-request-gu
 import { change } from '../change';
 import { InvalidOperationError, NotFoundError } from '../errors';
 import { parse } from '../validation';
-import { FeatureReadModel, type FeatureSummary } from './feature.read-model';
+import { FeatureReadModel } from './feature.read-model';
+import type { ArchivedFeature, FeatureSummary } from './feature.shapes';
 import { namesSchema } from './feature.schemas';
 import { featureEventData, loadFeature, loadProjectFeature, lockFeatures } from './feature.store';
 import {
   activeDependentsOutside, archiveFeatureRows, deleteDependenciesOfChildren, deleteFeatureRows, dependentsOutside, reviveFeatureRows,
 } from './feature-archive.store';
-
-/** An archived feature as the archive lists it: with the environments it was last seen in. */
-export type ArchivedFeature = FeatureSummary & { environments: Array<{ name: string; lastSeenAt: string; enabled: false }> };
 
 /**
  * The archive: archiving features (they stop answering SDKs and leave the lists, keeping their configuration), bringing

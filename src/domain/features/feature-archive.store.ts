@@ -1,9 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { DependencyLink } from './feature.read-model';
 
 /** The SQL of archiving, reviving and deleting features (feature-archive.service.ts says what each rule is for). */
 
 /** Dependencies of active features outside `names` on features in `names` (by parent, then child): they block archiving. */
-export async function activeDependentsOutside(tx: EntityManager, names: string[]): Promise<Array<{ parent: string; child: string }>> {
+export async function activeDependentsOutside(tx: EntityManager, names: string[]): Promise<DependencyLink[]> {
   return tx.execute(
     `select d.parent, d.child from feature_dependencies d join features c on c.name = d.child
       where d.parent in (?) and c.archived_at is null and d.child not in (?) order by d.parent, d.child`, [names, names]);
@@ -11,7 +12,7 @@ export async function activeDependentsOutside(tx: EntityManager, names: string[]
 
 /** Removes the parent dependencies of the features; returns the child of each one removed. */
 export async function deleteDependenciesOfChildren(tx: EntityManager, names: string[]): Promise<string[]> {
-  const rows: Array<{ child: string }> = await tx.execute(`delete from feature_dependencies where child in (?) returning child`, [names]);
+  const rows: Array<Pick<DependencyLink, 'child'>> = await tx.execute(`delete from feature_dependencies where child in (?) returning child`, [names]);
   return rows.map((r) => r.child);
 }
 
@@ -26,7 +27,7 @@ export async function reviveFeatureRows(tx: EntityManager, names: string[]): Pro
 }
 
 /** Dependencies of features outside `names` on features in `names` (by parent): they block deleting. */
-export async function dependentsOutside(tx: EntityManager, names: string[]): Promise<Array<{ parent: string; child: string }>> {
+export async function dependentsOutside(tx: EntityManager, names: string[]): Promise<DependencyLink[]> {
   return tx.execute(`select parent, child from feature_dependencies where parent in (?) and child not in (?) order by parent`, [names, names]);
 }
 

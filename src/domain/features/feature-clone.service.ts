@@ -8,7 +8,8 @@ import { ValidationError } from '../errors';
 import { loadProject } from '../projects/project.store';
 import { parse } from '../validation';
 import { assertNameFree, insertFeature } from './feature-create';
-import { FeatureReadModel, type Feature } from './feature.read-model';
+import { FeatureReadModel } from './feature.read-model';
+import type { Feature } from './feature.shapes';
 import { cloneSchema } from './feature.schemas';
 import { loadFeature } from './feature.store';
 import {

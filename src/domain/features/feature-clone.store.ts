@@ -1,4 +1,10 @@
+import type { InferEntity } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ProjectEnvironmentRow } from '../projects/project.entity';
+import type { TableRow } from '../rows';
+import type { SegmentSchema } from '../segments/segment.entity';
+import type { FeatureEnvironmentRow } from './feature-environment.entity';
+import type { FeatureRow } from './feature.entity';
 
 /** The SQL of cloning a feature (feature-clone.service.ts says what each rule is for). */
 
@@ -14,12 +20,12 @@ export async function copiedParts(em: EntityManager, source: string): Promise<Ar
 
 /** The names of the environments linked to the project. */
 export async function projectEnvironmentNames(tx: EntityManager, project: string): Promise<Set<string>> {
-  const linked: Array<{ environment_name: string }> = await tx.execute(`select environment_name from project_environments where project_id = ?`, [project]);
+  const linked: Array<Pick<TableRow<ProjectEnvironmentRow>, 'environment_name'>> = await tx.execute(`select environment_name from project_environments where project_id = ?`, [project]);
   return new Set(linked.map((r) => r.environment_name));
 }
 
 /** The feature's environment variants as stored, per environment row. */
-export async function environmentVariantRows(tx: EntityManager, feature: string): Promise<Array<{ environment: string; variants: unknown[] }>> {
+export async function environmentVariantRows(tx: EntityManager, feature: string): Promise<Array<Pick<TableRow<FeatureEnvironmentRow>, 'environment' | 'variants'>>> {
   return tx.execute(`select environment, variants from feature_environments where feature_name = ?`, [feature]);
 }
 
@@ -28,13 +34,13 @@ export async function copyEnvironmentVariants(tx: EntityManager, feature: string
 }
 
 /** Segments among `ids` that belong to a project other than `project` (by id). */
-export async function segmentsOfOtherProjects(tx: EntityManager, ids: number[], project: string): Promise<Array<{ id: number; project: string }>> {
+export async function segmentsOfOtherProjects(tx: EntityManager, ids: number[], project: string): Promise<Array<Pick<TableRow<InferEntity<typeof SegmentSchema>>, 'id' | 'project'>>> {
   return tx.execute(`select id, project from segments where id in (?) and project is not null and project <> ? order by id`, [ids, project]);
 }
 
 /** The project of a feature (undefined when there is none), read `for key share`: the feature stays until commit. */
 export async function parentProject(tx: EntityManager, name: string): Promise<string | undefined> {
-  const parent: Array<{ project: string }> = await tx.execute(`select project from features where name = ? for key share`, [name]);
+  const parent: Array<Pick<TableRow<FeatureRow>, 'project'>> = await tx.execute(`select project from features where name = ? for key share`, [name]);
   return parent[0]?.project;
 }
 

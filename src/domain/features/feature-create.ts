@@ -2,7 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EventInput } from '../events/event.store';
 import { InvalidOperationError, NameExistsError, NotFoundError, ValidationError } from '../errors';
 import { checkFeatureName } from '../projects/feature-naming';
-import { FeatureReadModel, toFeatureSummary, type FeatureEnvironmentDbRow, type FeatureSummary } from './feature.read-model';
+import { FeatureReadModel, toFeatureSummary, type FeatureEnvironmentDbRow } from './feature.read-model';
+import type { FeatureSummary } from './feature.shapes';
 import { checkAndInsertFeature, countActiveFeaturesForLimit, featureEventData, insertFeatureRows, nameTaken } from './feature.store';
 
 /** The rules of a new feature's row, which creating a feature and cloning one share. */

@@ -1,5 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import type { FeatureVariant } from './variants';
+import type { FeatureVariant } from './variant.shapes';
 
 /** A feature's configuration in one environment (migration 0001): switched on or off, and its variants. */
 export const FeatureEnvironmentSchema = defineEntity({

@@ -1,4 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TableRow } from '../rows';
+import type { FeatureEnvironmentRow } from './feature-environment.entity';
 import { PROJECT_ENVIRONMENT_LINKED } from './feature.store';
 
 /** The SQL of switching a feature on and off in an environment (its `feature_environments` row). */
@@ -35,9 +37,11 @@ export async function setEnvironmentEnabled(tx: EntityManager, feature: string, 
   await tx.execute(`update feature_environments set enabled = ? where feature_name = ? and environment = ?`, [enabled, feature, environment]);
 }
 
+type ActiveStrategyStateRow = Pick<TableRow<FeatureEnvironmentRow>, 'enabled'> & { active: number };
+
 /** Whether the feature is switched on in the environment and how many of its strategies there are active (none: no row). */
-export async function activeStrategyState(tx: EntityManager, feature: string, environment: string): Promise<{ enabled: boolean; active: number } | undefined> {
-  const rows: Array<{ enabled: boolean; active: number }> = await tx.execute(
+export async function activeStrategyState(tx: EntityManager, feature: string, environment: string): Promise<ActiveStrategyStateRow | undefined> {
+  const rows: ActiveStrategyStateRow[] = await tx.execute(
     `select fe.enabled, (select count(*) from feature_strategies fs where fs.feature_name = fe.feature_name and fs.environment = fe.environment and not fs.disabled)::int as active
          from feature_environments fe where fe.feature_name = ? and fe.environment = ?`, [feature, environment]);
   return rows[0];

@@ -1,15 +1,15 @@
+import type { InferEntity } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ProjectRow } from '../projects/project.entity';
+import type { TableRow } from '../rows';
+import type { SegmentSchema } from '../segments/segment.entity';
+import type { FeatureEnvironmentRow } from './feature-environment.entity';
+import type { DependencyLink } from './feature.read-model';
 
 /** The SQL of moving a feature to another project (feature-move.service.ts says what each rule is for). */
 
 /** What a move reads of the projects it touches. */
-export interface MoveProjectRow {
-  id: string;
-  feature_limit: number | null;
-  feature_naming_pattern: string | null;
-  feature_naming_example: string | null;
-  feature_naming_description: string | null;
-}
+export type MoveProjectRow = Pick<TableRow<ProjectRow>, 'id' | 'feature_limit' | 'feature_naming_pattern' | 'feature_naming_example' | 'feature_naming_description'>;
 
 /**
  * Both projects, read `for share` in id order (rule 3 in change.ts: projects first): neither can be deleted, have its
@@ -30,7 +30,7 @@ export async function changeRequestEnvironment(tx: EntityManager, projects: read
 }
 
 /** The dependencies the feature is in, as parent or as child (by parent, then child). */
-export async function dependencyLinks(tx: EntityManager, name: string): Promise<Array<{ parent: string; child: string }>> {
+export async function dependencyLinks(tx: EntityManager, name: string): Promise<DependencyLink[]> {
   return tx.execute(`select parent, child from feature_dependencies where parent = ? or child = ? order by parent, child`, [name, name]);
 }
 
@@ -38,7 +38,7 @@ export async function dependencyLinks(tx: EntityManager, name: string): Promise<
  * Segments of a project other than `target` that the feature's strategies use, read `for share` so none is moved to
  * another project (or deleted) while the move relies on it.
  */
-export async function foreignSegments(tx: EntityManager, name: string, target: string): Promise<Array<{ id: number; project: string }>> {
+export async function foreignSegments(tx: EntityManager, name: string, target: string): Promise<Array<Pick<TableRow<InferEntity<typeof SegmentSchema>>, 'id' | 'project'>>> {
   return tx.execute(
     `select s.id, s.project from segments s
       where s.id in (select fss.segment_id from feature_strategies fs join feature_strategy_segments fss on fss.feature_strategy_id = fs.id where fs.feature_name = ?)
@@ -51,7 +51,7 @@ export async function foreignSegments(tx: EntityManager, name: string, target: s
  * strategies), by name: the move would have to drop it.
  */
 export async function configuredEnvironmentsOutside(tx: EntityManager, name: string, target: string): Promise<string[]> {
-  const rows: Array<{ environment: string }> = await tx.execute(
+  const rows: Array<Pick<TableRow<FeatureEnvironmentRow>, 'environment'>> = await tx.execute(
     `select environment from (
        select environment from feature_environments where feature_name = ? and (enabled or variants <> '[]'::jsonb)
        union select environment from feature_strategies where feature_name = ?

@@ -1,6 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import type { Constraint } from './constraints';
-import type { StrategyVariant } from './variants';
+import type { Constraint } from './constraint.shapes';
+import type { StrategyVariant } from './variant.shapes';
 
 /** A feature's strategies in an environment (migration 0001); `project` is the feature's, kept for triggers and reads. */
 export const FeatureStrategySchema = defineEntity({

@@ -1,9 +1,10 @@
 import { ValidationError, type ErrorDetail } from '../errors';
 import { checkConstraintsAgainst, normalizeConstraint } from './constraints';
-import type { FeatureStrategy } from './feature.read-model';
+import type { FeatureStrategy } from './feature.shapes';
 import type { StrategyData } from './feature-strategy.schemas';
 import type { DefaultStrategySetting, DefinitionsRow } from './feature-strategy.store';
-import { toStrategyVariants, type StrategyVariant } from './variants';
+import { toStrategyVariants } from './variants';
+import type { StrategyVariant } from './variant.shapes';
 
 /**
  * The rules of a strategy that need no database: its identity in a body sent back, its parameters, how an update

@@ -7,7 +7,8 @@ import { change } from '../change';
 import type { EventInput } from '../events/event.store';
 import { NotFoundError, ValidationError } from '../errors';
 import { parse, sameJson } from '../validation';
-import { FeatureReadModel, strategyKey, type FeatureEnvironmentState, type FeatureStrategy } from './feature.read-model';
+import { FeatureReadModel, strategyKey } from './feature.read-model';
+import type { FeatureEnvironmentState, FeatureStrategy } from './feature.shapes';
 import { assertProjectEnvironment, checkProjectEnvironment, loadProjectFeature } from './feature.store';
 import { activeStrategyState, insertFeatureEnvironment, lockSwitchState, setEnvironmentEnabled, switchOff } from './feature-environment.store';
 import { assertSameFeatureAndEnvironment, defaultStrategyFrom, draftStrategy, judgeStrategy, mergeStrategyUpdate } from './feature-strategy.rules';
@@ -18,7 +19,7 @@ import {
 } from './feature-strategy.store';
 import { FeatureVariantService } from './feature-variant.service';
 import { applyJsonPatch } from './json-patch';
-import type { FeatureVariant } from './variants';
+import type { FeatureVariant } from './variant.shapes';
 
 /**
  * Strategies of a feature in an environment, and switching environments on and off (which may add the default

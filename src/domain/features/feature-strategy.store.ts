@@ -1,6 +1,12 @@
+import type { InferEntity } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotFoundError } from '../errors';
-import { FeatureReadModel, type FeatureStrategy } from './feature.read-model';
+import type { ProjectEnvironmentRow, ProjectRow } from '../projects/project.entity';
+import type { TableRow } from '../rows';
+import type { SegmentSchema } from '../segments/segment.entity';
+import type { FeatureStrategyRow } from './feature-strategy.entity';
+import { FeatureReadModel } from './feature.read-model';
+import type { FeatureStrategy } from './feature.shapes';
 import { PROJECT_ENVIRONMENT_LINKED } from './feature.store';
 
 /**
@@ -46,7 +52,7 @@ export function strategyValues(project: string, environment: string, strategy: F
  */
 export async function insertStrategy(tx: EntityManager, project: string, environment: string, strategy: FeatureStrategy, appendAfterLast = false): Promise<FeatureStrategy> {
   const values = strategyValues(project, environment, strategy, appendAfterLast);
-  const [row]: Array<{ sort_order: number }> = await tx.execute(
+  const [row]: Array<Pick<TableRow<FeatureStrategyRow>, 'sort_order'>> = await tx.execute(
     `insert into feature_strategies (${STRATEGY_COLUMNS}) values (${values.sql}) returning sort_order`, values.params);
   await writeSegments(tx, strategy.id, strategy.segments, false);
   return { ...strategy, sortOrder: row.sort_order };
@@ -60,10 +66,7 @@ export async function writeSegments(tx: EntityManager, id: string, segments: num
 }
 
 /** A project environment's default-strategy setting and its project's default stickiness, as stored. */
-export interface DefaultStrategySetting {
-  default_strategy: Record<string, unknown> | null;
-  default_stickiness: string;
-}
+export type DefaultStrategySetting = Pick<TableRow<ProjectEnvironmentRow>, 'default_strategy'> & Pick<TableRow<ProjectRow>, 'default_stickiness'>;
 
 /** Reads the default-strategy settings of a project's environments, by environment name. */
 export async function defaultStrategySettings(em: EntityManager, project: string, environments: readonly string[]): Promise<Map<string, DefaultStrategySetting>> {
@@ -122,7 +125,7 @@ export async function readDefinitions(tx: EntityManager, refers: { name: string;
 }
 
 /** The segments among `ids` (ascending, distinct) that exist, with their project, read `for share`. */
-export async function lockSegments(tx: EntityManager, ids: number[]): Promise<Array<{ id: number; project: string | null }>> {
+export async function lockSegments(tx: EntityManager, ids: number[]): Promise<Array<Pick<TableRow<InferEntity<typeof SegmentSchema>>, 'id' | 'project'>>> {
   return tx.execute(`select id, project from segments where id in (?) order by id for share`, [ids]);
 }
 

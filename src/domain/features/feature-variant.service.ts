@@ -9,7 +9,8 @@ import { assertProjectEnvironment, loadProjectFeature } from './feature.store';
 import { batchVariantsSchema } from './feature-strategy.schemas';
 import { lockEnvironmentVariants, variantsByEnvironment, writeEnvironmentVariants, writeVariantsEverywhere } from './feature-variant.store';
 import { applyJsonPatch } from './json-patch';
-import { featureVariantsSchema, toFeatureVariants, type FeatureVariant } from './variants';
+import { featureVariantsSchema, toFeatureVariants } from './variants';
+import type { FeatureVariant } from './variant.shapes';
 
 /** A feature's variants in its environments (and the legacy feature-level variants, which are those of every environment). */
 export class FeatureVariantService {

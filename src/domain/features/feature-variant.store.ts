@@ -1,11 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { FeatureVariant } from './variants';
+import type { TableRow } from '../rows';
+import type { FeatureEnvironmentRow } from './feature-environment.entity';
+import type { FeatureVariant } from './variant.shapes';
 
 /** The SQL of a feature's environment variants (feature-variant.service.ts says what each rule is for). */
 
 /** The variants of the feature in the environment as stored (none without a configuration row), the row locked. */
 export async function lockEnvironmentVariants(tx: EntityManager, feature: string, environment: string): Promise<FeatureVariant[]> {
-  const rows: Array<{ variants: FeatureVariant[] | null }> = await tx.execute(
+  const rows: Array<Pick<TableRow<FeatureEnvironmentRow>, 'variants'>> = await tx.execute(
     `select variants from feature_environments where feature_name = ? and environment = ? for update`, [feature, environment]);
   return rows[0]?.variants ?? [];
 }
@@ -18,7 +20,7 @@ export async function writeEnvironmentVariants(tx: EntityManager, feature: strin
 }
 
 /** The variants of the feature in each of its environments, in the environments' order. */
-export async function variantsByEnvironment(tx: EntityManager, feature: string): Promise<Array<{ environment: string; variants: FeatureVariant[] | null }>> {
+export async function variantsByEnvironment(tx: EntityManager, feature: string): Promise<Array<Pick<TableRow<FeatureEnvironmentRow>, 'environment' | 'variants'>>> {
   return tx.execute(
     `select fe.environment, fe.variants from feature_environments fe join environments e on e.name = fe.environment
           where fe.feature_name = ? order by e.sort_order, e.name`, [feature]);

@@ -1,77 +1,17 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { iso, isoOrNull } from '../dates';
-import { normalizeConstraint, type Constraint } from './constraints';
-import { FeatureTypeSchema } from './feature.entity';
-import { canonicalVariant, type FeatureVariant, type StrategyVariant } from './variants';
+import type { EnvironmentRow } from '../environments/environment.entity';
+import type { TableRow } from '../rows';
+import { normalizeConstraint } from './constraints';
+import type { FeatureDependencyRow } from './feature-dependency.entity';
+import type { FeatureEnvironmentRow } from './feature-environment.entity';
+import type { FeatureStrategyRow } from './feature-strategy.entity';
+import type { FeatureTagRow } from './feature-tag.entity';
+import { FeatureTypeSchema, type FeatureRow } from './feature.entity';
+import { canonicalVariant } from './variants';
 import { isUuid } from '../validation';
 import type { Tag } from '../tags/tag.shapes';
-
-/** A feature's own properties (the row), as both doors return them. */
-export interface FeatureSummary {
-  name: string;
-  type: string;
-  description: string | null;
-  project: string;
-  stale: boolean;
-  impressionData: boolean;
-  createdAt: string;
-  archivedAt: string | null;
-  archived: boolean;
-  lastSeenAt: string | null;
-  favorite: boolean;
-}
-
-export interface FeatureStrategy {
-  id: string;
-  name: string;
-  title: string | null;
-  disabled: boolean;
-  featureName: string;
-  sortOrder: number;
-  segments: number[];
-  constraints: Constraint[];
-  variants: StrategyVariant[];
-  parameters: Record<string, string>;
-}
-
-/** A feature in one environment, without its strategies (those are loaded separately, per GraphQL selection). */
-export interface FeatureEnvironmentState {
-  name: string;
-  featureName: string;
-  environment: string;
-  type: string;
-  enabled: boolean;
-  sortOrder: number;
-  variantCount: number;
-  variants: FeatureVariant[];
-  lastSeenAt: string | null;
-  hasStrategies: boolean;
-  hasEnabledStrategies: boolean;
-}
-
-export interface FeatureDependency {
-  feature: string;
-  enabled: boolean;
-  variants?: string[];
-}
-
-
-/** The spec's Feature with everything nested (REST GET of one feature). */
-export interface Feature extends FeatureSummary {
-  enabled: boolean;
-  environments: Array<FeatureEnvironmentState & { strategies: FeatureStrategy[] }>;
-  variants: FeatureVariant[];
-  tags: Tag[];
-  children: string[];
-  dependencies: FeatureDependency[];
-}
-
-export interface FeatureType {
-  id: string;
-  name: string;
-  description: string | null;
-  lifetimeDays: number | null;
-}
+import type { Feature, FeatureDependency, FeatureEnvironmentState, FeatureStrategy, FeatureSummary, FeatureType } from './feature.shapes';
 
 export const toFeatureType = (r: { id: string; name: string; description?: string | null; lifetimeDays?: number | null }): FeatureType => ({
   id: r.id, name: r.name, description: r.description ?? null, lifetimeDays: r.lifetimeDays ?? null,
@@ -90,10 +30,9 @@ export interface FeatureFilter {
   limit?: number;
 }
 
-export interface FeatureDbRow {
-  name: string; type: string; description: string | null; project: string; stale: boolean; impression_data: boolean;
-  created_at: Date; archived_at: Date | null; last_seen_at: Date | null;
-}
+/** A feature's row as FEATURE_COLUMNS selects it. */
+export type FeatureDbRow = Pick<TableRow<FeatureRow>,
+  'name' | 'type' | 'description' | 'project' | 'stale' | 'impression_data' | 'created_at' | 'archived_at' | 'last_seen_at'>;
 export const FEATURE_COLUMNS = 'name, type, description, project, stale, impression_data, created_at, archived_at, last_seen_at';
 
 export function toFeatureSummary(r: FeatureDbRow): FeatureSummary {
@@ -112,10 +51,10 @@ export function toFeatureSummary(r: FeatureDbRow): FeatureSummary {
   };
 }
 
-interface StrategyDbRow {
-  id: string; feature_name: string; environment: string; strategy_name: string; title: string | null; parameters: Record<string, string> | null;
-  constraints: Constraint[] | null; variants: StrategyVariant[] | null; sort_order: number; disabled: boolean; segments: number[] | null;
-}
+/** A strategy's row with its segment ids (SEGMENT_IDS), as the strategy reads (here and the playground's) select it. */
+export type StrategyDbRow = Pick<TableRow<FeatureStrategyRow>,
+  'id' | 'feature_name' | 'environment' | 'strategy_name' | 'title' | 'parameters' | 'constraints' | 'variants' | 'sort_order' | 'disabled'>
+  & { segments: number[] };
 
 export function toFeatureStrategy(r: StrategyDbRow): FeatureStrategy {
   return {
@@ -139,11 +78,13 @@ export function toFeatureStrategy(r: StrategyDbRow): FeatureStrategy {
  */
 export const SEGMENT_IDS = `coalesce(array_agg(fss.segment_id order by fss.segment_id) filter (where fss.segment_id is not null), '{}')`;
 
-/** A feature's configuration row in one environment, with the environment's type and order and its strategy counts. */
-export interface FeatureEnvironmentDbRow {
-  feature_name: string; environment: string; enabled: boolean; variants: FeatureVariant[] | null; last_seen_at: Date | null;
-  type: string; sort_order: number; strategy_count: number; enabled_count: number;
-}
+/**
+ * A feature's configuration row in one environment, with the environment's type and order and its strategy counts.
+ * `variants` is null where a select leaves out a value that is not a list (the project overview's).
+ */
+export type FeatureEnvironmentDbRow = Pick<TableRow<FeatureEnvironmentRow>, 'feature_name' | 'environment' | 'enabled' | 'last_seen_at'>
+  & Pick<TableRow<EnvironmentRow>, 'type' | 'sort_order'>
+  & { variants: TableRow<FeatureEnvironmentRow>['variants'] | null; strategy_count: number; enabled_count: number };
 
 export function toFeatureEnvironmentState(r: FeatureEnvironmentDbRow): FeatureEnvironmentState {
   const variants = (r.variants ?? []).map(canonicalVariant);
@@ -161,6 +102,9 @@ export function toFeatureEnvironmentState(r: FeatureEnvironmentDbRow): FeatureEn
     hasEnabledStrategies: r.enabled_count > 0,
   };
 }
+
+/** A dependency's two ends. */
+export type DependencyLink = Pick<TableRow<FeatureDependencyRow>, 'parent' | 'child'>;
 
 export const strategyKey = (feature: string, environment: string) => `${feature}\u0000${environment}`;
 
@@ -280,7 +224,7 @@ export class FeatureReadModel {
   async tags(names: readonly string[]): Promise<Map<string, Tag[]>> {
     const out = new Map<string, Tag[]>(names.map((n) => [n, []]));
     if (names.length === 0) return out;
-    const rows: Array<{ feature_name: string; tag_type: string; tag_value: string }> = await this.em.execute(
+    const rows: Array<Pick<TableRow<FeatureTagRow>, 'feature_name' | 'tag_type' | 'tag_value'>> = await this.em.execute(
       `select feature_name, tag_type, tag_value from feature_tags where feature_name in (?) order by tag_type, tag_value`, [names as string[]]);
     for (const r of rows) out.get(r.feature_name)?.push({ type: r.tag_type, value: r.tag_value });
     return out;
@@ -290,10 +234,10 @@ export class FeatureReadModel {
   async lastSeen(names: readonly string[]): Promise<Map<string, Array<{ environment: string; lastSeenAt: string }>>> {
     const out = new Map<string, Array<{ environment: string; lastSeenAt: string }>>(names.map((n) => [n, []]));
     if (names.length === 0) return out;
-    const rows: Array<{ feature_name: string; environment: string; last_seen_at: Date }> = await this.em.execute(
+    const rows: Array<Pick<TableRow<FeatureEnvironmentRow>, 'feature_name' | 'environment' | 'last_seen_at'>> = await this.em.execute(
       `select feature_name, environment, last_seen_at from feature_environments where last_seen_at is not null and feature_name in (?) order by environment`,
       [names as string[]]);
-    for (const r of rows) out.get(r.feature_name)?.push({ environment: r.environment, lastSeenAt: iso(r.last_seen_at) });
+    for (const r of rows) out.get(r.feature_name)?.push({ environment: r.environment, lastSeenAt: iso(r.last_seen_at as string) });
     return out;
   }
 
@@ -301,7 +245,7 @@ export class FeatureReadModel {
   async dependencies(names: readonly string[]): Promise<Map<string, FeatureDependency[]>> {
     const out = new Map<string, FeatureDependency[]>(names.map((n) => [n, []]));
     if (names.length === 0) return out;
-    const rows: Array<{ parent: string; child: string; enabled: boolean; variants: string[] | null }> = await this.em.execute(
+    const rows: Array<Pick<TableRow<FeatureDependencyRow>, 'parent' | 'child' | 'enabled' | 'variants'>> = await this.em.execute(
       `select parent, child, enabled, variants from feature_dependencies where child in (?) order by parent`, [names as string[]]);
     for (const r of rows) {
       const dep: FeatureDependency = { feature: r.parent, enabled: r.enabled };
@@ -315,7 +259,7 @@ export class FeatureReadModel {
   async children(names: readonly string[]): Promise<Map<string, string[]>> {
     const out = new Map<string, string[]>(names.map((n) => [n, []]));
     if (names.length === 0) return out;
-    const rows: Array<{ parent: string; child: string }> = await this.em.execute(
+    const rows: DependencyLink[] = await this.em.execute(
       `select parent, child from feature_dependencies where parent in (?) order by child`, [names as string[]]);
     for (const r of rows) out.get(r.parent)?.push(r.child);
     return out;

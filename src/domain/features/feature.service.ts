@@ -10,13 +10,12 @@ import { toProject } from '../projects/project.read-model';
 import { loadProject } from '../projects/project.store';
 import { parse, sameJson } from '../validation';
 import { FeatureTypeSchema } from './feature.entity';
-import { FeatureArchiveService, type ArchivedFeature } from './feature-archive.service';
+import { FeatureArchiveService } from './feature-archive.service';
 import { FeatureCloneService } from './feature-clone.service';
 import { assertFeatureType, assertNameFree, insertFeature } from './feature-create';
 import { FeatureDependencyService } from './feature-dependency.service';
-import {
-  FeatureReadModel, toFeatureType, type Feature, type FeatureFilter, type FeatureSummary, type FeatureType,
-} from './feature.read-model';
+import { FeatureReadModel, toFeatureType, type FeatureFilter } from './feature.read-model';
+import type { ArchivedFeature, Feature, FeatureSummary, FeatureType } from './feature.shapes';
 import { createSchema, lifetimeSchema, staleSchema, updateSchema, validateSchema, type CreateFeatureInput, type UpdateFeatureInput } from './feature.schemas';
 import { featureEventData, loadFeature, loadProjectFeature, lockFeatures, setFeatureStale, updateFeatureMetadata } from './feature.store';
 import { FeatureTagService } from './feature-tag.service';

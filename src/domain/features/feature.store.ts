@@ -1,7 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { lockClause, type RowLock } from '../change';
 import { NotFoundError, ValidationError } from '../errors';
-import { FEATURE_COLUMNS, toFeatureSummary, type FeatureDbRow, type FeatureEnvironmentDbRow, type FeatureSummary } from './feature.read-model';
+import type { ProjectRow } from '../projects/project.entity';
+import type { TableRow } from '../rows';
+import { FEATURE_COLUMNS, toFeatureSummary, type FeatureDbRow, type FeatureEnvironmentDbRow } from './feature.read-model';
+import type { FeatureSummary } from './feature.shapes';
 
 /**
  * The SQL of a feature's row: loading it (or 404), locking features, creating one with its configuration in the
@@ -17,8 +20,8 @@ import { FEATURE_COLUMNS, toFeatureSummary, type FeatureDbRow, type FeatureEnvir
  */
 export async function loadFeature(em: EntityManager, name: string, opts: { archived?: boolean; lock?: boolean | RowLock } = {}): Promise<FeatureSummary> {
   const lock = opts.lock === true ? 'update' : opts.lock || undefined;
-  const rows = await em.execute(`select ${FEATURE_COLUMNS} from features where name = ?${lockClause(lock)}`, [name]);
-  const feature = rows[0] ? toFeatureSummary(rows[0] as never) : undefined;
+  const rows: FeatureDbRow[] = await em.execute(`select ${FEATURE_COLUMNS} from features where name = ?${lockClause(lock)}`, [name]);
+  const feature = rows[0] ? toFeatureSummary(rows[0]) : undefined;
   if (!feature || (opts.archived === false && feature.archived) || (opts.archived === true && !feature.archived)) {
     throw new NotFoundError(`Could not find feature toggle with name ${name}`);
   }
@@ -76,14 +79,8 @@ export async function nameTaken(em: EntityManager, name: string): Promise<{ arch
 }
 
 /** What the create statement reads of the project, the name and the type. */
-export interface ProjectCheckRow {
-  feature_limit: number | null;
-  feature_naming_pattern: string | null;
-  feature_naming_example: string | null;
-  feature_naming_description: string | null;
-  name_taken: boolean | null;
-  type_known: boolean;
-}
+export type ProjectCheckRow = Pick<TableRow<ProjectRow>, 'feature_limit' | 'feature_naming_pattern' | 'feature_naming_example' | 'feature_naming_description'>
+  & { name_taken: boolean | null; type_known: boolean };
 
 export type InsertedFeatureRow = FeatureDbRow & { environments: FeatureEnvironmentDbRow[] };
 

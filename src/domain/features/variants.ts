@@ -1,22 +1,6 @@
 import { z } from 'zod';
 import { ValidationError } from '../errors';
-
-export interface Payload {
-  type: 'json' | 'csv' | 'string' | 'number';
-  value: string;
-}
-
-export interface StrategyVariant {
-  name: string;
-  weight: number;
-  weightType: 'variable' | 'fix';
-  stickiness: string;
-  payload?: Payload;
-}
-
-export interface FeatureVariant extends StrategyVariant {
-  overrides: Array<{ contextName: string; values: string[] }>;
-}
+import type { FeatureVariant, StrategyVariant } from './variant.shapes';
 
 export const payloadSchema = z.object({
   type: z.enum(['json', 'csv', 'string', 'number']),

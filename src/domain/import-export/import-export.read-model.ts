@@ -1,9 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { lockClause, type RowLock } from '../change';
 import { iso, isoOrNull } from '../dates';
-import { FeatureReadModel, strategyKey, type FeatureDependency, type FeatureStrategy, type FeatureSummary } from '../features/feature.read-model';
+import { FeatureReadModel, strategyKey } from '../features/feature.read-model';
+import type { FeatureDependency, FeatureStrategy, FeatureSummary } from '../features/feature.shapes';
 import type { Tag } from '../tags/tag.shapes';
-import { canonicalVariant, type FeatureVariant } from '../features/variants';
+import { canonicalVariant } from '../features/variants';
+import type { FeatureVariant } from '../features/variant.shapes';
 import type { ImportState } from './import-plan';
 import { tagOf, type ImportRequest } from './import-payload';
 

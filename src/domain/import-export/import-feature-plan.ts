@@ -1,6 +1,6 @@
-import type { FeatureDependency, FeatureStrategy, FeatureSummary } from '../features/feature.read-model';
+import type { FeatureDependency, FeatureStrategy, FeatureSummary } from '../features/feature.shapes';
 import type { Tag } from '../tags/tag.shapes';
-import type { FeatureVariant } from '../features/variants';
+import type { FeatureVariant } from '../features/variant.shapes';
 import { canonicalJson, sameJson } from '../validation';
 import type { ImportFeature } from './import-payload';
 

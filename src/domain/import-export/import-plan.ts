@@ -1,9 +1,10 @@
 import { DomainError, type ErrorDetail } from '../errors';
 import { constraintProblems } from '../features/constraints';
-import type { FeatureDependency, FeatureStrategy, FeatureSummary } from '../features/feature.read-model';
+import type { FeatureDependency, FeatureStrategy, FeatureSummary } from '../features/feature.shapes';
 import type { Tag } from '../tags/tag.shapes';
 import { parameterProblems } from '../features/feature-strategy.rules';
-import { toFeatureVariants, toStrategyVariants, type FeatureVariant, type StrategyVariant } from '../features/variants';
+import { toFeatureVariants, toStrategyVariants } from '../features/variants';
+import type { FeatureVariant, StrategyVariant } from '../features/variant.shapes';
 import { matchesFeatureNaming } from '../projects/feature-naming';
 import { planFeature, tagKey, type FeatureImportChange, type PlannedFeature, type PlannedStrategy } from './import-feature-plan';
 import { featureOfEnvironment, tagOf, type ImportContextField, type ImportRequest } from './import-payload';

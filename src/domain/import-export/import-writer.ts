@@ -6,7 +6,7 @@ import { iso } from '../dates';
 import { NameExistsError } from '../errors';
 import { normalizeConstraint } from '../features/constraints';
 import { featureEventData } from '../features/feature.store';
-import type { FeatureStrategy, FeatureSummary } from '../features/feature.read-model';
+import type { FeatureStrategy, FeatureSummary } from '../features/feature.shapes';
 import { defaultStrategyFrom } from '../features/feature-strategy.rules';
 import { defaultStrategySettings, strategyEventData } from '../features/feature-strategy.store';
 import { toStrategyVariants } from '../features/variants';

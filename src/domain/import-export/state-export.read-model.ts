@@ -1,7 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { iso, isoOrNull } from '../dates';
-import { normalizeConstraint, type Constraint } from '../features/constraints';
-import { canonicalVariant, type FeatureVariant, type StrategyVariant } from '../features/variants';
+import { normalizeConstraint } from '../features/constraints';
+import type { Constraint } from '../features/constraint.shapes';
+import { canonicalVariant } from '../features/variants';
+import type { FeatureVariant, StrategyVariant } from '../features/variant.shapes';
 import { healthRatings } from '../projects/health-report.read-model';
 import { memberCounts } from '../projects/project.read-model';
 import type { ProjectMode } from '../projects/project.shapes';

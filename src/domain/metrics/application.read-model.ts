@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { iso, isoOrNull } from '../dates';
-import { FEATURE_COLUMNS, toFeatureSummary, type FeatureSummary } from '../features/feature.read-model';
+import { FEATURE_COLUMNS, toFeatureSummary } from '../features/feature.read-model';
+import type { FeatureSummary } from '../features/feature.shapes';
 import type { StrategyDefinition } from '../strategies/strategy-definition.shapes';
 import { SEEN_HOURS } from './client-metrics.read-model';
 

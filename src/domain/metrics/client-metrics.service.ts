@@ -4,7 +4,7 @@ import type { AccessService } from '../access/access.service';
 import type { Principal } from '../access/principal';
 import { change } from '../change';
 import { NotFoundError } from '../errors';
-import type { FeatureSummary } from '../features/feature.read-model';
+import type { FeatureSummary } from '../features/feature.shapes';
 import { StrategyDefinitionService } from '../strategies/strategy-definition.service';
 import { description, parse } from '../validation';
 import {

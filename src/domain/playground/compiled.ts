@@ -6,10 +6,11 @@
  */
 import type { RE2JS } from 're2js';
 import type SemVer from 'semver/classes/semver';
-import type { Constraint } from '../features/constraints';
-import type { FeatureVariant, StrategyVariant } from '../features/variants';
+import type { Constraint } from '../features/constraint.shapes';
+import type { FeatureVariant, StrategyVariant } from '../features/variant.shapes';
 import type { AddressRule } from './ipv4';
-import type { FeatureDecision, PlaygroundConstraintResult, PlaygroundVariant } from './types';
+import type { FeatureDecision } from './types';
+import type { PlaygroundConstraintResult, PlaygroundVariant } from './playground.shapes';
 
 // Constraint operators.
 export const OP_IN = 1;

@@ -12,9 +12,8 @@ import * as operators from './operators';
 import * as resolved from './resolved-context';
 import type { ResolvedContext } from './resolved-context';
 import * as strategies from './strategies';
-import type {
-  EvaluationOptions, FeatureDecision, PlaygroundContext, PlaygroundFeatureEvaluation, PlaygroundStrategyEvaluation, PlaygroundVariant,
-} from './types';
+import type { EvaluationOptions, FeatureDecision, PlaygroundContext } from './types';
+import type { PlaygroundFeatureEvaluation, PlaygroundStrategyEvaluation, PlaygroundVariant } from './playground.shapes';
 import * as variants from './variants';
 
 // Imported bindings copied into module constants once: some transpilers (esbuild, used by tsx) turn every access to

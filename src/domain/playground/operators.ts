@@ -7,11 +7,11 @@
 import type { RE2JS } from 're2js';
 import type SemVer from 'semver/classes/semver';
 import { compileConstraintRegex } from '../features/constraint-regex';
-import type { Constraint } from '../features/constraints';
+import type { Constraint } from '../features/constraint.shapes';
 import * as compiled from './compiled';
 import type { CompiledConstraint, CompiledSegment, SnapshotCompiler } from './compiled';
 import type { ResolvedContext } from './resolved-context';
-import type { PlaygroundConstraintResult } from './types';
+import type { PlaygroundConstraintResult } from './playground.shapes';
 import * as read from './values';
 
 // Imported bindings copied into module constants once: some transpilers (esbuild, used by tsx) turn every access to

@@ -1,7 +1,13 @@
+import type { InferEntity } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { normalizeConstraint, type Constraint } from '../features/constraints';
-import { canonicalVariant, type FeatureVariant, type StrategyVariant } from '../features/variants';
-import { SEGMENT_IDS } from '../features/feature.read-model';
+import { normalizeConstraint } from '../features/constraints';
+import type { FeatureDependencyRow } from '../features/feature-dependency.entity';
+import type { FeatureEnvironmentRow } from '../features/feature-environment.entity';
+import type { FeatureRow } from '../features/feature.entity';
+import { canonicalVariant } from '../features/variants';
+import { SEGMENT_IDS, type StrategyDbRow } from '../features/feature.read-model';
+import type { TableRow } from '../rows';
+import type { SegmentSchema } from '../segments/segment.entity';
 import type { PlaygroundDependencyInput, PlaygroundFeatureInput, PlaygroundSegmentInput, PlaygroundStrategyInput } from './types';
 
 /** What one evaluation needs, per environment: every active feature of the chosen projects, and all segments. */
@@ -26,10 +32,10 @@ export class PlaygroundReadModel {
     const projectParams = all ? [] : [projects as string[]];
     const envs = environments as string[];
     const [features, envRows, strategyRows, dependencyRows, segments] = await Promise.all([
-      this.em.execute(`select f.name, f.project, f.impression_data from features f where f.archived_at is null${projectFilter} order by f.created_at, f.name`, projectParams) as Promise<Array<{ name: string; project: string; impression_data: boolean }>>,
+      this.em.execute(`select f.name, f.project, f.impression_data from features f where f.archived_at is null${projectFilter} order by f.created_at, f.name`, projectParams) as Promise<Array<Pick<TableRow<FeatureRow>, 'name' | 'project' | 'impression_data'>>>,
       this.em.execute(
         `select fe.feature_name, fe.environment, fe.enabled, fe.variants from feature_environments fe join features f on f.name = fe.feature_name
-          where f.archived_at is null and fe.environment in (?)${projectFilter}`, [envs, ...projectParams]) as Promise<Array<{ feature_name: string; environment: string; enabled: boolean; variants: FeatureVariant[] | null }>>,
+          where f.archived_at is null and fe.environment in (?)${projectFilter}`, [envs, ...projectParams]) as Promise<Array<Pick<TableRow<FeatureEnvironmentRow>, 'feature_name' | 'environment' | 'enabled' | 'variants'>>>,
       this.em.execute(
         `select fs.id, fs.feature_name, fs.environment, fs.strategy_name, fs.title, fs.parameters, fs.constraints, fs.variants, fs.sort_order, fs.disabled,
                 ${SEGMENT_IDS} as segments
@@ -37,10 +43,10 @@ export class PlaygroundReadModel {
            left join feature_strategy_segments fss on fss.feature_strategy_id = fs.id
           where f.archived_at is null and fs.environment in (?)${projectFilter}
           group by fs.id
-          order by fs.sort_order, fs.created_at, fs.id`, [envs, ...projectParams]) as Promise<StrategyRow[]>,
+          order by fs.sort_order, fs.created_at, fs.id`, [envs, ...projectParams]) as Promise<StrategyDbRow[]>,
       this.em.execute(
         `select d.parent, d.child, d.enabled, d.variants from feature_dependencies d join features f on f.name = d.child
-          where f.archived_at is null${projectFilter} order by d.parent`, projectParams) as Promise<Array<{ parent: string; child: string; enabled: boolean; variants: string[] | null }>>,
+          where f.archived_at is null${projectFilter} order by d.parent`, projectParams) as Promise<Array<Pick<TableRow<FeatureDependencyRow>, 'parent' | 'child' | 'enabled' | 'variants'>>>,
       this.segments(),
     ]);
 
@@ -87,13 +93,8 @@ export class PlaygroundReadModel {
   }
 
   private async segments(): Promise<PlaygroundSegmentInput[]> {
-    const rows: Array<{ id: number; name: string; constraints: Constraint[] | null }> = await this.em.execute(
+    const rows: Array<Pick<TableRow<InferEntity<typeof SegmentSchema>>, 'id' | 'name' | 'constraints'>> = await this.em.execute(
       `select id, name, constraints from segments order by id`);
     return rows.map((r) => ({ id: r.id, name: r.name, constraints: (r.constraints ?? []).map(normalizeConstraint) }));
   }
-}
-
-interface StrategyRow {
-  id: string; feature_name: string; environment: string; strategy_name: string; title: string | null; parameters: Record<string, string> | null;
-  constraints: Constraint[] | null; variants: StrategyVariant[] | null; sort_order: number; disabled: boolean; segments: number[] | null;
 }

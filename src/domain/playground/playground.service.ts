@@ -5,7 +5,8 @@ import { nameMap, ownRecord } from '../records';
 import { parse, URL_FRIENDLY } from '../validation';
 import { evaluate } from './engine';
 import { SnapshotCache } from './snapshot-cache';
-import type { PlaygroundContext, PlaygroundFeatureEvaluation } from './types';
+import type { PlaygroundContext } from './types';
+import type { AdvancedPlaygroundFeature, PlaygroundFeatureEvaluation } from './playground.shapes';
 
 export const DEFAULT_COMBINATION_LIMIT = 15_000;
 /** Most context text (estimated JSON bytes) all entries of one advanced playground answer may repeat. */
@@ -43,14 +44,6 @@ export const advancedSchema = z.object({
   projects: projectsSchema,
   context: contextSchema,
 }).passthrough();
-
-export type AdvancedPlaygroundEntry = PlaygroundFeatureEvaluation & { environment: string; context: Record<string, unknown> };
-export interface AdvancedPlaygroundFeature {
-  name: string;
-  projectId: string;
-  /** By environment name: a prototype-free object, as an environment may be named `__proto__` or `toString`. */
-  environments: Record<string, AdvancedPlaygroundEntry[]>;
-}
 
 /**
  * Spec endpoints 3 and 4: evaluates a client context against the features of chosen projects in chosen environments.

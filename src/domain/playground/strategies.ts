@@ -3,7 +3,7 @@
  * read, `userIds` and `IPs` split, segment ids resolved with unknown ones dropped, its constraints and variants
  * compiled), its own condition for a resolved context, and its entry in the detailed result.
  */
-import type { StrategyVariant } from '../features/variants';
+import type { StrategyVariant } from '../features/variant.shapes';
 import * as compiled from './compiled';
 import type { CompiledSegment, CompiledStrategy, SnapshotCompiler } from './compiled';
 import * as hashing from './hashing';
@@ -11,10 +11,8 @@ import * as ipv4 from './ipv4';
 import type { AddressRule } from './ipv4';
 import * as operators from './operators';
 import type { ResolvedContext } from './resolved-context';
-import type {
-  PlaygroundConstraintResult, PlaygroundFeatureInput, PlaygroundSegmentResult, PlaygroundStrategyEvaluation, PlaygroundStrategyInput,
-  PlaygroundStrategyResult,
-} from './types';
+import type { PlaygroundFeatureInput, PlaygroundStrategyInput } from './types';
+import type { PlaygroundConstraintResult, PlaygroundSegmentResult, PlaygroundStrategyEvaluation, PlaygroundStrategyResult } from './playground.shapes';
 import * as variants from './variants';
 
 // Imported bindings copied into module constants once: some transpilers (esbuild, used by tsx) turn every access to

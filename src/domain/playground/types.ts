@@ -1,9 +1,11 @@
 /**
- * Types of the pure evaluation engine (design §6): what a read model hands to `compile`, the client context
- * `evaluate` takes, and the spec's "Playground evaluation result" it returns. No ORM and no I/O in this folder.
+ * Types of the pure evaluation engine (design §6): what a read model hands to `compile` and the client context
+ * `evaluate` takes. The spec's "Playground evaluation result" it returns is inferred from its shape
+ * (playground.shapes.ts), of which the engine imports only the types. No ORM and no I/O in this folder.
  */
-import type { Constraint } from '../features/constraints';
-import type { FeatureVariant, Payload, StrategyVariant } from '../features/variants';
+import type { Constraint } from '../features/constraint.shapes';
+import type { FeatureVariant, StrategyVariant } from '../features/variant.shapes';
+import type { PlaygroundVariant } from './playground.shapes';
 
 /** One strategy of a feature in the evaluated environment, as stored. */
 export interface PlaygroundStrategyInput {
@@ -70,56 +72,6 @@ export interface EvaluationOptions {
   random?: () => number;
   /** Milliseconds since the epoch when the context has no `currentTime`; default Date.now. */
   now?: () => number;
-}
-
-/** `{name, enabled, payload?}`; the disabled variant is `{name: "disabled", enabled: false}` with no payload key. */
-export interface PlaygroundVariant {
-  name: string;
-  enabled: boolean;
-  payload?: Payload;
-}
-
-/** A constraint as stored (defaults filled) plus its result in this evaluation. */
-export interface PlaygroundConstraintResult extends Constraint {
-  result: boolean;
-}
-
-export interface PlaygroundSegmentResult {
-  id: number;
-  name: string;
-  result: boolean;
-  constraints: PlaygroundConstraintResult[];
-}
-
-/** Result of one strategy: complete, or `incomplete` (unknown/custom strategy) / `unevaluated` (disabled strategy). */
-export type PlaygroundStrategyResult =
-  | { enabled: boolean; evaluationStatus: 'complete'; variant?: PlaygroundVariant; variants?: StrategyVariant[] }
-  | { enabled: false | 'unknown'; evaluationStatus: 'incomplete' | 'unevaluated' };
-
-export interface PlaygroundStrategyEvaluation {
-  name: string;
-  id: string;
-  /** Present only when the strategy has a title. */
-  title?: string;
-  disabled: boolean;
-  parameters: Record<string, string>;
-  result: PlaygroundStrategyResult;
-  constraints: PlaygroundConstraintResult[];
-  segments: PlaygroundSegmentResult[];
-  links: { edit: string };
-}
-
-/** The spec's "Playground evaluation result (per feature)". */
-export interface PlaygroundFeatureEvaluation {
-  name: string;
-  projectId: string;
-  strategies: { result: boolean | 'unknown'; data: PlaygroundStrategyEvaluation[] };
-  hasUnsatisfiedDependency: boolean;
-  isEnabledInCurrentEnvironment: boolean;
-  isEnabled: boolean;
-  variant: PlaygroundVariant;
-  /** The enabling strategy's variants, else the feature-environment variants, else []. */
-  variants: Array<FeatureVariant | StrategyVariant>;
 }
 
 /** The fast path's answer for one feature: what an SDK would see. */

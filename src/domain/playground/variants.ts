@@ -3,12 +3,12 @@
  * values in Sets, stickiness resolved to a context slot, and the variant objects and fast-path decisions built once
  * and frozen), choosing one for a resolved context, and the frozen copy of the list the detailed result shows.
  */
-import type { FeatureVariant, StrategyVariant } from '../features/variants';
+import type { FeatureVariant, StrategyVariant } from '../features/variant.shapes';
 import * as compiled from './compiled';
 import type { CompiledVariants, SnapshotCompiler } from './compiled';
 import * as hashing from './hashing';
 import type { ResolvedContext } from './resolved-context';
-import type { PlaygroundVariant } from './types';
+import type { PlaygroundVariant } from './playground.shapes';
 
 // Imported bindings copied into module constants once: some transpilers (esbuild, used by tsx) turn every access to
 // an imported binding into a getter call, which is measurable in the evaluation loops.

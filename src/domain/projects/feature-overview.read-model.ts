@@ -1,38 +1,18 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import {
-  toFeatureEnvironmentState, toFeatureSummary, type FeatureDbRow, type FeatureEnvironmentDbRow, type FeatureEnvironmentState,
-  type FeatureSummary,
-} from '../features/feature.read-model';
+import type { EnvironmentRow } from '../environments/environment.entity';
+import type { FeatureTagRow } from '../features/feature-tag.entity';
+import type { FeatureTypeRow } from '../features/feature.entity';
+import type { TableRow } from '../rows';
+import type { ProjectEnvironmentRow, ProjectRow } from './project.entity';
+import { toFeatureEnvironmentState, toFeatureSummary, type FeatureDbRow, type FeatureEnvironmentDbRow } from '../features/feature.read-model';
+import type { FeatureEnvironmentState, FeatureSummary } from '../features/feature.shapes';
 import type { Tag } from '../tags/tag.shapes';
+import type { OverviewEnvironment, OverviewFeature } from './feature-overview.shapes';
 
 /**
  * The reads of the project feature overview (feature-overview.ts keeps the overviews): the counters an overview is
  * current at, and the overviews themselves, with the mapping of their rows into the objects every reader shares.
  */
-
-export interface OverviewEnvironment {
-  name: string;
-  enabled: boolean;
-  type: string;
-  sortOrder: number;
-  variantCount: number;
-  lastSeenAt: string | null;
-  hasStrategies: boolean;
-  hasEnabledStrategies: boolean;
-}
-
-export interface OverviewFeature {
-  type: string;
-  description: string | null;
-  name: string;
-  createdAt: string;
-  stale: boolean;
-  impressionData: boolean;
-  lastSeenAt: string | null;
-  environments: OverviewEnvironment[];
-  /** Empty when the feature has none (REST then leaves the property out, as Unleash does). */
-  tags: Array<{ value: string; type: string }>;
-}
 
 export interface ProjectOverview {
   readonly project: string;
@@ -107,18 +87,19 @@ function overview(project: string, version: string, features: OverviewFeature[],
 }
 
 
-type FeatureRow = FeatureDbRow & { lifetime_days: number | null };
+/** A feature's row with its type's lifetime (null: the type has none, or there is no such type). */
+type OverviewFeatureRow = FeatureDbRow & Pick<TableRow<FeatureTypeRow>, 'lifetime_days'>;
 /** A configuration row without its environment's type and order (the overview joins them from the project's list). */
 type ConfigurationRow = Omit<FeatureEnvironmentDbRow, 'type' | 'sort_order'>;
 
 /** Reads the overviews of `projects` (those that exist) in five statements, whatever their number and size. */
 export async function loadOverviews(em: EntityManager, projects: readonly string[], version: string): Promise<ProjectOverview[]> {
   const [environments, features, configurations, tags, histories] = await Promise.all([
-    em.execute<Array<{ project_id: string; name: string; type: string; sort_order: number }>>(
+    em.execute<Array<Pick<TableRow<ProjectEnvironmentRow>, 'project_id'> & Pick<TableRow<EnvironmentRow>, 'name' | 'type' | 'sort_order'>>>(
       `select pe.project_id, e.name, e.type, e.sort_order
          from project_environments pe join environments e on e.name = pe.environment_name and e.enabled
         where pe.project_id in (?) order by e.sort_order, e.name`, [projects as string[]]),
-    em.execute<FeatureRow[]>(
+    em.execute<OverviewFeatureRow[]>(
       `select f.project, f.name, f.type, f.description, f.created_at, f.archived_at, f.stale, f.impression_data, f.last_seen_at, ft.lifetime_days
          from features f left join feature_types ft on ft.id = f.type
         where f.project in (?) and f.archived_at is null order by f.name`, [projects as string[]]),
@@ -135,11 +116,11 @@ export async function loadOverviews(em: EntityManager, projects: readonly string
                      group by fs.feature_name, fs.environment) s
                 on s.feature_name = fe.feature_name and s.environment = fe.environment
         where f.project in (?) and f.archived_at is null`, [projects as string[], projects as string[]]),
-    em.execute<Array<{ feature_name: string; tag_type: string; tag_value: string }>>(
+    em.execute<Array<Pick<TableRow<FeatureTagRow>, 'feature_name' | 'tag_type' | 'tag_value'>>>(
       `select t.feature_name, t.tag_type, t.tag_value
          from feature_tags t join features f on f.name = t.feature_name
         where f.project in (?) and f.archived_at is null order by t.feature_name, t.tag_type, t.tag_value`, [projects as string[]]),
-    em.execute<Array<{ id: string; archived_ms: number[]; avg_days: number | null }>>(
+    em.execute<Array<Pick<TableRow<ProjectRow>, 'id'> & { archived_ms: number[]; avg_days: number | null }>>(
       `select p.id,
               coalesce((select array_agg(floor(extract(epoch from f.archived_at) * 1000)::float8)
                           from features f where f.project = p.id and f.archived_at is not null), '{}') as archived_ms,

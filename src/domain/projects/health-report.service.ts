@@ -3,6 +3,7 @@ import { iso, isoOrNull } from '../dates';
 import { NotFoundError } from '../errors';
 import { FeatureOverviewCache } from './feature-overview';
 import type { ProjectOverview } from './feature-overview.read-model';
+import type { OverviewEnvironment, OverviewFeature } from './feature-overview.shapes';
 import { healthRating, projectReportRows } from './health-report.read-model';
 import type { ProjectHealthReport } from './health-report.shapes';
 

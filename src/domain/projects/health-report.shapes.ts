@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { named, timestamp } from '../shapes';
-import { HealthReportFeature } from '../../rest/openapi/routes/features.shapes';
-import type { OverviewFeature } from './feature-overview.read-model';
+import { HealthReportFeature } from './feature-overview.shapes';
+import type { OverviewFeature } from './feature-overview.shapes';
 import { favorite, PROJECT_MODES, ProjectFeatureNaming, StoredStrategy } from './project.shapes';
 
 /** The project health report (health-report.service.ts gives the definitions; src/domain/shapes.ts says how shapes are used). */

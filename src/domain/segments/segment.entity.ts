@@ -1,5 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import type { Constraint } from '../features/constraints';
+import type { Constraint } from '../features/constraint.shapes';
 
 /**
  * The `segments` table (migration 0001); its link table `feature_strategy_segments` has its entity in

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { named, timestamp } from '../shapes';
-import { Constraint } from '../../rest/openapi/routes/features.shapes';
+import { Constraint } from '../features/constraint.shapes';
 
 /** What both doors answer for segments (src/domain/shapes.ts says how shapes are used). */
 

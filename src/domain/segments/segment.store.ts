@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { lockClause, type RowLock } from '../change';
-import type { Constraint } from '../features/constraints';
+import type { Constraint } from '../features/constraint.shapes';
 import { NotFoundError } from '../errors';
 import { rowId } from '../validation';
 import type { FeatureStrategyRow } from '../features/feature-strategy.entity';

@@ -19,7 +19,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { RE2JS } from 're2js';
 import semverValid from 'semver/functions/valid';
-import { OPERATORS } from '../../../src/domain/features/constraints';
+import { OPERATORS } from '../../../src/domain/features/constraint.shapes';
 import { fixVariantWeights } from '../../../src/domain/features/variants';
 import { compile, evaluateFeatureFast } from '../../../src/domain/playground/engine';
 import { seededRandom } from '../../../src/domain/playground/hashing';

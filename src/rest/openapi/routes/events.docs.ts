@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { version1, type RouteDocs } from '../describe';
-import { Event } from './features.shapes';
+import { Event } from '../../../domain/events/event.shapes';
 
 const tag = 'Events';
 

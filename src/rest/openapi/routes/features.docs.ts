@@ -9,9 +9,12 @@ import { patchSchema } from '../../../domain/features/json-patch';
 import { featureVariantsSchema } from '../../../domain/features/variants';
 import { version1, type RouteDocs } from '../describe';
 import { Tag } from '../../../domain/tags/tag.shapes';
-import {
-  Feature, FeatureArchived, FeatureEnvironment, FeatureListItem, FeatureStrategy, FeatureType, FeatureVariants,
-} from './features.shapes';
+import { Feature, FeatureArchived, FeatureEnvironment, FeatureStrategy, FeatureType } from '../../../domain/features/feature.shapes';
+import { Variant } from '../../../domain/features/variant.shapes';
+import { FeatureListItem } from '../../../domain/projects/feature-overview.shapes';
+
+/** The answer of the variant routes: Unleash's envelope around a feature's variants in an environment. */
+const FeatureVariants = z.object({ version: z.literal(1), variants: z.array(Variant) });
 
 const F = '/api/admin/projects/:projectId/features/:featureName';
 const FE = `${F}/environments/:environment`;

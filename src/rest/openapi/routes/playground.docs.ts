@@ -1,6 +1,6 @@
 import { advancedSchema, basicSchema } from '../../../domain/playground/playground.service';
 import type { RouteDocs } from '../describe';
-import { AdvancedPlaygroundResult, PlaygroundResult } from './features.shapes';
+import { AdvancedPlaygroundResult, PlaygroundResult } from '../../../domain/playground/playground.shapes';
 
 const tag = 'Playground';
 

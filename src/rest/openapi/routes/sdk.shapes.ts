@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import { OPERATORS } from '../../../domain/features/constraints';
+import { Constraint, OPERATORS } from '../../../domain/features/constraint.shapes';
 import { PROJECT_MODES } from '../../../domain/projects/project.shapes';
 import { named, timestamp } from '../../../domain/shapes';
 import { Segment } from '../../../domain/segments/segment.shapes';
 import { StrategyDefinition } from '../../../domain/strategies/strategy-definition.shapes';
 import { Tag, TagType } from '../../../domain/tags/tag.shapes';
-import { Constraint, FeatureDependency, FeatureStrategy, FeatureSummary, FeatureVariantPayload, StrategyVariant, Variant } from './features.shapes';
+import { FeatureDependency, FeatureStrategy, FeatureSummary } from '../../../domain/features/feature.shapes';
+import { FeatureVariantPayload, StrategyVariant, Variant } from '../../../domain/features/variant.shapes';
 
 /** A feature's variant where `overrides` may be left out (the client answer and the exports send it only when set). */
 const FeatureVariant = Variant.partial({ overrides: true });
