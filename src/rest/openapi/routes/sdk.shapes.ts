@@ -3,6 +3,8 @@ import { OPERATORS } from '../../../domain/features/constraints';
 import { PROJECT_MODES } from '../../../domain/projects/project.read-model';
 import { named, timestamp } from '../../../domain/shapes';
 import { Tag, TagType } from '../../../domain/tags/tag.shapes';
+export { Application, ApplicationDetails } from '../../../domain/metrics/application.shapes';
+import { FeatureMetricsBucket, FeatureUsage } from '../../../domain/metrics/application.shapes';
 export { Addon, AddonDefinition, AddonDelivery, AddonDeliveryPage } from '../../../domain/addons/addon.shapes';
 import { Constraint, FeatureDependency, FeatureStrategy, FeatureSummary, FeatureVariantPayload, StrategyVariant, Variant } from './features.shapes';
 import { Segment, StrategyDefinition } from './projects.shapes';
@@ -18,72 +20,16 @@ const FeatureVariant = Variant.partial({ overrides: true });
 
 // ---- Applications and usage metrics ----
 
-export const ApplicationUsage = named('ApplicationUsage', z.object({
-  project: z.string().describe('`*`: every project'),
-  environments: z.array(z.string()),
-}), 'Which projects an application’s instances read, and in which environments');
-
-export const Application = named('Application', z.object({
-  appName: z.string(),
-  description: z.string().nullable(),
-  url: z.string().nullable(),
-  color: z.string().nullable(),
-  icon: z.string().nullable(),
-  strategies: z.array(z.string()),
-  createdAt: timestamp,
-  updatedAt: timestamp,
-  createdBy: z.string(),
-  lastSeen: timestamp.nullable().describe('The last report of any of its instances'),
-  usage: z.array(ApplicationUsage),
-}));
-
-export const ApplicationInstance = named('ApplicationInstance', z.object({
-  appName: z.string(),
-  instanceId: z.string(),
-  environment: z.string(),
-  sdkVersion: z.string().nullable(),
-  clientIp: z.string().nullable(),
-  started: timestamp.nullable(),
-  interval: z.number().nullable().describe('How often the SDK reports metrics, in milliseconds'),
-  createdAt: timestamp,
-  lastSeen: timestamp,
-}), 'One running SDK of an application');
-
-export const ApplicationDetails = named('ApplicationDetails', z.object({
-  appName: z.string(),
-  createdAt: timestamp,
-  description: z.string().nullable(),
-  url: z.string().nullable(),
-  color: z.string().nullable(),
-  icon: z.string().nullable(),
-  strategies: z.array(z.union([StrategyDefinition, z.object({ name: z.string(), notFound: z.literal(true) })]))
-    .describe('The strategy types its SDKs implement; `notFound` for a name no strategy type has'),
-  instances: z.array(ApplicationInstance),
-  seenToggles: z.array(z.union([FeatureSummary, z.object({ name: z.string(), notFound: z.literal(true) })]))
-    .describe('The features it reported in the last day; `notFound` for one that is archived or gone'),
-  links: z.object({ self: z.string() }),
-}));
-
 export const ApplicationFeatureUsage = named('ApplicationFeatureUsage', z.object({
   version: z.literal(1),
   maturity: z.literal('stable'),
-  featureName: z.string(),
-  lastHourUsage: z.array(z.object({ environment: z.string(), timestamp, yes: z.number().int(), no: z.number().int() })),
-  seenApplications: z.array(z.string()).describe('Applications that used it in the last day'),
+  ...FeatureUsage.shape,
 }), 'The use of a feature in the last hour per environment, and the applications seen using it');
 
 export const ApplicationFeatureMetrics = named('ApplicationFeatureMetrics', z.object({
   version: z.literal(1),
   maturity: z.literal('stable'),
-  data: z.array(z.object({
-    featureName: z.string(),
-    appName: z.string(),
-    environment: z.string(),
-    timestamp: timestamp.describe('The start of the hour'),
-    yes: z.number().int(),
-    no: z.number().int(),
-    variants: z.record(z.string(), z.number().int()),
-  })),
+  data: z.array(FeatureMetricsBucket),
 }), 'A feature’s use hour by hour, per environment and application');
 
 // ---- Batch export and import ----
