@@ -5,12 +5,12 @@ import { named, timestamp } from '../../../domain/shapes';
 import { Tag, TagType } from '../../../domain/tags/tag.shapes';
 export { Application, ApplicationDetails } from '../../../domain/metrics/application.shapes';
 import { FeatureMetricsBucket, FeatureUsage } from '../../../domain/metrics/application.shapes';
+import { ClientFeature, ClientSegment, FeatureVariant } from '../../../domain/client-features/client-feature.shapes';
+export { ClientFeature };
 export { Addon, AddonDefinition, AddonDelivery, AddonDeliveryPage } from '../../../domain/addons/addon.shapes';
 import { Constraint, FeatureDependency, FeatureStrategy, FeatureSummary, FeatureVariantPayload, StrategyVariant, Variant } from './features.shapes';
 import { Segment, StrategyDefinition } from './projects.shapes';
 
-/** A feature's variant where `overrides` may be left out (the client answer and the exports send it only when set). */
-const FeatureVariant = Variant.partial({ overrides: true });
 
 /**
  * The answers of the addon, application metrics, import and export, state export, client (backend SDK), frontend
@@ -104,38 +104,6 @@ export const StateExport = named('StateExport', z.object({
 }), 'The whole configuration (deprecated export): every key is present; a section left out is an empty list');
 
 // ---- Client API (backend SDKs) ----
-
-export const ClientConstraint = named('ClientConstraint', z.object({
-  contextName: z.string(),
-  operator: z.enum(OPERATORS),
-  values: z.array(z.string()),
-  value: z.string().optional().describe('The single value of the number, date and semver operators, or the RE2 pattern of REGEX (searched anywhere in the context value)'),
-  caseInsensitive: z.literal(true).optional().describe('Present only when true'),
-  inverted: z.literal(true).optional().describe('Present only when true'),
-}));
-
-export const ClientStrategy = named('ClientStrategy', z.object({
-  name: z.string(),
-  constraints: z.array(ClientConstraint),
-  parameters: z.record(z.string(), z.string()),
-  variants: z.array(StrategyVariant),
-  segments: z.array(z.number().int()).optional().describe('Segment ids; absent when the strategy has none, or when segments are inlined into `constraints`'),
-}), 'An enabled strategy as SDKs evaluate it (disabled strategies are left out)');
-
-export const ClientFeature = named('ClientFeature', z.object({
-  name: z.string(),
-  type: z.string(),
-  description: z.string().nullable(),
-  enabled: z.boolean(),
-  stale: z.boolean(),
-  impressionData: z.boolean(),
-  project: z.string(),
-  strategies: z.array(ClientStrategy),
-  variants: z.array(FeatureVariant),
-  dependencies: z.array(z.object({ feature: z.string(), enabled: z.boolean(), variants: z.array(z.string()).optional() })).optional(),
-}));
-
-export const ClientSegment = named('ClientSegment', z.object({ id: z.number().int(), name: z.string(), constraints: z.array(ClientConstraint) }));
 
 export const ClientQuery = named('ClientQuery', z.object({
   tag: z.array(z.tuple([z.string(), z.string()])).optional(),
