@@ -7,6 +7,7 @@ export { Application, ApplicationDetails } from '../../../domain/metrics/applica
 import { FeatureMetricsBucket, FeatureUsage } from '../../../domain/metrics/application.shapes';
 import { ClientFeature, ClientSegment, FeatureVariant } from '../../../domain/client-features/client-feature.shapes';
 export { ClientFeature };
+export { ExportResult, ImportResult, ImportValidation } from '../../../domain/import-export/import-export.shapes';
 export { Addon, AddonDefinition, AddonDelivery, AddonDeliveryPage } from '../../../domain/addons/addon.shapes';
 import { Constraint, FeatureDependency, FeatureStrategy, FeatureSummary, FeatureVariantPayload, StrategyVariant, Variant } from './features.shapes';
 import { Segment, StrategyDefinition } from './projects.shapes';
@@ -31,47 +32,6 @@ export const ApplicationFeatureMetrics = named('ApplicationFeatureMetrics', z.ob
   maturity: z.literal('stable'),
   data: z.array(FeatureMetricsBucket),
 }), 'A feature’s use hour by hour, per environment and application');
-
-// ---- Batch export and import ----
-
-export const ExportResult = named('ExportResult', z.object({
-  features: z.array(z.object({
-    name: z.string(), type: z.string(), description: z.string().nullable(), project: z.string(), stale: z.boolean(),
-    impressionData: z.boolean(), archived: z.boolean(),
-  })),
-  featureStrategies: z.array(FeatureStrategy),
-  featureEnvironments: z.array(z.object({ name: z.string(), featureName: z.string(), environment: z.string(), enabled: z.boolean(), variants: z.array(FeatureVariant) })),
-  contextFields: z.array(z.object({
-    name: z.string(), description: z.string().nullable(), stickiness: z.boolean(), sortOrder: z.number().int(),
-    legalValues: z.array(z.object({ value: z.string(), description: z.string().optional() })),
-  })),
-  featureTags: z.array(z.object({ featureName: z.string(), tagType: z.string(), tagValue: z.string() })),
-  segments: z.array(z.object({ id: z.number().int(), name: z.string() })),
-  tagTypes: z.array(TagType),
-  dependencies: z.array(z.object({ feature: z.string(), dependencies: z.array(FeatureDependency) })),
-}), 'The chosen features’ configuration in one environment: the `data` of an import');
-
-export const ImportItem = named('ImportItem', z.object({ message: z.string(), affectedItems: z.array(z.string()) }));
-
-export const ImportChange = named('ImportChange', z.object({
-  feature: z.string(),
-  action: z.enum(['create', 'update', 'unchanged']),
-  fields: z.array(z.object({ field: z.enum(['type', 'description', 'impressionData', 'stale']), before: z.unknown(), after: z.unknown() })),
-  strategies: z.object({ added: z.array(FeatureStrategy.omit({ id: true, featureName: true })), removed: z.array(FeatureStrategy) }),
-  enabled: z.object({ before: z.boolean(), after: z.boolean() }).nullable(),
-  variants: z.object({ before: z.array(FeatureVariant), after: z.array(FeatureVariant) }).nullable(),
-  tags: z.object({ added: z.array(Tag), removed: z.array(Tag) }),
-  dependencies: z.object({ added: z.array(FeatureDependency), removed: z.array(FeatureDependency) }),
-}), 'What importing does to one feature');
-
-export const ImportValidation = named('ImportValidation', z.object({
-  errors: z.array(ImportItem).describe('What stops the import'),
-  warnings: z.array(ImportItem),
-  permissions: z.array(ImportItem).describe('Permissions the import needs that the caller lacks'),
-  changes: z.array(ImportChange),
-}));
-
-export const ImportResult = named('ImportResult', z.object({ warnings: z.array(ImportItem), changes: z.array(ImportChange) }), 'What an import did');
 
 // ---- Legacy state export ----
 
