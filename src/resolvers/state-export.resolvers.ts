@@ -1,7 +1,9 @@
 import type {
   StateExport, StateExportFeature, StateExportFeatureEnvironment, StateExportFeatureNaming, StateExportFeatureStrategy,
-  StateExportFeatureStrategySegment, StateExportFeatureTag, StateExportProject, StateExportSegment,
-} from '../domain/import-export/state-export.read-model';
+  StateExportFeatureStrategySegment, StateExportFeatureTag, StateExportProject,
+} from '../domain/import-export/state-export.shapes';
+import type { FeatureVariant } from '../domain/features/variants';
+import type { Segment } from '../domain/segments/segment.read-model';
 import { LIST_MULTIPLIER } from './cost';
 import { builder } from './builder';
 import { EnvironmentRef } from './environments.resolvers';
@@ -96,11 +98,12 @@ const FeatureEnvironmentRowRef = builder.objectRef<StateExportFeatureEnvironment
     enabled: t.exposeBoolean('enabled', { description: 'Whether the feature is on there.' }),
     featureName: t.exposeString('featureName', { description: 'The feature.' }),
     environment: t.exposeString('environment', { description: 'Environment name.' }),
-    variants: t.field({ type: [FeatureVariantRef], description: 'Variants of the feature there.', resolve: (e) => e.variants }),
+    // A variant may be stored without `overrides` (the answer's shape leaves it out then); FeatureVariantRef reads that as [].
+    variants: t.field({ type: [FeatureVariantRef], description: 'Variants of the feature there.', resolve: (e) => e.variants as FeatureVariant[] }),
   }),
 });
 
-const SegmentRowRef = builder.objectRef<StateExportSegment>('StateExportSegment').implement({
+const SegmentRowRef = builder.objectRef<Segment>('StateExportSegment').implement({
   description: 'A segment, as the state export lists it.',
   fields: (t) => ({
     id: t.exposeInt('id', { description: 'Numeric id.' }),

@@ -8,6 +8,7 @@ import { FeatureMetricsBucket, FeatureUsage } from '../../../domain/metrics/appl
 import { ClientFeature, ClientSegment, FeatureVariant } from '../../../domain/client-features/client-feature.shapes';
 export { ClientFeature };
 export { ExportResult, ImportResult, ImportValidation } from '../../../domain/import-export/import-export.shapes';
+export { StateExport } from '../../../domain/import-export/state-export.shapes';
 export { Addon, AddonDefinition, AddonDelivery, AddonDeliveryPage } from '../../../domain/addons/addon.shapes';
 import { Constraint, FeatureDependency, FeatureStrategy, FeatureSummary, FeatureVariantPayload, StrategyVariant, Variant } from './features.shapes';
 import { Segment, StrategyDefinition } from './projects.shapes';
@@ -32,36 +33,6 @@ export const ApplicationFeatureMetrics = named('ApplicationFeatureMetrics', z.ob
   maturity: z.literal('stable'),
   data: z.array(FeatureMetricsBucket),
 }), 'A feature’s use hour by hour, per environment and application');
-
-// ---- Legacy state export ----
-
-const StateExportFeatureNaming = z.object({ pattern: z.string().optional(), example: z.string().nullable().optional(), description: z.string().nullable().optional() })
-  .describe('`{}` when the project has no naming pattern');
-
-export const StateExport = named('StateExport', z.object({
-  version: z.literal(4),
-  features: z.array(z.object({
-    name: z.string(), description: z.string().nullable(), type: z.string(), project: z.string(), stale: z.boolean(), createdAt: timestamp,
-    lastSeenAt: timestamp.nullable(), impressionData: z.boolean(), archivedAt: timestamp.nullable(), archived: z.boolean(),
-  })),
-  strategies: z.array(StrategyDefinition).describe('The custom strategy types'),
-  projects: z.array(z.object({
-    id: z.string(), name: z.string(), description: z.string().nullable(), health: z.number().min(0).max(100), featureCount: z.number().int(),
-    memberCount: z.number().int(), createdAt: timestamp, updatedAt: timestamp.nullable(), favorite: z.boolean(), mode: z.enum(PROJECT_MODES),
-    defaultStickiness: z.string(), featureNaming: StateExportFeatureNaming,
-  })),
-  tagTypes: z.array(TagType),
-  tags: z.array(Tag),
-  featureTags: z.array(z.object({ featureName: z.string(), tagType: z.string(), tagValue: z.string(), createdByUserId: z.number().int().nullable() })),
-  featureStrategies: z.array(z.object({
-    id: z.string(), featureName: z.string(), projectId: z.string(), environment: z.string(), strategyName: z.string(), title: z.string().nullable(),
-    parameters: z.record(z.string(), z.string()), constraints: z.array(Constraint), variants: z.array(StrategyVariant), createdAt: timestamp, disabled: z.boolean(),
-  })),
-  environments: z.array(z.object({ name: z.string(), type: z.string(), sortOrder: z.number().int(), enabled: z.boolean(), protected: z.boolean() })),
-  featureEnvironments: z.array(z.object({ enabled: z.boolean(), featureName: z.string(), environment: z.string(), variants: z.array(FeatureVariant) })),
-  segments: z.array(Segment),
-  featureStrategySegments: z.array(z.object({ featureStrategyId: z.string(), segmentId: z.number().int() })),
-}), 'The whole configuration (deprecated export): every key is present; a section left out is an empty list');
 
 // ---- Client API (backend SDKs) ----
 
