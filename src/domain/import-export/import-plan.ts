@@ -1,7 +1,7 @@
 import { DomainError, type ErrorDetail } from '../errors';
 import { constraintProblems } from '../features/constraints';
 import type { FeatureDependency, FeatureStrategy, FeatureSummary } from '../features/feature.read-model';
-import type { Tag } from '../tags/tag.shapes';
+import type { Tag, TagType } from '../tags/tag.shapes';
 import { parameterProblems } from '../features/feature-strategy.rules';
 import { toFeatureVariants, toStrategyVariants, type FeatureVariant, type StrategyVariant } from '../features/variants';
 import { matchesFeatureNaming } from '../projects/feature-naming';
@@ -14,7 +14,7 @@ export interface ImportPlan {
   report: ImportValidation;
   /** Permissions the caller needs, by name, with the scope each is checked in. */
   required: string[];
-  newTagTypes: Array<{ name: string; description: string | null; icon: string | null }>;
+  newTagTypes: TagType[];
   newContextFields: ImportContextField[];
   features: PlannedFeature[];
 }
