@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { lockClause, type RowLock } from '../change';
 import { iso, isoOrNull } from '../dates';
-import { FeatureReadModel, strategyKey, type FeatureDependency, type FeatureStrategy, type FeatureSummary } from '../features/feature.read-model';
+import { FeatureReadModel, strategyKey, type FeatureStrategy, type FeatureSummary } from '../features/feature.read-model';
 import type { Tag } from '../tags/tag.shapes';
 import type { PermissionRow } from '../access/role.entity';
 import type { ContextFieldRow } from '../context/context-field.entity';
