@@ -1,7 +1,6 @@
 import DataLoader from 'dataloader';
-import type { Addon, AddonDelivery, DeliveryAttempt, DeliveryPage } from '../domain/addons/addon.read-model';
 import { createSchema, updateSchema } from '../domain/addons/addon.service';
-import type { AddonProvider, ProviderParameter, TagTypeDefinition } from '../domain/addons/providers';
+import type { Addon, AddonDefinition, AddonDelivery, AddonDeliveryAttempt, AddonDeliveryPage, AddonParameter, AddonTagType } from '../domain/addons/addon.shapes';
 import { builder, type GraphQLContext } from './builder';
 import { FREE, PASS_THROUGH, paged } from './cost';
 import { PageInfoRef } from './events.resolvers';
@@ -10,7 +9,7 @@ import { zodInput } from './zod-input';
 
 /** Addons on the GraphQL door (issue 11, spec endpoint 1): the same service as REST, the same masking and errors. */
 
-const AttemptRef = builder.objectRef<DeliveryAttempt>('AddonDeliveryAttempt').implement({
+const AttemptRef = builder.objectRef<AddonDeliveryAttempt>('AddonDeliveryAttempt').implement({
   description: 'One attempt to send a delivery.',
   fields: (t) => ({
     attempt: t.exposeInt('attempt', { description: 'Its number, from 1.' }),
@@ -50,17 +49,17 @@ const DeliveryConnectionRef = builder.objectRef<DeliveryConnection>('AddonDelive
   }),
 });
 
-const toConnection = (p: DeliveryPage): DeliveryConnection => ({ nodes: p.deliveries, pageInfo: { hasNextPage: p.nextCursor !== null, endCursor: p.nextCursor } });
+const toConnection = (p: AddonDeliveryPage): DeliveryConnection => ({ nodes: p.deliveries, pageInfo: { hasNextPage: p.nextCursor !== null, endCursor: p.nextCursor } });
 
 /** One loader per page request (first, after) and GraphQL request: every addon's page in one statement. */
-const deliveryLoaders = new WeakMap<GraphQLContext, Map<string, DataLoader<number, DeliveryPage>>>();
-function deliveryLoader(ctx: GraphQLContext, first: number, after: string | null | undefined): DataLoader<number, DeliveryPage> {
+const deliveryLoaders = new WeakMap<GraphQLContext, Map<string, DataLoader<number, AddonDeliveryPage>>>();
+function deliveryLoader(ctx: GraphQLContext, first: number, after: string | null | undefined): DataLoader<number, AddonDeliveryPage> {
   let byPage = deliveryLoaders.get(ctx);
   if (!byPage) deliveryLoaders.set(ctx, (byPage = new Map()));
   const key = `${first}:${after ?? ''}`;
   let loader = byPage.get(key);
   if (!loader) {
-    byPage.set(key, (loader = new DataLoader<number, DeliveryPage>(async (ids) => {
+    byPage.set(key, (loader = new DataLoader<number, AddonDeliveryPage>(async (ids) => {
       const pages = await ctx.services.addons.deliveryPages(ids, { limit: first, ...(after ? { after } : {}) });
       return ids.map((id) => pages.get(id)!);
     })));
@@ -97,7 +96,7 @@ const AddonRef = builder.objectRef<Addon>('Addon').implement({
   }),
 });
 
-const ProviderParameterRef = builder.objectRef<ProviderParameter>('AddonProviderParameter').implement({
+const ProviderParameterRef = builder.objectRef<AddonParameter>('AddonProviderParameter').implement({
   description: 'A parameter a provider takes.',
   fields: (t) => ({
     name: t.exposeString('name', { description: 'Key in `parameters`.' }),
@@ -110,7 +109,7 @@ const ProviderParameterRef = builder.objectRef<ProviderParameter>('AddonProvider
   }),
 });
 
-const TagTypeDefinitionRef = builder.objectRef<TagTypeDefinition>('AddonProviderTagType').implement({
+const TagTypeDefinitionRef = builder.objectRef<AddonTagType>('AddonProviderTagType').implement({
   description: 'A tag type a provider reads; created with the first addon of the provider.',
   fields: (t) => ({
     name: t.exposeString('name', { description: 'Tag type name.' }),
@@ -119,7 +118,7 @@ const TagTypeDefinitionRef = builder.objectRef<TagTypeDefinition>('AddonProvider
   }),
 });
 
-const ProviderRef = builder.objectRef<AddonProvider>('AddonProvider').implement({
+const ProviderRef = builder.objectRef<AddonDefinition>('AddonProvider').implement({
   description: 'An addon provider and its parameters.',
   fields: (t) => ({
     name: t.exposeString('name', { description: 'Provider name, as `provider` of an addon.' }),

@@ -1,7 +1,7 @@
 import type { FeatureEnvironmentState, FeatureStrategy } from '../domain/features/feature.shapes';
 import { batchVariantsSchema, strategyPayloadSchemas } from '../domain/features/feature-strategy.schemas';
 import { featureVariantsSchema, payloadSchema, strategyVariantsSchema } from '../domain/features/variants';
-import type { FeatureVariant, FeatureVariantPayload, StrategyVariant } from '../domain/features/variant.shapes';
+import type { FeatureVariant, FeatureVariantPayload, SentVariant, StrategyVariant } from '../domain/features/variant.shapes';
 import { builder } from './builder';
 import { ConstraintRef } from './constraints';
 import { defined } from './input';
@@ -43,7 +43,8 @@ export const StrategyVariantRef = builder.objectRef<StrategyVariant>('StrategyVa
   }),
 });
 
-export const FeatureVariantRef = builder.objectRef<FeatureVariant>('FeatureVariant').implement({
+// Over SentVariant: exports and imports send `overrides` only when set; the field reads an absent list as [].
+export const FeatureVariantRef = builder.objectRef<SentVariant>('FeatureVariant').implement({
   description: 'A variant of a feature in an environment.',
   fields: (t) => ({
     name: t.exposeString('name', { description: 'Variant name, unique within the list.' }),

@@ -1,6 +1,5 @@
-import type { FieldDifference, FeatureImportChange, PlannedStrategy } from '../domain/import-export/import-feature-plan';
-import type { ImportItem, ImportReport } from '../domain/import-export/import-plan';
-import { exportSchema, type ImportOutcome } from '../domain/import-export/import-export.service';
+import { exportSchema } from '../domain/import-export/import-export.service';
+import type { FieldDifference, ImportChange, ImportItem, ImportResult, ImportValidation, PlannedStrategy } from '../domain/import-export/import-export.shapes';
 import { importSchema } from '../domain/import-export/import-payload';
 import { builder } from './builder';
 import { LIST_MULTIPLIER, WEIGHTS } from './cost';
@@ -42,7 +41,7 @@ const PlannedStrategyRef = builder.objectRef<PlannedStrategy>('ImportedStrategy'
   }),
 });
 
-const StrategyChangesRef = builder.objectRef<FeatureImportChange['strategies']>('ImportStrategyChanges').implement({
+const StrategyChangesRef = builder.objectRef<ImportChange['strategies']>('ImportStrategyChanges').implement({
   description: 'The strategies of a feature in the import\'s environment that an import would add and remove (equal ones are kept).',
   fields: (t) => ({
     added: t.field({ type: [PlannedStrategyRef], description: 'Strategies it would add.', resolve: (s) => s.added }),
@@ -58,7 +57,7 @@ const EnabledChangeRef = builder.objectRef<{ before: boolean; after: boolean }>(
   }),
 });
 
-const VariantsChangeRef = builder.objectRef<NonNullable<FeatureImportChange['variants']>>('ImportVariantsChange').implement({
+const VariantsChangeRef = builder.objectRef<NonNullable<ImportChange['variants']>>('ImportVariantsChange').implement({
   description: 'A change of the feature\'s variants in the import\'s environment.',
   fields: (t) => ({
     before: t.field({ type: [FeatureVariantRef], description: 'Variants now.', resolve: (v) => v.before }),
@@ -66,7 +65,7 @@ const VariantsChangeRef = builder.objectRef<NonNullable<FeatureImportChange['var
   }),
 });
 
-const TagChangesRef = builder.objectRef<FeatureImportChange['tags']>('ImportTagChanges').implement({
+const TagChangesRef = builder.objectRef<ImportChange['tags']>('ImportTagChanges').implement({
   description: 'Tags an import would put on and take off a feature.',
   fields: (t) => ({
     added: t.field({ type: [TagRef], description: 'Tags it would add.', resolve: (x) => x.added }),
@@ -74,7 +73,7 @@ const TagChangesRef = builder.objectRef<FeatureImportChange['tags']>('ImportTagC
   }),
 });
 
-const DependencyChangesRef = builder.objectRef<FeatureImportChange['dependencies']>('ImportDependencyChanges').implement({
+const DependencyChangesRef = builder.objectRef<ImportChange['dependencies']>('ImportDependencyChanges').implement({
   description: 'Parent dependencies an import would add (or change) and remove.',
   fields: (t) => ({
     added: t.field({ type: [FeatureDependencyRef], description: 'Dependencies it would add or change.', resolve: (x) => x.added }),
@@ -82,7 +81,7 @@ const DependencyChangesRef = builder.objectRef<FeatureImportChange['dependencies
   }),
 });
 
-const FeatureImportChangeRef = builder.objectRef<FeatureImportChange>('FeatureImportChange').implement({
+const FeatureImportChangeRef = builder.objectRef<ImportChange>('FeatureImportChange').implement({
   description: 'What an import would do (or did) to one feature.',
   fields: (t) => ({
     feature: t.exposeString('feature', { description: 'Feature name.' }),
@@ -96,7 +95,7 @@ const FeatureImportChangeRef = builder.objectRef<FeatureImportChange>('FeatureIm
   }),
 });
 
-const ImportValidationRef = builder.objectRef<ImportReport>('ImportValidation').implement({
+const ImportValidationRef = builder.objectRef<ImportValidation>('ImportValidation').implement({
   description: 'Whether an import payload can be imported into a project and environment, and what importing it would change.',
   fields: (t) => ({
     errors: t.field({ type: [ImportItemRef], description: 'Problems that refuse the import.', resolve: (r) => r.errors }),
@@ -106,7 +105,7 @@ const ImportValidationRef = builder.objectRef<ImportReport>('ImportValidation').
   }),
 });
 
-const ImportOutcomeRef = builder.objectRef<ImportOutcome>('ImportOutcome').implement({
+const ImportOutcomeRef = builder.objectRef<ImportResult>('ImportOutcome').implement({
   description: 'What an import did.',
   fields: (t) => ({
     warnings: t.field({ type: [ImportItemRef], description: 'The warnings its validation gave.', resolve: (r) => r.warnings }),

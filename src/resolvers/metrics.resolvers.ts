@@ -1,6 +1,5 @@
 import DataLoader from 'dataloader';
-import type { Application, ApplicationInstance, ApplicationUsage } from '../domain/metrics/application.read-model';
-import type { FeatureMetricsBucket, FeatureUsage } from '../domain/metrics/client-metrics.read-model';
+import type { Application, ApplicationInstance, ApplicationUsage, FeatureMetricsBucket, FeatureUsage } from '../domain/metrics/application.shapes';
 import { HOURS_BACK, updateSchema } from '../domain/metrics/client-metrics.service';
 import { ValidationError } from '../domain/errors';
 import type { FeatureSummary } from '../domain/features/feature.shapes';

@@ -3,7 +3,6 @@ import type {
   AdvancedPlaygroundEntry, AdvancedPlaygroundFeature, PlaygroundConstraintResult, PlaygroundFeatureEvaluation, PlaygroundSegmentResult,
   PlaygroundStrategyEvaluation, PlaygroundVariant,
 } from '../domain/playground/playground.shapes';
-import type { FeatureVariant } from '../domain/features/variant.shapes';
 import { ConstraintOperatorEnum } from './constraints';
 import { LIST_MULTIPLIER, WEIGHTS } from './cost';
 import { builder } from './builder';
@@ -90,7 +89,7 @@ export const PlaygroundFeatureRef = builder.objectRef<PlaygroundFeatureEvaluatio
     isEnabledInCurrentEnvironment: t.exposeBoolean('isEnabledInCurrentEnvironment', { description: 'The environment switch.' }),
     isEnabled: t.exposeBoolean('isEnabled', { description: 'Whether the context gets the feature.' }),
     variant: t.field({ type: PlaygroundVariantRef, description: 'The variant the context gets.', resolve: (f) => f.variant }),
-    variants: t.field({ type: [FeatureVariantRef], description: 'The enabling strategy\'s variants, else the environment\'s.', resolve: (f) => f.variants as FeatureVariant[] }),
+    variants: t.field({ type: [FeatureVariantRef], description: 'The enabling strategy\'s variants, else the environment\'s.', resolve: (f) => f.variants }),
   }),
 });
 

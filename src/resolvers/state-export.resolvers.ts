@@ -1,7 +1,8 @@
 import type {
   StateExport, StateExportFeature, StateExportFeatureEnvironment, StateExportFeatureNaming, StateExportFeatureStrategy,
-  StateExportFeatureStrategySegment, StateExportFeatureTag, StateExportProject, StateExportSegment,
-} from '../domain/import-export/state-export.read-model';
+  StateExportFeatureStrategySegment, StateExportFeatureTag, StateExportProject,
+} from '../domain/import-export/state-export.shapes';
+import type { Segment } from '../domain/segments/segment.shapes';
 import { LIST_MULTIPLIER } from './cost';
 import { builder } from './builder';
 import { EnvironmentRef } from './environments.resolvers';
@@ -100,7 +101,7 @@ const FeatureEnvironmentRowRef = builder.objectRef<StateExportFeatureEnvironment
   }),
 });
 
-const SegmentRowRef = builder.objectRef<StateExportSegment>('StateExportSegment').implement({
+const SegmentRowRef = builder.objectRef<Segment>('StateExportSegment').implement({
   description: 'A segment, as the state export lists it.',
   fields: (t) => ({
     id: t.exposeInt('id', { description: 'Numeric id.' }),

@@ -1,4 +1,4 @@
-import type { UiConfig } from '../domain/ui-config/ui-config.service';
+import type { UiConfig } from '../domain/ui-config/ui-config.shapes';
 import { builder } from './builder';
 
 type VersionInfo = UiConfig['versionInfo'];

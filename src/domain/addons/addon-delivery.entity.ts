@@ -1,13 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-
-/** One attempt at a delivery, as `attempts` records it (never a secret). */
-export interface DeliveryAttemptRecord {
-  attempt: number;
-  at: string;
-  durationMs: number;
-  statusCode: number | null;
-  error: string | null;
-}
+import type { AddonDeliveryAttempt } from './addon.shapes';
 
 /**
  * Addon deliveries (migration 0012), the transactional outbox: `id` is the idempotency key receivers see, `seq` orders
@@ -26,7 +18,7 @@ export const AddonDeliverySchema = defineEntity({
     eventId: p.bigint('string'),
     status: p.enum(['pending', 'delivered', 'failed', 'skipped']).default('pending'),
     attemptCount: p.integer().default(0),
-    attempts: p.json<DeliveryAttemptRecord[]>().default('[]'),
+    attempts: p.json<AddonDeliveryAttempt[]>().default('[]'),
     nextAttemptAt: p.datetime().defaultRaw('now()'),
     claim: p.uuid().nullable(),
     createdAt: p.datetime().defaultRaw('now()'),

@@ -1,7 +1,8 @@
 import { assertEventTypes } from '../events/event-types';
 import { ValidationError, type ErrorDetail } from '../errors';
 import { templateProblem } from './formats';
-import { MASK, PROVIDER_BY_NAME, PROVIDERS, type AddonProvider } from './providers';
+import type { AddonDefinition } from './addon.shapes';
+import { MASK, PROVIDER_BY_NAME, PROVIDERS } from './providers';
 
 /** The checks of what an addon is given: its provider, its parameters against the provider's, and its event types. */
 
@@ -22,7 +23,7 @@ const isHttpUrl = (v: string) => {
  * The parameters to store: each one a parameter of the provider, its text valid for its type; a sensitive one sent back
  * as the mask keeps the stored value; every required one present. Every problem is listed, under `parameters/<name>`.
  */
-export function checkedParameters(provider: AddonProvider, sent: Record<string, string | number | boolean>, stored: Record<string, unknown> | undefined): Record<string, string | number | boolean> {
+export function checkedParameters(provider: AddonDefinition, sent: Record<string, string | number | boolean>, stored: Record<string, unknown> | undefined): Record<string, string | number | boolean> {
   const definitions = new Map(provider.parameters.map((p) => [p.name, p]));
   const out = new Map<string, string | number | boolean>();
   const problems: ErrorDetail[] = [];
@@ -87,7 +88,7 @@ export function checkedEvents(events: string[]): string[] {
   return [...new Set(events)];
 }
 
-export function knownProvider(name: string): AddonProvider {
+export function knownProvider(name: string): AddonDefinition {
   const provider = PROVIDER_BY_NAME.get(name);
   if (!provider) throw ValidationError.single('provider', `The \`provider\` property must name a known provider: ${PROVIDERS.map((p) => p.name).join(', ')}. You sent ${JSON.stringify(name)}.`);
   return provider;

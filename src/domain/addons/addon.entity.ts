@@ -12,7 +12,7 @@ export const AddonSchema = defineEntity({
     provider: p.text(),
     description: p.text().nullable(),
     enabled: p.boolean().default(true),
-    parameters: p.json<Record<string, unknown>>().default('{}'),
+    parameters: p.json<Record<string, string | number | boolean>>().default('{}'),
     events: p.json<string[]>().default('[]'),
     projects: p.json<string[]>().default('[]'),
     environments: p.json<string[]>().default('[]'),

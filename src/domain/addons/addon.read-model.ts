@@ -1,79 +1,28 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { iso, isoOrNull } from '../dates';
+import type { EventRow } from '../events/event.entity';
+import type { TableRow } from '../rows';
+import type { AddonDeliveryRow } from './addon-delivery.entity';
+import type { AddonRow } from './addon.entity';
+import type { Addon, AddonDelivery, AddonDeliveryPage } from './addon.shapes';
 import { MASK, PROVIDER_BY_NAME } from './providers';
 
 /** The reads of addons and their deliveries, and the mapping of their rows into what both doors return. */
 
-/** An addon as both doors return it (spec: Addon): sensitive parameters always masked. */
-export interface Addon {
-  id: number;
-  provider: string;
-  description: string | null;
-  enabled: boolean;
-  parameters: Record<string, string | number | boolean>;
-  events: string[];
-  projects: string[];
-  environments: string[];
-  createdAt: string;
-}
+/** An addon's row as `ADDON_COLUMNS` read it: its real parameters (sensitive ones too) and `created_at`. */
+export type AddonDbRow = Pick<TableRow<AddonRow>, 'id' | 'provider' | 'description' | 'enabled' | 'parameters' | 'events' | 'projects' | 'environments' | 'created_at'>;
 
-/** One recorded attempt (what `GET /api/admin/addons/:id/deliveries` shows). */
-export interface DeliveryAttempt {
-  attempt: number;
-  at: string;
-  durationMs: number;
-  statusCode: number | null;
-  error: string | null;
-}
-
-/** One delivery of one event to one addon, with every attempt (newest deliveries first in lists). */
-export interface AddonDelivery {
-  /** Also the `Idempotency-Key` header the receiver got. */
-  id: string;
-  addonId: number;
-  eventId: number;
-  eventType: string;
-  status: 'pending' | 'delivered' | 'failed' | 'skipped';
-  attempts: DeliveryAttempt[];
-  createdAt: string;
-  /** When the next attempt is due (pending deliveries only). */
-  nextAttemptAt: string | null;
-  /** When it was delivered, failed for good or skipped. */
-  finishedAt: string | null;
-  /** The delivery this one repeats, when an operator asked for it again. */
-  redeliveryOf: string | null;
-}
-
-export interface DeliveryPage {
-  deliveries: AddonDelivery[];
-  /** Pass as `after` to read older deliveries; null on the last page. */
-  nextCursor: string | null;
-}
-
-/** The stored row: the addon's fields with its real parameters and `created_at`. */
-export type AddonRow = Omit<Addon, 'createdAt'> & { created_at: Date };
-
-/** The columns of `AddonRow`. */
+/** The columns of `AddonDbRow`. */
 export const ADDON_COLUMNS = 'id, provider, description, enabled, parameters, events, projects, environments, created_at';
 
 /** A delivery with its event's type, as `DELIVERY_COLUMNS` read it from `addon_deliveries d join events e`. */
-export interface DeliveryRow {
-  id: string;
-  seq: string | number;
-  addon_id: number;
-  event_id: string | number;
-  event_type: string;
-  status: AddonDelivery['status'];
-  attempts: DeliveryAttempt[];
-  created_at: Date;
-  next_attempt_at: Date;
-  finished_at: Date | null;
-  redelivery_of: string | null;
-}
+export type DeliveryDbRow = Pick<TableRow<AddonDeliveryRow>,
+  'id' | 'seq' | 'addon_id' | 'event_id' | 'status' | 'attempts' | 'created_at' | 'next_attempt_at' | 'finished_at' | 'redelivery_of'>
+  & { event_type: TableRow<EventRow>['type'] };
 
 export const DELIVERY_COLUMNS = 'd.id, d.seq, d.addon_id, d.event_id, e.type as event_type, d.status, d.attempts, d.created_at, d.next_attempt_at, d.finished_at, d.redelivery_of';
 
-export const toDelivery = (r: DeliveryRow): AddonDelivery => ({
+export const toDelivery = (r: DeliveryDbRow): AddonDelivery => ({
   id: r.id,
   addonId: r.addon_id,
   eventId: Number(r.event_id),
@@ -87,7 +36,7 @@ export const toDelivery = (r: DeliveryRow): AddonDelivery => ({
 });
 
 /** The stored addon with its sensitive parameters masked: what every read, answer and event shows. */
-export function maskedAddon(r: AddonRow): Addon {
+export function maskedAddon(r: AddonDbRow): Addon {
   const provider = PROVIDER_BY_NAME.get(r.provider);
   const shown: Record<string, string | number | boolean> = {};
   for (const [name, value] of Object.entries(r.parameters ?? {})) {
@@ -109,7 +58,7 @@ export function maskedAddon(r: AddonRow): Addon {
 
 /** Every addon, by id, masked. */
 export async function listAddons(em: EntityManager): Promise<Addon[]> {
-  const rows: AddonRow[] = await em.execute(`select ${ADDON_COLUMNS} from addons order by id`);
+  const rows: AddonDbRow[] = await em.execute(`select ${ADDON_COLUMNS} from addons order by id`);
   return rows.map(maskedAddon);
 }
 
@@ -117,17 +66,17 @@ export async function listAddons(em: EntityManager): Promise<Addon[]> {
  * The same page of deliveries (newest first: `limit` older than `after`, when given) for several addons, in one
  * statement; every addon asked for has a page, empty when it has no deliveries.
  */
-export async function readDeliveryPages(em: EntityManager, addonIds: readonly number[], q: { limit: number; after?: string }): Promise<Map<number, DeliveryPage>> {
-  const rows: DeliveryRow[] = await em.execute(
+export async function readDeliveryPages(em: EntityManager, addonIds: readonly number[], q: { limit: number; after?: string }): Promise<Map<number, AddonDeliveryPage>> {
+  const rows: DeliveryDbRow[] = await em.execute(
     `select x.* from unnest(?::int[]) as a(id)
        cross join lateral (
          select ${DELIVERY_COLUMNS} from addon_deliveries d join events e on e.id = d.event_id
           where d.addon_id = a.id${q.after ? ' and d.seq < ?' : ''} order by d.seq desc limit ?) x`,
     [`{${addonIds.join(',')}}`, ...(q.after ? [q.after] : []), q.limit + 1],
   );
-  const byAddon = new Map<number, DeliveryRow[]>(addonIds.map((id) => [id, []]));
+  const byAddon = new Map<number, DeliveryDbRow[]>(addonIds.map((id) => [id, []]));
   for (const r of rows) byAddon.get(r.addon_id)?.push(r);
-  const out = new Map<number, DeliveryPage>();
+  const out = new Map<number, AddonDeliveryPage>();
   for (const [id, list] of byAddon) {
     const page = list.slice(0, q.limit);
     out.set(id, { deliveries: page.map(toDelivery), nextCursor: list.length > q.limit ? String(page[page.length - 1].seq) : null });

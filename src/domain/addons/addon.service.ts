@@ -10,10 +10,11 @@ import { insertMissingTagType } from '../tags/tag.store';
 import { checkAddonUrl } from './address-policy';
 import { checkedEvents, checkedParameters, knownProvider } from './addon-parameters';
 import {
-  listAddons, maskedAddon, readDeliveryPages, toDelivery, type Addon, type AddonDelivery, type DeliveryPage,
+  listAddons, maskedAddon, readDeliveryPages, toDelivery,
 } from './addon.read-model';
+import type { Addon, AddonDefinition, AddonDelivery, AddonDeliveryPage } from './addon.shapes';
 import { deleteAddon, insertAddon, insertRedelivery, loadAddon, updateAddon } from './addon.store';
-import { PROVIDERS, type AddonProvider } from './providers';
+import { PROVIDERS } from './providers';
 
 export const deliveryQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
@@ -63,7 +64,7 @@ const eventData = (a: Addon) => ({ id: a.id, provider: a.provider, enabled: a.en
 export class AddonService {
   constructor(private readonly em: EntityManager, private readonly principal: Principal, private readonly access: AccessService, private readonly policy: { allowPrivateUrls: boolean } = { allowPrivateUrls: false }) {}
 
-  providers(): readonly AddonProvider[] {
+  providers(): readonly AddonDefinition[] {
     return PROVIDERS;
   }
 
@@ -136,13 +137,13 @@ export class AddonService {
   }
 
   /** Deliveries of an addon, newest first, `limit` at a time (default 20, at most 100). */
-  async deliveries(addonId: string | number, query: DeliveryQuery): Promise<DeliveryPage> {
+  async deliveries(addonId: string | number, query: DeliveryQuery): Promise<AddonDeliveryPage> {
     const addon = await loadAddon(this.em, addonId);
     return (await this.deliveryPages([addon.id], query)).get(addon.id)!;
   }
 
   /** The same page of deliveries for several addons, in one statement (GraphQL's `Addon.deliveries`). */
-  async deliveryPages(addonIds: readonly number[], query: DeliveryQuery): Promise<Map<number, DeliveryPage>> {
+  async deliveryPages(addonIds: readonly number[], query: DeliveryQuery): Promise<Map<number, AddonDeliveryPage>> {
     const q = parse(deliveryQuery, query);
     return readDeliveryPages(this.em, addonIds, q);
   }
@@ -167,7 +168,7 @@ export class AddonService {
   }
 
   /** Where the addon will send must be allowed by the address policy (src/domain/addons/address-policy.ts). */
-  private async checkAddresses(provider: AddonProvider, params: Record<string, string | number | boolean>): Promise<void> {
+  private async checkAddresses(provider: AddonDefinition, params: Record<string, string | number | boolean>): Promise<void> {
     if (this.policy.allowPrivateUrls) return;
     for (const definition of provider.parameters) {
       const value = params[definition.name];
@@ -178,7 +179,7 @@ export class AddonService {
   }
 
   /** The tag types a provider reads (slack channels, datadog tags), created when missing, with their events. */
-  private async ensureTagTypes(tx: EntityManager, provider: AddonProvider, emit: (e: { type: 'tag-type-created'; data: unknown }) => void): Promise<void> {
+  private async ensureTagTypes(tx: EntityManager, provider: AddonDefinition, emit: (e: { type: 'tag-type-created'; data: unknown }) => void): Promise<void> {
     for (const t of provider.tagTypes) {
       const created = await insertMissingTagType(tx, t);
       if (created) emit({ type: 'tag-type-created', data: created });

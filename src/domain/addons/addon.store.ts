@@ -3,7 +3,11 @@ import { lockClause, type RowLock } from '../change';
 import { NotFoundError } from '../errors';
 import { EVENT_COLUMNS, type EventDbRow } from '../events/event.store';
 import { rowId } from '../validation';
-import { ADDON_COLUMNS, DELIVERY_COLUMNS, type AddonRow, type DeliveryAttempt, type DeliveryRow } from './addon.read-model';
+import type { TableRow } from '../rows';
+import type { AddonDeliveryRow } from './addon-delivery.entity';
+import type { AddonRow } from './addon.entity';
+import { ADDON_COLUMNS, DELIVERY_COLUMNS, type AddonDbRow, type DeliveryDbRow } from './addon.read-model';
+import type { AddonDeliveryAttempt } from './addon.shapes';
 
 /**
  * The writes and locks of addons and of their delivery outbox (addon.service.ts says what each rule is for,
@@ -11,27 +15,27 @@ import { ADDON_COLUMNS, DELIVERY_COLUMNS, type AddonRow, type DeliveryAttempt, t
  */
 
 /** The addon row, or 404 for an id that is not a positive integer or names no addon; `lock` (inside a change) locks it first. */
-export async function loadAddon(em: EntityManager, id: string | number, lock?: RowLock): Promise<AddonRow> {
+export async function loadAddon(em: EntityManager, id: string | number, lock?: RowLock): Promise<AddonDbRow> {
   const n = rowId(id);
   if (n === undefined) throw new NotFoundError('Could not find addon');
-  const [row]: AddonRow[] = await em.execute(`select ${ADDON_COLUMNS} from addons where id = ?${lockClause(lock)}`, [n]);
+  const [row]: AddonDbRow[] = await em.execute(`select ${ADDON_COLUMNS} from addons where id = ?${lockClause(lock)}`, [n]);
   if (!row) throw new NotFoundError('Could not find addon');
   return row;
 }
 
 /** What an addon stores (its parameters as given, sensitive ones included). */
-export type AddonFields = Omit<AddonRow, 'id' | 'created_at'>;
+export type AddonFields = Omit<AddonDbRow, 'id' | 'created_at'>;
 
-export async function insertAddon(tx: EntityManager, a: AddonFields): Promise<AddonRow> {
-  const [row]: AddonRow[] = await tx.execute(
+export async function insertAddon(tx: EntityManager, a: AddonFields): Promise<AddonDbRow> {
+  const [row]: AddonDbRow[] = await tx.execute(
     `insert into addons (provider, description, enabled, parameters, events, projects, environments) values (?, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb, ?::jsonb) returning ${ADDON_COLUMNS}`,
     [a.provider, a.description, a.enabled, JSON.stringify(a.parameters), JSON.stringify(a.events), JSON.stringify(a.projects), JSON.stringify(a.environments)],
   );
   return row;
 }
 
-export async function updateAddon(tx: EntityManager, id: number, a: AddonFields): Promise<AddonRow> {
-  const [updated]: AddonRow[] = await tx.execute(
+export async function updateAddon(tx: EntityManager, id: number, a: AddonFields): Promise<AddonDbRow> {
+  const [updated]: AddonDbRow[] = await tx.execute(
     `update addons set provider = ?, description = ?, enabled = ?, parameters = ?::jsonb, events = ?::jsonb, projects = ?::jsonb, environments = ?::jsonb where id = ? returning ${ADDON_COLUMNS}`,
     [a.provider, a.description, a.enabled, JSON.stringify(a.parameters), JSON.stringify(a.events), JSON.stringify(a.projects), JSON.stringify(a.environments), id],
   );
@@ -43,8 +47,8 @@ export async function deleteAddon(tx: EntityManager, id: number): Promise<void> 
 }
 
 /** A new delivery repeating the addon's delivery `deliveryId` (an id checked to be a uuid); undefined when the addon has no such delivery. */
-export async function insertRedelivery(tx: EntityManager, addonId: number, deliveryId: string): Promise<DeliveryRow | undefined> {
-  const [created]: DeliveryRow[] = await tx.execute(
+export async function insertRedelivery(tx: EntityManager, addonId: number, deliveryId: string): Promise<DeliveryDbRow | undefined> {
+  const [created]: DeliveryDbRow[] = await tx.execute(
     `with n as (insert into addon_deliveries (addon_id, event_id, redelivery_of)
                 select addon_id, event_id, id from addon_deliveries where id = ?::uuid and addon_id = ?
                 returning *)
@@ -55,15 +59,10 @@ export async function insertRedelivery(tx: EntityManager, addonId: number, deliv
 }
 
 /** A claimed delivery with what sending it needs: the addon's provider, parameters and state, and the event. */
-export interface ClaimedRow extends EventDbRow {
-  delivery_id: string;
-  addon_id: number;
-  attempt_count: number;
-  provider: string;
-  parameters: Record<string, unknown>;
-  enabled: boolean;
-  claim: string;
-}
+export type ClaimedRow = EventDbRow
+  & Pick<TableRow<AddonDeliveryRow>, 'addon_id' | 'attempt_count'>
+  & Pick<TableRow<AddonRow>, 'provider' | 'parameters' | 'enabled'>
+  & { delivery_id: TableRow<AddonDeliveryRow>['id']; claim: string };
 
 /** The event's columns as the claim statement reads them (`e.id, e.type, …`). */
 const CLAIMED_EVENT_COLUMNS = EVENT_COLUMNS.split(', ').map((c) => `e.${c}`).join(', ');
@@ -92,7 +91,7 @@ export function claimDeliveries(em: EntityManager, limit: number, claim: string,
 export interface DeliveryOutcome {
   id: string;
   claim: string;
-  attempt: DeliveryAttempt;
+  attempt: AddonDeliveryAttempt;
   status: string;
   retry: number | null;
 }

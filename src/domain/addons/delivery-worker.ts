@@ -3,7 +3,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from '../logger';
 import type { EventHub } from '../events/event-hub';
 import { toAuditEvent } from '../events/event.store';
-import type { DeliveryAttempt } from './addon.read-model';
+import type { AddonDeliveryAttempt } from './addon.shapes';
 import { claimDeliveries, recordOutcomes, type ClaimedRow, type DeliveryOutcome } from './addon.store';
 import type { DeliveryOptions } from './delivery-options';
 import { buildRequests } from './formats';
@@ -138,7 +138,7 @@ export class DeliveryWorker {
     } catch (err) {
       outcome = { ok: false, statusCode: null, durationMs: 0, error: (err as Error).message };
     }
-    const recorded: DeliveryAttempt = {
+    const recorded: AddonDeliveryAttempt = {
       attempt, at: at.toISOString(), durationMs: outcome.durationMs, statusCode: outcome.statusCode,
       error: withoutSecrets(outcome.error, row.provider, row.parameters),
     };
@@ -151,7 +151,7 @@ export class DeliveryWorker {
    * Writes an attempt and the delivery's new state, if the claim is still ours. Outcomes that arrive together (a
    * batch sent to a fast receiver) are written by one statement: each waits at most one turn of the event loop.
    */
-  private record(row: ClaimedRow, status: 'pending' | 'delivered' | 'failed' | 'skipped', attempt: DeliveryAttempt, retryInMs: number | null): Promise<void> {
+  private record(row: ClaimedRow, status: 'pending' | 'delivered' | 'failed' | 'skipped', attempt: AddonDeliveryAttempt, retryInMs: number | null): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.outcomes.push({ item: { id: row.delivery_id, claim: row.claim, attempt, status, retry: retryInMs === null ? null : retryInMs / 1000 }, resolve, reject });
       if (this.outcomes.length === 1) setImmediate(() => void this.flushOutcomes());

@@ -1,38 +1,12 @@
+import type { AddonDefinition, AddonParameter } from './addon.shapes';
+
 /**
  * The addon providers (issue 11): what `GET /api/admin/addons` lists as `providers`, and what the addon service
  * validates parameters against. The parameter sets follow Unleash v5.8's definitions (webhook, slack, teams, datadog);
  * `events` is the advisory list of event types each provider is meant for (any event type may be chosen, as in Unleash).
  */
 
-export type ParameterType = 'url' | 'text' | 'textfield' | 'list';
-
-export interface ProviderParameter {
-  name: string;
-  displayName: string;
-  type: ParameterType;
-  description: string;
-  required: boolean;
-  sensitive: boolean;
-  placeholder?: string;
-}
-
-export interface TagTypeDefinition {
-  name: string;
-  description: string;
-  icon: string;
-}
-
-export interface AddonProvider {
-  name: string;
-  displayName: string;
-  description: string;
-  documentationUrl: string;
-  parameters: ProviderParameter[];
-  tagTypes: TagTypeDefinition[];
-  events: string[];
-}
-
-const param = (name: string, displayName: string, type: ParameterType, description: string, required: boolean, sensitive: boolean, placeholder?: string): ProviderParameter =>
+const param = (name: string, displayName: string, type: AddonParameter['type'], description: string, required: boolean, sensitive: boolean, placeholder?: string): AddonParameter =>
   ({ name, displayName, type, description, required, sensitive, ...(placeholder === undefined ? {} : { placeholder }) });
 
 const customHeaders = param('customHeaders', 'Extra HTTP Headers', 'textfield',
@@ -51,7 +25,7 @@ const CHANGE_REQUEST_EVENTS = [
   'change-request-applied', 'change-request-scheduled', 'change-request-scheduled-application-success', 'change-request-scheduled-application-failure',
 ];
 
-export const PROVIDERS: readonly AddonProvider[] = [
+export const PROVIDERS: readonly AddonDefinition[] = [
   {
     name: 'webhook',
     displayName: 'Webhook',
@@ -112,7 +86,7 @@ export const PROVIDERS: readonly AddonProvider[] = [
 ];
 
 /** By name (a Map: a provider name comes from the user). */
-export const PROVIDER_BY_NAME: ReadonlyMap<string, AddonProvider> = new Map(PROVIDERS.map((p) => [p.name, p]));
+export const PROVIDER_BY_NAME: ReadonlyMap<string, AddonDefinition> = new Map(PROVIDERS.map((p) => [p.name, p]));
 
 /** What every read shows instead of a sensitive parameter's value. */
 export const MASK = '*****';

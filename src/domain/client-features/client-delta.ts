@@ -2,9 +2,9 @@ import { IsolationLevel } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { readModelVersion } from '../model-version';
 import {
-  readAttachedSegmentIds, readClientFeatures, readClientSegments, readUsedClientSegments, segmentIds, type ClientFeature,
-  type ClientFeatureScope, type ClientSegment,
+  readAttachedSegmentIds, readClientFeatures, readClientSegments, readUsedClientSegments, segmentIds, type ClientFeatureScope,
 } from './client-features.read-model';
+import type { ClientFeature, ClientSegment } from './client-feature.shapes';
 import { readRevisionChanges, type FeatureChange, type RevisionChanges } from './revision-log.store';
 
 /**

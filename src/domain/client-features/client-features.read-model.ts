@@ -2,10 +2,17 @@ import { IsolationLevel } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { normalizeConstraint } from '../features/constraints';
 import type { Constraint } from '../features/constraint.shapes';
+import type { FeatureDependencyRow } from '../features/feature-dependency.entity';
+import type { FeatureEnvironmentRow } from '../features/feature-environment.entity';
+import type { FeatureStrategyRow } from '../features/feature-strategy.entity';
+import type { FeatureRow } from '../features/feature.entity';
 import { readModelVersion } from '../model-version';
 import { canonicalVariant } from '../features/variants';
 import type { FeatureVariant, StrategyVariant } from '../features/variant.shapes';
 import { SEGMENT_IDS } from '../features/feature.read-model';
+import type { TableRow } from '../rows';
+import type { SegmentRow } from '../segments/segment.entity';
+import type { ClientConstraint, ClientDependency, ClientFeature, ClientSegment, ClientStrategy } from './client-feature.shapes';
 
 /**
  * What one client-API answer covers: the environment, the projects (already narrowed to the token's), and the query's
@@ -19,47 +26,6 @@ export interface ClientFeatureScope {
   namePrefix?: string;
   /** `[type, value]` pairs; a feature passes when it carries any of them. Empty: no tag filter. */
   tags: ReadonlyArray<readonly [string, string]>;
-}
-
-/**
- * A strategy as backend SDKs receive it from Unleash v5.8: no id (old Go SDKs break on it), title, sort order (the list
- * is already in that order) or `disabled` (disabled strategies are left out); `segments` holds ids and is left out when
- * the strategy has none.
- */
-export type ClientConstraint = Omit<Constraint, 'caseInsensitive' | 'inverted'> & { caseInsensitive?: true; inverted?: true };
-
-export interface ClientStrategy {
-  name: string;
-  constraints: ClientConstraint[];
-  parameters: Record<string, string>;
-  variants: StrategyVariant[];
-  segments?: number[];
-}
-
-export interface ClientDependency {
-  feature: string;
-  enabled: boolean;
-  variants?: string[];
-}
-
-/** A feature as backend SDKs receive it (`GET /api/client/features`, Unleash v5.8). */
-export interface ClientFeature {
-  name: string;
-  type: string;
-  description: string | null;
-  enabled: boolean;
-  stale: boolean;
-  impressionData: boolean;
-  project: string;
-  strategies: ClientStrategy[];
-  variants: FeatureVariant[];
-  dependencies?: ClientDependency[];
-}
-
-export interface ClientSegment {
-  id: number;
-  name: string;
-  constraints: ClientConstraint[];
 }
 
 /** The features of a scope read in one snapshot, with the `model_version` that snapshot belongs to. */
@@ -102,13 +68,13 @@ export async function readClientFeatures(tx: EntityManager, scope: ClientFeature
   if ((scope.projects !== '*' && scope.projects.length === 0) || names?.length === 0) return { features: [], segments: [] };
   const filter = featureFilter(scope, names);
   const env = scope.environment;
-  const features = await tx.execute<FeatureRow[]>(
+  const features = await tx.execute<FeatureDbRow[]>(
     `select f.name, f.project, f.type, f.description, f.stale, f.impression_data from features f where ${filter.sql} order by f.name`, filter.params);
   if (features.length === 0) return { features: [], segments: [] };
-  const envRows = await tx.execute<EnvRow[]>(
+  const envRows = await tx.execute<EnvDbRow[]>(
     `select fe.feature_name, fe.enabled, fe.variants from feature_environments fe join features f on f.name = fe.feature_name
       where fe.environment = ? and ${filter.sql}`, [env, ...filter.params]);
-  const strategyRows = await tx.execute<StrategyRow[]>(
+  const strategyRows = await tx.execute<StrategyDbRow[]>(
     `select fs.feature_name, fs.strategy_name, fs.parameters, fs.constraints, fs.variants, fs.disabled,
             ${SEGMENT_IDS} as segments
        from feature_strategies fs join features f on f.name = fs.feature_name
@@ -116,7 +82,7 @@ export async function readClientFeatures(tx: EntityManager, scope: ClientFeature
       where fs.environment = ? and ${filter.sql}
       group by fs.id
       order by fs.sort_order, fs.created_at, fs.id`, [env, ...filter.params]);
-  const dependencyRows = await tx.execute<DependencyRow[]>(
+  const dependencyRows = await tx.execute<DependencyDbRow[]>(
     `select d.parent, d.child, d.enabled, d.variants from feature_dependencies d join features f on f.name = d.child
       where ${filter.sql} order by d.parent`, filter.params);
   const used = new Set<number>();
@@ -127,7 +93,7 @@ export async function readClientFeatures(tx: EntityManager, scope: ClientFeature
 /** The segments of `ids` that exist, in the client shape, by id. */
 export async function readClientSegments(tx: EntityManager, ids: readonly number[]): Promise<ClientSegment[]> {
   if (ids.length === 0) return [];
-  const rows = await tx.execute<SegmentRow[]>(`select id, name, constraints from segments where id in (?) order by id`, [[...ids]]);
+  const rows = await tx.execute<SegmentDbRow[]>(`select id, name, constraints from segments where id in (?) order by id`, [[...ids]]);
   return rows.map(toSegment);
 }
 
@@ -144,7 +110,7 @@ export async function readAttachedSegmentIds(tx: EntityManager, names: readonly 
 export async function readUsedClientSegments(tx: EntityManager, scope: ClientFeatureScope, ids: readonly number[]): Promise<ClientSegment[]> {
   if (ids.length === 0 || (scope.projects !== '*' && scope.projects.length === 0)) return [];
   const filter = featureFilter(scope);
-  const rows = await tx.execute<SegmentRow[]>(
+  const rows = await tx.execute<SegmentDbRow[]>(
     `select s.id, s.name, s.constraints from segments s
       where s.id in (?) and exists (
         select 1 from feature_strategy_segments fss
@@ -178,7 +144,7 @@ function featureFilter(scope: ClientFeatureScope, names?: readonly string[]): { 
   return { sql: parts.join(' and '), params };
 }
 
-function assemble(features: FeatureRow[], envRows: EnvRow[], strategyRows: StrategyRow[], dependencyRows: DependencyRow[]): ClientFeature[] {
+function assemble(features: FeatureDbRow[], envRows: EnvDbRow[], strategyRows: StrategyDbRow[], dependencyRows: DependencyDbRow[]): ClientFeature[] {
   const byName = new Map<string, ClientFeature>();
   const hasDisabled = new Set<string>();
   const out = features.map((f) => {
@@ -244,13 +210,12 @@ export function clientConstraint(stored: Constraint): ClientConstraint {
   return out;
 }
 
-const toSegment = (r: SegmentRow): ClientSegment => ({ id: Number(r.id), name: r.name, constraints: (r.constraints ?? []).map(clientConstraint) });
+const toSegment = (r: SegmentDbRow): ClientSegment => ({ id: Number(r.id), name: r.name, constraints: (r.constraints ?? []).map(clientConstraint) });
 
-interface FeatureRow { name: string; project: string; type: string; description: string | null; stale: boolean; impression_data: boolean }
-interface EnvRow { feature_name: string; enabled: boolean; variants: FeatureVariant[] | null }
-interface StrategyRow {
-  feature_name: string; strategy_name: string; parameters: Record<string, string> | null;
-  constraints: Constraint[] | null; variants: StrategyVariant[] | null; disabled: boolean; segments: Array<number | string> | null;
-}
-interface DependencyRow { parent: string; child: string; enabled: boolean; variants: string[] | null }
-interface SegmentRow { id: number | string; name: string; constraints: Constraint[] | null }
+type FeatureDbRow = Pick<TableRow<FeatureRow>, 'name' | 'project' | 'type' | 'description' | 'stale' | 'impression_data'>;
+type EnvDbRow = Pick<TableRow<FeatureEnvironmentRow>, 'feature_name' | 'enabled' | 'variants'>;
+/** With the ids of the segments it uses (`SEGMENT_IDS`: an aggregate over its links). */
+type StrategyDbRow = Pick<TableRow<FeatureStrategyRow>, 'feature_name' | 'strategy_name' | 'parameters' | 'constraints' | 'variants' | 'disabled'>
+  & { segments: Array<number | string> | null };
+type DependencyDbRow = Pick<TableRow<FeatureDependencyRow>, 'parent' | 'child' | 'enabled' | 'variants'>;
+type SegmentDbRow = Pick<TableRow<SegmentRow>, 'id' | 'name' | 'constraints'>;

@@ -1,4 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TableRow } from '../rows';
+import type { ClientChangeRow, ClientRevisionHorizonRow, ClientRevisionRow } from './revision-log.entity';
 
 /** What changed of one feature over a range of revisions (migration 0023). */
 export interface FeatureChange {
@@ -19,7 +21,8 @@ export interface RevisionChanges {
   segments: Map<number, bigint>;
 }
 
-interface ChangeRow { kind: 'f' | 's'; key: string; environment: string | null; project: string | null; revision: string }
+/** A change with the latest revision that made it (`max(r.revision)::text`). */
+type ChangeDbRow = Pick<TableRow<ClientChangeRow>, 'kind' | 'key' | 'environment' | 'project'> & Pick<TableRow<ClientRevisionRow>, 'revision'>;
 
 /**
  * What changed between revision `from` and revision `to` (both values of `model_version`), read through `tx`, whose
@@ -28,11 +31,11 @@ interface ChangeRow { kind: 'f' | 's'; key: string; environment: string | null; 
  */
 export async function readRevisionChanges(tx: EntityManager, from: bigint, to: bigint): Promise<RevisionChanges | undefined> {
   if (from > to) return undefined;
-  const [horizon] = await tx.execute<Array<{ revision: string }>>(`select revision::text as revision from client_revision_horizon where id = 1`);
+  const [horizon] = await tx.execute<Array<Pick<TableRow<ClientRevisionHorizonRow>, 'revision'>>>(`select revision::text as revision from client_revision_horizon where id = 1`);
   if (!horizon || BigInt(horizon.revision) > from) return undefined;
   const changes: RevisionChanges = { from, to, features: new Map(), segments: new Map() };
   if (from === to) return changes;
-  const rows = await tx.execute<ChangeRow[]>(
+  const rows = await tx.execute<ChangeDbRow[]>(
     `select c.kind, c.key, c.environment, c.project, max(r.revision)::text as revision
        from client_revisions r join client_changes c on c.txid = r.txid
       where r.revision > ? and r.revision <= ?

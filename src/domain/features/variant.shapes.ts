@@ -30,3 +30,7 @@ export const Variant = named('Variant', z.object({
     .describe('Context values that always get this variant, whatever the weights'),
 }), 'A variant of a feature in an environment');
 export type FeatureVariant = z.output<typeof Variant>;
+
+/** A feature's variant where `overrides` may be left out (the client answer and the exports send it only when set). */
+export const SentVariant = Variant.partial({ overrides: true });
+export type SentVariant = z.output<typeof SentVariant>;

@@ -4,8 +4,19 @@ import { iso, isoOrNull } from '../dates';
 import { FeatureReadModel, strategyKey } from '../features/feature.read-model';
 import type { FeatureDependency, FeatureStrategy, FeatureSummary } from '../features/feature.shapes';
 import type { Tag } from '../tags/tag.shapes';
+import type { PermissionRow } from '../access/role.entity';
+import type { ContextFieldRow } from '../context/context-field.entity';
+import type { FeatureDependencyRow } from '../features/feature-dependency.entity';
+import type { FeatureEnvironmentRow } from '../features/feature-environment.entity';
+import type { FeatureRow, FeatureTypeRow } from '../features/feature.entity';
 import { canonicalVariant } from '../features/variants';
 import type { FeatureVariant } from '../features/variant.shapes';
+import type { ProjectRow } from '../projects/project.entity';
+import type { TableRow } from '../rows';
+import type { SegmentRow } from '../segments/segment.entity';
+import type { StrategyDefinitionRow } from '../strategies/strategy-definition.entity';
+import type { TagTypeRow } from '../tags/tag.entity';
+import type { ExportResult } from './import-export.shapes';
 import type { ImportState } from './import-plan';
 import { tagOf, type ImportRequest } from './import-payload';
 
@@ -16,6 +27,15 @@ import { tagOf, type ImportRequest } from './import-payload';
  */
 
 const rows = <T>(em: EntityManager, sql: string, params: unknown[]): Promise<T[]> => em.execute(sql, params) as Promise<T[]>;
+
+/** A feature the import names, as its summary needs it. */
+type FeatureDbRow = Pick<TableRow<FeatureRow>, 'name' | 'type' | 'description' | 'project' | 'stale' | 'impression_data' | 'created_at' | 'archived_at' | 'last_seen_at'>;
+
+/** The target project: its limit, its naming pattern (renamed `pattern`, `example`, `description`) and its count of active features. */
+type Project = TableRow<ProjectRow>;
+type ProjectDbRow = Pick<Project, 'id' | 'feature_limit'> & {
+  pattern: Project['feature_naming_pattern']; example: Project['feature_naming_example']; description: Project['feature_naming_description']; active: number;
+};
 
 /**
  * Reads what planning an import needs, one statement per kind, one after the other (inside the import's transaction
@@ -33,39 +53,36 @@ export async function readImportState(em: EntityManager, request: ImportRequest,
   const tagTypeNames = [...new Set([...data.tagTypes.map((t) => t.name), ...(data.featureTags ?? []).map((t) => tagOf(t).type)])].sort();
   const strategyNames = [...new Set(data.featureStrategies.map((s) => s.name))].sort();
 
-  const featureRows = named.length === 0 ? [] : await rows<{
-    name: string; type: string; description: string | null; project: string; stale: boolean; impression_data: boolean;
-    created_at: Date; archived_at: Date | null; last_seen_at: Date | null;
-  }>(em, `select name, type, description, project, stale, impression_data, created_at, archived_at, last_seen_at from features where name in (?) order by name${lockClause(lock?.features)}`, [named]);
+  const featureRows = named.length === 0 ? [] : await rows<FeatureDbRow>(em, `select name, type, description, project, stale, impression_data, created_at, archived_at, last_seen_at from features where name in (?) order by name${lockClause(lock?.features)}`, [named]);
   const features = new Map<string, FeatureSummary>(featureRows.map((r) => [r.name, {
     name: r.name, type: r.type, description: r.description, project: r.project, stale: r.stale, impressionData: r.impression_data,
     createdAt: iso(r.created_at), archivedAt: isoOrNull(r.archived_at),
     archived: r.archived_at !== null, lastSeenAt: isoOrNull(r.last_seen_at), favorite: false,
   }]));
-  const [projectRow] = await rows<{ id: string; feature_limit: number | null; pattern: string | null; example: string | null; description: string | null; active: number }>(em,
+  const [projectRow] = await rows<ProjectDbRow>(em,
     `select p.id, p.feature_limit, p.feature_naming_pattern as pattern, p.feature_naming_example as example, p.feature_naming_description as description,
             (select count(*)::int from features f where f.project = p.id and f.archived_at is null) as active
        from projects p where p.id = ?`, [project]);
   const [envRow] = await rows<{ exists: boolean; linked: boolean }>(em,
     `select true as exists, exists (select 1 from project_environments where project_id = ? and environment_name = e.name) as linked from environments e where e.name = ?`, [project, environment]);
-  const definitions = strategyNames.length === 0 ? [] : await rows<{ name: string; built_in: boolean }>(em,
+  const definitions = strategyNames.length === 0 ? [] : await rows<Pick<TableRow<StrategyDefinitionRow>, 'name' | 'built_in'>>(em,
     `select name, built_in from strategies where name in (?) order by name${lockClause(lock?.definitions)}`, [strategyNames]);
-  const fields = fieldNames.length === 0 ? [] : await rows<{ name: string; legal_values: Array<{ value: string }> | null }>(em,
+  const fields = fieldNames.length === 0 ? [] : await rows<Pick<TableRow<ContextFieldRow>, 'name' | 'legal_values'>>(em,
     `select name, legal_values from context_fields where name in (?) order by name${lockClause(lock?.definitions)}`, [fieldNames]);
-  const segments = segmentNames.length === 0 ? [] : await rows<{ id: number; name: string }>(em,
+  const segments = segmentNames.length === 0 ? [] : await rows<Pick<TableRow<SegmentRow>, 'id' | 'name'>>(em,
     `select id, name from segments where name in (?) and (project is null or project = ?) order by id${lockClause(lock?.definitions)}`, [segmentNames, project]);
-  const tagTypes = tagTypeNames.length === 0 ? [] : await rows<{ name: string }>(em,
+  const tagTypes = tagTypeNames.length === 0 ? [] : await rows<Pick<TableRow<TagTypeRow>, 'name'>>(em,
     `select name from tag_types where name in (?) order by name${lockClause(lock?.definitions)}`, [tagTypeNames]);
-  const featureTypes = await rows<{ id: string }>(em, `select id from feature_types`, []);
-  const permissionNames = await rows<{ name: string; display_name: string }>(em, `select name, display_name from permissions`, []);
+  const featureTypes = await rows<Pick<TableRow<FeatureTypeRow>, 'id'>>(em, `select id from feature_types`, []);
+  const permissionNames = await rows<Pick<TableRow<PermissionRow>, 'name' | 'display_name'>>(em, `select name, display_name from permissions`, []);
   // The current configuration of the features that would be overwritten: active ones of the target project.
   const current = featureNames.filter((n) => { const f = features.get(n); return f !== undefined && !f.archived && f.project === project; });
   const read = new FeatureReadModel(em);
   const strategies = current.length === 0 ? new Map<string, FeatureStrategy[]>() : await read.strategies(current);
-  const envStates = current.length === 0 ? [] : await rows<{ feature_name: string; enabled: boolean; variants: FeatureVariant[] | null }>(em,
+  const envStates = current.length === 0 ? [] : await rows<Pick<TableRow<FeatureEnvironmentRow>, 'feature_name' | 'enabled' | 'variants'>>(em,
     `select feature_name, enabled, variants from feature_environments where environment = ? and feature_name in (?)`, [environment, current]);
   const tags = current.length === 0 ? new Map<string, Tag[]>() : await read.tags(current);
-  const edges = named.length === 0 ? [] : await rows<{ parent: string; child: string; enabled: boolean; variants: string[] | null }>(em,
+  const edges = named.length === 0 ? [] : await rows<Pick<TableRow<FeatureDependencyRow>, 'parent' | 'child' | 'enabled' | 'variants'>>(em,
     `select parent, child, enabled, variants from feature_dependencies where child in (?) or parent in (?) order by child, parent`, [named, named]);
 
   const segmentByName = new Map<string, number>();
@@ -92,21 +109,6 @@ export async function readImportState(em: EntityManager, request: ImportRequest,
 
 // ---- export -------------------------------------------------------------------------------------------------
 
-/** The batch export: the import payload's `data` (spec "Import payload"), for one environment. */
-export interface ExportResult {
-  features: Array<{ name: string; type: string; description: string | null; project: string; stale: boolean; impressionData: boolean; archived: boolean }>;
-  featureStrategies: Array<{
-    id: string; name: string; title: string | null; disabled: boolean; featureName: string; sortOrder: number; segments: number[];
-    constraints: unknown[]; variants: unknown[]; parameters: Record<string, string>;
-  }>;
-  featureEnvironments: Array<{ name: string; featureName: string; environment: string; enabled: boolean; variants: FeatureVariant[] }>;
-  contextFields: Array<{ name: string; description: string | null; stickiness: boolean; sortOrder: number; legalValues: Array<{ value: string; description?: string }> }>;
-  featureTags: Array<{ featureName: string; tagType: string; tagValue: string }>;
-  segments: Array<{ id: number; name: string }>;
-  tagTypes: Array<{ name: string; description: string | null; icon: string | null }>;
-  dependencies: Array<{ feature: string; dependencies: FeatureDependency[] }>;
-}
-
 /** Whether the environment exists. */
 export async function environmentExists(em: EntityManager, name: string): Promise<boolean> {
   const env = await em.execute(`select name from environments where name = ?`, [name]);
@@ -115,13 +117,13 @@ export async function environmentExists(em: EntityManager, name: string): Promis
 
 /** The active features among these names, by name. */
 export async function activeFeaturesNamed(em: EntityManager, names: string[]): Promise<string[]> {
-  const rows: Array<{ name: string }> = await em.execute(`select name from features where name in (?) and archived_at is null order by name`, [names]);
+  const rows: Array<Pick<TableRow<FeatureRow>, 'name'>> = await em.execute(`select name from features where name in (?) and archived_at is null order by name`, [names]);
   return rows.map((r) => r.name);
 }
 
 /** The active features with a tag, by name. */
 export async function activeFeaturesTagged(em: EntityManager, type: string, value: string): Promise<string[]> {
-  const rows: Array<{ name: string }> = await em.execute(
+  const rows: Array<Pick<TableRow<FeatureRow>, 'name'>> = await em.execute(
     `select f.name from features f join feature_tags ft on ft.feature_name = f.name where ft.tag_type = ? and ft.tag_value = ? and f.archived_at is null order by f.name`,
     [type, value]);
   return rows.map((r) => r.name);
@@ -129,7 +131,7 @@ export async function activeFeaturesTagged(em: EntityManager, type: string, valu
 
 /** The active features of a project, by name. */
 export async function activeFeaturesOfProject(em: EntityManager, project: string): Promise<string[]> {
-  const rows: Array<{ name: string }> = await em.execute(`select name from features where project = ? and archived_at is null order by name`, [project]);
+  const rows: Array<Pick<TableRow<FeatureRow>, 'name'>> = await em.execute(`select name from features where project = ? and archived_at is null order by name`, [project]);
   return rows.map((r) => r.name);
 }
 
@@ -141,7 +143,7 @@ export async function exportOf(em: EntityManager, names: string[], environment: 
   const [summaries, strategies, envRows, tags, deps] = await Promise.all([
     read.summaries({ names }),
     read.strategies(names),
-    em.execute(`select feature_name, enabled, variants from feature_environments where environment = ? and feature_name in (?) order by feature_name`, [environment, names]) as Promise<Array<{ feature_name: string; enabled: boolean; variants: FeatureVariant[] | null }>>,
+    em.execute(`select feature_name, enabled, variants from feature_environments where environment = ? and feature_name in (?) order by feature_name`, [environment, names]) as Promise<Array<Pick<TableRow<FeatureEnvironmentRow>, 'feature_name' | 'enabled' | 'variants'>>>,
     read.tags(names),
     read.dependencies(names),
   ]);
@@ -154,11 +156,9 @@ export async function exportOf(em: EntityManager, names: string[], environment: 
   const featureTags = names.flatMap((n) => (tags.get(n) ?? []).map((t) => ({ featureName: n, tagType: t.type, tagValue: t.value })));
   const tagTypeNames = [...new Set(featureTags.map((t) => t.tagType))].sort();
   const [segments, fields, tagTypes] = await Promise.all([
-    segmentIds.length ? em.execute(`select id, name from segments where id in (?) order by id`, [segmentIds]) as Promise<Array<{ id: number; name: string }>> : [],
-    fieldNames.length ? em.execute(`select name, description, stickiness, sort_order, legal_values from context_fields where name in (?) order by name`, [fieldNames]) as Promise<Array<{
-      name: string; description: string | null; stickiness: boolean; sort_order: number; legal_values: ExportResult['contextFields'][number]['legalValues'] | null;
-    }>> : [],
-    tagTypeNames.length ? em.execute(`select name, description, icon from tag_types where name in (?) order by name`, [tagTypeNames]) as Promise<ExportResult['tagTypes']> : [],
+    segmentIds.length ? em.execute(`select id, name from segments where id in (?) order by id`, [segmentIds]) as Promise<Array<Pick<TableRow<SegmentRow>, 'id' | 'name'>>> : [],
+    fieldNames.length ? em.execute(`select name, description, stickiness, sort_order, legal_values from context_fields where name in (?) order by name`, [fieldNames]) as Promise<Array<Pick<TableRow<ContextFieldRow>, 'name' | 'description' | 'stickiness' | 'sort_order' | 'legal_values'>>> : [],
+    tagTypeNames.length ? em.execute(`select name, description, icon from tag_types where name in (?) order by name`, [tagTypeNames]) as Promise<Array<Pick<TableRow<TagTypeRow>, 'name' | 'description' | 'icon'>>> : [],
   ]);
   return {
     features: summaries.map((f) => ({ name: f.name, type: f.type, description: f.description, project: f.project, stale: f.stale, impressionData: f.impressionData, archived: false })),

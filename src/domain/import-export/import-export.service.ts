@@ -8,12 +8,12 @@ import { MissingPermissionsError, NotFoundError, ValidationError } from '../erro
 import { assertProjectEnvironment } from '../features/feature.store';
 import { loadProject } from '../projects/project.store';
 import { parse } from '../validation';
-import type { FeatureImportChange } from './import-feature-plan';
 import {
-  activeFeaturesNamed, activeFeaturesOfProject, activeFeaturesTagged, environmentExists, exportOf, readImportState, type ExportResult,
+  activeFeaturesNamed, activeFeaturesOfProject, activeFeaturesTagged, environmentExists, exportOf, readImportState,
 } from './import-export.read-model';
+import type { ExportResult, ImportItem, ImportResult, ImportValidation } from './import-export.shapes';
 import { importSchema, type ImportInput } from './import-payload';
-import { PERMISSION_ORDER, planImport, type ImportItem, type ImportReport } from './import-plan';
+import { PERMISSION_ORDER, planImport } from './import-plan';
 import { writeImport } from './import-writer';
 import { lockFeatureLimit } from './import.store';
 
@@ -29,12 +29,6 @@ export const exportSchema = z.object({
 });
 
 export type ExportInput = z.input<typeof exportSchema>;
-
-/** What an import did: the warnings validation gave and, per feature, what changed. */
-export interface ImportOutcome {
-  warnings: ImportItem[];
-  changes: FeatureImportChange[];
-}
 
 /** The message of a refused import: each of validation's errors with the items it names. */
 const refusal = (errors: ImportItem[]) => ValidationError.of(errors.map((e) => ({
@@ -57,7 +51,7 @@ export class ImportExportService {
   }
 
   /** POST /features-batch/validate: errors, warnings, missing permissions and what would change. Writes nothing. */
-  async validate(input: ImportInput): Promise<ImportReport> {
+  async validate(input: ImportInput): Promise<ImportValidation> {
     const request = parse(importSchema, input);
     const allowed = await this.allowedIn(request.project, request.environment);
     const state = await readImportState(this.em, request);
@@ -69,7 +63,7 @@ export class ImportExportService {
    * missing permission) or 400 ValidationError (one detail per validation error) before anything is written; a
    * failure while writing rolls everything back. Event features-imported, plus each change's own events.
    */
-  async import(input: ImportInput): Promise<ImportOutcome> {
+  async import(input: ImportInput): Promise<ImportResult> {
     const request = parse(importSchema, input);
     const { project, environment } = request;
     await this.access.check('UPDATE_FEATURE', { project });

@@ -1,6 +1,7 @@
 import type { FeatureDependency, FeatureStrategy, FeatureSummary } from '../features/feature.shapes';
 import type { Tag } from '../tags/tag.shapes';
 import type { FeatureVariant } from '../features/variant.shapes';
+import type { FieldDifference, ImportChange, PlannedStrategy } from './import-export.shapes';
 import { canonicalJson, sameJson } from '../validation';
 import type { ImportFeature } from './import-payload';
 
@@ -9,28 +10,6 @@ import type { ImportFeature } from './import-payload';
  * environment, tags and dependencies as the import leaves them, compared with what it has now. Pure; import-plan.ts
  * calls it for every feature of the payload it imports.
  */
-
-/** A strategy as an import would store it (its id is given when it is written). */
-export type PlannedStrategy = Omit<FeatureStrategy, 'id' | 'featureName'>;
-
-export interface FieldDifference {
-  field: 'type' | 'description' | 'impressionData' | 'stale';
-  before: unknown;
-  after: unknown;
-}
-
-/** What importing would do to one feature (issue 13 part 5: beyond Unleash's errors and warnings). */
-export interface FeatureImportChange {
-  feature: string;
-  /** `create`: new; `update`: exists in the project and something differs; `unchanged`: exists and nothing differs. */
-  action: 'create' | 'update' | 'unchanged';
-  fields: FieldDifference[];
-  strategies: { added: PlannedStrategy[]; removed: FeatureStrategy[] };
-  enabled: { before: boolean; after: boolean } | null;
-  variants: { before: FeatureVariant[]; after: FeatureVariant[] } | null;
-  tags: { added: Tag[]; removed: Tag[] };
-  dependencies: { added: FeatureDependency[]; removed: FeatureDependency[] };
-}
 
 /** The metadata an import writes of a feature. */
 export interface PlannedMetadata {
@@ -43,7 +22,7 @@ export interface PlannedMetadata {
 
 /** One feature of a plan: what changes, and what the writer needs of its state before. */
 export interface PlannedFeature {
-  change: FeatureImportChange;
+  change: ImportChange;
   metadata: PlannedMetadata;
   before?: FeatureSummary;
   /** Its strategies in the environment that the import keeps as they are. */
@@ -112,7 +91,7 @@ export function planFeature(f: ImportFeature, existing: FeatureSummary | undefin
   const variantsAfter = x.environment?.variants ?? before.variants;
   const tagsAfter = x.tags ?? x.currentTags;
   const depsAfter = x.dependencies ?? x.currentDependencies;
-  const change: FeatureImportChange = {
+  const change: ImportChange = {
     feature: f.name,
     action: existing ? 'update' : 'create',
     fields,

@@ -1,33 +1,21 @@
 import { DomainError, type ErrorDetail } from '../errors';
 import { constraintProblems } from '../features/constraints';
 import type { FeatureDependency, FeatureStrategy, FeatureSummary } from '../features/feature.shapes';
-import type { Tag } from '../tags/tag.shapes';
+import type { Tag, TagType } from '../tags/tag.shapes';
 import { parameterProblems } from '../features/feature-strategy.rules';
 import { toFeatureVariants, toStrategyVariants } from '../features/variants';
 import type { FeatureVariant, StrategyVariant } from '../features/variant.shapes';
 import { matchesFeatureNaming } from '../projects/feature-naming';
-import { planFeature, tagKey, type FeatureImportChange, type PlannedFeature, type PlannedStrategy } from './import-feature-plan';
+import type { ImportItem, ImportValidation, PlannedStrategy } from './import-export.shapes';
+import { planFeature, tagKey, type PlannedFeature } from './import-feature-plan';
 import { featureOfEnvironment, tagOf, type ImportContextField, type ImportRequest } from './import-payload';
-
-/** One line of the validation answer (Unleash's shape): a message and the names it is about. */
-export interface ImportItem {
-  message: string;
-  affectedItems: string[];
-}
-
-export interface ImportReport {
-  errors: ImportItem[];
-  warnings: ImportItem[];
-  permissions: ImportItem[];
-  changes: FeatureImportChange[];
-}
 
 /** Everything the writer needs, computed once from the payload and the state read under the import's locks. */
 export interface ImportPlan {
-  report: ImportReport;
+  report: ImportValidation;
   /** Permissions the caller needs, by name, with the scope each is checked in. */
   required: string[];
-  newTagTypes: Array<{ name: string; description: string | null; icon: string | null }>;
+  newTagTypes: TagType[];
   newContextFields: ImportContextField[];
   features: PlannedFeature[];
 }

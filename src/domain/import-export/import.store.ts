@@ -1,4 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ContextFieldRow } from '../context/context-field.entity';
+import type { FeatureDependencyRow } from '../features/feature-dependency.entity';
+import type { FeatureEnvironmentRow } from '../features/feature-environment.entity';
+import type { FeatureStrategyRow } from '../features/feature-strategy.entity';
+import type { FeatureRow } from '../features/feature.entity';
+import type { TableRow } from '../rows';
+import type { TagRow } from '../tags/tag.entity';
+import type { TagTypeDbRow } from '../tags/tag.store';
 
 /**
  * The writes of a batch import (import-writer.ts says which rows and events each one is for), set by set: each list
@@ -17,29 +25,17 @@ export async function lockFeatureLimit(tx: EntityManager, project: string): Prom
   await tx.execute(`select pg_advisory_xact_lock(hashtext(?))`, [`features.limit:${project}`]);
 }
 
-export interface TagTypeRow {
-  name: string;
-  description: string | null;
-  icon: string | null;
-}
-
 /** The tag types that did not exist, as created. */
-export async function insertTagTypes(tx: EntityManager, tagTypes: TagTypeRow[]): Promise<TagTypeRow[]> {
+export async function insertTagTypes(tx: EntityManager, tagTypes: TagTypeDbRow[]): Promise<TagTypeDbRow[]> {
   return tx.execute(
     `insert into tag_types (name, description, icon) select r.name, r.description, r.icon from jsonb_to_recordset(?::jsonb) as r(name text, description text, icon text)
      on conflict do nothing returning name, description, icon`, [recordset(tagTypes)]);
 }
 
-export interface ContextFieldRow {
-  name: string;
-  description: string | null;
-  stickiness: boolean;
-  sort_order: number;
-  legal_values: unknown[];
-}
+export type ContextFieldDbRow = Pick<TableRow<ContextFieldRow>, 'name' | 'description' | 'stickiness' | 'sort_order' | 'legal_values'>;
 
 /** The names of the context fields that did not exist, as created. */
-export async function insertContextFields(tx: EntityManager, fields: ContextFieldRow[]): Promise<Array<{ name: string }>> {
+export async function insertContextFields(tx: EntityManager, fields: ContextFieldDbRow[]): Promise<Array<Pick<ContextFieldDbRow, 'name'>>> {
   return tx.execute(
     `insert into context_fields (name, description, stickiness, sort_order, legal_values)
      select r.name, r.description, r.stickiness, r.sort_order, r.legal_values from jsonb_to_recordset(?::jsonb) as r(name text, description text, stickiness boolean, sort_order int, legal_values jsonb)
@@ -47,16 +43,10 @@ export async function insertContextFields(tx: EntityManager, fields: ContextFiel
 }
 
 /** A feature's metadata as the import writes it. */
-export interface FeatureMetadataRow {
-  name: string;
-  type: string;
-  description: string | null;
-  stale: boolean;
-  impression_data: boolean;
-}
+export type FeatureMetadataRow = Pick<TableRow<FeatureRow>, 'name' | 'type' | 'description' | 'stale' | 'impression_data'>;
 
 /** The new features (a name taken meanwhile is left out: the unique key decides), with their creation times. */
-export async function insertFeatures(tx: EntityManager, project: string, userId: number | null | undefined, features: FeatureMetadataRow[]): Promise<Array<{ name: string; created_at: Date }>> {
+export async function insertFeatures(tx: EntityManager, project: string, userId: number | null | undefined, features: FeatureMetadataRow[]): Promise<Array<Pick<TableRow<FeatureRow>, 'name' | 'created_at'>>> {
   return tx.execute(
     `insert into features (name, project, type, description, stale, impression_data, created_by_user_id)
      select r.name, ?, r.type, r.description, r.stale, r.impression_data, ?::int from jsonb_to_recordset(?::jsonb) as r(name text, type text, description text, stale boolean, impression_data boolean)
@@ -83,19 +73,10 @@ export async function deleteStrategies(tx: EntityManager, ids: string[]): Promis
 }
 
 /** A strategy as the import writes it. */
-export interface StrategyRow {
-  id: string;
-  feature_name: string;
-  strategy_name: string;
-  title: string | null;
-  parameters: Record<string, string>;
-  constraints: unknown[];
-  variants: unknown[];
-  sort_order: number;
-  disabled: boolean;
-}
+export type StrategyDbRow = Pick<TableRow<FeatureStrategyRow>,
+  'id' | 'feature_name' | 'strategy_name' | 'title' | 'parameters' | 'constraints' | 'variants' | 'sort_order' | 'disabled'>;
 
-export async function insertStrategies(tx: EntityManager, project: string, environment: string, strategies: StrategyRow[]): Promise<void> {
+export async function insertStrategies(tx: EntityManager, project: string, environment: string, strategies: StrategyDbRow[]): Promise<void> {
   await tx.execute(
     `insert into feature_strategies (id, feature_name, project, environment, strategy_name, title, parameters, constraints, variants, sort_order, disabled)
      select r.id, r.feature_name, ?, ?, r.strategy_name, r.title, r.parameters, r.constraints, r.variants, r.sort_order, r.disabled
@@ -108,8 +89,8 @@ export async function insertStrategySegments(tx: EntityManager, links: Array<{ i
     [recordset(links)]);
 }
 
-/** The features' switch and variants in the environment. */
-export async function upsertFeatureEnvironments(tx: EntityManager, environment: string, rows: Array<{ feature_name: string; enabled: boolean; variants: unknown[] }>): Promise<void> {
+/** The features' switch and variants in the environment (the variants as the plan holds them: `overrides` may be left out). */
+export async function upsertFeatureEnvironments(tx: EntityManager, environment: string, rows: Array<Pick<TableRow<FeatureEnvironmentRow>, 'feature_name' | 'enabled'> & { variants: unknown[] }>): Promise<void> {
   await tx.execute(
     `insert into feature_environments (feature_name, environment, enabled, variants)
      select r.feature_name, ?, r.enabled, r.variants from jsonb_to_recordset(?::jsonb) as r(feature_name text, enabled boolean, variants jsonb)
@@ -123,7 +104,7 @@ export async function deleteFeatureTags(tx: EntityManager, tags: Array<{ feature
 }
 
 /** The tags that did not exist, as created. */
-export async function insertTags(tx: EntityManager, tags: Array<{ type: string; value: string }>): Promise<Array<{ type: string; value: string }>> {
+export async function insertTags(tx: EntityManager, tags: Array<Pick<TableRow<TagRow>, 'type' | 'value'>>): Promise<Array<Pick<TableRow<TagRow>, 'type' | 'value'>>> {
   return tx.execute(
     `insert into tags (type, value) select distinct r.type, r.value from jsonb_to_recordset(?::jsonb) as r(type text, value text)
      on conflict do nothing returning type, value`, [recordset(tags)]);
@@ -140,7 +121,7 @@ export async function deleteDependencies(tx: EntityManager, edges: Array<{ child
     [recordset(edges)]);
 }
 
-export async function upsertDependencies(tx: EntityManager, edges: Array<{ parent: string; child: string; enabled: boolean; variants: string[] }>): Promise<void> {
+export async function upsertDependencies(tx: EntityManager, edges: Array<Pick<TableRow<FeatureDependencyRow>, 'parent' | 'child' | 'enabled' | 'variants'>>): Promise<void> {
   await tx.execute(
     `insert into feature_dependencies (parent, child, enabled, variants) select r.parent, r.child, r.enabled, r.variants
        from jsonb_to_recordset(?::jsonb) as r(parent text, child text, enabled boolean, variants jsonb)

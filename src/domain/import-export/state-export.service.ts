@@ -6,8 +6,9 @@ import type { Principal } from '../access/principal';
 import { ValidationError, type ErrorDetail } from '../errors';
 import {
   stateEnvironments, stateFeatureEnvironments, stateFeatures, stateFeatureStrategies, stateFeatureStrategySegments, stateFeatureTags,
-  stateProjects, stateSegments, stateStrategies, stateTags, stateTagTypes, type StateExport,
+  stateProjects, stateSegments, stateStrategies, stateTags, stateTagTypes,
 } from './state-export.read-model';
+import type { StateExport } from './state-export.shapes';
 
 /**
  * The legacy state export (spec endpoint 16, `GET /api/admin/state/export`; Unleash v5.8, removed in v6).

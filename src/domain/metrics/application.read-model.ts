@@ -3,6 +3,10 @@ import { iso, isoOrNull } from '../dates';
 import { FEATURE_COLUMNS, toFeatureSummary } from '../features/feature.read-model';
 import type { FeatureSummary } from '../features/feature.shapes';
 import type { StrategyDefinition } from '../strategies/strategy-definition.shapes';
+import type { TableRow } from '../rows';
+import type { ClientApplicationRow, ClientInstanceRow } from './application.entity';
+import type { ClientMetricsHourlyRow } from './client-metrics.entity';
+import type { Application, ApplicationInstance, ApplicationUsage } from './application.shapes';
 import { SEEN_HOURS } from './client-metrics.read-model';
 
 /**
@@ -10,86 +14,19 @@ import { SEEN_HOURS } from './client-metrics.read-model';
  * rows, their mapping, and the reads of the applications views.
  */
 
-export interface ApplicationRow {
-  app_name: string;
-  description: string | null;
-  url: string | null;
-  color: string | null;
-  icon: string | null;
-  strategies: string[] | null;
-  created_by: string;
-  created_at: Date;
-  updated_at: Date;
-  seen_at: Date | null;
-}
+/** An application's row as `APPLICATION_COLUMNS` read it. */
+export type ApplicationDbRow = Pick<TableRow<ClientApplicationRow>,
+  'app_name' | 'description' | 'url' | 'color' | 'icon' | 'strategies' | 'created_by' | 'created_at' | 'updated_at' | 'seen_at'>;
 
 export const APPLICATION_COLUMNS = 'app_name, description, url, color, icon, strategies, created_by, created_at, updated_at, seen_at';
 
-/** Which projects an application's instances read, and in which environments (from their tokens; `*`: every project). */
-export interface ApplicationUsage {
-  project: string;
-  environments: string[];
-}
-
-/** An application in the list (`GET /api/admin/metrics/applications`). */
-export interface Application {
-  appName: string;
-  description: string | null;
-  url: string | null;
-  color: string | null;
-  icon: string | null;
-  strategies: string[];
-  createdAt: string;
-  updatedAt: string;
-  createdBy: string;
-  /** The last report (registration or metrics) of any of its instances. */
-  lastSeen: string | null;
-  usage: ApplicationUsage[];
-}
-
-/** An application with its instances, strategies and the features it was seen using (Unleash's application details). */
-export interface ApplicationDetails {
-  appName: string;
-  createdAt: string;
-  description: string | null;
-  url: string | null;
-  color: string | null;
-  icon: string | null;
-  strategies: Array<StrategyDefinition | { name: string; notFound: true }>;
-  instances: ApplicationInstance[];
-  seenToggles: Array<FeatureSummary | { name: string; notFound: true }>;
-  links: { self: string };
-}
-
-/** One running SDK of an application. */
-export interface ApplicationInstance {
-  appName: string;
-  instanceId: string;
-  environment: string;
-  sdkVersion: string | null;
-  clientIp: string | null;
-  /** When the SDK started and how often it reports metrics (ms), from its registration. */
-  started: string | null;
-  interval: number | null;
-  createdAt: string;
-  lastSeen: string;
-}
-
-export interface InstanceRow {
-  app_name: string;
-  instance_id: string;
-  environment: string;
-  sdk_version: string | null;
-  client_ip: string | null;
-  started_at: Date | null;
-  interval_ms: string | number | null;
-  created_at: Date;
-  seen_at: Date;
-}
+/** An instance's row as `INSTANCE_COLUMNS` read it. */
+export type InstanceDbRow = Pick<TableRow<ClientInstanceRow>,
+  'app_name' | 'instance_id' | 'environment' | 'sdk_version' | 'client_ip' | 'started_at' | 'interval_ms' | 'created_at' | 'seen_at'>;
 
 export const INSTANCE_COLUMNS = 'app_name, instance_id, environment, sdk_version, client_ip, started_at, interval_ms, created_at, seen_at';
 
-export function toApplication(r: ApplicationRow, usage: ApplicationUsage[] = []): Application {
+export function toApplication(r: ApplicationDbRow, usage: ApplicationUsage[] = []): Application {
   return {
     appName: r.app_name,
     description: r.description,
@@ -105,7 +42,7 @@ export function toApplication(r: ApplicationRow, usage: ApplicationUsage[] = [])
   };
 }
 
-export function toInstance(r: InstanceRow): ApplicationInstance {
+export function toInstance(r: InstanceDbRow): ApplicationInstance {
   return {
     appName: r.app_name,
     instanceId: r.instance_id,
@@ -120,13 +57,13 @@ export function toInstance(r: InstanceRow): ApplicationInstance {
 }
 
 /** The `data` of an `application-created` event: the application as it was created. */
-export function applicationCreatedData(r: ApplicationRow) {
+export function applicationCreatedData(r: ApplicationDbRow) {
   const { usage: _usage, lastSeen: _lastSeen, ...rest } = toApplication(r);
   return rest;
 }
 
 /** Every application by name, or those whose SDKs implement a strategy (Unleash's `strategyName` filter). */
-export async function applicationRows(em: EntityManager, strategyName?: string): Promise<ApplicationRow[]> {
+export async function applicationRows(em: EntityManager, strategyName?: string): Promise<ApplicationDbRow[]> {
   return strategyName === undefined
     ? em.execute(`select ${APPLICATION_COLUMNS} from client_applications order by app_name`)
     : em.execute(`select ${APPLICATION_COLUMNS} from client_applications where jsonb_exists(strategies, ?) order by app_name`, [strategyName]);
@@ -136,7 +73,7 @@ export async function applicationRows(em: EntityManager, strategyName?: string):
 export async function instancesOf(em: EntityManager, appNames: readonly string[]): Promise<Map<string, ApplicationInstance[]>> {
   const out = new Map<string, ApplicationInstance[]>();
   if (appNames.length === 0) return out;
-  const rows: InstanceRow[] = await em.execute(
+  const rows: InstanceDbRow[] = await em.execute(
     `select ${INSTANCE_COLUMNS} from client_instances where app_name in (?) order by app_name, seen_at desc, environment, instance_id`, [[...appNames]]);
   for (const r of rows) {
     const list = out.get(r.app_name) ?? [];
@@ -150,7 +87,7 @@ export async function instancesOf(em: EntityManager, appNames: readonly string[]
 export async function seenFeaturesOf(em: EntityManager, appNames: readonly string[]): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>();
   if (appNames.length === 0) return out;
-  const rows: Array<{ app_name: string; feature_name: string }> = await em.execute(
+  const rows: Array<Pick<TableRow<ClientMetricsHourlyRow>, 'app_name' | 'feature_name'>> = await em.execute(
     `select distinct app_name, feature_name from client_metrics_hourly
       where app_name in (?) and hour >= now() - make_interval(hours => ?) order by app_name, feature_name`, [[...appNames], SEEN_HOURS]);
   for (const r of rows) out.set(r.app_name, [...(out.get(r.app_name) ?? []), r.feature_name]);
@@ -161,7 +98,7 @@ export async function seenFeaturesOf(em: EntityManager, appNames: readonly strin
 export async function usageOf(em: EntityManager, appNames: readonly string[]): Promise<Map<string, ApplicationUsage[]>> {
   const out = new Map<string, ApplicationUsage[]>();
   if (appNames.length === 0) return out;
-  const rows: Array<{ app_name: string; project: string; environments: string[] }> = await em.execute(
+  const rows: Array<Pick<TableRow<ClientInstanceRow>, 'app_name'> & { project: string; environments: string[] }> = await em.execute(
     `select ci.app_name, p.project, array_agg(distinct ci.environment order by ci.environment) as environments
        from client_instances ci cross join lateral jsonb_array_elements_text(ci.projects) as p(project)
       where ci.app_name in (?) group by ci.app_name, p.project order by ci.app_name, p.project`, [[...appNames]]);

@@ -1,27 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { iso } from '../dates';
+import type { TableRow } from '../rows';
+import type { ClientMetricsHourlyRow } from './client-metrics.entity';
+import type { FeatureMetricsBucket, FeatureUsage } from './application.shapes';
 
 /** The usage counts SDKs reported (client_metrics_hourly and its variants, migration 0016), as both doors return them. */
-
-/** One hour of one feature's use by one application in one environment (Unleash's raw feature metrics). */
-export interface FeatureMetricsBucket {
-  featureName: string;
-  appName: string;
-  environment: string;
-  /** Start of the hour. */
-  timestamp: string;
-  yes: number;
-  no: number;
-  /** Variant name to count (only variants that were counted). */
-  variants: Record<string, number>;
-}
-
-/** The last hour's use of a feature per environment, and the applications that used it in the last day. */
-export interface FeatureUsage {
-  featureName: string;
-  lastHourUsage: Array<{ environment: string; timestamp: string; yes: number; no: number }>;
-  seenApplications: string[];
-}
 
 /** The features an application "was seen using": those it reported in the last day (Unleash). */
 export const SEEN_HOURS = 24;
@@ -29,10 +12,10 @@ export const HOUR_MS = 3_600_000;
 
 /** The counts of the last hour of a feature, summed per environment, and the applications seen using it in the last day. */
 export async function featureUsage(em: EntityManager, featureName: string): Promise<FeatureUsage> {
-  const rows: Array<{ environment: string; hour: Date; yes: string; no: string }> = await em.execute(
+  const rows: Array<Pick<TableRow<ClientMetricsHourlyRow>, 'environment' | 'hour' | 'yes' | 'no'>> = await em.execute(
     `select environment, min(hour) as hour, sum(yes) as yes, sum(no) as no from client_metrics_hourly
       where feature_name = ? and hour >= now() - interval '1 hour' group by environment order by environment`, [featureName]);
-  const apps: Array<{ app_name: string }> = await em.execute(
+  const apps: Array<Pick<TableRow<ClientMetricsHourlyRow>, 'app_name'>> = await em.execute(
     `select distinct app_name from client_metrics_hourly where feature_name = ? and hour >= now() - make_interval(hours => ?) order by app_name`,
     [featureName, SEEN_HOURS]);
   return {
@@ -49,7 +32,7 @@ export async function featureUsage(em: EntityManager, featureName: string): Prom
  */
 export async function featureMetricsBuckets(em: EntityManager, featureNames: readonly string[], from: number, currentHour: number): Promise<Map<string, FeatureMetricsBucket[]>> {
   const out = new Map<string, FeatureMetricsBucket[]>();
-  const rows: Array<{ feature_name: string; app_name: string; environment: string; hour: Date; yes: string; no: string; variants: Record<string, string> | null }> = await em.execute(
+  const rows: Array<Pick<TableRow<ClientMetricsHourlyRow>, 'feature_name' | 'app_name' | 'environment' | 'hour' | 'yes' | 'no'> & { variants: Record<string, string> | null }> = await em.execute(
     `select m.feature_name, m.app_name, m.environment, m.hour, m.yes, m.no,
             (select jsonb_object_agg(v.variant, v.count order by v.variant) from client_metrics_hourly_variants v
               where v.feature_name = m.feature_name and v.app_name = m.app_name and v.environment = m.environment and v.hour = m.hour) as variants

@@ -9,9 +9,9 @@ import { StrategyDefinitionService } from '../strategies/strategy-definition.ser
 import { description, parse } from '../validation';
 import {
   activeFeatureSummaries, applicationCreatedData, applicationRows, instancesOf, seenFeaturesOf, toApplication, usageOf,
-  type Application, type ApplicationDetails, type ApplicationInstance,
 } from './application.read-model';
-import { featureMetricsBuckets, featureUsage, HOUR_MS, type FeatureMetricsBucket, type FeatureUsage } from './client-metrics.read-model';
+import type { Application, ApplicationDetails, ApplicationInstance, FeatureMetricsBucket, FeatureUsage } from './application.shapes';
+import { featureMetricsBuckets, featureUsage, HOUR_MS } from './client-metrics.read-model';
 import {
   deleteApplicationRow, insertApplication, insertRegisteredApplication, loadApplication, updateApplicationDetails, updateRegisteredApplication,
   upsertRegisteredInstance,

@@ -1,6 +1,6 @@
 import type { EntityManager, Knex } from '@mikro-orm/postgresql';
 import { NotFoundError } from '../errors';
-import { APPLICATION_COLUMNS, type ApplicationRow } from './application.read-model';
+import { APPLICATION_COLUMNS, type ApplicationDbRow } from './application.read-model';
 
 /**
  * The writes of applications, their instances and the usage counts SDKs report (issue 14), and the load-or-404 of an
@@ -9,8 +9,8 @@ import { APPLICATION_COLUMNS, type ApplicationRow } from './application.read-mod
  */
 
 /** An application by name; 404 NotFoundError when there is none. */
-export async function loadApplication(em: EntityManager, appName: string): Promise<ApplicationRow> {
-  const [row]: ApplicationRow[] = await em.execute(`select ${APPLICATION_COLUMNS} from client_applications where app_name = ?`, [appName]);
+export async function loadApplication(em: EntityManager, appName: string): Promise<ApplicationDbRow> {
+  const [row]: ApplicationDbRow[] = await em.execute(`select ${APPLICATION_COLUMNS} from client_applications where app_name = ?`, [appName]);
   if (!row) throw new NotFoundError(`Could not find application with appName ${appName}`);
   return row;
 }
@@ -18,7 +18,7 @@ export async function loadApplication(em: EntityManager, appName: string): Promi
 // ---- registration and the admin API ------------------------------------------------------------------------
 
 /** The application of a registration, when it is new (the unique key decides which of concurrent ones creates it). */
-export async function insertRegisteredApplication(tx: EntityManager, appName: string, strategies: string, createdBy: string): Promise<ApplicationRow[]> {
+export async function insertRegisteredApplication(tx: EntityManager, appName: string, strategies: string, createdBy: string): Promise<ApplicationDbRow[]> {
   return tx.execute(
     `insert into client_applications (app_name, strategies, created_by, seen_at) values (?, ?::jsonb, ?, now())
      on conflict (app_name) do nothing returning ${APPLICATION_COLUMNS}`,
@@ -54,7 +54,7 @@ export async function upsertRegisteredInstance(tx: EntityManager, i: RegisteredI
 }
 
 /** The application, when it is new. */
-export async function insertApplication(tx: EntityManager, appName: string, createdBy: string): Promise<ApplicationRow[]> {
+export async function insertApplication(tx: EntityManager, appName: string, createdBy: string): Promise<ApplicationDbRow[]> {
   return tx.execute(
     `insert into client_applications (app_name, created_by) values (?, ?) on conflict (app_name) do nothing returning ${APPLICATION_COLUMNS}`,
     [appName, createdBy]);
@@ -71,7 +71,7 @@ export interface ApplicationChanges {
 }
 
 /** Writes what `changes` holds and returns the row after it; null (and no statement) when it holds nothing. */
-export async function updateApplicationDetails(tx: EntityManager, appName: string, changes: ApplicationChanges): Promise<ApplicationRow[] | null> {
+export async function updateApplicationDetails(tx: EntityManager, appName: string, changes: ApplicationChanges): Promise<ApplicationDbRow[] | null> {
   const sets: string[] = [];
   const values: unknown[] = [];
   for (const column of ['description', 'url', 'color', 'icon'] as const) {
@@ -172,7 +172,7 @@ export async function addHourlyVariantCounts(tx: EntityManager, variants: string
  * The applications first seen through their metrics (their SDK did not register, or registered elsewhere first), as
  * created (`instances`: records `{a, e, i, ip, p, by, t}`).
  */
-export async function insertReportingApplications(tx: EntityManager, instances: string): Promise<ApplicationRow[]> {
+export async function insertReportingApplications(tx: EntityManager, instances: string): Promise<ApplicationDbRow[]> {
   return bound(tx,
     `insert into client_applications (app_name, created_by, seen_at)
      select distinct on (r.a) r.a, r.by, r.t from jsonb_to_recordset(?::jsonb) as r(a text, by text, t timestamptz)

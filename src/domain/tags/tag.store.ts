@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { lockedFindOne } from '../change';
 import { NotFoundError } from '../errors';
+import type { TableRow } from '../rows';
 import { TagSchema, TagTypeSchema, type TagRow, type TagTypeRow } from './tag.entity';
 
 /** The loads, locks and writes of tag types and tags (tag.service.ts says what each rule is for). */
@@ -25,11 +26,12 @@ export async function holdTagType(tx: EntityManager, name: string): Promise<bool
   return type.length > 0;
 }
 
+/** A tag type as `insertMissingTagType` writes and returns it. */
+export type TagTypeDbRow = Pick<TableRow<TagTypeRow>, 'name' | 'description' | 'icon'>;
+
 /** Creates the tag type unless one of that name exists; the created row, or undefined when it existed. */
-export async function insertMissingTagType(
-  tx: EntityManager, t: { name: string; description: string | null; icon: string | null },
-): Promise<{ name: string; description: string | null; icon: string | null } | undefined> {
-  const created: Array<{ name: string; description: string | null; icon: string | null }> = await tx.execute(
+export async function insertMissingTagType(tx: EntityManager, t: TagTypeDbRow): Promise<TagTypeDbRow | undefined> {
+  const created: TagTypeDbRow[] = await tx.execute(
     'insert into tag_types (name, description, icon) values (?, ?, ?) on conflict (name) do nothing returning name, description, icon', [t.name, t.description, t.icon]);
   return created[0];
 }

@@ -3,8 +3,9 @@ import { gzip } from 'node:zlib';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { HeldFeature } from '../../domain/client-features/client-delta';
 import {
-  loadClientFeatures, segmentIds, type ClientFeature, type ClientFeatureScope, type ClientFeatureSnapshot, type ClientSegment, type ClientStrategy,
+  loadClientFeatures, segmentIds, type ClientFeatureScope, type ClientFeatureSnapshot,
 } from '../../domain/client-features/client-features.read-model';
+import type { ClientFeature, ClientSegment, ClientStrategy } from '../../domain/client-features/client-feature.shapes';
 import { hydrationJson } from './client-delta.wire';
 
 /**

@@ -2,6 +2,7 @@ import { hash } from 'node:crypto';
 import { Router, type Request, type Response } from 'express';
 import { FrontendApiService } from '../../domain/frontend/frontend-api.service';
 import { contextFromBody, contextFromQuery, type FrontendContext } from '../../domain/frontend/frontend-context';
+import type { FrontendToggle } from '../../domain/frontend/frontend.shapes';
 import type { CompiledSnapshot, FeatureDecision } from '../../domain/playground/engine';
 import { ifNoneMatchNames } from './etag';
 import { sdkPrincipal, type SdkDeps } from './sdk-deps';
@@ -22,7 +23,7 @@ function renderToggles({ snapshot, decisions }: { snapshot: CompiledSnapshot; de
     let text = toggleText.get(decision);
     if (text === undefined) {
       const feature = snapshot.features[i];
-      text = JSON.stringify({ name: feature.name, enabled: true, variant: decision.variant, impressionData: feature.impressionData });
+      text = JSON.stringify({ name: feature.name, enabled: true, variant: decision.variant, impressionData: feature.impressionData } satisfies FrontendToggle);
       toggleText.set(decision, text);
     }
     parts.push(text);

@@ -6,18 +6,68 @@ import { exportSchema } from '../../../domain/import-export/import-export.servic
 import { importSchema } from '../../../domain/import-export/import-payload';
 import { updateSchema as updateApplicationSchema } from '../../../domain/metrics/client-metrics.service';
 import { metricsSchema, registerSchema } from '../../../domain/metrics/metrics-input';
+import { Addon, AddonDefinition, AddonDelivery, AddonDeliveryPage } from '../../../domain/addons/addon.shapes';
+import { ClientFeature, ClientSegment } from '../../../domain/client-features/client-feature.shapes';
+import { FrontendToggle } from '../../../domain/frontend/frontend.shapes';
+import { ExportResult, ImportResult, ImportValidation } from '../../../domain/import-export/import-export.shapes';
+import { StateExport } from '../../../domain/import-export/state-export.shapes';
+import { Application, ApplicationDetails, FeatureMetricsBucket, FeatureUsage } from '../../../domain/metrics/application.shapes';
 import { named } from '../../../domain/shapes';
 import type { RouteDocs } from '../describe';
-import {
-  Addon, AddonDefinition, AddonDelivery, AddonDeliveryPage, Application, ApplicationDetails, ApplicationFeatureMetrics,
-  ApplicationFeatureUsage, ClientDelta, ClientFeature, ClientFeaturesAnswer, ExportResult, FrontendAnswer, HealthBad, HealthGood,
-  ImportResult, ImportValidation, StateExport,
-} from './sdk.shapes';
 
 /**
  * Addons, applications and usage metrics, the batch export and import, the legacy state export, the client and
- * frontend APIs the SDKs call, and the health check.
+ * frontend APIs the SDKs call, and the health check. The answers' shapes are the domain's (each area's `*.shapes.ts`);
+ * the envelopes only this door wraps them in are declared here.
  */
+
+// ---- Answers' envelopes (only the REST door sends them) ----
+
+const ApplicationFeatureUsage = named('ApplicationFeatureUsage', z.object({
+  version: z.literal(1),
+  maturity: z.literal('stable'),
+  ...FeatureUsage.shape,
+}), 'The use of a feature in the last hour per environment, and the applications seen using it');
+
+const ApplicationFeatureMetrics = named('ApplicationFeatureMetrics', z.object({
+  version: z.literal(1),
+  maturity: z.literal('stable'),
+  data: z.array(FeatureMetricsBucket),
+}), 'A feature’s use hour by hour, per environment and application');
+
+/** `query` of the client answer (src/rest/sdk/client-answers.ts, queryEcho). */
+const ClientQuery = named('ClientQuery', z.object({
+  tag: z.array(z.tuple([z.string(), z.string()])).optional(),
+  project: z.array(z.string()).optional(),
+  namePrefix: z.string().optional(),
+  environment: z.string(),
+  inlineSegmentConstraints: z.boolean(),
+}), 'What the SDK asked for, as resolved against its token');
+
+const ClientFeaturesAnswer = named('ClientFeaturesAnswer', z.object({
+  version: z.literal(2),
+  features: z.array(ClientFeature),
+  query: ClientQuery,
+  segments: z.array(ClientSegment).optional().describe('Present when `Unleash-Client-Spec` is 4.2.0 or later; otherwise segment constraints are inlined'),
+}));
+
+/** The delta events' wire form (src/rest/sdk/client-delta.wire.ts). */
+const eventId = z.number().int().describe('The revision the event reflects (events come in increasing order)');
+const ClientDeltaEvent = named('ClientDeltaEvent', z.discriminatedUnion('type', [
+  z.object({ eventId, type: z.literal('hydration'), features: z.array(ClientFeature), segments: z.array(ClientSegment) }),
+  z.object({ eventId, type: z.literal('feature-updated'), feature: ClientFeature }),
+  z.object({ eventId, type: z.literal('feature-removed'), featureName: z.string(), project: z.string() }),
+  z.object({ eventId, type: z.literal('segment-updated'), segment: ClientSegment }),
+  z.object({ eventId, type: z.literal('segment-removed'), segmentId: z.number().int() }),
+]), 'One change of what an SDK holds; applied in order');
+
+const ClientDelta = named('ClientDelta', z.object({ events: z.array(ClientDeltaEvent) }),
+  'What an SDK lacks: a `hydration` (the whole state), or the changes since its revision');
+
+const FrontendAnswer = named('FrontendAnswer', z.object({ toggles: z.array(FrontendToggle) }), 'The features enabled for the context (only those)');
+
+const HealthGood = z.object({ health: z.literal('GOOD') });
+const HealthBad = z.object({ health: z.literal('BAD') });
 
 // ---- Request bodies read without a zod schema of their own ----
 

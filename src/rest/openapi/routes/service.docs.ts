@@ -1,22 +1,5 @@
-import { z } from 'zod';
-import { named } from '../../../domain/shapes';
+import { UiConfig } from '../../../domain/ui-config/ui-config.shapes';
 import type { RouteDocs } from '../describe';
-
-const UiConfig = named('UiConfig', z.object({
-  version: z.string().describe('The version of this service'),
-  versionInfo: z.object({ current: z.object({ oss: z.string() }), latest: z.object({}), isLatest: z.boolean() }),
-  authenticationType: z.literal('open-source').describe('Built-in username and password sign-in (POST /auth/simple/login)'),
-  baseUriPath: z.string().describe("The path of PUBLIC_URL ('' at the root)"),
-  unleashUrl: z.string().describe('PUBLIC_URL'),
-  flags: z.record(z.string(), z.boolean()),
-  slogan: z.string(),
-  name: z.string(),
-  environment: z.string(),
-  disablePasswordAuth: z.boolean(),
-  emailEnabled: z.boolean(),
-  maintenanceMode: z.boolean(),
-  strategySegmentsLimit: z.number().int().describe('Most segments one strategy may use'),
-}), 'What Unleash clients and admin tools read first');
 
 /** Paths of the service itself rather than of its data. */
 export const SERVICE_DOCS: RouteDocs = {
