@@ -11,7 +11,7 @@ import { ContentTypeerror, ForbiddenError, type DomainError } from './domain/err
 import { attachEventHub, EventHub } from './domain/events/event-hub';
 import { SnapshotCache } from './domain/playground/snapshot-cache';
 import { VersionReader } from './domain/client-features/version-reader';
-import { readModelVersion } from './domain/model-version';
+import { readModelVersion } from './domain/model-version.read-model';
 import { FeatureOverviewCache } from './domain/projects/feature-overview';
 import type { BackupSource } from './domain/backup/backup.service';
 import { createServices } from './domain/services';

@@ -1,6 +1,6 @@
 import { IsolationLevel } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { readModelVersion } from '../model-version';
+import { readModelVersion } from '../model-version.read-model';
 import {
   readAttachedSegmentIds, readClientFeatures, readClientSegments, readUsedClientSegments, segmentIds, type ClientFeatureScope,
 } from './client-features.read-model';

@@ -6,7 +6,7 @@ import type { FeatureDependencyRow } from '../features/feature-dependency.entity
 import type { FeatureEnvironmentRow } from '../features/feature-environment.entity';
 import type { FeatureStrategyRow } from '../features/feature-strategy.entity';
 import type { FeatureRow } from '../features/feature.entity';
-import { readModelVersion } from '../model-version';
+import { readModelVersion } from '../model-version.read-model';
 import { canonicalVariant } from '../features/variants';
 import type { FeatureVariant, StrategyVariant } from '../features/variant.shapes';
 import { SEGMENT_IDS } from '../features/feature.read-model';

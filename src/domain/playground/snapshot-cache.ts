@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { readModelVersion } from '../model-version';
+import { readModelVersion } from '../model-version.read-model';
 import { compile, type CompiledSnapshot } from './engine';
 import { PlaygroundReadModel } from './playground.read-model';
 

@@ -8,7 +8,7 @@ import { tokenReadScope, type Principal } from '../../domain/access/principal';
 import type { ClientFeatureScope } from '../../domain/client-features/client-features.read-model';
 import { VersionReader } from '../../domain/client-features/version-reader';
 import { NotFoundError, TooManyRequestsError, ValidationError } from '../../domain/errors';
-import { readModelVersion } from '../../domain/model-version';
+import { readModelVersion } from '../../domain/model-version.read-model';
 import { appendVary } from '../cors';
 import { sendError } from '../errors';
 import {
