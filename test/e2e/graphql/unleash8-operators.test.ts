@@ -5,8 +5,9 @@ import { startTestApp, type Reply, type TestApp } from '../../support/harness';
 
 /**
  * Issue 32 part 4 through GraphQL: segments and strategies take SEMVER_GTE, SEMVER_LTE and REGEX (the operator is the
- * `ConstraintOperator` enum in `ConstraintInput`; values are checked by the same service as REST); a pattern RE2 cannot compile is a ValidationError
- * whose details name the constraint, and nothing is written; the playground query evaluates them as REST does.
+ * `ConstraintOperator` enum in `ConstraintInput`; values are checked by the same service as REST); a pattern RE2
+ * cannot compile is a ValidationError whose details name the constraint, and nothing is written; the playground query
+ * evaluates them as REST does.
  */
 let app: TestApp;
 
