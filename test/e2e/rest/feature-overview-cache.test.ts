@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { FeatureOverviewCache } from '../../support/overview-bodies';
-import { HealthReportService } from '../../support/overview-bodies';
+import { FeatureOverviewCache, HealthReportService } from '../../support/overview-bodies';
 import { startTestApp, type TestApp } from '../../support/harness';
 
 /**
