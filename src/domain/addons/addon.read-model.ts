@@ -56,7 +56,7 @@ export function maskedAddon(r: AddonDbRow): Addon {
   };
 }
 
-/** Every addon, by id, masked. */
+/** Every addon, by id, masked (SQL: its rows are mapped like those the store loads, inserts and updates). */
 export async function listAddons(em: EntityManager): Promise<Addon[]> {
   const rows: AddonDbRow[] = await em.execute(`select ${ADDON_COLUMNS} from addons order by id`);
   return rows.map(maskedAddon);

@@ -5,7 +5,7 @@ import { EVENT_COLUMNS, type EventDbRow } from '../events/event.store';
 import { rowId } from '../validation';
 import type { TableRow } from '../rows';
 import type { AddonDeliveryRow } from './addon-delivery.entity';
-import type { AddonRow } from './addon.entity';
+import { AddonSchema, type AddonRow } from './addon.entity';
 import { ADDON_COLUMNS, DELIVERY_COLUMNS, type AddonDbRow, type DeliveryDbRow } from './addon.read-model';
 import type { AddonDeliveryAttempt } from './addon.shapes';
 
@@ -14,7 +14,10 @@ import type { AddonDeliveryAttempt } from './addon.shapes';
  * delivery-worker.ts how deliveries are claimed and recorded).
  */
 
-/** The addon row, or 404 for an id that is not a positive integer or names no addon; `lock` (inside a change) locks it first. */
+/**
+ * The addon row, or 404 for an id that is not a positive integer or names no addon; `lock` (inside a change) locks it
+ * first. SQL: its row is mapped like those `insertAddon` and `updateAddon` return, and the change that follows is a statement.
+ */
 export async function loadAddon(em: EntityManager, id: string | number, lock?: RowLock): Promise<AddonDbRow> {
   const n = rowId(id);
   if (n === undefined) throw new NotFoundError('Could not find addon');
@@ -43,7 +46,7 @@ export async function updateAddon(tx: EntityManager, id: number, a: AddonFields)
 }
 
 export async function deleteAddon(tx: EntityManager, id: number): Promise<void> {
-  await tx.execute('delete from addons where id = ?', [id]);
+  await tx.nativeDelete(AddonSchema, { id });
 }
 
 /** A new delivery repeating the addon's delivery `deliveryId` (an id checked to be a uuid); undefined when the addon has no such delivery. */

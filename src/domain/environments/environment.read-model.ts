@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { ProjectSchema } from '../projects/project.entity';
 import type { TableRow } from '../rows';
 import { EnvironmentSchema, type EnvironmentRow } from './environment.entity';
 import type { Environment } from './environment.shapes';
@@ -18,8 +19,7 @@ export async function listEnvironments(em: EntityManager): Promise<Environment[]
  * The switched-on environments linked to a project, by sort order then name; undefined when there is no such project.
  */
 export async function projectEnvironments(em: EntityManager, projectId: string): Promise<Environment[] | undefined> {
-  const [{ found }]: Array<{ found: boolean }> = await em.execute('select exists(select 1 from projects where id = ?) as found', [projectId]);
-  if (!found) return undefined;
+  if ((await em.count(ProjectSchema, { id: projectId })) === 0) return undefined;
   const rows: Array<Pick<TableRow<EnvironmentRow>, 'name' | 'type' | 'enabled' | 'protected' | 'sort_order'>> = await em.execute(
     `select e.name, e.type, e.enabled, e.protected, e.sort_order from environments e
        join project_environments pe on pe.environment_name = e.name

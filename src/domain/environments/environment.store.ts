@@ -2,7 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { lockedFindOne } from '../change';
 import { NotFoundError } from '../errors';
 import type { TableRow } from '../rows';
-import type { ProjectEnvironmentRow } from '../projects/project.entity';
+import { RolePermissionSchema } from '../access/role.entity';
+import { ProjectEnvironmentSchema, type ProjectEnvironmentRow } from '../projects/project.entity';
 import { EnvironmentSchema, type EnvironmentRow } from './environment.entity';
 
 /** The loads and writes of environments (environment.service.ts says what each rule is for). */
@@ -19,9 +20,8 @@ export async function loadEnvironment(em: EntityManager, name: string, lock?: 'u
 
 /** The projects the environment is linked to, by id. */
 export async function linkedProjects(tx: EntityManager, name: string): Promise<string[]> {
-  return ((await tx.execute(
-    'select project_id from project_environments where environment_name = ? order by project_id', [name])) as LinkRow[])
-    .map((r) => r.project_id);
+  const links = await tx.find(ProjectEnvironmentSchema, { environmentName: name }, { fields: ['projectId'], orderBy: { projectId: 'asc' } });
+  return links.map((l) => l.projectId);
 }
 
 /** The projects linked to the environment and to no other one, by id. */
@@ -36,5 +36,5 @@ export async function projectsOnlyIn(tx: EntityManager, name: string): Promise<s
 
 /** Custom roles' permissions in the environment. */
 export async function deleteEnvironmentPermissions(tx: EntityManager, name: string): Promise<void> {
-  await tx.execute('delete from role_permissions where environment = ?', [name]);
+  await tx.nativeDelete(RolePermissionSchema, { environment: name });
 }

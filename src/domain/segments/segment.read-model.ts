@@ -3,7 +3,7 @@ import { iso } from '../dates';
 import { normalizeConstraint } from '../features/constraints';
 import type { FeatureStrategyRow } from '../features/feature-strategy.entity';
 import type { TableRow } from '../rows';
-import type { SegmentRow } from './segment.entity';
+import { SegmentSchema, type SegmentRow } from './segment.entity';
 import type { Segment, SegmentStrategy } from './segment.shapes';
 
 /** The reads of segments and the mapping of their rows into the `Segment` both doors return. */
@@ -55,8 +55,7 @@ export async function segmentsByIds(em: EntityManager, ids: number[]): Promise<M
 
 /** Whether a segment has the name (names are unique across all segments). */
 export async function segmentNameTaken(em: EntityManager, name: string): Promise<boolean> {
-  const rows: unknown[] = await em.execute('select 1 from segments where name = ? limit 1', [name]);
-  return rows.length > 0;
+  return (await em.count(SegmentSchema, { name })) > 0;
 }
 
 /**

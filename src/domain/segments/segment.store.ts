@@ -3,8 +3,9 @@ import { lockClause, type RowLock } from '../change';
 import type { Constraint } from '../features/constraint.shapes';
 import { NotFoundError } from '../errors';
 import { rowId } from '../validation';
-import type { FeatureStrategyRow } from '../features/feature-strategy.entity';
+import { FeatureStrategySegmentSchema, type FeatureStrategyRow } from '../features/feature-strategy.entity';
 import type { TableRow } from '../rows';
+import { SegmentSchema } from './segment.entity';
 import { SEGMENT_SELECT, type SegmentDbRow } from './segment.read-model';
 
 /** The writes and locks of segments (segment.service.ts says what each rule is for). */
@@ -44,21 +45,16 @@ export async function insertSegment(tx: EntityManager, s: SegmentFields, created
 }
 
 export async function updateSegment(tx: EntityManager, id: number, s: SegmentFields): Promise<void> {
-  await tx.execute(
-    `update segments set name = ?, description = ?, project = ?, constraints = ?::jsonb where id = ?`,
-    [s.name, s.description, s.project, JSON.stringify(s.constraints), id],
-  );
+  await tx.nativeUpdate(SegmentSchema, { id }, { name: s.name, description: s.description, project: s.project, constraints: s.constraints });
 }
 
 export async function deleteSegment(tx: EntityManager, id: number): Promise<void> {
-  await tx.execute('delete from segments where id = ?', [id]);
+  await tx.nativeDelete(SegmentSchema, { id });
 }
 
 /** How many strategies use the segment. */
 export async function countSegmentStrategies(tx: EntityManager, id: number): Promise<number> {
-  const [{ count }]: Array<{ count: number }> = await tx.execute(
-    'select count(*)::int as count from feature_strategy_segments where segment_id = ?', [id]);
-  return count;
+  return tx.count(FeatureStrategySegmentSchema, { segmentId: id });
 }
 
 /**

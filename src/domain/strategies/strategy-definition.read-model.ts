@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TableRow } from '../rows';
-import type { StrategyDefinitionRow } from './strategy-definition.entity';
+import { StrategyDefinitionSchema, type StrategyDefinitionRow } from './strategy-definition.entity';
 import type { StrategyDefinition, StrategyParameter } from './strategy-definition.shapes';
 
 /** The reads of strategy types (definitions) and the mapping of their rows into what both doors return. */
@@ -32,7 +32,7 @@ export const toDefinition = (r: StrategyDefinitionDbRow): StrategyDefinition => 
   parameters: (r.parameters ?? []).map(toParameter),
 });
 
-/** Every definition, by sort order then name. */
+/** Every definition, by sort order then name (SQL: its rows are mapped like those the store loads and inserts). */
 export async function listDefinitions(em: EntityManager): Promise<StrategyDefinition[]> {
   const rows: StrategyDefinitionDbRow[] = await em.execute(`select ${STRATEGY_COLUMNS} from strategies order by ${STRATEGY_ORDER}`);
   return rows.map(toDefinition);
@@ -40,6 +40,5 @@ export async function listDefinitions(em: EntityManager): Promise<StrategyDefini
 
 /** Whether a definition of that name exists (deprecated ones included). */
 export async function definitionExists(em: EntityManager, name: string): Promise<boolean> {
-  const [{ found }]: Array<{ found: boolean }> = await em.execute('select exists(select 1 from strategies where name = ?) as found', [name]);
-  return found;
+  return (await em.count(StrategyDefinitionSchema, { name })) > 0;
 }

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { lockClause, type RowLock } from '../change';
 import { NotFoundError } from '../errors';
+import { StrategyDefinitionSchema } from './strategy-definition.entity';
 import { STRATEGY_COLUMNS, type StrategyDefinitionDbRow } from './strategy-definition.read-model';
 import type { StrategyParameter } from './strategy-definition.shapes';
 
@@ -9,7 +10,10 @@ import type { StrategyParameter } from './strategy-definition.shapes';
 /** The message of an unknown strategy type; feature strategies reuse it for their 400. */
 export const strategyNotFoundMessage = (name: string) => `Could not find strategy type with name ${name}`;
 
-/** The row, or 404. `lock` (inside a change) takes a row lock so a change cannot interleave with another on the same definition. */
+/**
+ * The row, or 404. `lock` (inside a change) takes a row lock so a change cannot interleave with another on the same
+ * definition. SQL: its row is mapped like the one `insertDefinition` returns, and the changes that follow are statements.
+ */
 export async function loadStrategyDefinition(em: EntityManager, name: string, lock?: RowLock): Promise<StrategyDefinitionDbRow> {
   const rows: StrategyDefinitionDbRow[] = await em.execute(
     `select ${STRATEGY_COLUMNS} from strategies where name = ?${lockClause(lock)}`, [name]);
@@ -41,14 +45,11 @@ export async function insertDefinition(tx: EntityManager, name: string, d: Defin
 }
 
 export async function updateDefinition(tx: EntityManager, name: string, d: DefinitionFields): Promise<void> {
-  await tx.execute(
-    'update strategies set display_name = ?, title = ?, description = ?, parameters = ?::jsonb where name = ?',
-    [d.displayName, d.title, d.description, JSON.stringify(d.parameters), name],
-  );
+  await tx.nativeUpdate(StrategyDefinitionSchema, { name }, { displayName: d.displayName, title: d.title, description: d.description, parameters: d.parameters });
 }
 
 export async function setDefinitionDeprecated(tx: EntityManager, name: string, deprecated: boolean): Promise<void> {
-  await tx.execute('update strategies set deprecated = ? where name = ?', [deprecated, name]);
+  await tx.nativeUpdate(StrategyDefinitionSchema, { name }, { deprecated });
 }
 
 /** Distinct features (archived included) whose strategies are of the type. */
@@ -59,5 +60,5 @@ export async function countFeaturesUsingDefinition(tx: EntityManager, name: stri
 }
 
 export async function deleteDefinition(tx: EntityManager, name: string): Promise<void> {
-  await tx.execute('delete from strategies where name = ?', [name]);
+  await tx.nativeDelete(StrategyDefinitionSchema, { name });
 }
