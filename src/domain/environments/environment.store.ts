@@ -20,7 +20,8 @@ export async function loadEnvironment(em: EntityManager, name: string, lock?: 'u
 
 /** The projects the environment is linked to, by id. */
 export async function linkedProjects(tx: EntityManager, name: string): Promise<string[]> {
-  const links = await tx.find(ProjectEnvironmentSchema, { environmentName: name }, { fields: ['projectId'], orderBy: { projectId: 'asc' } });
+  // Not kept in the identity map: these are partial entities (the project id only), which a later load must not find.
+  const links = await tx.find(ProjectEnvironmentSchema, { environmentName: name }, { fields: ['projectId'], orderBy: { projectId: 'asc' }, disableIdentityMap: true });
   return links.map((l) => l.projectId);
 }
 
