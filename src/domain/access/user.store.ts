@@ -13,9 +13,10 @@ import type { User } from './user.shapes';
  * The SQL of users (user.service.ts says what each rule is for). The password hash is written here and read only by
  * `loginUser`, for the password check; no other query reads it.
  *
- * Plain deletes, updates and reads by key go through the ORM; the rest is SQL: reads whose rows `toUser` maps (it maps
- * the joined rows of signup tokens, groups and project access too), `returning` rows, case-insensitive matches
- * (`lower()` in the database), `exists`, and the statements of a login (rate-limited) and of `seen_at`.
+ * The plain delete and update, the lock of a user's row and the check of taken names go through the ORM; the rest is
+ * SQL: reads whose rows `toUser` maps (it maps the joined rows of signup tokens, groups and project access too),
+ * `returning` rows, case-insensitive matches (`lower()` in the database), `exists`, and the statements of a login
+ * (rate-limited) and of `seen_at`.
  *
  * Usernames and e-mails share one case-insensitive namespace (`user_login_names`, migration 0020): a name belongs to
  * at most one user, whichever property of theirs it is. Login, reset links and the "is it taken" checks read it.
