@@ -19,7 +19,7 @@ export function toView(r: ApiTokenDbRow): ApiToken {
   };
 }
 
-/** Every API token, by id. */
+/** Every API token, by id (SQL: `toView` maps raw rows, as the load and the `returning` clauses give them). */
 export async function listApiTokens(em: EntityManager): Promise<ApiToken[]> {
   const rows: ApiTokenDbRow[] = await em.execute(`select ${TOKEN_COLUMNS} from api_tokens order by id`);
   return rows.map(toView);

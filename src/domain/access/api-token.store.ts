@@ -5,7 +5,11 @@ import { ApiTokenSchema, type ApiTokenRow } from './api-token.entity';
 import { TOKEN_COLUMNS, type ApiTokenDbRow } from './api-token.read-model';
 import { hashToken } from './password';
 
-/** The SQL of API tokens (api-token.service.ts has the rules). A token is stored by the digest of its secret only. */
+/**
+ * The SQL of API tokens (api-token.service.ts has the rules). A token is stored by the digest of its secret only.
+ * Deletes and the start-up writes go through the ORM; the rest stays SQL: `toView` maps the raw rows of the load and of
+ * the `returning` clauses alike, the projects array is built from JSON, and `for key share` is no lock the ORM takes.
+ */
 
 /** The token addressed by its secret or its id, or 404; `lock` takes its row lock. */
 export async function loadApiToken(em: EntityManager, ref: string, lock?: RowLock): Promise<ApiTokenDbRow> {
@@ -54,7 +58,7 @@ export async function setApiTokenExpiry(tx: EntityManager, id: number, expiresAt
 }
 
 export async function deleteApiToken(tx: EntityManager, id: number): Promise<void> {
-  await tx.execute('delete from api_tokens where id = ?', [id]);
+  await tx.nativeDelete(ApiTokenSchema, { id });
 }
 
 /** Whether a token with this secret digest exists. */

@@ -7,7 +7,9 @@ import type { UserRow } from './user.entity';
 
 /**
  * The credential lookups of the Authenticator (authenticator.ts): each finds a secret by its SHA-256 digest through a
- * unique index and returns the stored digest with what the principal is made of.
+ * unique index and returns the stored digest with what the principal is made of. SQL: they run on requests, carry the
+ * CREDENTIAL_LOOKUP comment tests count statements by, join the user, mark a token seen in the same statement and
+ * compare with the database's clock.
  */
 
 /**

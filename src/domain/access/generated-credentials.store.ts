@@ -5,6 +5,7 @@ import type { SettingRow } from './setting.entity';
 /**
  * The SQL of generated credentials (generated-credentials.ts): whether an admin token and a user exist, and the
  * "unshown" rows of the generic `settings` table (one per kind, named by the caller), each holding `{id, createdAt}`.
+ * All SQL: two `exists` in one statement, an upsert, a delete by a jsonb field, and a join.
  */
 
 /** What the settings row of an unshown credential holds. */

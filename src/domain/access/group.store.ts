@@ -2,9 +2,15 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { lockClause, type RowLock } from '../change';
 import { NotFoundError } from '../errors';
 import { rowId } from '../validation';
+import { GroupSchema, GroupUserSchema } from './group.entity';
 import { GROUP_COLUMNS, type GroupDbRow } from './group.read-model';
 
-/** The SQL of groups and their members (group.service.ts says what each rule is for). */
+/**
+ * The SQL of groups and their members (group.service.ts says what each rule is for). Deletes go through the ORM; the
+ * rest stays SQL: `withMembers` maps the raw rows of the load and of the `returning` clauses alike, the SSO mappings
+ * are built from JSON, adding members is an `on conflict`, names match case-insensitively (`lower()`), and
+ * `for key share` is no lock the ORM takes.
+ */
 
 /** What a group row is written from. */
 export interface GroupFields {
@@ -40,12 +46,12 @@ export async function updateGroup(tx: EntityManager, id: number, g: GroupFields)
 }
 
 export async function deleteGroup(tx: EntityManager, id: number): Promise<void> {
-  await tx.execute('delete from groups where id = ?', [id]);
+  await tx.nativeDelete(GroupSchema, { id });
 }
 
-/** Removes the members not among `userIds`. */
+/** Removes the members not among `userIds` (all of them when it is empty). */
 export async function removeMembersBut(tx: EntityManager, groupId: number, userIds: number[]): Promise<void> {
-  await tx.execute('delete from group_user where group_id = ? and user_id not in (select value::int from jsonb_array_elements_text(?::jsonb))', [groupId, JSON.stringify(userIds)]);
+  await tx.nativeDelete(GroupUserSchema, { groupId, userId: { $nin: userIds } });
 }
 
 /** Adds the users not yet members (joined now, by `createdBy`); existing memberships are left as they are. */

@@ -6,7 +6,8 @@ import type { UserRow } from './user.entity';
 
 /**
  * The SQL of reset and invite links: rows of `reset_tokens`, keyed by the SHA-256 digest of the token
- * (password-reset.service.ts says what each rule is for).
+ * (password-reset.service.ts says what each rule is for). All SQL: every statement reads or sets times by the
+ * database's clock (`now()`), the holder's read is a join, and the sweep skips locked rows.
  */
 
 /** A valid token's row with its user and root role (what the link's holder may see). */

@@ -15,7 +15,7 @@ export const toToken = (r: PatRow): PersonalAccessToken => ({
   seenAt: isoOrNull(r.seen_at),
 });
 
-/** The user's tokens, by id. */
+/** The user's tokens, by id (SQL: `toToken` maps raw rows, as the `returning` clauses give them). */
 export async function listPersonalTokens(em: EntityManager, userId: number): Promise<PersonalAccessToken[]> {
   const rows: PatRow[] = await em.execute('select id, description, expires_at, created_at, seen_at from personal_access_tokens where user_id = ? order by id', [userId]);
   return rows.map(toToken);

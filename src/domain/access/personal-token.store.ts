@@ -1,7 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PatRow } from './personal-token.read-model';
 
-/** The SQL of personal access tokens (personal-token.service.ts). A token is stored by the digest of its secret only. */
+/**
+ * The SQL of personal access tokens (personal-token.service.ts). A token is stored by the digest of its secret only.
+ * Both statements return the row the event and the answer are made of (`returning`), which the ORM would read again.
+ */
 
 export async function insertPersonalToken(tx: EntityManager, t: { userId: number; secretHash: string; description: string; expiresAt: Date }): Promise<PatRow> {
   const [row]: PatRow[] = await tx.execute(

@@ -2,8 +2,14 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { lockClause, type RowLock } from '../change';
 import { NotFoundError } from '../errors';
 import { ROLE_OWNER } from './permissions';
+import { GroupRoleSchema, RoleUserSchema, type GroupRoleRow, type RoleUserRow } from './project-access.entity';
 
-/** The SQL of project access: the project roles of users (`role_user`) and groups (`group_role`) in a project. */
+/**
+ * The SQL of project access: the project roles of users (`role_user`) and groups (`group_role`) in a project. The
+ * insert of a holder's new roles goes through the ORM; SQL stays for the project's load (`for no key update`, which
+ * the ORM does not take), `on conflict do nothing`, the delete whose `returning` rows are the roles held before, the
+ * owners' count, and `for key share`.
+ */
 
 export type Holder = 'user' | 'group';
 const HOLDER = {
@@ -33,9 +39,9 @@ export async function addGroupRoles(tx: EntityManager, project: string, roles: n
 export async function replaceRoles(tx: EntityManager, project: string, holder: Holder, holderId: number, roles: number[]): Promise<number[]> {
   const h = HOLDER[holder];
   const removed: Array<{ role_id: number }> = await tx.execute(`delete from ${h.table} where project = ? and ${h.column} = ? returning role_id`, [project, holderId]);
-  if (roles.length) {
-    await tx.execute(`insert into ${h.table} (role_id, ${h.column}, project) select distinct r::int, ?, ? from jsonb_array_elements_text(?::jsonb) r`, [holderId, project, JSON.stringify(roles)]);
-  }
+  const distinct = [...new Set(roles)];
+  if (distinct.length && holder === 'user') await tx.insertMany<RoleUserRow>(RoleUserSchema, distinct.map((roleId) => ({ roleId, userId: holderId, project })));
+  if (distinct.length && holder === 'group') await tx.insertMany<GroupRoleRow>(GroupRoleSchema, distinct.map((roleId) => ({ roleId, groupId: holderId, project })));
   return removed.map((r) => r.role_id).sort((a, b) => a - b);
 }
 

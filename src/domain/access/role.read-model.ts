@@ -1,15 +1,17 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { EnvironmentSchema } from '../environments/environment.entity';
 import { PERMISSION_BY_NAME, PERMISSIONS, type PermissionDefinition } from './permissions';
 import type { TableRow } from '../rows';
-import type { PermissionRow, RolePermissionRow, RoleRow } from './role.entity';
+import { RoleSchema, type PermissionRow, type RolePermissionRow, type RoleRow } from './role.entity';
 import type { Permission, PermissionListing, Role } from './role.shapes';
 
-/** A role row as the role queries read it. */
+/** A role row as insert and update return it (`returning`). */
 export type RoleDbRow = Pick<TableRow<RoleRow>, 'id' | 'name' | 'type' | 'description'>;
 /** A row of `role_permissions`: a permission by name (`permission as name`), with its environment (environment permissions only). */
 export type StoredPermission = { name: TableRow<RolePermissionRow>['permission'] } & Pick<TableRow<RolePermissionRow>, 'environment'>;
 
-export const toRole = (r: RoleDbRow): Role => ({ id: r.id, name: r.name, type: r.type, description: r.description ?? '' });
+/** A role from its entity (loads, lists) or its raw row (`returning`). */
+export const toRole = (r: RoleDbRow | Pick<RoleRow, 'id' | 'name' | 'type' | 'description'>): Role => ({ id: r.id, name: r.name, type: r.type, description: r.description ?? '' });
 
 const listed = (p: PermissionDefinition, environment?: string): Permission => ({
   id: p.id, name: p.name, displayName: p.displayName, type: p.type, ...(environment === undefined ? {} : { environment }),
@@ -31,7 +33,7 @@ function toListed(list: StoredPermission[]): Permission[] {
 
 /** Every permission, environment permissions once per environment (in the environments' order). */
 export async function permissionListing(em: EntityManager): Promise<PermissionListing> {
-  const environments: Array<{ name: string }> = await em.execute('select name from environments order by sort_order, name');
+  const environments = await em.find(EnvironmentSchema, {}, { fields: ['name'], orderBy: { sortOrder: 'asc', name: 'asc' }, refresh: true });
   const environmentPermissions = PERMISSIONS.filter((p) => p.type === 'environment');
   return {
     version: 1,
@@ -44,11 +46,14 @@ export async function permissionListing(em: EntityManager): Promise<PermissionLi
 }
 
 export async function listRoles(em: EntityManager): Promise<Role[]> {
-  const rows: RoleDbRow[] = await em.execute('select id, name, type, description from roles order by id');
+  const rows = await em.find(RoleSchema, {}, { orderBy: { id: 'asc' }, refresh: true });
   return rows.map(toRole);
 }
 
-/** The role's permissions as stored, in no particular order. */
+/**
+ * The role's permissions as stored, in no particular order. SQL, like every read of role_permissions: the ORM would
+ * put its rows in the identity map, where a null environment is no key (role.entity.ts).
+ */
 export async function storedPermissions(em: EntityManager, roleId: number): Promise<StoredPermission[]> {
   return em.execute('select permission as name, environment from role_permissions where role_id = ?', [roleId]);
 }

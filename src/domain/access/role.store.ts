@@ -1,16 +1,22 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { lockClause, type RowLock } from '../change';
+import { lockedFindOne } from '../change';
 import { NotFoundError } from '../errors';
 import { rowId } from '../validation';
+import { RolePermissionSchema, RoleSchema, type RoleRow } from './role.entity';
 import type { RoleDbRow, StoredPermission } from './role.read-model';
 
-/** The SQL of roles and their permissions (role.service.ts says what each rule is for). */
+/**
+ * The SQL of roles and their permissions (role.service.ts says what each rule is for). The load, deletes and the
+ * permissions' insert go through the ORM (role_permissions only through immediate statements, never its identity
+ * map: role.entity.ts says why); SQL stays for the `returning` rows of insert and update, case-insensitive names
+ * (`lower()`), the holders' counts, and `for key share`, which is no lock the ORM takes.
+ */
 
-/** The role row, or 404 for an id that is not a positive integer or names no role. */
-export async function loadRole(em: EntityManager, id: string | number, lock?: RowLock): Promise<RoleDbRow> {
+/** The role, or 404 for an id that is not a positive integer or names no role; `lock` (inside a change) reads it `for update`. */
+export async function loadRole(em: EntityManager, id: string | number, lock?: 'update'): Promise<RoleRow> {
   const n = rowId(id);
   if (n === undefined) throw new NotFoundError(`Could not find role with id ${String(id)}.`);
-  const [row]: RoleDbRow[] = await em.execute(`select id, name, type, description from roles where id = ?${lockClause(lock)}`, [n]);
+  const row = lock ? await lockedFindOne(em, RoleSchema, { id: n }) : await em.findOne(RoleSchema, { id: n }, { refresh: true });
   if (!row) throw new NotFoundError(`Could not find role with id ${n}.`);
   return row;
 }
@@ -42,19 +48,16 @@ export async function updateRole(tx: EntityManager, id: number, role: { name: st
 }
 
 export async function deleteRole(tx: EntityManager, id: number): Promise<void> {
-  await tx.execute('delete from roles where id = ?', [id]);
+  await tx.nativeDelete(RoleSchema, { id });
 }
 
 export async function deleteRolePermissions(tx: EntityManager, roleId: number): Promise<void> {
-  await tx.execute('delete from role_permissions where role_id = ?', [roleId]);
+  await tx.nativeDelete(RolePermissionSchema, { roleId });
 }
 
 export async function insertRolePermissions(tx: EntityManager, roleId: number, permissions: StoredPermission[]): Promise<void> {
   if (permissions.length === 0) return;
-  await tx.execute(
-    `insert into role_permissions (role_id, permission, environment)
-     select ?, p->>'name', p->>'environment' from jsonb_array_elements(?::jsonb) p`,
-    [roleId, JSON.stringify(permissions)]);
+  await tx.insertMany(RolePermissionSchema, permissions.map((p) => ({ roleId, permission: p.name, environment: p.environment ?? null })));
 }
 
 /** How many hold the role, by kind of holding. */

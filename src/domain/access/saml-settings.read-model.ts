@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SamlSettings } from './saml-settings.shapes';
+import { SettingSchema } from './setting.entity';
 
 /** What is stored under `saml`: the settings but the service's own certificate. */
 export type StoredSamlSettings = Omit<SamlSettings, 'spCertificate'>;
@@ -16,6 +17,6 @@ export function toSamlSettings(content: StoredSamlSettings | null | undefined): 
 
 /** The stored settings, or the defaults before any were saved. */
 export async function readSamlSettings(em: EntityManager): Promise<{ settings: StoredSamlSettings; saved: boolean }> {
-  const [row]: Array<{ content: StoredSamlSettings | null }> = await em.execute(`select content from settings where name = ?`, [SAML_SETTING]);
-  return toSamlSettings(row?.content);
+  const row = await em.findOne(SettingSchema, { name: SAML_SETTING }, { refresh: true });
+  return toSamlSettings(row?.content as StoredSamlSettings | null | undefined);
 }

@@ -1,10 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TableRow } from '../rows';
-import type { SamlMessageIdRow, SamlSessionRow } from './saml.entity';
+import { SamlMessageIdSchema, SamlSessionSchema, type SamlMessageIdRow, type SamlSessionRow } from './saml.entity';
 
 /**
  * The SQL of SAML sign-in (saml-sign-in.ts): the ids of our requests and of assertions used (`saml_message_ids`, so
- * every instance checks them), and the sessions SAML opened (`saml_sessions`, for single logout).
+ * every instance checks them), and the sessions SAML opened (`saml_sessions`, for single logout). The plain delete,
+ * insert and read by key go through the ORM; SQL stays for `insert … on conflict do nothing returning` (the check that
+ * an id is new), times by the database's clock (`now()`), and the statements of the rate-limited `/auth/saml/login`.
  */
 
 /** Records one of our request ids for `ttlMs`: false when it was recorded already. */
@@ -28,8 +30,7 @@ export async function requestIdValue(em: EntityManager, id: string): Promise<str
 
 /** Deletes one of our request ids: false when there was none. */
 export async function removeRequestId(em: EntityManager, id: string): Promise<boolean> {
-  const rows: unknown[] = await em.execute(`delete from saml_message_ids where kind = 'request' and id = ? returning id`, [id]);
-  return rows.length > 0;
+  return (await em.nativeDelete(SamlMessageIdSchema, { kind: 'request', id })) > 0;
 }
 
 /** Records an assertion id as used until `expiresAt`: false when it was used already. */
@@ -40,16 +41,11 @@ export async function useAssertionId(em: EntityManager, id: string, expiresAt: D
   return used.length > 0;
 }
 
-/** What a session SAML opened keeps for its single logout. */
-export type SamlSessionDbRow = Pick<TableRow<SamlSessionRow>, 'name_id' | 'name_id_format' | 'session_index'>;
-
 export async function insertSamlSession(tx: EntityManager, sidHash: string, s: { nameId: string; format: string | null; sessionIndex: string | null }): Promise<void> {
-  await tx.execute('insert into saml_sessions (sid_hash, name_id, name_id_format, session_index) values (?, ?, ?, ?)',
-    [sidHash, s.nameId, s.format, s.sessionIndex]);
+  await tx.insert(SamlSessionSchema, { sidHash, nameId: s.nameId, nameIdFormat: s.format, sessionIndex: s.sessionIndex });
 }
 
 /** The SAML session of the session with this digest, if SAML opened it. */
-export async function findSamlSession(em: EntityManager, sidHash: string): Promise<SamlSessionDbRow | undefined> {
-  const [row]: SamlSessionDbRow[] = await em.execute('select name_id, name_id_format, session_index from saml_sessions where sid_hash = ?', [sidHash]);
-  return row;
+export async function findSamlSession(em: EntityManager, sidHash: string): Promise<SamlSessionRow | null> {
+  return em.findOne(SamlSessionSchema, { sidHash }, { refresh: true });
 }

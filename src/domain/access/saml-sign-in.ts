@@ -290,7 +290,7 @@ export class SamlSignIn {
     const { settings, saved } = await readSamlSettings(em);
     if (!row || !saved || !settings.enabled || !settings.signOutUrl || !settings.certificate) return home;
     const sp = await spSigningKey(em);
-    const profile: Profile = { issuer: this.spEntityId, nameID: row.name_id, nameIDFormat: row.name_id_format ?? EMAIL_FORMAT, ...(row.session_index ? { sessionIndex: row.session_index } : {}) };
+    const profile: Profile = { issuer: this.spEntityId, nameID: row.nameId, nameIDFormat: row.nameIdFormat ?? EMAIL_FORMAT, ...(row.sessionIndex ? { sessionIndex: row.sessionIndex } : {}) };
     return this.client(em, settings, sp).getLogoutUrlAsync(profile, '', {});
   }
 

@@ -1,9 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RowLock } from '../change';
 import { NotFoundError } from '../errors';
+import { PublicSignupTokenSchema, PublicSignupTokenUserSchema } from './signup-token.entity';
 import { TOKEN_SELECT, type SignupTokenRow } from './signup-token.read-model';
 
-/** The SQL of public signup tokens and the users who signed up with them (signup-token.service.ts has the rules). */
+/**
+ * The SQL of public signup tokens and the users who signed up with them (signup-token.service.ts has the rules). The
+ * inserts go through the ORM; SQL stays for the loads (a join with the role, locked `of t`, and `valid` by the
+ * database's clock), `for share` and `for key share`, and the update that keeps what is not given (`coalesce`).
+ */
 
 /** The token row, or 404; `lock` takes the token's row lock. A secret is hex (Unleash's are 32 characters). */
 export async function loadSignupToken(em: EntityManager, secret: string, lock?: RowLock): Promise<SignupTokenRow> {
@@ -24,10 +29,7 @@ export async function shareTokenRole(tx: EntityManager, roleId: number): Promise
 }
 
 export async function insertSignupToken(tx: EntityManager, t: { secret: string; name: string; roleId: number; expiresAt: Date; createdBy: string }): Promise<void> {
-  await tx.execute(
-    'insert into public_signup_tokens (secret, name, role_id, expires_at, created_by) values (?, ?, ?, ?, ?)',
-    [t.secret, t.name, t.roleId, t.expiresAt, t.createdBy],
-  );
+  await tx.insert(PublicSignupTokenSchema, { secret: t.secret, name: t.name, roleId: t.roleId, expiresAt: t.expiresAt, createdBy: t.createdBy });
 }
 
 /** Sets what is given (null keeps the stored value). */
@@ -38,5 +40,5 @@ export async function updateSignupToken(tx: EntityManager, secret: string, t: { 
 
 /** Lists the user among those who signed up with the token. */
 export async function addSignupTokenUser(tx: EntityManager, secret: string, userId: number): Promise<void> {
-  await tx.execute('insert into public_signup_token_users (secret, user_id) values (?, ?)', [secret, userId]);
+  await tx.insert(PublicSignupTokenUserSchema, { secret, userId });
 }

@@ -42,7 +42,7 @@ export function toUser(r: UserDbRow): User {
 /** What an audit event records of a user: the public fields, never a password or its hash. */
 export const userEventData = (u: User) => ({ id: u.id, name: u.name, email: u.email, username: u.username, rootRole: u.rootRole, accountType: u.accountType });
 
-/** Every user, by id. */
+/** Every user, by id (SQL: `toUser` maps raw rows, as the joins of signup tokens, groups and project access read them). */
 export async function listUsers(em: EntityManager): Promise<User[]> {
   const rows: UserDbRow[] = await em.execute(`select ${USER_COLUMNS} from users order by id`);
   return rows.map(toUser);

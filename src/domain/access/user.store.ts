@@ -1,10 +1,11 @@
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { lockClause, type RowLock } from '../change';
 import { NotFoundError } from '../errors';
 import { rowId } from '../validation';
 import { ROLE_ADMIN } from './permissions';
 import type { TableRow } from '../rows';
-import type { UserRow } from './user.entity';
+import { UserLoginNameSchema, UserSchema, type UserRow } from './user.entity';
 import { toUser, USER_COLUMNS, USER_COLUMNS_OF_U, type UserDbRow } from './user.read-model';
 import type { User } from './user.shapes';
 
@@ -12,11 +13,16 @@ import type { User } from './user.shapes';
  * The SQL of users (user.service.ts says what each rule is for). The password hash is written here and read only by
  * `loginUser`, for the password check; no other query reads it.
  *
+ * The plain delete and update, the lock of a user's row and the check of taken names go through the ORM; the rest is
+ * SQL: reads whose rows `toUser` maps (it maps the joined rows of signup tokens, groups and project access too),
+ * `returning` rows, case-insensitive matches (`lower()` in the database), `exists`, and the statements of a login
+ * (rate-limited) and of `seen_at`.
+ *
  * Usernames and e-mails share one case-insensitive namespace (`user_login_names`, migration 0020): a name belongs to
  * at most one user, whichever property of theirs it is. Login, reset links and the "is it taken" checks read it.
  */
 
-/** The user row with this id, if any; `lock` takes its row lock. */
+/** The user row with this id, if any; `lock` takes its row lock. SQL: `toUser` maps this row as it maps joined ones. */
 export async function findUser(em: EntityManager, id: number, lock?: RowLock): Promise<UserDbRow | undefined> {
   const [row]: UserDbRow[] = await em.execute(`select ${USER_COLUMNS} from users where id = ?${lockClause(lock)}`, [id]);
   return row;
@@ -33,8 +39,7 @@ export async function loadUser(em: EntityManager, id: string | number, lock?: Ro
 
 /** Whether the user row exists, taking its row lock `for update`. */
 export async function lockUser(tx: EntityManager, id: number): Promise<boolean> {
-  const locked: unknown[] = await tx.execute('select id from users where id = ? for update', [id]);
-  return locked.length > 0;
+  return (await tx.findOne(UserSchema, { id }, { fields: ['id'], lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true })) !== null;
 }
 
 export interface NewUser {
@@ -67,15 +72,15 @@ export async function updateUser(tx: EntityManager, id: number, u: { name: strin
 }
 
 export async function deleteUser(tx: EntityManager, id: number): Promise<void> {
-  await tx.execute('delete from users where id = ?', [id]);
+  await tx.nativeDelete(UserSchema, { id });
 }
 
 /** A new password hash, with the failed-login count reset. */
 export async function setPasswordHash(tx: EntityManager, id: number, hash: string): Promise<void> {
-  await tx.execute('update users set password_hash = ?, login_attempts = 0 where id = ?', [hash, id]);
+  await tx.nativeUpdate(UserSchema, { id }, { passwordHash: hash, loginAttempts: 0 });
 }
 
-/** Whether any user exists. */
+/** Whether any user exists (SQL: the ORM counts every row, or refuses a findOne without a condition). */
 export async function anyUser(em: EntityManager): Promise<boolean> {
   const [{ any }]: Array<{ any: boolean }> = await em.execute('select exists (select 1 from users) as any');
   return any;
@@ -103,8 +108,7 @@ export async function userIdByLoginName(em: EntityManager, name: string): Promis
 
 /** Which of these lower-cased names are already a username or e-mail of a user other than `exceptUserId`. */
 export async function takenLoginNames(tx: EntityManager, names: string[], exceptUserId: number): Promise<Set<string>> {
-  const rows: Array<{ name: string }> = await tx.execute(
-    'select name from user_login_names where name in (?) and user_id <> ?', [names, exceptUserId]);
+  const rows = await tx.find(UserLoginNameSchema, { name: { $in: names }, userId: { $ne: exceptUserId } }, { fields: ['name'], refresh: true });
   return new Set(rows.map((r) => r.name));
 }
 
