@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotFoundError } from '../errors';
+import { ProjectEnvironmentSchema, ProjectSchema } from '../projects/project.entity';
 import { toConfig, type ConfigRow } from './change-request-config.read-model';
 import type { ChangeRequestConfig } from './change-request.shapes';
 
@@ -14,6 +15,7 @@ import type { ChangeRequestConfig } from './change-request.shapes';
  * project or the environment when the project has no such environment.
  */
 export async function loadProjectEnvironmentConfig(tx: EntityManager, project: string, environment: string, lock: 'update' | 'share'): Promise<ChangeRequestConfig> {
+  // SQL: joined to the environment's type, locking only the project environment's row (`of pe`).
   const [row]: ConfigRow[] = await tx.execute(
     `select pe.environment_name as environment, e.type, pe.change_requests_enabled, pe.required_approvals
        from project_environments pe join environments e on e.name = pe.environment_name
@@ -21,14 +23,13 @@ export async function loadProjectEnvironmentConfig(tx: EntityManager, project: s
     [project, environment],
   );
   if (row) return toConfig(row);
-  const [p] = await tx.execute('select 1 from projects where id = ?', [project]);
-  if (!p) throw new NotFoundError('No project found');
+  if ((await tx.count(ProjectSchema, { id: project })) === 0) throw new NotFoundError('No project found');
   throw new NotFoundError(`The environment "${environment}" is not enabled in project "${project}"`);
 }
 
 export async function updateProjectEnvironmentConfig(tx: EntityManager, project: string, environment: string, config: ChangeRequestConfig): Promise<void> {
-  await tx.execute('update project_environments set change_requests_enabled = ?, required_approvals = ? where project_id = ? and environment_name = ?',
-    [config.changeRequestsEnabled, config.requiredApprovals, project, environment]);
+  await tx.nativeUpdate(ProjectEnvironmentSchema, { projectId: project, environmentName: environment },
+    { changeRequestsEnabled: config.changeRequestsEnabled, requiredApprovals: config.requiredApprovals });
 }
 
 /**

@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { FeatureStrategyRow } from '../features/feature-strategy.entity';
+import { FeatureStrategySchema } from '../features/feature-strategy.entity';
 import { PlaygroundReadModel } from '../playground/playground.read-model';
 import type { ProjectEnvironmentRow, ProjectRow } from '../projects/project.entity';
 import type { TableRow } from '../rows';
-import type { SegmentRow } from '../segments/segment.entity';
-import type { StrategyDefinitionRow } from '../strategies/strategy-definition.entity';
+import { SegmentSchema } from '../segments/segment.entity';
+import { StrategyDefinitionSchema } from '../strategies/strategy-definition.entity';
 import type { PreviewChange, PreviewWorld } from './change-request-preview';
 
 /**
@@ -17,8 +17,9 @@ export async function loadPreviewWorld(em: EntityManager, project: string, envir
   const deletedSegments = [...new Set(changes.flatMap((c) => (c.action === 'deleteSegment' ? [c.payload.id] : [])))];
   const [snapshot, definitions, segmentRows, elsewhere, defaults, ranks] = await Promise.all([
     new PlaygroundReadModel(em).load([environment], '*'),
-    em.execute('select name from strategies') as Promise<Array<Pick<TableRow<StrategyDefinitionRow>, 'name'>>>,
-    em.execute('select id, project from segments') as Promise<Array<Pick<TableRow<SegmentRow>, 'id' | 'project'>>>,
+    em.find(StrategyDefinitionSchema, {}, { fields: ['name'] }),
+    // A segment's project changes by SQL: read afresh, never from the identity map.
+    em.find(SegmentSchema, {}, { fields: ['id', 'project'], refresh: true }),
     (deletedSegments.length === 0 ? Promise.resolve([]) : em.execute(
       `select fss.segment_id, count(*)::int as count from feature_strategy_segments fss
          join feature_strategies fs on fs.id = fss.feature_strategy_id join features f on f.name = fs.feature_name
@@ -27,8 +28,8 @@ export async function loadPreviewWorld(em: EntityManager, project: string, envir
     em.execute(
       `select pe.default_strategy, p.default_stickiness from project_environments pe join projects p on p.id = pe.project_id
         where pe.project_id = ? and pe.environment_name = ?`, [project, environment]) as Promise<Array<Pick<TableRow<ProjectEnvironmentRow>, 'default_strategy'> & Pick<TableRow<ProjectRow>, 'default_stickiness'>>>,
-    (named.length === 0 ? Promise.resolve([]) : em.execute(
-      'select id from feature_strategies where feature_name in (?) and environment = ? order by created_at, id', [named, environment])) as Promise<Array<Pick<TableRow<FeatureStrategyRow>, 'id'>>>,
+    named.length === 0 ? Promise.resolve([]) : em.find(FeatureStrategySchema, { featureName: { $in: named }, environment },
+      { fields: ['id'], orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] }),
   ]);
   return {
     project,

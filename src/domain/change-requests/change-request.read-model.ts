@@ -16,28 +16,27 @@ import { OPEN_STATES, type ChangeRequestState } from './change-request-states';
 import type {
   ChangeRequest, ChangeRequestActor, ChangeRequestApproval, ChangeRequestChange, ChangeRequestComment, ChangeRequestDefaultChange,
 } from './change-request.shapes';
-import type { ChangeRequestChangeRow, ChangeRequestReviewRow } from './change-request.entity';
+import { ChangeRequestChangeSchema, ChangeRequestReviewSchema, ChangeRequestSchema, type ChangeRequestChangeRow, type ChangeRequestReviewRow } from './change-request.entity';
 import type { ChangeRequestDbRow, CommentRow } from './change-request.store';
 
 /** A change of a request as a read answers it, with the name of the segment a segment change names. */
 type ChangeRow = StoredChange & Pick<TableRow<ChangeRequestChangeRow>, 'change_request_id' | 'created_by' | 'created_at'> & { segment_name: string | null };
-type ReviewRow = Pick<TableRow<ChangeRequestReviewRow>, 'change_request_id' | 'created_by' | 'created_by_user_id' | 'decision' | 'created_at'>;
 
 const actor = (name: string): ChangeRequestActor => ({ username: name, imageUrl: null });
 /** A change as stored: its action with the payload that action's shape validated when the change was proposed or edited. */
 const toChange = (c: ChangeRow, conflict: string | undefined): ChangeRequestChange => ({
   id: c.id, action: c.action, ...(conflict !== undefined ? { conflict } : {}), payload: c.payload, createdBy: actor(c.created_by), createdAt: iso(c.created_at),
 }) as ChangeRequestChange;
-const toReview = (r: ReviewRow): ChangeRequestApproval => ({ createdBy: { id: r.created_by_user_id, username: r.created_by, imageUrl: null }, createdAt: iso(r.created_at) });
+const toReview = (r: ChangeRequestReviewRow): ChangeRequestApproval => ({ createdBy: { id: r.createdByUserId ?? null, username: r.createdBy, imageUrl: null }, createdAt: iso(r.createdAt) });
 export const toComment = (c: CommentRow): ChangeRequestComment => ({ id: c.id, text: c.text, createdBy: actor(c.created_by), createdAt: iso(c.created_at) });
 
-/** Rows grouped by the request they belong to (one pass, whatever the number of requests). */
-function byRequest<T extends { change_request_id: number }>(rows: T[]): Map<number, T[]> {
+/** Rows grouped by the request they belong to (`requestOf`), in one pass whatever the number of requests. */
+function byRequest<T>(rows: T[], requestOf: (row: T) => number): Map<number, T[]> {
   const out = new Map<number, T[]>();
   for (const r of rows) {
-    const list = out.get(r.change_request_id);
+    const list = out.get(requestOf(r));
     if (list) list.push(r);
-    else out.set(r.change_request_id, [r]);
+    else out.set(requestOf(r), [r]);
   }
   return out;
 }
@@ -65,13 +64,14 @@ export async function pendingChangeRequestsForFeature(em: EntityManager, project
 
 /** Which of these requests were written by `actor` (an `actorKey`). */
 export async function authoredBy(em: EntityManager, ids: readonly number[], actorKey: string): Promise<Set<number>> {
-  const rows: Array<Pick<ChangeRequestDbRow, 'id'>> = await em.execute('select id from change_requests where id in (?) and created_by_actor = ?', [ids, actorKey]);
+  const rows = await em.find(ChangeRequestSchema, { id: { $in: [...ids] }, createdByActor: actorKey }, { fields: ['id'] });
   return new Set(rows.map((r) => Number(r.id)));
 }
 
 /** The changes of a request as stored, in the order they were made. */
 export async function storedChanges(em: EntityManager, requestId: number): Promise<StoredChange[]> {
-  return em.execute('select id, feature, action, payload, snapshot from change_request_changes where change_request_id = ? order by id', [requestId]);
+  const rows = await em.find(ChangeRequestChangeSchema, { changeRequestId: requestId }, { fields: ['id', 'feature', 'action', 'payload', 'snapshot'], orderBy: { id: 'asc' } });
+  return rows.map(({ id, feature, action, payload, snapshot }) => ({ id, feature: feature ?? null, action, payload, snapshot: snapshot ?? null }));
 }
 
 /**
@@ -182,11 +182,12 @@ async function readChangeRequests(em: EntityManager, where: string, params: unkn
                   left join segments s on c.feature is null and s.id::text = c.payload->>'id'
                  where c.change_request_id in (?) order by c.id`, [ids]) as Promise<ChangeRow[]>,
     em.execute('select * from change_request_comments where change_request_id in (?) order by id', [ids]) as Promise<CommentRow[]>,
-    em.execute('select * from change_request_reviews where change_request_id in (?) order by created_at, created_by', [ids]) as Promise<ReviewRow[]>,
+    // Reviews are rewritten by SQL (a rejection replaces an approval): read afresh, never from the identity map.
+    em.find(ChangeRequestReviewSchema, { changeRequestId: { $in: ids } }, { orderBy: [{ createdAt: 'asc' }, { createdBy: 'asc' }], refresh: true }),
   ]);
-  const changesOf = byRequest(changes);
-  const commentsOf = byRequest(comments);
-  const reviewsOf = byRequest(reviews);
+  const changesOf = byRequest(changes, (c) => c.change_request_id);
+  const commentsOf = byRequest(comments, (c) => c.change_request_id);
+  const reviewsOf = byRequest(reviews, (v) => v.changeRequestId);
   // Conflicts and background changes matter only while a request can still be applied.
   const open = requests.filter((r) => OPEN_STATES.includes(r.state));
   const project = requests[0].project;

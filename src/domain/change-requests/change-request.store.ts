@@ -1,12 +1,17 @@
+import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { actorKey, type Principal } from '../access/principal';
 import type { ApiTokenRow } from '../access/api-token.entity';
 import type { UserRow } from '../access/user.entity';
 import { lockClause, type RowLock } from '../change';
 import { NotFoundError } from '../errors';
+import { FeatureStrategySchema } from '../features/feature-strategy.entity';
 import type { TableRow } from '../rows';
 import { rowId } from '../validation';
-import type { ChangeRequestChangeRow, ChangeRequestCommentRow, ChangeRequestRow } from './change-request.entity';
+import {
+  ChangeRequestChangeSchema, ChangeRequestCommentSchema, ChangeRequestReviewSchema, ChangeRequestSchema,
+  type ChangeRequestChangeRow, type ChangeRequestCommentRow, type ChangeRequestRow,
+} from './change-request.entity';
 
 /**
  * The SQL that writes change requests, their changes, reviews and comments, and the row locks the services and the
@@ -45,6 +50,7 @@ export const changeRequestNotFound = (project: string, id: string | number): Not
  */
 export async function loadChangeRequest(em: EntityManager, project: string, id: string | number, lock?: RowLock): Promise<ChangeRequestDbRow> {
   const n = rowId(id);
+  // SQL: any of the four row locks, and the raw row (times as stored) that services and the read model share.
   const [row]: ChangeRequestDbRow[] = n === undefined ? [] : await em.execute(`select * from change_requests where id = ? and project = ?${lockClause(lock)}`, [n, project]);
   if (!row) throw changeRequestNotFound(project, id);
   return row;
@@ -52,6 +58,7 @@ export async function loadChangeRequest(em: EntityManager, project: string, id: 
 
 /** The caller's Draft for the project environment, locked `for update`. */
 export async function lockDraft(tx: EntityManager, project: string, environment: string, principal: Principal): Promise<RequestIdRow | undefined> {
+  // SQL: a lock of the id only (the caller needs no entity).
   const rows: RequestIdRow[] = await tx.execute(
     `select id from change_requests where project = ? and environment = ? and created_by_actor = ? and state = 'Draft' for update`,
     [project, environment, actorKey(principal)]);
@@ -70,19 +77,18 @@ export async function insertDraft(tx: EntityManager, project: string, environmen
 export async function insertChange(
   tx: EntityManager, requestId: number, c: { feature: string | null; action: string; payload: unknown }, snapshot: unknown, principal: Principal,
 ): Promise<ChangeIdRow> {
-  const [row]: ChangeIdRow[] = await tx.execute(
-    `insert into change_request_changes (change_request_id, feature, action, payload, snapshot, created_by, created_by_user_id)
-     values (?, ?, ?, ?::jsonb, ?::jsonb, ?, ?) returning id`,
-    [requestId, c.feature, c.action, JSON.stringify(c.payload ?? {}), snapshot === null ? null : JSON.stringify(snapshot), principal.name, principal.userId]);
-  return row;
+  const id = await tx.insert(ChangeRequestChangeSchema, {
+    changeRequestId: requestId, feature: c.feature, action: c.action, payload: (c.payload ?? {}) as Record<string, unknown>, snapshot,
+    createdBy: principal.name, createdByUserId: principal.userId,
+  });
+  return { id };
 }
 
 /** Deletes a change of the request (to replace it); undefined when the request has no such change. */
 export async function deleteChange(tx: EntityManager, requestId: number, changeId: string | number): Promise<ChangeIdRow | undefined> {
   const n = rowId(changeId);
-  const [old]: ChangeIdRow[] = n === undefined ? [] : await tx.execute(
-    'delete from change_request_changes where id = ? and change_request_id = ? returning id', [n, requestId]);
-  return old;
+  if (n === undefined) return undefined;
+  return (await tx.nativeDelete(ChangeRequestChangeSchema, { id: n, changeRequestId: requestId })) > 0 ? { id: n } : undefined;
 }
 
 /** Deletes a change of the request and returns what it was; undefined when the request has no such change. */
@@ -90,36 +96,36 @@ export async function discardChange(
   tx: EntityManager, requestId: number, changeId: string | number,
 ): Promise<DiscardedChangeRow | undefined> {
   const n = rowId(changeId);
+  // SQL: `delete … returning` the change (the ORM would need a read first).
   const [removed]: DiscardedChangeRow[] = n === undefined ? [] : await tx.execute(
     'delete from change_request_changes where id = ? and change_request_id = ? returning id, feature, action, payload', [n, requestId]);
   return removed;
 }
 
 export async function hasChanges(tx: EntityManager, requestId: number): Promise<boolean> {
-  const [left] = await tx.execute('select 1 from change_request_changes where change_request_id = ? limit 1', [requestId]);
-  return left !== undefined;
+  return (await tx.count(ChangeRequestChangeSchema, { changeRequestId: requestId })) > 0;
 }
 
 export async function deleteChangeRequest(tx: EntityManager, id: number): Promise<void> {
-  await tx.execute('delete from change_requests where id = ?', [id]);
+  await tx.nativeDelete(ChangeRequestSchema, { id });
 }
 
 export async function withdrawApprovals(tx: EntityManager, id: number): Promise<void> {
-  await tx.execute(`delete from change_request_reviews where change_request_id = ? and decision = 'approved'`, [id]);
+  await tx.nativeDelete(ChangeRequestReviewSchema, { changeRequestId: id, decision: 'approved' });
 }
 
 export async function setTitle(tx: EntityManager, id: number, title: string): Promise<void> {
-  await tx.execute('update change_requests set title = ? where id = ?', [title, id]);
+  await tx.nativeUpdate(ChangeRequestSchema, { id }, { title });
 }
 
 /** The comment sent with a move of the request. */
 export async function insertComment(tx: EntityManager, requestId: number, text: string, principal: Principal): Promise<void> {
-  await tx.execute('insert into change_request_comments (change_request_id, text, created_by, created_by_user_id) values (?, ?, ?, ?)',
-    [requestId, text, principal.name, principal.userId]);
+  await tx.insert(ChangeRequestCommentSchema, { changeRequestId: requestId, text, createdBy: principal.name, createdByUserId: principal.userId });
 }
 
 /** A comment on its own, returned as stored. */
 export async function addComment(tx: EntityManager, requestId: number, text: string, principal: Principal): Promise<CommentRow> {
+  // SQL: `insert … returning` the comment with its time (the ORM returns the id only).
   const [c]: CommentRow[] = await tx.execute(
     'insert into change_request_comments (change_request_id, text, created_by, created_by_user_id) values (?, ?, ?, ?) returning id, change_request_id, text, created_by, created_at',
     [requestId, text, principal.name, principal.userId]);
@@ -127,7 +133,7 @@ export async function addComment(tx: EntityManager, requestId: number, text: str
 }
 
 export async function sendToReview(tx: EntityManager, id: number, minApprovals: number): Promise<void> {
-  await tx.execute(`update change_requests set state = 'In review', min_approvals = ? where id = ?`, [minApprovals, id]);
+  await tx.nativeUpdate(ChangeRequestSchema, { id }, { state: 'In review', minApprovals });
 }
 
 /** The caller's approval; false when they have already reviewed the request. */
@@ -139,13 +145,11 @@ export async function addApproval(tx: EntityManager, id: number, principal: Prin
 }
 
 export async function countApprovals(tx: EntityManager, id: number): Promise<number> {
-  const [{ approvals }]: Array<{ approvals: number }> = await tx.execute(
-    `select count(*)::int as approvals from change_request_reviews where change_request_id = ? and decision = 'approved'`, [id]);
-  return approvals;
+  return tx.count(ChangeRequestReviewSchema, { changeRequestId: id, decision: 'approved' });
 }
 
 export async function markApproved(tx: EntityManager, id: number): Promise<void> {
-  await tx.execute(`update change_requests set state = 'Approved' where id = ?`, [id]);
+  await tx.nativeUpdate(ChangeRequestSchema, { id }, { state: 'Approved' });
 }
 
 /** The caller's rejection (replacing an approval of theirs), and the request Rejected. */
@@ -154,22 +158,22 @@ export async function reject(tx: EntityManager, id: number, principal: Principal
     `insert into change_request_reviews (change_request_id, created_by, created_by_user_id, created_by_actor, decision) values (?, ?, ?, ?, 'rejected')
      on conflict (change_request_id, created_by_actor) do update set decision = 'rejected', created_by = excluded.created_by, created_at = now()`,
     [id, principal.name, principal.userId, actorKey(principal)]);
-  await tx.execute(`update change_requests set state = 'Rejected' where id = ?`, [id]);
+  await tx.nativeUpdate(ChangeRequestSchema, { id }, { state: 'Rejected' });
 }
 
 export async function markApplied(tx: EntityManager, id: number): Promise<void> {
-  await tx.execute(`update change_requests set state = 'Applied', applied_at = now(), schedule_status = null where id = ?`, [id]);
+  await tx.nativeUpdate(ChangeRequestSchema, { id }, { state: 'Applied', appliedAt: raw('now()'), scheduleStatus: null });
 }
 
 export async function markScheduled(tx: EntityManager, id: number, scheduledAt: Date | undefined, principal: Principal): Promise<void> {
-  await tx.execute(
-    `update change_requests set state = 'Scheduled', scheduled_at = ?, schedule_status = 'pending', failure_reason = null,
-            scheduled_by = ?, scheduled_by_user_id = ?, scheduled_by_actor = ? where id = ?`,
-    [scheduledAt, principal.name, principal.userId, actorKey(principal), id]);
+  await tx.nativeUpdate(ChangeRequestSchema, { id }, {
+    state: 'Scheduled', scheduledAt: scheduledAt ?? null, scheduleStatus: 'pending', failureReason: null,
+    scheduledBy: principal.name, scheduledByUserId: principal.userId, scheduledByActor: actorKey(principal),
+  });
 }
 
 export async function markCancelled(tx: EntityManager, id: number): Promise<void> {
-  await tx.execute(`update change_requests set state = 'Cancelled', schedule_status = null where id = ?`, [id]);
+  await tx.nativeUpdate(ChangeRequestSchema, { id }, { state: 'Cancelled', scheduleStatus: null });
 }
 
 /** Whether the segment exists, read `for key share` so it is not deleted before the change is recorded. */
@@ -180,8 +184,7 @@ export async function keySharedSegmentExists(tx: EntityManager, id: number): Pro
 
 /** Whether the strategy is one of the feature's in the environment. */
 export async function strategyExists(tx: EntityManager, id: string, feature: string, environment: string): Promise<boolean> {
-  const [s] = await tx.execute('select 1 from feature_strategies where id = ? and feature_name = ? and environment = ?', [id, feature, environment]);
-  return s !== undefined;
+  return (await tx.count(FeatureStrategySchema, { id, featureName: feature, environment })) > 0;
 }
 
 /** A Scheduled request still due and pending, locked `for update skip locked`: undefined when another instance has it. */
@@ -213,6 +216,7 @@ export async function lockSchedulerToken(tx: EntityManager, tokenId: number): Pr
 export async function markScheduleFailed(
   tx: EntityManager, id: number, scheduledAtText: string, reason: string,
 ): Promise<RequestScopeRow | undefined> {
+  // SQL: `update … returning`, matching the time as stored (microseconds), which a JS Date cannot hold.
   const [r]: RequestScopeRow[] = await tx.execute(
     `update change_requests set schedule_status = 'failed', failure_reason = ?
       where id = ? and state = 'Scheduled' and schedule_status = 'pending' and scheduled_at = ?::timestamptz returning id, project, environment`,

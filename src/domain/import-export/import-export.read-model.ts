@@ -4,18 +4,19 @@ import { iso, isoOrNull } from '../dates';
 import { FeatureReadModel, strategyKey } from '../features/feature.read-model';
 import type { FeatureDependency, FeatureStrategy, FeatureSummary } from '../features/feature.shapes';
 import type { Tag } from '../tags/tag.shapes';
-import type { PermissionRow } from '../access/role.entity';
-import type { ContextFieldRow } from '../context/context-field.entity';
-import type { FeatureDependencyRow } from '../features/feature-dependency.entity';
-import type { FeatureEnvironmentRow } from '../features/feature-environment.entity';
-import type { FeatureRow, FeatureTypeRow } from '../features/feature.entity';
+import { PermissionSchema } from '../access/role.entity';
+import { ContextFieldSchema, type ContextFieldRow } from '../context/context-field.entity';
+import { EnvironmentSchema } from '../environments/environment.entity';
+import { FeatureDependencySchema } from '../features/feature-dependency.entity';
+import { FeatureEnvironmentSchema } from '../features/feature-environment.entity';
+import { FeatureSchema, FeatureTypeSchema, type FeatureRow } from '../features/feature.entity';
 import { canonicalVariant } from '../features/variants';
 import type { FeatureVariant } from '../features/variant.shapes';
 import type { ProjectRow } from '../projects/project.entity';
 import type { TableRow } from '../rows';
-import type { SegmentRow } from '../segments/segment.entity';
+import { SegmentSchema, type SegmentRow } from '../segments/segment.entity';
 import type { StrategyDefinitionRow } from '../strategies/strategy-definition.entity';
-import type { TagTypeRow } from '../tags/tag.entity';
+import { TagTypeSchema, type TagTypeRow } from '../tags/tag.entity';
 import type { ExportResult } from './import-export.shapes';
 import type { ImportState } from './import-plan';
 import { tagOf, type ImportRequest } from './import-payload';
@@ -53,6 +54,7 @@ export async function readImportState(em: EntityManager, request: ImportRequest,
   const tagTypeNames = [...new Set([...data.tagTypes.map((t) => t.name), ...(data.featureTags ?? []).map((t) => tagOf(t).type)])].sort();
   const strategyNames = [...new Set(data.featureStrategies.map((s) => s.name))].sort();
 
+  // SQL where a read takes the import's row locks (`share` is no lock the ORM's finds take), or joins or counts.
   const featureRows = named.length === 0 ? [] : await rows<FeatureDbRow>(em, `select name, type, description, project, stale, impression_data, created_at, archived_at, last_seen_at from features where name in (?) order by name${lockClause(lock?.features)}`, [named]);
   const features = new Map<string, FeatureSummary>(featureRows.map((r) => [r.name, {
     name: r.name, type: r.type, description: r.description, project: r.project, stale: r.stale, impressionData: r.impression_data,
@@ -73,17 +75,18 @@ export async function readImportState(em: EntityManager, request: ImportRequest,
     `select id, name from segments where name in (?) and (project is null or project = ?) order by id${lockClause(lock?.definitions)}`, [segmentNames, project]);
   const tagTypes = tagTypeNames.length === 0 ? [] : await rows<Pick<TableRow<TagTypeRow>, 'name'>>(em,
     `select name from tag_types where name in (?) order by name${lockClause(lock?.definitions)}`, [tagTypeNames]);
-  const featureTypes = await rows<Pick<TableRow<FeatureTypeRow>, 'id'>>(em, `select id from feature_types`, []);
-  const permissionNames = await rows<Pick<TableRow<PermissionRow>, 'name' | 'display_name'>>(em, `select name, display_name from permissions`, []);
+  const featureTypes = await em.find(FeatureTypeSchema, {}, { fields: ['id'] });
+  const permissionNames = await em.find(PermissionSchema, {}, { fields: ['name', 'displayName'] });
   // The current configuration of the features that would be overwritten: active ones of the target project.
   const current = featureNames.filter((n) => { const f = features.get(n); return f !== undefined && !f.archived && f.project === project; });
   const read = new FeatureReadModel(em);
   const strategies = current.length === 0 ? new Map<string, FeatureStrategy[]>() : await read.strategies(current);
-  const envStates = current.length === 0 ? [] : await rows<Pick<TableRow<FeatureEnvironmentRow>, 'feature_name' | 'enabled' | 'variants'>>(em,
-    `select feature_name, enabled, variants from feature_environments where environment = ? and feature_name in (?)`, [environment, current]);
+  // Rows SQL writes (switches, variants, dependencies): read afresh, never from the identity map.
+  const envStates = current.length === 0 ? [] : await em.find(FeatureEnvironmentSchema, { environment, featureName: { $in: current } },
+    { fields: ['enabled', 'variants'], refresh: true });
   const tags = current.length === 0 ? new Map<string, Tag[]>() : await read.tags(current);
-  const edges = named.length === 0 ? [] : await rows<Pick<TableRow<FeatureDependencyRow>, 'parent' | 'child' | 'enabled' | 'variants'>>(em,
-    `select parent, child, enabled, variants from feature_dependencies where child in (?) or parent in (?) order by child, parent`, [named, named]);
+  const edges = named.length === 0 ? [] : await em.find(FeatureDependencySchema, { $or: [{ child: { $in: named } }, { parent: { $in: named } }] },
+    { orderBy: [{ child: 'asc' }, { parent: 'asc' }], refresh: true });
 
   const segmentByName = new Map<string, number>();
   for (const s of segments) if (!segmentByName.has(s.name)) segmentByName.set(s.name, s.id);
@@ -100,10 +103,10 @@ export async function readImportState(em: EntityManager, request: ImportRequest,
     tagTypes: new Set(tagTypes.map((t) => t.name)),
     featureTypes: new Set(featureTypes.map((t) => t.id)),
     strategies: new Map(current.map((n) => [n, strategies.get(strategyKey(n, environment)) ?? []])),
-    environments: new Map(envStates.map((e) => [e.feature_name, { enabled: e.enabled, variants: e.variants ?? [] }])),
+    environments: new Map(envStates.map((e) => [e.featureName, { enabled: e.enabled, variants: e.variants ?? [] }])),
     tags,
     edges: edges.map((e) => ({ parent: e.parent, child: e.child, enabled: e.enabled, variants: e.variants ?? [] })),
-    permissionNames: new Map(permissionNames.map((p) => [p.name, p.display_name])),
+    permissionNames: new Map(permissionNames.map((p) => [p.name, p.displayName])),
   };
 }
 
@@ -111,18 +114,18 @@ export async function readImportState(em: EntityManager, request: ImportRequest,
 
 /** Whether the environment exists. */
 export async function environmentExists(em: EntityManager, name: string): Promise<boolean> {
-  const env = await em.execute(`select name from environments where name = ?`, [name]);
-  return env.length > 0;
+  return (await em.count(EnvironmentSchema, { name })) > 0;
 }
 
 /** The active features among these names, by name. */
 export async function activeFeaturesNamed(em: EntityManager, names: string[]): Promise<string[]> {
-  const rows: Array<Pick<TableRow<FeatureRow>, 'name'>> = await em.execute(`select name from features where name in (?) and archived_at is null order by name`, [names]);
+  const rows = await em.find(FeatureSchema, { name: { $in: names }, archivedAt: null }, { fields: ['name'], orderBy: { name: 'asc' } });
   return rows.map((r) => r.name);
 }
 
 /** The active features with a tag, by name. */
 export async function activeFeaturesTagged(em: EntityManager, type: string, value: string): Promise<string[]> {
+  // SQL: a join.
   const rows: Array<Pick<TableRow<FeatureRow>, 'name'>> = await em.execute(
     `select f.name from features f join feature_tags ft on ft.feature_name = f.name where ft.tag_type = ? and ft.tag_value = ? and f.archived_at is null order by f.name`,
     [type, value]);
@@ -131,7 +134,7 @@ export async function activeFeaturesTagged(em: EntityManager, type: string, valu
 
 /** The active features of a project, by name. */
 export async function activeFeaturesOfProject(em: EntityManager, project: string): Promise<string[]> {
-  const rows: Array<Pick<TableRow<FeatureRow>, 'name'>> = await em.execute(`select name from features where project = ? and archived_at is null order by name`, [project]);
+  const rows = await em.find(FeatureSchema, { project, archivedAt: null }, { fields: ['name'], orderBy: { name: 'asc' } });
   return rows.map((r) => r.name);
 }
 
@@ -143,7 +146,8 @@ export async function exportOf(em: EntityManager, names: string[], environment: 
   const [summaries, strategies, envRows, tags, deps] = await Promise.all([
     read.summaries({ names }),
     read.strategies(names),
-    em.execute(`select feature_name, enabled, variants from feature_environments where environment = ? and feature_name in (?) order by feature_name`, [environment, names]) as Promise<Array<Pick<TableRow<FeatureEnvironmentRow>, 'feature_name' | 'enabled' | 'variants'>>>,
+    // Rows SQL writes: read afresh, never from the identity map.
+    em.find(FeatureEnvironmentSchema, { environment, featureName: { $in: names } }, { fields: ['enabled', 'variants'], orderBy: { featureName: 'asc' }, refresh: true }),
     read.tags(names),
     read.dependencies(names),
   ]);
@@ -156,15 +160,15 @@ export async function exportOf(em: EntityManager, names: string[], environment: 
   const featureTags = names.flatMap((n) => (tags.get(n) ?? []).map((t) => ({ featureName: n, tagType: t.type, tagValue: t.value })));
   const tagTypeNames = [...new Set(featureTags.map((t) => t.tagType))].sort();
   const [segments, fields, tagTypes] = await Promise.all([
-    segmentIds.length ? em.execute(`select id, name from segments where id in (?) order by id`, [segmentIds]) as Promise<Array<Pick<TableRow<SegmentRow>, 'id' | 'name'>>> : [],
-    fieldNames.length ? em.execute(`select name, description, stickiness, sort_order, legal_values from context_fields where name in (?) order by name`, [fieldNames]) as Promise<Array<Pick<TableRow<ContextFieldRow>, 'name' | 'description' | 'stickiness' | 'sort_order' | 'legal_values'>>> : [],
-    tagTypeNames.length ? em.execute(`select name, description, icon from tag_types where name in (?) order by name`, [tagTypeNames]) as Promise<Array<Pick<TableRow<TagTypeRow>, 'name' | 'description' | 'icon'>>> : [],
+    segmentIds.length ? em.find(SegmentSchema, { id: { $in: segmentIds } }, { fields: ['name'], orderBy: { id: 'asc' }, refresh: true }) : [],
+    fieldNames.length ? em.find(ContextFieldSchema, { name: { $in: fieldNames } }, { fields: ['description', 'stickiness', 'sortOrder', 'legalValues'], orderBy: { name: 'asc' }, refresh: true }) : [],
+    tagTypeNames.length ? em.find(TagTypeSchema, { name: { $in: tagTypeNames } }, { fields: ['description', 'icon'], orderBy: { name: 'asc' }, refresh: true }) : [],
   ]);
   return {
     features: summaries.map((f) => ({ name: f.name, type: f.type, description: f.description, project: f.project, stale: f.stale, impressionData: f.impressionData, archived: false })),
     featureStrategies,
-    featureEnvironments: envRows.map((e) => ({ name: e.feature_name, featureName: e.feature_name, environment, enabled: e.enabled, variants: (e.variants ?? []).map(canonicalVariant) })),
-    contextFields: fields.map((f) => ({ name: f.name, description: f.description, stickiness: f.stickiness, sortOrder: f.sort_order, legalValues: f.legal_values ?? [] })),
+    featureEnvironments: envRows.map((e) => ({ name: e.featureName, featureName: e.featureName, environment, enabled: e.enabled, variants: (e.variants ?? []).map(canonicalVariant) })),
+    contextFields: fields.map((f) => ({ name: f.name, description: f.description ?? null, stickiness: f.stickiness, sortOrder: f.sortOrder, legalValues: f.legalValues ?? [] })),
     featureTags,
     segments: segments.map((s) => ({ id: s.id, name: s.name })),
     tagTypes: tagTypes.map((t) => ({ name: t.name, description: t.description ?? null, icon: t.icon ?? null })),

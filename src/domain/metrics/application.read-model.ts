@@ -4,7 +4,7 @@ import { FEATURE_COLUMNS, toFeatureSummary } from '../features/feature.read-mode
 import type { FeatureSummary } from '../features/feature.shapes';
 import type { StrategyDefinition } from '../strategies/strategy-definition.shapes';
 import type { TableRow } from '../rows';
-import type { ClientApplicationRow, ClientInstanceRow } from './application.entity';
+import { ClientInstanceSchema, type ClientApplicationRow, type ClientInstanceRow } from './application.entity';
 import type { ClientMetricsHourlyRow } from './client-metrics.entity';
 import type { Application, ApplicationInstance, ApplicationUsage } from './application.shapes';
 import { SEEN_HOURS } from './client-metrics.read-model';
@@ -19,12 +19,6 @@ export type ApplicationDbRow = Pick<TableRow<ClientApplicationRow>,
   'app_name' | 'description' | 'url' | 'color' | 'icon' | 'strategies' | 'created_by' | 'created_at' | 'updated_at' | 'seen_at'>;
 
 export const APPLICATION_COLUMNS = 'app_name, description, url, color, icon, strategies, created_by, created_at, updated_at, seen_at';
-
-/** An instance's row as `INSTANCE_COLUMNS` read it. */
-export type InstanceDbRow = Pick<TableRow<ClientInstanceRow>,
-  'app_name' | 'instance_id' | 'environment' | 'sdk_version' | 'client_ip' | 'started_at' | 'interval_ms' | 'created_at' | 'seen_at'>;
-
-export const INSTANCE_COLUMNS = 'app_name, instance_id, environment, sdk_version, client_ip, started_at, interval_ms, created_at, seen_at';
 
 export function toApplication(r: ApplicationDbRow, usage: ApplicationUsage[] = []): Application {
   return {
@@ -42,17 +36,17 @@ export function toApplication(r: ApplicationDbRow, usage: ApplicationUsage[] = [
   };
 }
 
-export function toInstance(r: InstanceDbRow): ApplicationInstance {
+export function toInstance(r: ClientInstanceRow): ApplicationInstance {
   return {
-    appName: r.app_name,
-    instanceId: r.instance_id,
+    appName: r.appName,
+    instanceId: r.instanceId,
     environment: r.environment,
-    sdkVersion: r.sdk_version,
-    clientIp: r.client_ip,
-    started: isoOrNull(r.started_at),
-    interval: r.interval_ms === null ? null : Number(r.interval_ms),
-    createdAt: iso(r.created_at),
-    lastSeen: iso(r.seen_at),
+    sdkVersion: r.sdkVersion ?? null,
+    clientIp: r.clientIp ?? null,
+    started: isoOrNull(r.startedAt),
+    interval: r.intervalMs === null || r.intervalMs === undefined ? null : Number(r.intervalMs),
+    createdAt: iso(r.createdAt),
+    lastSeen: iso(r.seenAt),
   };
 }
 
@@ -73,12 +67,14 @@ export async function applicationRows(em: EntityManager, strategyName?: string):
 export async function instancesOf(em: EntityManager, appNames: readonly string[]): Promise<Map<string, ApplicationInstance[]>> {
   const out = new Map<string, ApplicationInstance[]>();
   if (appNames.length === 0) return out;
-  const rows: InstanceDbRow[] = await em.execute(
-    `select ${INSTANCE_COLUMNS} from client_instances where app_name in (?) order by app_name, seen_at desc, environment, instance_id`, [[...appNames]]);
+  // Instances are written by SQL (registrations, metrics flushes): read afresh, never from the identity map.
+  const rows = await em.find(ClientInstanceSchema, { appName: { $in: [...appNames] } }, {
+    orderBy: [{ appName: 'asc' }, { seenAt: 'desc' }, { environment: 'asc' }, { instanceId: 'asc' }], refresh: true,
+  });
   for (const r of rows) {
-    const list = out.get(r.app_name) ?? [];
+    const list = out.get(r.appName) ?? [];
     list.push(toInstance(r));
-    out.set(r.app_name, list);
+    out.set(r.appName, list);
   }
   return out;
 }

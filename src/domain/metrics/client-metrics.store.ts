@@ -1,5 +1,6 @@
 import type { EntityManager, Knex } from '@mikro-orm/postgresql';
 import { NotFoundError } from '../errors';
+import { ClientApplicationSchema } from './application.entity';
 import { APPLICATION_COLUMNS, type ApplicationDbRow } from './application.read-model';
 
 /**
@@ -10,6 +11,7 @@ import { APPLICATION_COLUMNS, type ApplicationDbRow } from './application.read-m
 
 /** An application by name; 404 NotFoundError when there is none. */
 export async function loadApplication(em: EntityManager, appName: string): Promise<ApplicationDbRow> {
+  // SQL: the row as the writes below return it (`returning APPLICATION_COLUMNS`), mapped by the one toApplication.
   const [row]: ApplicationDbRow[] = await em.execute(`select ${APPLICATION_COLUMNS} from client_applications where app_name = ?`, [appName]);
   if (!row) throw new NotFoundError(`Could not find application with appName ${appName}`);
   return row;
@@ -27,6 +29,7 @@ export async function insertRegisteredApplication(tx: EntityManager, appName: st
 
 /** An existing application's strategies become the registration's; it was seen now. */
 export async function updateRegisteredApplication(tx: EntityManager, appName: string, strategies: string): Promise<void> {
+  // SQL: times that only move forward (`greatest`) and a change time set only when the strategies changed.
   await tx.execute(`update client_applications set strategies = ?::jsonb, seen_at = greatest(seen_at, now()),
     updated_at = case when strategies = ?::jsonb then updated_at else now() end where app_name = ?`, [strategies, strategies, appName]);
 }
@@ -85,13 +88,13 @@ export async function updateApplicationDetails(tx: EntityManager, appName: strin
     values.push(changes.strategies);
   }
   if (sets.length === 0) return null;
+  // SQL: `update … returning` the row after it, with the database's time.
   return tx.execute(`update client_applications set ${sets.join(', ')}, updated_at = now() where app_name = ? returning ${APPLICATION_COLUMNS}`, [...values, appName]);
 }
 
 /** Deletes the application (its instances go with it); false when there was none. */
 export async function deleteApplicationRow(tx: EntityManager, appName: string): Promise<boolean> {
-  const deleted: unknown[] = await tx.execute(`delete from client_applications where app_name = ? returning app_name`, [appName]);
-  return deleted.length > 0;
+  return (await tx.nativeDelete(ClientApplicationSchema, { appName })) > 0;
 }
 
 // ---- a flush of the metrics buffer --------------------------------------------------------------------------
@@ -204,6 +207,7 @@ export async function upsertReportingInstances(tx: EntityManager, instances: str
  * may run it at once: a row another one deleted first is simply gone.
  */
 export async function pruneMetrics(tx: EntityManager, retentionHours: number): Promise<void> {
+  // SQL: part of the metrics flush (its hot path), and an age reckoned by the database's clock.
   await tx.execute(`delete from client_metrics_hourly where hour < now() - make_interval(hours => ?)`, [retentionHours]);
   await tx.execute(`delete from client_instances where seen_at < now() - make_interval(hours => ?)`, [retentionHours]);
 }

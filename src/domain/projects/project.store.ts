@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { lockClause, type RowLock } from '../change';
+import { lockClause, lockedFindOne, type RowLock } from '../change';
 import type { EnvironmentRow } from '../environments/environment.entity';
 import { NotFoundError } from '../errors';
+import { FeatureStrategySchema } from '../features/feature-strategy.entity';
 import type { TableRow } from '../rows';
 import { ProjectSchema, type ProjectRow } from './project.entity';
 
@@ -14,6 +15,12 @@ import { ProjectSchema, type ProjectRow } from './project.entity';
  * limit and links stay as read), `key share` to make something else belong to it (it stays until commit).
  */
 export async function loadProject(em: EntityManager, id: string, lock?: RowLock): Promise<ProjectRow> {
+  // `for update` is the ORM's own lock (one statement); the weaker locks are not, so they are taken first in SQL.
+  if (lock === 'update') {
+    const locked = await lockedFindOne(em, ProjectSchema, { id });
+    if (!locked) throw new NotFoundError(`Project with id ${id} does not exist`);
+    return locked;
+  }
   if (lock) {
     const locked: unknown[] = await em.execute(`select id from projects where id = ?${lockClause(lock)}`, [id]);
     if (locked.length === 0) throw new NotFoundError(`Project with id ${id} does not exist`);
@@ -36,11 +43,13 @@ export async function shareEnabledEnvironments(tx: EntityManager): Promise<strin
 
 /** Makes the user (when the user exists) owner of the project. */
 export async function addProjectOwner(tx: EntityManager, roleId: number, project: string, userId: number): Promise<void> {
+  // insert … select: no row (and no error) when the user does not exist.
   await tx.execute('insert into role_user (role_id, user_id, project) select ?, id, ? from users where id = ?', [roleId, project, userId]);
 }
 
 /** The project's active and archived features. */
 export async function countProjectFeatures(tx: EntityManager, id: string): Promise<{ active: number; archived: number }> {
+  // Both counts in one statement (filtered aggregates).
   const [counts]: Array<{ active: number; archived: number }> = await tx.execute(
     `select count(*) filter (where archived_at is null)::int as active, count(*) filter (where archived_at is not null)::int as archived
        from features where project = ?`, [id]);
@@ -55,6 +64,7 @@ export async function shareEnvironment(tx: EntityManager, environment: string): 
 
 /** Every feature of the project gets its (disabled) configuration in the environment just added to it. */
 export async function addFeatureEnvironments(tx: EntityManager, project: string, environment: string): Promise<void> {
+  // insert … select … on conflict: one statement for every feature.
   await tx.execute(
     `insert into feature_environments (feature_name, environment, enabled)
      select name, ?, false from features where project = ? on conflict do nothing`, [environment, project]);
@@ -62,6 +72,7 @@ export async function addFeatureEnvironments(tx: EntityManager, project: string,
 
 /** The configuration (strategies, then environment rows) of the project's features in an environment it drops. */
 export async function dropFeatureEnvironments(tx: EntityManager, project: string, environment: string): Promise<void> {
-  await tx.execute(`delete from feature_strategies where project = ? and environment = ?`, [project, environment]);
+  await tx.nativeDelete(FeatureStrategySchema, { project, environment });
+  // A delete joined to features (`using`): SQL.
   await tx.execute(`delete from feature_environments fe using features f where f.name = fe.feature_name and f.project = ? and fe.environment = ?`, [project, environment]);
 }
