@@ -63,7 +63,7 @@ export async function deleteApiToken(tx: EntityManager, id: number): Promise<voi
 
 /** Whether a token with this secret digest exists. */
 export async function apiTokenExists(em: EntityManager, secretHash: string): Promise<boolean> {
-  return (await em.findOne(ApiTokenSchema, { secretHash })) !== null;
+  return (await em.count(ApiTokenSchema, { secretHash })) > 0;
 }
 
 /** An admin token (every project and environment) with this secret digest, written by the caller's next flush. */

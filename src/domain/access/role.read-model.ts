@@ -33,7 +33,7 @@ function toListed(list: StoredPermission[]): Permission[] {
 
 /** Every permission, environment permissions once per environment (in the environments' order). */
 export async function permissionListing(em: EntityManager): Promise<PermissionListing> {
-  const environments = await em.find(EnvironmentSchema, {}, { fields: ['name'], orderBy: { sortOrder: 'asc', name: 'asc' }, refresh: true });
+  const environments = await em.find(EnvironmentSchema, {}, { fields: ['name'], orderBy: { sortOrder: 'asc', name: 'asc' }, disableIdentityMap: true });
   const environmentPermissions = PERMISSIONS.filter((p) => p.type === 'environment');
   return {
     version: 1,
@@ -46,7 +46,7 @@ export async function permissionListing(em: EntityManager): Promise<PermissionLi
 }
 
 export async function listRoles(em: EntityManager): Promise<Role[]> {
-  const rows = await em.find(RoleSchema, {}, { orderBy: { id: 'asc' }, refresh: true });
+  const rows = await em.find(RoleSchema, {}, { orderBy: { id: 'asc' }, disableIdentityMap: true });
   return rows.map(toRole);
 }
 

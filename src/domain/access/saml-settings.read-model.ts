@@ -17,6 +17,6 @@ export function toSamlSettings(content: StoredSamlSettings | null | undefined): 
 
 /** The stored settings, or the defaults before any were saved. */
 export async function readSamlSettings(em: EntityManager): Promise<{ settings: StoredSamlSettings; saved: boolean }> {
-  const row = await em.findOne(SettingSchema, { name: SAML_SETTING }, { refresh: true });
+  const row = await em.findOne(SettingSchema, { name: SAML_SETTING }, { disableIdentityMap: true });
   return toSamlSettings(row?.content as StoredSamlSettings | null | undefined);
 }

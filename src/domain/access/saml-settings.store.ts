@@ -32,7 +32,7 @@ export async function writeSamlSettings(tx: EntityManager, settings: StoredSamlS
 
 /** The stored key pair, if one was made. */
 export async function readSpKey(em: EntityManager): Promise<SigningKeyPair | undefined> {
-  const row = await em.findOne(SettingSchema, { name: SP_KEY_SETTING }, { refresh: true });
+  const row = await em.findOne(SettingSchema, { name: SP_KEY_SETTING }, { disableIdentityMap: true });
   return row?.content as SigningKeyPair | undefined;
 }
 

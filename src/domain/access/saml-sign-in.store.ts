@@ -47,5 +47,5 @@ export async function insertSamlSession(tx: EntityManager, sidHash: string, s: {
 
 /** The SAML session of the session with this digest, if SAML opened it. */
 export async function findSamlSession(em: EntityManager, sidHash: string): Promise<SamlSessionRow | null> {
-  return em.findOne(SamlSessionSchema, { sidHash }, { refresh: true });
+  return em.findOne(SamlSessionSchema, { sidHash }, { disableIdentityMap: true });
 }

@@ -39,7 +39,7 @@ export async function loadUser(em: EntityManager, id: string | number, lock?: Ro
 
 /** Whether the user row exists, taking its row lock `for update`. */
 export async function lockUser(tx: EntityManager, id: number): Promise<boolean> {
-  return (await tx.findOne(UserSchema, { id }, { fields: ['id'], lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true })) !== null;
+  return (await tx.findOne(UserSchema, { id }, { fields: ['id'], lockMode: LockMode.PESSIMISTIC_WRITE, disableIdentityMap: true })) !== null;
 }
 
 export interface NewUser {
@@ -108,7 +108,7 @@ export async function userIdByLoginName(em: EntityManager, name: string): Promis
 
 /** Which of these lower-cased names are already a username or e-mail of a user other than `exceptUserId`. */
 export async function takenLoginNames(tx: EntityManager, names: string[], exceptUserId: number): Promise<Set<string>> {
-  const rows = await tx.find(UserLoginNameSchema, { name: { $in: names }, userId: { $ne: exceptUserId } }, { fields: ['name'], refresh: true });
+  const rows = await tx.find(UserLoginNameSchema, { name: { $in: names }, userId: { $ne: exceptUserId } }, { fields: ['name'], disableIdentityMap: true });
   return new Set(rows.map((r) => r.name));
 }
 

@@ -17,9 +17,9 @@ export async function loadPreviewWorld(em: EntityManager, project: string, envir
   const deletedSegments = [...new Set(changes.flatMap((c) => (c.action === 'deleteSegment' ? [c.payload.id] : [])))];
   const [snapshot, definitions, segmentRows, elsewhere, defaults, ranks] = await Promise.all([
     new PlaygroundReadModel(em).load([environment], '*'),
-    em.find(StrategyDefinitionSchema, {}, { fields: ['name'] }),
+    em.find(StrategyDefinitionSchema, {}, { fields: ['name'], disableIdentityMap: true }),
     // A segment's project changes by SQL: read afresh, never from the identity map.
-    em.find(SegmentSchema, {}, { fields: ['id', 'project'], refresh: true }),
+    em.find(SegmentSchema, {}, { fields: ['id', 'project'], disableIdentityMap: true }),
     (deletedSegments.length === 0 ? Promise.resolve([]) : em.execute(
       `select fss.segment_id, count(*)::int as count from feature_strategy_segments fss
          join feature_strategies fs on fs.id = fss.feature_strategy_id join features f on f.name = fs.feature_name
@@ -29,7 +29,7 @@ export async function loadPreviewWorld(em: EntityManager, project: string, envir
       `select pe.default_strategy, p.default_stickiness from project_environments pe join projects p on p.id = pe.project_id
         where pe.project_id = ? and pe.environment_name = ?`, [project, environment]) as Promise<Array<Pick<TableRow<ProjectEnvironmentRow>, 'default_strategy'> & Pick<TableRow<ProjectRow>, 'default_stickiness'>>>,
     named.length === 0 ? Promise.resolve([]) : em.find(FeatureStrategySchema, { featureName: { $in: named }, environment },
-      { fields: ['id'], orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] }),
+      { fields: ['id'], orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], disableIdentityMap: true }),
   ]);
   return {
     project,

@@ -64,13 +64,13 @@ export async function pendingChangeRequestsForFeature(em: EntityManager, project
 
 /** Which of these requests were written by `actor` (an `actorKey`). */
 export async function authoredBy(em: EntityManager, ids: readonly number[], actorKey: string): Promise<Set<number>> {
-  const rows = await em.find(ChangeRequestSchema, { id: { $in: [...ids] }, createdByActor: actorKey }, { fields: ['id'] });
+  const rows = await em.find(ChangeRequestSchema, { id: { $in: [...ids] }, createdByActor: actorKey }, { fields: ['id'], disableIdentityMap: true });
   return new Set(rows.map((r) => Number(r.id)));
 }
 
 /** The changes of a request as stored, in the order they were made. */
 export async function storedChanges(em: EntityManager, requestId: number): Promise<StoredChange[]> {
-  const rows = await em.find(ChangeRequestChangeSchema, { changeRequestId: requestId }, { fields: ['id', 'feature', 'action', 'payload', 'snapshot'], orderBy: { id: 'asc' } });
+  const rows = await em.find(ChangeRequestChangeSchema, { changeRequestId: requestId }, { fields: ['id', 'feature', 'action', 'payload', 'snapshot'], orderBy: { id: 'asc' }, disableIdentityMap: true });
   return rows.map(({ id, feature, action, payload, snapshot }) => ({ id, feature: feature ?? null, action, payload, snapshot: snapshot ?? null }));
 }
 
@@ -183,7 +183,7 @@ async function readChangeRequests(em: EntityManager, where: string, params: unkn
                  where c.change_request_id in (?) order by c.id`, [ids]) as Promise<ChangeRow[]>,
     em.execute('select * from change_request_comments where change_request_id in (?) order by id', [ids]) as Promise<CommentRow[]>,
     // Reviews are rewritten by SQL (a rejection replaces an approval): read afresh, never from the identity map.
-    em.find(ChangeRequestReviewSchema, { changeRequestId: { $in: ids } }, { orderBy: [{ createdAt: 'asc' }, { createdBy: 'asc' }], refresh: true }),
+    em.find(ChangeRequestReviewSchema, { changeRequestId: { $in: ids } }, { orderBy: [{ createdAt: 'asc' }, { createdBy: 'asc' }], disableIdentityMap: true }),
   ]);
   const changesOf = byRequest(changes, (c) => c.change_request_id);
   const commentsOf = byRequest(comments, (c) => c.change_request_id);

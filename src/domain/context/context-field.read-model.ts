@@ -25,7 +25,7 @@ export const toContextField = (r: ContextFieldRow, usage?: ContextFieldUsage): C
 /** Every field, ordered by name, with its usage; the fields and the usage are read together. */
 export async function listContextFields(em: EntityManager): Promise<ContextField[]> {
   const [rows, usage] = await Promise.all([
-    em.find(ContextFieldSchema, {}, { orderBy: { name: 'asc' } }),
+    em.find(ContextFieldSchema, {}, { orderBy: { name: 'asc' }, disableIdentityMap: true }),
     contextFieldUsage(em),
   ]);
   return rows.map((r) => toContextField(r, usage.get(r.name)));

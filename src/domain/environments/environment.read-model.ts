@@ -11,7 +11,7 @@ export const toEnvironment = (r: EnvironmentRow): Environment =>
 
 /** Every environment, by sort order then name. */
 export async function listEnvironments(em: EntityManager): Promise<Environment[]> {
-  const rows = await em.find(EnvironmentSchema, {}, { orderBy: { sortOrder: 'asc', name: 'asc' } });
+  const rows = await em.find(EnvironmentSchema, {}, { orderBy: { sortOrder: 'asc', name: 'asc' }, disableIdentityMap: true });
   return rows.map(toEnvironment);
 }
 

@@ -267,7 +267,7 @@ export class FeatureReadModel {
 
   /** Every feature type, by id. */
   async featureTypes(): Promise<FeatureType[]> {
-    return (await this.em.find(FeatureTypeSchema, {}, { orderBy: { id: 'asc' } })).map(toFeatureType);
+    return (await this.em.find(FeatureTypeSchema, {}, { orderBy: { id: 'asc' }, disableIdentityMap: true })).map(toFeatureType);
   }
 
   /** Full features (the spec's Feature), in five more queries for any number of them. */

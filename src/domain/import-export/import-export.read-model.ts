@@ -75,18 +75,18 @@ export async function readImportState(em: EntityManager, request: ImportRequest,
     `select id, name from segments where name in (?) and (project is null or project = ?) order by id${lockClause(lock?.definitions)}`, [segmentNames, project]);
   const tagTypes = tagTypeNames.length === 0 ? [] : await rows<Pick<TableRow<TagTypeRow>, 'name'>>(em,
     `select name from tag_types where name in (?) order by name${lockClause(lock?.definitions)}`, [tagTypeNames]);
-  const featureTypes = await em.find(FeatureTypeSchema, {}, { fields: ['id'] });
-  const permissionNames = await em.find(PermissionSchema, {}, { fields: ['name', 'displayName'] });
+  const featureTypes = await em.find(FeatureTypeSchema, {}, { fields: ['id'], disableIdentityMap: true });
+  const permissionNames = await em.find(PermissionSchema, {}, { fields: ['name', 'displayName'], disableIdentityMap: true });
   // The current configuration of the features that would be overwritten: active ones of the target project.
   const current = featureNames.filter((n) => { const f = features.get(n); return f !== undefined && !f.archived && f.project === project; });
   const read = new FeatureReadModel(em);
   const strategies = current.length === 0 ? new Map<string, FeatureStrategy[]>() : await read.strategies(current);
   // Rows SQL writes (switches, variants, dependencies): read afresh, never from the identity map.
   const envStates = current.length === 0 ? [] : await em.find(FeatureEnvironmentSchema, { environment, featureName: { $in: current } },
-    { fields: ['enabled', 'variants'], refresh: true });
+    { fields: ['enabled', 'variants'], disableIdentityMap: true });
   const tags = current.length === 0 ? new Map<string, Tag[]>() : await read.tags(current);
   const edges = named.length === 0 ? [] : await em.find(FeatureDependencySchema, { $or: [{ child: { $in: named } }, { parent: { $in: named } }] },
-    { orderBy: [{ child: 'asc' }, { parent: 'asc' }], refresh: true });
+    { orderBy: [{ child: 'asc' }, { parent: 'asc' }], disableIdentityMap: true });
 
   const segmentByName = new Map<string, number>();
   for (const s of segments) if (!segmentByName.has(s.name)) segmentByName.set(s.name, s.id);
@@ -119,7 +119,7 @@ export async function environmentExists(em: EntityManager, name: string): Promis
 
 /** The active features among these names, by name. */
 export async function activeFeaturesNamed(em: EntityManager, names: string[]): Promise<string[]> {
-  const rows = await em.find(FeatureSchema, { name: { $in: names }, archivedAt: null }, { fields: ['name'], orderBy: { name: 'asc' } });
+  const rows = await em.find(FeatureSchema, { name: { $in: names }, archivedAt: null }, { fields: ['name'], orderBy: { name: 'asc' }, disableIdentityMap: true });
   return rows.map((r) => r.name);
 }
 
@@ -134,7 +134,7 @@ export async function activeFeaturesTagged(em: EntityManager, type: string, valu
 
 /** The active features of a project, by name. */
 export async function activeFeaturesOfProject(em: EntityManager, project: string): Promise<string[]> {
-  const rows = await em.find(FeatureSchema, { project, archivedAt: null }, { fields: ['name'], orderBy: { name: 'asc' } });
+  const rows = await em.find(FeatureSchema, { project, archivedAt: null }, { fields: ['name'], orderBy: { name: 'asc' }, disableIdentityMap: true });
   return rows.map((r) => r.name);
 }
 
@@ -147,7 +147,7 @@ export async function exportOf(em: EntityManager, names: string[], environment: 
     read.summaries({ names }),
     read.strategies(names),
     // Rows SQL writes: read afresh, never from the identity map.
-    em.find(FeatureEnvironmentSchema, { environment, featureName: { $in: names } }, { fields: ['enabled', 'variants'], orderBy: { featureName: 'asc' }, refresh: true }),
+    em.find(FeatureEnvironmentSchema, { environment, featureName: { $in: names } }, { fields: ['enabled', 'variants'], orderBy: { featureName: 'asc' }, disableIdentityMap: true }),
     read.tags(names),
     read.dependencies(names),
   ]);
@@ -160,9 +160,9 @@ export async function exportOf(em: EntityManager, names: string[], environment: 
   const featureTags = names.flatMap((n) => (tags.get(n) ?? []).map((t) => ({ featureName: n, tagType: t.type, tagValue: t.value })));
   const tagTypeNames = [...new Set(featureTags.map((t) => t.tagType))].sort();
   const [segments, fields, tagTypes] = await Promise.all([
-    segmentIds.length ? em.find(SegmentSchema, { id: { $in: segmentIds } }, { fields: ['name'], orderBy: { id: 'asc' }, refresh: true }) : [],
-    fieldNames.length ? em.find(ContextFieldSchema, { name: { $in: fieldNames } }, { fields: ['description', 'stickiness', 'sortOrder', 'legalValues'], orderBy: { name: 'asc' }, refresh: true }) : [],
-    tagTypeNames.length ? em.find(TagTypeSchema, { name: { $in: tagTypeNames } }, { fields: ['description', 'icon'], orderBy: { name: 'asc' }, refresh: true }) : [],
+    segmentIds.length ? em.find(SegmentSchema, { id: { $in: segmentIds } }, { fields: ['name'], orderBy: { id: 'asc' }, disableIdentityMap: true }) : [],
+    fieldNames.length ? em.find(ContextFieldSchema, { name: { $in: fieldNames } }, { fields: ['description', 'stickiness', 'sortOrder', 'legalValues'], orderBy: { name: 'asc' }, disableIdentityMap: true }) : [],
+    tagTypeNames.length ? em.find(TagTypeSchema, { name: { $in: tagTypeNames } }, { fields: ['description', 'icon'], orderBy: { name: 'asc' }, disableIdentityMap: true }) : [],
   ]);
   return {
     features: summaries.map((f) => ({ name: f.name, type: f.type, description: f.description, project: f.project, stale: f.stale, impressionData: f.impressionData, archived: false })),

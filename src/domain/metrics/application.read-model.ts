@@ -69,7 +69,7 @@ export async function instancesOf(em: EntityManager, appNames: readonly string[]
   if (appNames.length === 0) return out;
   // Instances are written by SQL (registrations, metrics flushes): read afresh, never from the identity map.
   const rows = await em.find(ClientInstanceSchema, { appName: { $in: [...appNames] } }, {
-    orderBy: [{ appName: 'asc' }, { seenAt: 'desc' }, { environment: 'asc' }, { instanceId: 'asc' }], refresh: true,
+    orderBy: [{ appName: 'asc' }, { seenAt: 'desc' }, { environment: 'asc' }, { instanceId: 'asc' }], disableIdentityMap: true,
   });
   for (const r of rows) {
     const list = out.get(r.appName) ?? [];

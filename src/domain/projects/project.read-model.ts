@@ -21,7 +21,7 @@ export const toProject = (r: ProjectRow): Project => ({
 
 /** Every project, by name then id (their stored `health`; the service replaces it with the live one). */
 export async function listProjects(em: EntityManager): Promise<Project[]> {
-  return (await em.find(ProjectSchema, {}, { orderBy: { name: 'asc', id: 'asc' } })).map(toProject);
+  return (await em.find(ProjectSchema, {}, { orderBy: { name: 'asc', id: 'asc' }, disableIdentityMap: true })).map(toProject);
 }
 
 /**

@@ -9,11 +9,11 @@ export const toTagType = (r: TagTypeRow): TagType => ({ name: r.name, descriptio
 
 /** Every tag type, by name. */
 export async function listTagTypes(em: EntityManager): Promise<TagType[]> {
-  return (await em.find(TagTypeSchema, {}, { orderBy: { name: 'asc' } })).map(toTagType);
+  return (await em.find(TagTypeSchema, {}, { orderBy: { name: 'asc' }, disableIdentityMap: true })).map(toTagType);
 }
 
 /** Every tag, or those of one type, by type then value. */
 export async function listTags(em: EntityManager, type?: string): Promise<Tag[]> {
-  const rows = await em.find(TagSchema, type === undefined ? {} : { type }, { orderBy: { type: 'asc', value: 'asc' } });
+  const rows = await em.find(TagSchema, type === undefined ? {} : { type }, { orderBy: { type: 'asc', value: 'asc' }, disableIdentityMap: true });
   return rows.map((r) => ({ type: r.type, value: r.value }));
 }
