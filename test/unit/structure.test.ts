@@ -14,6 +14,8 @@ const SRC = path.join(ROOT, 'src');
 const MAX_LINES = 400;
 /** A raw statement: `em.execute(`, `execute<T>(`, or the connection or query builder under the ORM. */
 const RUNS_SQL = /\bexecute\s*[<(]|\bgetConnection\s*\(|\bgetKnex\s*\(/;
+/** Row access through the EntityManager (a transaction's `tx` or the request's `em`). */
+const USES_ORM = /\b(?:tx|em)\.(?:find|findOne|findOneOrFail|findAndCount|count|create|persist|remove|flush|insert|insertMany|nativeUpdate|nativeDelete|upsert|assign)\s*[<(]|\blockedFindOne\s*\(/;
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -57,6 +59,11 @@ function imports(file: string): string[] {
 describe('the shape of src/', () => {
   it('no service runs SQL: every *.service.ts leaves it to its store or read model', () => {
     const offenders = domain.filter((f) => f.endsWith('.service.ts')).filter((f) => RUNS_SQL.test(code(f))).map(rel);
+    expect(offenders).toEqual([]);
+  });
+
+  it('no service reads or writes rows through the ORM either: loads, creates and removes are the stores\'', () => {
+    const offenders = domain.filter((f) => f.endsWith('.service.ts')).filter((f) => USES_ORM.test(code(f))).map(rel);
     expect(offenders).toEqual([]);
   });
 

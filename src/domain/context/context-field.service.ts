@@ -5,10 +5,10 @@ import type { Principal } from '../access/principal';
 import { change } from '../change';
 import { NameExistsError, NotFoundError, ValidationError } from '../errors';
 import { description, parse, sameJson, urlFriendlyName } from '../validation';
-import { ContextFieldSchema, type ContextFieldRow } from './context-field.entity';
+import type { ContextFieldRow } from './context-field.entity';
 import { contextFieldUsage, listContextFields, toContextField } from './context-field.read-model';
 import type { ContextField } from './context-field.shapes';
-import { loadContextField } from './context-field.store';
+import { contextFieldExists, insertContextField, loadContextField, removeContextField } from './context-field.store';
 
 export const legalValue = z.object({ value: z.string().min(1).max(100), description: description.optional() }).strict();
 const legalValues = z.array(legalValue).max(1000).superRefine((values, ctx) => {
@@ -54,12 +54,11 @@ export class ContextFieldService {
     const data = parse(createSchema, input);
     await this.access.check('CREATE_CONTEXT_FIELD');
     return change(this.em, this.principal, async (tx, emit) => {
-      if (await tx.findOne(ContextFieldSchema, { name: data.name })) throw new NameExistsError(`A context field with the name ${data.name} already exists`);
-      const row = tx.create(ContextFieldSchema, {
+      if (await contextFieldExists(tx, data.name)) throw new NameExistsError(`A context field with the name ${data.name} already exists`);
+      const row = await insertContextField(tx, {
         name: data.name, description: data.description ?? null, stickiness: data.stickiness ?? false,
         sortOrder: data.sortOrder ?? 10, legalValues: data.legalValues ?? [],
       });
-      await tx.flush(); // fills createdAt
       const field = toContextField(row);
       emit({ type: 'context-field-created', data: eventData(field) });
       return field;
@@ -103,14 +102,14 @@ export class ContextFieldService {
     await change(this.em, this.principal, async (tx, emit) => {
       const row = await loadContextField(tx, name, 'update');
       emit({ type: 'context-field-deleted', preData: eventData(toContextField(row)) });
-      tx.remove(row);
+      removeContextField(tx, row);
     });
   }
 
   /** Whether a name could be used for a new field: 400 when invalid, 409 when taken. */
   async validateName(input: unknown): Promise<void> {
     const { name } = parse(validateSchema, input);
-    if (await this.em.findOne(ContextFieldSchema, { name })) throw new NameExistsError(`A context field with the name ${name} already exists`);
+    if (await contextFieldExists(this.em, name)) throw new NameExistsError(`A context field with the name ${name} already exists`);
   }
 
   /** Applies a change to the field; the answer carries its usage counts as a read shows them (read after the commit). */

@@ -7,10 +7,11 @@ import { change } from '../change';
 import { NameExistsError, NotFoundError, ValidationError } from '../errors';
 import { lockProjectLinks } from '../projects/project.store';
 import { parse, sameJson, urlFriendlyName } from '../validation';
-import { EnvironmentSchema } from './environment.entity';
 import { listEnvironments, projectEnvironments, toEnvironment } from './environment.read-model';
 import type { Environment } from './environment.shapes';
-import { deleteEnvironmentPermissions, linkedProjects, loadEnvironment, projectsOnlyIn } from './environment.store';
+import {
+  createEnvironment, deleteEnvironmentPermissions, environmentExists, linkedProjects, loadEnvironment, projectsOnlyIn, removeEnvironment,
+} from './environment.store';
 
 const name = urlFriendlyName(1, 100);
 const type = z.string().min(1).max(100);
@@ -43,10 +44,10 @@ export class EnvironmentService {
     const data = parse(createSchema, input);
     await this.access.check(ADMIN);
     return change(this.em, this.principal, async (tx, emit) => {
-      if (await tx.findOne(EnvironmentSchema, { name: data.name })) {
+      if (await environmentExists(tx, data.name)) {
         throw new NameExistsError(`An environment with the name ${data.name} already exists`);
       }
-      const row = tx.create(EnvironmentSchema, { name: data.name, type: data.type, sortOrder: data.sortOrder ?? 0, enabled: data.enabled ?? true, protected: false });
+      const row = createEnvironment(tx, { name: data.name, type: data.type, sortOrder: data.sortOrder ?? 0, enabled: data.enabled ?? true, protected: false });
       const env = toEnvironment(row);
       emit({ type: 'environment-created', environment: env.name, data: env });
       return env;
@@ -87,7 +88,7 @@ export class EnvironmentService {
       // Custom roles' permissions in this environment go with it: an environment created later under the same name
       // starts with nobody holding anything in it.
       await deleteEnvironmentPermissions(tx, envName);
-      tx.remove(row);
+      removeEnvironment(tx, row);
     });
   }
 

@@ -18,6 +18,21 @@ export async function loadEnvironment(em: EntityManager, name: string, lock?: 'u
   return row;
 }
 
+/** Whether an environment of this name exists. */
+export async function environmentExists(tx: EntityManager, name: string): Promise<boolean> {
+  return (await tx.findOne(EnvironmentSchema, { name })) !== null;
+}
+
+/** A new environment, written when the transaction commits. */
+export function createEnvironment(tx: EntityManager, fields: Pick<EnvironmentRow, 'name' | 'type' | 'sortOrder' | 'enabled' | 'protected'>): EnvironmentRow {
+  return tx.create(EnvironmentSchema, fields);
+}
+
+/** Deletes the environment (loaded in this transaction) when the transaction commits. */
+export function removeEnvironment(tx: EntityManager, row: EnvironmentRow): void {
+  tx.remove(row);
+}
+
 /** The projects the environment is linked to, by id. */
 export async function linkedProjects(tx: EntityManager, name: string): Promise<string[]> {
   // Not kept in the identity map: these are partial entities (the project id only), which a later load must not find.

@@ -1,15 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AccessService } from '../access/access.service';
 import type { Principal } from '../access/principal';
-import { change, lockedFindOne } from '../change';
-import { NotFoundError, ValidationError } from '../errors';
+import { change } from '../change';
+import { ValidationError } from '../errors';
 import { checkFeatureName } from '../projects/feature-naming';
 import { FeatureOverviewCache } from '../projects/feature-overview';
 import type { ProjectFeaturePage, ProjectOverview } from '../projects/feature-overview.read-model';
 import { toProject } from '../projects/project.read-model';
 import { loadProject } from '../projects/project.store';
 import { parse, sameJson } from '../validation';
-import { FeatureTypeSchema } from './feature.entity';
 import { FeatureArchiveService } from './feature-archive.service';
 import { FeatureCloneService } from './feature-clone.service';
 import { assertFeatureType, assertNameFree, insertFeature } from './feature-create';
@@ -17,7 +16,9 @@ import { FeatureDependencyService } from './feature-dependency.service';
 import { FeatureReadModel, toFeatureType, type FeatureFilter } from './feature.read-model';
 import type { ArchivedFeature, Feature, FeatureSummary, FeatureType } from './feature.shapes';
 import { createSchema, lifetimeSchema, staleSchema, updateSchema, validateSchema, type CreateFeatureInput, type UpdateFeatureInput } from './feature.schemas';
-import { featureEventData, loadFeature, loadProjectFeature, lockFeatures, setFeatureStale, updateFeatureMetadata } from './feature.store';
+import {
+  featureEventData, loadFeature, loadFeatureType, loadProjectFeature, lockFeatures, setFeatureStale, updateFeatureMetadata,
+} from './feature.store';
 import { FeatureTagService } from './feature-tag.service';
 import type { Tag } from '../tags/tag.shapes';
 import { applyJsonPatch } from './json-patch';
@@ -244,8 +245,7 @@ export class FeatureService {
     const { lifetimeDays } = parse(lifetimeSchema, input);
     await this.access.check('ADMIN');
     return change(this.em, this.principal, async (tx, emit) => {
-      const row = await lockedFindOne(tx, FeatureTypeSchema, { id });
-      if (!row) throw new NotFoundError(`Could not find feature type with id ${id}`);
+      const row = await loadFeatureType(tx, id, 'update');
       const before = toFeatureType(row);
       row.lifetimeDays = lifetimeDays;
       const after = { ...before, lifetimeDays };

@@ -1,8 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { lockClause, type RowLock } from '../change';
+import { lockClause, lockedFindOne, type RowLock } from '../change';
 import { NotFoundError, ValidationError } from '../errors';
 import type { ProjectRow } from '../projects/project.entity';
 import type { TableRow } from '../rows';
+import { FeatureTypeSchema, type FeatureTypeRow } from './feature.entity';
 import { FEATURE_COLUMNS, toFeatureSummary, type FeatureDbRow, type FeatureEnvironmentDbRow } from './feature.read-model';
 import type { FeatureSummary } from './feature.shapes';
 
@@ -154,4 +155,11 @@ export async function updateFeatureMetadata(
 
 export async function setFeatureStale(tx: EntityManager, name: string, stale: boolean): Promise<void> {
   await tx.execute(`update features set stale = ? where name = ?`, [stale, name]);
+}
+
+/** A feature type, or 404; `lock` (inside a change) reads it `for update`, so concurrent changes of it take turns. */
+export async function loadFeatureType(em: EntityManager, id: string, lock?: 'update'): Promise<FeatureTypeRow> {
+  const row = lock ? await lockedFindOne(em, FeatureTypeSchema, { id }) : await em.findOne(FeatureTypeSchema, { id });
+  if (!row) throw new NotFoundError(`Could not find feature type with id ${id}`);
+  return row;
 }

@@ -8,11 +8,11 @@ import { InvalidOperationError, NameExistsError, NotFoundError, ValidationError 
 import { description, parse, sameJson, urlFriendlyName } from '../validation';
 import { featureNamingSchema, validateFeatureNaming } from './feature-naming';
 import { healthRatings } from './health-report.read-model';
-import { ProjectEnvironmentSchema, ProjectSchema } from './project.entity';
 import { environmentLinks, featureCounts, listProjects, memberCounts, toProject } from './project.read-model';
 import { PROJECT_MODES, type Project, type ProjectEnvironment } from './project.shapes';
 import {
-  addFeatureEnvironments, addProjectOwner, countProjectFeatures, dropFeatureEnvironments, loadProject, shareEnabledEnvironments,
+  addFeatureEnvironments, addProjectOwner, countOtherEnvironmentLinks, countProjectFeatures, deleteEnvironmentLink, dropFeatureEnvironments,
+  findEnvironmentLink, insertEnvironmentLink, insertProject, loadProject, projectExists, removeProject, shareEnabledEnvironments,
   shareEnvironment,
 } from './project.store';
 
@@ -89,21 +89,15 @@ export class ProjectService {
     const data = parse(createSchema, input);
     await this.access.check('CREATE_PROJECT');
     return change(this.em, this.principal, async (tx, emit) => {
-      if (await tx.findOne(ProjectSchema, { id: data.id })) throw new NameExistsError(`A project with the id ${data.id} already exists`);
+      if (await projectExists(tx, data.id)) throw new NameExistsError(`A project with the id ${data.id} already exists`);
       // A new project starts with every environment that is switched on: they stay (and stay on) until it is created.
       const environments = await shareEnabledEnvironments(tx);
-      const row = tx.create(ProjectSchema, {
+      const project = toProject(await insertProject(tx, {
         id: data.id, name: data.name, description: data.description ?? null, mode: data.mode ?? 'open',
         defaultStickiness: data.defaultStickiness ?? 'default', featureLimit: data.featureLimit ?? null, health: 100,
-      });
-      await tx.flush(); // the project row first (fills createdAt): links reference it
-      for (const env of environments) {
-        tx.create(ProjectEnvironmentSchema, { projectId: data.id, environmentName: env, defaultStrategy: null });
-      }
-      const project = toProject(row);
+      }, environments));
       // Its creator owns it (issue 9), when the creator is a user that exists (an API token is no one to own it).
       if (this.principal.kind === 'user' && this.principal.userId !== null) {
-        await tx.flush();
         await addProjectOwner(tx, ROLE_OWNER, project.id, this.principal.userId);
       }
       emit({ type: 'project-created', project: project.id, data: project });
@@ -167,7 +161,7 @@ export class ProjectService {
       if (active > 0) throw new InvalidOperationError('You can not delete a project with active feature toggles');
       if (archived > 0) throw new InvalidOperationError('You can not delete a project with archived feature toggles; delete them from the archive first');
       emit({ type: 'project-deleted', project: id, preData: toProject(row) });
-      tx.remove(row);
+      removeProject(tx, row);
     });
   }
 
@@ -182,11 +176,10 @@ export class ProjectService {
       const env = await shareEnvironment(tx, environment);
       if (!env) throw new NotFoundError(`Could not find environment ${environment}`);
       if (!env.enabled) throw ValidationError.single('environment', `The environment "${environment}" is switched off and cannot be added to a project.`);
-      if (await tx.findOne(ProjectEnvironmentSchema, { projectId: id, environmentName: environment })) {
+      if (await findEnvironmentLink(tx, id, environment)) {
         throw new NameExistsError(`The environment "${environment}" is already enabled for project "${id}"`);
       }
-      tx.create(ProjectEnvironmentSchema, { projectId: id, environmentName: environment, defaultStrategy: null });
-      await tx.flush();
+      await insertEnvironmentLink(tx, id, environment);
       // Every feature of the project gets its (disabled) configuration in the new environment.
       await addFeatureEnvironments(tx, id, environment);
       emit({ type: 'project-environment-added', project: id, environment });
@@ -199,12 +192,12 @@ export class ProjectService {
     return this.live(change(this.em, this.principal, async (tx, emit) => {
       // Unlinks of one project take turns, so the count below cannot be raced down to no environment at all.
       const project = toProject(await loadProject(tx, id, 'no key update'));
-      const link = await tx.findOne(ProjectEnvironmentSchema, { projectId: id, environmentName: environment });
+      const link = await findEnvironmentLink(tx, id, environment);
       if (!link) throw new NotFoundError(`The environment "${environment}" is not enabled for project "${id}"`);
-      const others = await tx.count(ProjectEnvironmentSchema, { projectId: id, environmentName: { $ne: environment } });
-      if (others === 0) throw ValidationError.single('environment', 'A project must always have at least one environment.');
-      tx.remove(link);
-      await tx.flush();
+      if ((await countOtherEnvironmentLinks(tx, id, environment)) === 0) {
+        throw ValidationError.single('environment', 'A project must always have at least one environment.');
+      }
+      await deleteEnvironmentLink(tx, link);
       await dropFeatureEnvironments(tx, id, environment);
       emit({ type: 'project-environment-removed', project: id, environment });
       return project;

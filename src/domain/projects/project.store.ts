@@ -4,7 +4,7 @@ import type { EnvironmentRow } from '../environments/environment.entity';
 import { NotFoundError } from '../errors';
 import { FeatureStrategySchema } from '../features/feature-strategy.entity';
 import type { TableRow } from '../rows';
-import { ProjectSchema, type ProjectRow } from './project.entity';
+import { ProjectEnvironmentSchema, ProjectSchema, type ProjectEnvironmentRow, type ProjectRow } from './project.entity';
 
 /** The writes and locks of projects and their environment links (project.service.ts says what each rule is for). */
 
@@ -41,8 +41,58 @@ export async function shareEnabledEnvironments(tx: EntityManager): Promise<strin
   return environments.map((env) => env.name);
 }
 
-/** Makes the user (when the user exists) owner of the project. */
+/** Whether a project with this id exists. */
+export async function projectExists(tx: EntityManager, id: string): Promise<boolean> {
+  return (await tx.findOne(ProjectSchema, { id })) !== null;
+}
+
+/** The columns a new project is created with (createdAt comes from the database). */
+export type NewProject = Pick<ProjectRow, 'id' | 'name' | 'description' | 'mode' | 'defaultStickiness' | 'featureLimit' | 'health'>;
+
+/**
+ * A new project, written at once (it fills createdAt, and the links reference it), and its links to `environments`,
+ * written with the transaction's next write.
+ */
+export async function insertProject(tx: EntityManager, fields: NewProject, environments: readonly string[]): Promise<ProjectRow> {
+  const row = tx.create(ProjectSchema, fields);
+  await tx.flush();
+  for (const env of environments) tx.create(ProjectEnvironmentSchema, { projectId: fields.id, environmentName: env, defaultStrategy: null });
+  return row;
+}
+
+/** Deletes the project (loaded by `loadProject` in this transaction) when the transaction commits. */
+export function removeProject(tx: EntityManager, row: ProjectRow): void {
+  tx.remove(row);
+}
+
+/** The project's link to the environment, if there is one. */
+export async function findEnvironmentLink(tx: EntityManager, project: string, environment: string): Promise<ProjectEnvironmentRow | null> {
+  return tx.findOne(ProjectEnvironmentSchema, { projectId: project, environmentName: environment });
+}
+
+/** Links the environment to the project, at once. */
+export async function insertEnvironmentLink(tx: EntityManager, project: string, environment: string): Promise<void> {
+  tx.create(ProjectEnvironmentSchema, { projectId: project, environmentName: environment, defaultStrategy: null });
+  await tx.flush();
+}
+
+/** How many other environments the project is linked to. */
+export async function countOtherEnvironmentLinks(tx: EntityManager, project: string, environment: string): Promise<number> {
+  return tx.count(ProjectEnvironmentSchema, { projectId: project, environmentName: { $ne: environment } });
+}
+
+/** Unlinks the environment from the project, at once. */
+export async function deleteEnvironmentLink(tx: EntityManager, link: ProjectEnvironmentRow): Promise<void> {
+  tx.remove(link);
+  await tx.flush();
+}
+
+/**
+ * Makes the user (when the user exists) owner of the project. Pending ORM writes (a new project's links) go first, so
+ * the statements keep the order of the change.
+ */
 export async function addProjectOwner(tx: EntityManager, roleId: number, project: string, userId: number): Promise<void> {
+  await tx.flush();
   // insert … select: no row (and no error) when the user does not exist.
   await tx.execute('insert into role_user (role_id, user_id, project) select ?, id, ? from users where id = ?', [roleId, project, userId]);
 }

@@ -6,10 +6,9 @@ import type { Principal } from '../access/principal';
 import { change } from '../change';
 import { NameExistsError, ValidationError } from '../errors';
 import { description, parse, sameJson, urlFriendlyName } from '../validation';
-import { TagSchema, TagTypeSchema } from './tag.entity';
 import { listTags, listTagTypes, toTagType } from './tag.read-model';
 import type { Tag, TagType } from './tag.shapes';
-import { holdTagType, loadTag, loadTagType } from './tag.store';
+import { createTag, createTagType, holdTagType, loadTag, loadTagType, removeTag, removeTagType, tagExists, tagTypeExists } from './tag.store';
 
 const tagTypeName = urlFriendlyName(2, 50);
 const icon = z.string().max(100).nullable().optional();
@@ -41,8 +40,8 @@ export class TagService {
     const data = parse(createTagTypeSchema, input);
     await this.access.check('CREATE_TAG_TYPE');
     return change(this.em, this.principal, async (tx, emit) => {
-      if (await tx.findOne(TagTypeSchema, { name: data.name })) throw new NameExistsError(`There already exists a tag-type with the name ${data.name}`);
-      const tagType = toTagType(tx.create(TagTypeSchema, { name: data.name, description: data.description ?? null, icon: data.icon ?? null }));
+      if (await tagTypeExists(tx, data.name)) throw new NameExistsError(`There already exists a tag-type with the name ${data.name}`);
+      const tagType = toTagType(createTagType(tx, { name: data.name, description: data.description ?? null, icon: data.icon ?? null }));
       emit({ type: 'tag-type-created', data: tagType });
       return tagType;
     });
@@ -69,13 +68,13 @@ export class TagService {
     await change(this.em, this.principal, async (tx, emit) => {
       const row = await loadTagType(tx, name, 'update');
       emit({ type: 'tag-type-deleted', preData: toTagType(row) });
-      tx.remove(row);
+      removeTagType(tx, row);
     });
   }
 
   async validateTagType(input: unknown): Promise<void> {
     const { name } = parse(validateTagTypeSchema, input);
-    if (await this.em.findOne(TagTypeSchema, { name })) throw new NameExistsError(`There already exists a tag-type with the name ${name}`);
+    if (await tagTypeExists(this.em, name)) throw new NameExistsError(`There already exists a tag-type with the name ${name}`);
   }
 
   // ---- tags
@@ -96,8 +95,8 @@ export class TagService {
     return change(this.em, this.principal, async (tx, emit) => {
       // The type must stay until the tag is in (a concurrent delete of it waits).
       if (!(await holdTagType(tx, tag.type))) throw ValidationError.single('type', `Tag type '${tag.type}' does not exist`);
-      if (await tx.findOne(TagSchema, { type: tag.type, value: tag.value })) throw new NameExistsError(`A tag of type ${tag.type} with the value ${tag.value} already exists`);
-      tx.create(TagSchema, { type: tag.type, value: tag.value });
+      if (await tagExists(tx, tag.type, tag.value)) throw new NameExistsError(`A tag of type ${tag.type} with the value ${tag.value} already exists`);
+      createTag(tx, tag.type, tag.value);
       emit({ type: 'tag-created', data: tag });
       return tag;
     });
@@ -107,7 +106,7 @@ export class TagService {
   async deleteTag(type: string, value: string): Promise<void> {
     await this.access.check('UPDATE_FEATURE');
     await change(this.em, this.principal, async (tx, emit) => {
-      tx.remove(await loadTag(tx, type, value, 'update'));
+      removeTag(tx, await loadTag(tx, type, value, 'update'));
       emit({ type: 'tag-deleted', preData: { type, value } });
     });
   }

@@ -20,6 +20,36 @@ export async function loadTag(em: EntityManager, type: string, value: string, lo
   return row;
 }
 
+/** Whether a tag type of this name exists. */
+export async function tagTypeExists(em: EntityManager, name: string): Promise<boolean> {
+  return (await em.findOne(TagTypeSchema, { name })) !== null;
+}
+
+/** A new tag type, written when the transaction commits. */
+export function createTagType(tx: EntityManager, fields: Pick<TagTypeRow, 'name' | 'description' | 'icon'>): TagTypeRow {
+  return tx.create(TagTypeSchema, fields);
+}
+
+/** Deletes the tag type (loaded in this transaction; its tags go with it) when the transaction commits. */
+export function removeTagType(tx: EntityManager, row: TagTypeRow): void {
+  tx.remove(row);
+}
+
+/** Whether the tag exists. */
+export async function tagExists(em: EntityManager, type: string, value: string): Promise<boolean> {
+  return (await em.findOne(TagSchema, { type, value })) !== null;
+}
+
+/** A new tag, written when the transaction commits. */
+export function createTag(tx: EntityManager, type: string, value: string): TagRow {
+  return tx.create(TagSchema, { type, value });
+}
+
+/** Deletes the tag (loaded in this transaction) when the transaction commits. */
+export function removeTag(tx: EntityManager, row: TagRow): void {
+  tx.remove(row);
+}
+
 /** Whether the tag type exists, read `for key share`: it stays until a tag of it is in (a concurrent delete waits). */
 export async function holdTagType(tx: EntityManager, name: string): Promise<boolean> {
   const type: unknown[] = await tx.execute('select 1 from tag_types where name = ? for key share', [name]);
