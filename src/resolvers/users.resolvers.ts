@@ -3,7 +3,8 @@ import type { HeldPermission, User } from '../domain/access/user.shapes';
 import { builder } from './builder';
 import { WEIGHTS } from './cost';
 import { defined, IdInput } from './input';
-import { zodInput } from './zod-input';
+import { PERMISSIONS } from '../domain/access/permissions';
+import { enumType, zodInput } from './zod-input';
 
 /**
  * Access control on the GraphQL door (issue 9): users and the caller here; roles and permissions, API and personal
@@ -41,12 +42,20 @@ const GrantRef = builder.objectRef<HeldPermission>('Grant').implement({
   }),
 });
 
+const permissionNames = PERMISSIONS.map((d) => d.name) as [string, ...string[]];
+/** The permission names, so that a client (the web UI through codegen) checks `allowed` against a typed list. */
+const PermissionNameEnum = enumType('PermissionName', permissionNames, {
+  description: 'The name of a permission (GET /api/admin/permissions lists each with its type).',
+  valueDescriptions: Object.fromEntries(PERMISSIONS.map((d) => [d.name, d.displayName])),
+});
+
 const MeRef = builder.objectRef<{ user: User; permissions: Array<{ permission: string; project?: string; environment?: string }> }>('Me').implement({
   description: 'The caller and every permission it holds (REST: GET /api/admin/user).',
   fields: (t) => ({
     user: t.field({ type: UserRef, description: 'The caller (an API token is shown as a user with isAPI true).', resolve: (m) => m.user }),
     permissions: t.field({ type: [GrantRef], description: 'Every permission the caller holds, with its project and environment.', resolve: (m) => m.permissions }),
-    allowed: t.stringList({
+    allowed: t.field({
+      type: [PermissionNameEnum],
       description: 'The names of the permissions the caller holds in a project and environment, decided as every permission check decides (an admin holds them all; without `project`, only root grants count; without `environment`, only grants that hold in every environment). What a client may offer, read from the service rather than guessed from `permissions`.',
       args: {
         project: t.arg.string({ required: false, description: 'The project; omitted for a check that names none.' }),

@@ -8,6 +8,7 @@ import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { ApiError } from './api/errors';
 import { router } from './routes';
+import { links } from './routing/links';
 import { cssVariables, theme } from './theme';
 
 /** The nonce the service put in this page's CSP (src/ui/ui.routes.ts): Mantine's `<style>` elements carry it. */
@@ -22,7 +23,7 @@ function toLoginOnSignedOut(error: unknown) {
   // The pages for people who are not signed in take a 401 as an answer (a used or unknown link), not as a lost session.
   if (/^\/(login|new-user|reset-password|invite)(\/|$)/.test(window.location.pathname)) return;
   queryClient.clear();
-  void router.navigate(`/login?next=${encodeURIComponent(here)}`, { replace: true });
+  void router.navigate(links.login(here), { replace: true });
 }
 
 const queryClient = new QueryClient({

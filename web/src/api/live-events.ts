@@ -1,24 +1,9 @@
 import { createClient, type Client } from 'graphql-sse';
+import { graphql } from '../gql';
+import type { EventLogEventFragment, EventStreamFilter, LiveEventsSubscription } from '../gql/graphql';
 
-/** `EventStreamFilter` of the schema: all given fields must match. */
-export interface EventStreamFilter {
-  types?: string[];
-  project?: string;
-  feature?: string;
-}
-
-/** An audit event as the live stream and the event log query both deliver it. */
-export interface LiveEvent {
-  id: number;
-  type: string;
-  createdAt: string;
-  createdBy: string;
-  project?: string | null;
-  environment?: string | null;
-  featureName?: string | null;
-  data?: unknown;
-  preData?: unknown;
-}
+/** An audit event as the live stream and the event log query both deliver it (the `EventLogEvent` fields). */
+export type LiveEvent = EventLogEventFragment;
 
 /** What the subscriber hears: each event, and whether the stream is open ('live'), opening, or broken. */
 export type LiveState = 'connecting' | 'live' | 'error';
@@ -28,10 +13,16 @@ export interface LiveHandlers {
   onState(state: LiveState, error?: string): void;
 }
 
-// The same fields the event log reads, so a streamed event renders like a listed one.
-const LIVE_EVENTS = `subscription LiveEvents($filter: EventStreamFilter) {
-  events(filter: $filter) { id type createdAt createdBy project environment featureName data preData }
-}`;
+// The fields the event log reads, for the list and the stream alike, so a streamed event renders like a listed one.
+export const EventLogEvent = graphql(`
+  fragment EventLogEvent on Event { id type createdAt createdBy project environment featureName data preData }
+`);
+
+const LiveEvents = graphql(`
+  subscription LiveEvents($filter: EventStreamFilter) {
+    events(filter: $filter) { ...EventLogEvent }
+  }
+`);
 
 let client: Client | null = null;
 // One client for the app; "distinct connections" mode opens one POST per subscription, which the session cookie
@@ -63,8 +54,8 @@ export function followEvents(filter: EventStreamFilter, handlers: LiveHandlers):
   const open = () => {
     if (stopped) return;
     handlers.onState('connecting');
-    dispose = sseClient().subscribe<{ events: LiveEvent }>(
-      { query: LIVE_EVENTS, variables: { filter } },
+    dispose = sseClient().subscribe<LiveEventsSubscription>(
+      { query: LiveEvents.toString(), variables: { filter } },
       {
         next: (result) => {
           if (result.errors?.length) handlers.onState('error', result.errors[0].message);

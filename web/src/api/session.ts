@@ -1,6 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { graphql } from '../gql';
+import { href } from '../routing/links';
 import { gql, rest } from './client';
+import type { PermissionName } from '../gql/graphql';
 
 const MeQuery = graphql(`
   query Me {
@@ -34,8 +36,8 @@ export const allowedQuery = (project?: string, environment?: string) => ({
  */
 export function useAllowed(project?: string, environment?: string) {
   const query = useQuery(allowedQuery(project, environment));
-  const held = new Set(query.data?.me.allowed ?? []);
-  return { can: (permission: string) => held.has(permission), loading: query.isPending };
+  const held = new Set<PermissionName>(query.data?.me.allowed ?? []);
+  return { can: (permission: PermissionName) => held.has(permission), loading: query.isPending };
 }
 
 export interface SignInConfig {
@@ -47,8 +49,14 @@ export const signInConfig = () => rest<SignInConfig>('GET', '/auth/config');
 export const signIn = (username: string, password: string) => rest('POST', '/auth/simple/login', { username, password });
 export const signOut = () => rest('POST', '/auth/logout', {});
 
+/** The REST doors of an invite link (GET /invite/:secret/validate, POST /invite/:secret/signup). */
+const invitePath = (secret: string) => `/invite/${encodeURIComponent(secret)}`;
+export const validateInvite = (secret: string) => rest('GET', `${invitePath(secret)}/validate`);
+export const signUpWithInvite = (secret: string, body: { name: string; email: string; password: string; username?: string }) =>
+  rest('POST', `${invitePath(secret)}/signup`, body);
+
 /** Where to go after signing in: only a path of this app (never another origin), default the projects. */
 export function safeNext(next: string | null): string {
-  if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/login')) return '/projects';
+  if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith(href('login'))) return href('projects');
   return next;
 }

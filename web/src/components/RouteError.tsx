@@ -1,5 +1,6 @@
 import { Alert, Anchor, Container, Title } from '@mantine/core';
 import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
+import { href } from '../routing/links';
 
 /** What a route shows when its code or data could not be loaded: the reason, and a way back. */
 export function RouteError() {
@@ -9,7 +10,7 @@ export function RouteError() {
     <Container component="main" size="sm" py="xl">
       <Title order={1} mb="md">This page could not be shown</Title>
       <Alert color="red" title="Error" mb="md">{message}</Alert>
-      <Anchor component={Link} to="/projects">Back to the projects</Anchor>
+      <Anchor component={Link} to={href('projects')}>Back to the projects</Anchor>
     </Container>
   );
 }

@@ -6,6 +6,7 @@ import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { signOut, useAllowed, useMe } from '../api/session';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { visibleNav } from './navigation';
+import { href } from '../routing/links';
 
 /** The signed-in frame: header with the user and "Sign out", the main navigation, and the page in `main`. */
 export function AppLayout() {
@@ -19,7 +20,7 @@ export function AppLayout() {
   const onSignOut = async () => {
     await signOut().catch(() => undefined);
     queryClient.clear();
-    navigate('/login', { replace: true });
+    navigate(href('login'), { replace: true });
   };
 
   if (me.isPending || (me.isError && (me.error as { status?: number }).status === 401)) {

@@ -1,3 +1,5 @@
+import type { PermissionName } from '../gql/graphql';
+
 /**
  * The API token form's rules (issue 29, item 3), without React: which types a user may create, what the form sends,
  * what it refuses before sending, and where each type's secret goes in an SDK.
@@ -6,7 +8,7 @@
 export type TokenType = 'client' | 'frontend' | 'admin';
 
 /** The root permission the service asks for to create a token of each type (api-token.service.ts). */
-const CREATE_PERMISSION: Record<TokenType, string> = {
+const CREATE_PERMISSION: Record<TokenType, PermissionName> = {
   client: 'CREATE_CLIENT_API_TOKEN',
   frontend: 'CREATE_FRONTEND_API_TOKEN',
   admin: 'ADMIN',
@@ -15,7 +17,7 @@ const CREATE_PERMISSION: Record<TokenType, string> = {
 const TYPE_ORDER: TokenType[] = ['client', 'frontend', 'admin'];
 
 /** The types the user may create, in the form's order, from `me.allowed` (`can`); empty when none. */
-export function creatableTokenTypes(can: (permission: string) => boolean): TokenType[] {
+export function creatableTokenTypes(can: (permission: PermissionName) => boolean): TokenType[] {
   return TYPE_ORDER.filter((t) => can(CREATE_PERMISSION[t]));
 }
 

@@ -11,6 +11,7 @@ import { AppDot } from './data/AppDot';
 import { ApplicationDetails } from './data/ApplicationDetails';
 import { DataApplicationQuery, DataDeleteApplicationMutation } from './data/queries';
 import { notifyDone } from '../components/notify';
+import { href, links } from '../routing/links';
 
 const when = (iso: string | null | undefined) => (iso ? <time dateTime={iso} title={new Date(iso).toLocaleString()}>{relativeTime(iso)}</time> : '—');
 const seconds = (ms: number | null | undefined) => (ms ? `${Math.round(ms / 1000)} s` : '—');
@@ -32,13 +33,13 @@ export default function ApplicationPage() {
       notifyDone(`${appName} deleted.`);
       queryClient.removeQueries({ queryKey: ['application', appName] });
       void queryClient.invalidateQueries({ queryKey: ['applications'] });
-      void navigate('/applications');
+      void navigate(href('applications'));
     },
   });
 
   const crumbs = (
     <Breadcrumbs aria-label="Breadcrumb">
-      <Anchor component={Link} to="/applications" size="sm">Applications</Anchor>
+      <Anchor component={Link} to={href('applications')} size="sm">Applications</Anchor>
       <Text size="sm" aria-current="page">{appName}</Text>
     </Breadcrumbs>
   );
@@ -99,7 +100,7 @@ export default function ApplicationPage() {
                 <List size="sm" spacing={4} aria-label="Flags seen">
                   {a.seenFeatures.map((f) => (
                     <List.Item key={f.name}>
-                      <Anchor component={Link} to={`/projects/${encodeURIComponent(f.project)}/features/${encodeURIComponent(f.name)}`}>{f.name}</Anchor>
+                      <Anchor component={Link} to={links.flag(f.project, f.name)}>{f.name}</Anchor>
                       <Text span size="xs" c="dimmed"> in {f.project}</Text>
                       {f.archived && <Badge ml={6} size="sm" color="orange" variant="light" tt="none">archived</Badge>}
                     </List.Item>

@@ -6,6 +6,7 @@ import { ErrorNotice } from '../components/ErrorNotice';
 import { relativeTime } from '../logic/flag-list';
 import { AppDot } from './data/AppDot';
 import { DataApplicationsQuery } from './data/queries';
+import { links } from '../routing/links';
 
 const distinct = (list: Array<string | null | undefined>) => [...new Set(list.filter((s): s is string => !!s))].sort();
 
@@ -42,7 +43,7 @@ export default function ApplicationsPage() {
                 <Table.Td>
                   <Group gap={6} wrap="nowrap">
                     <AppDot color={a.color} />
-                    <Anchor component={Link} to={`/applications/${encodeURIComponent(a.appName)}`} fw={500}>{a.appName}</Anchor>
+                    <Anchor component={Link} to={links.application(a.appName)} fw={500}>{a.appName}</Anchor>
                   </Group>
                   {a.description && <Text size="xs" c="dimmed" lineClamp={2}>{a.description}</Text>}
                 </Table.Td>

@@ -11,6 +11,8 @@ import { relativeTime } from '../logic/flag-list';
 import { byProject, shownState, stillListed, toggled, withShown } from '../logic/selection';
 import { DataArchiveQuery, DataDeleteMutation, DataReviveMutation } from './data/queries';
 import { notifyDone } from '../components/notify';
+import { links } from '../routing/links';
+import type { PermissionName } from '../gql/graphql';
 
 /** Rows per page: the archive may hold thousands of flags, so it is read a page at a time. */
 const PAGE = 100;
@@ -40,7 +42,7 @@ export default function ArchivePage() {
 
   const projects = useMemo(() => [...new Set(rows.map((r) => r.project))], [rows]);
   const allowed = useQueries({ queries: projects.map((p) => allowedQuery(p)) });
-  const may = (project: string, permission: string) => !!allowed[projects.indexOf(project)]?.data?.me.allowed.includes(permission);
+  const may = (project: string, permission: PermissionName) => !!allowed[projects.indexOf(project)]?.data?.me.allowed.includes(permission);
 
   const [picked, setSelected] = useState<ReadonlySet<string>>(() => new Set());
   const selected = useMemo(() => stillListed(picked, names), [picked, names]);
@@ -69,7 +71,7 @@ export default function ArchivePage() {
   });
 
   const selectedRows = rows.filter((r) => selected.has(r.name));
-  const canAll = (permission: string) => selectedRows.length > 0 && selectedRows.every((r) => may(r.project, permission));
+  const canAll = (permission: PermissionName) => selectedRows.length > 0 && selectedRows.every((r) => may(r.project, permission));
   const start = (action: Action, targets: Row[]) => {
     act.reset();
     if (action === 'delete') setConfirm({ action, rows: targets });
@@ -120,10 +122,10 @@ export default function ArchivePage() {
                   <Checkbox aria-label={`Select ${r.name}`} checked={selected.has(r.name)} onChange={(e) => { const on = e.currentTarget.checked; setSelected((s) => toggled(s, r.name, on)); }} />
                 </Table.Td>
                 <Table.Td>
-                  <Anchor component={Link} to={`/projects/${encodeURIComponent(r.project)}/features/${encodeURIComponent(r.name)}`} fw={500}>{r.name}</Anchor>
+                  <Anchor component={Link} to={links.flag(r.project, r.name)} fw={500}>{r.name}</Anchor>
                   {r.description && <Text size="xs" c="dimmed" lineClamp={1}>{r.description}</Text>}
                 </Table.Td>
-                <Table.Td><Anchor component={Link} to={`/projects/${encodeURIComponent(r.project)}`} size="sm">{r.project}</Anchor></Table.Td>
+                <Table.Td><Anchor component={Link} to={links.project(r.project)} size="sm">{r.project}</Anchor></Table.Td>
                 <Table.Td><Text size="sm">{r.type}</Text></Table.Td>
                 <Table.Td>
                   {r.archivedAt ? <Text size="sm"><time dateTime={r.archivedAt} title={new Date(r.archivedAt).toLocaleString()}>{relativeTime(r.archivedAt)}</time></Text> : '—'}

@@ -23,7 +23,7 @@ const EventLogPageQuery = graphql(`
     events(first: $first, after: $after, filter: $filter) {
       totalCount
       pageInfo { hasNextPage endCursor }
-      nodes { id type createdAt createdBy project environment featureName data preData }
+      nodes { ...EventLogEvent }
     }
   }
 `);

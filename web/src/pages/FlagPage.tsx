@@ -12,6 +12,7 @@ import { FlagEvents } from './flag/FlagEvents';
 import { FlagUsage } from './flag/FlagUsage';
 import { changeRequestsKey } from './changes/drafts';
 import { flagKey, FlagPageChangeRequestConfigQuery, FlagPagePendingChangeRequestsQuery, FlagPageQuery } from './flag/queries';
+import { href, links } from '../routing/links';
 
 /**
  * A flag (`/projects/:projectId/features/:featureName`): its metadata, tags and dependencies, each environment with its
@@ -54,8 +55,8 @@ function FlagView({ projectId, featureName }: { projectId: string; featureName: 
   return (
     <Stack gap="md">
       <Breadcrumbs aria-label="Breadcrumb">
-        <Anchor component={Link} to="/projects" size="sm">Projects</Anchor>
-        <Anchor component={Link} to={`/projects/${encodeURIComponent(f.project)}`} size="sm">{f.project}</Anchor>
+        <Anchor component={Link} to={href('projects')} size="sm">Projects</Anchor>
+        <Anchor component={Link} to={links.project(f.project)} size="sm">{f.project}</Anchor>
         <Text size="sm" aria-current="page">{f.name}</Text>
       </Breadcrumbs>
       <Group justify="space-between" align="flex-start">
@@ -72,7 +73,7 @@ function FlagView({ projectId, featureName }: { projectId: string; featureName: 
         {!readOnly && <FlagActions flag={f} mayClone={allowed.can('CREATE_FEATURE')} mayArchive={allowed.can('DELETE_FEATURE')} />}
       </Group>
       {f.project !== projectId && (
-        <Text size="sm">This flag belongs to project <Anchor component={Link} to={`/projects/${encodeURIComponent(f.project)}`}>{f.project}</Anchor>.</Text>
+        <Text size="sm">This flag belongs to project <Anchor component={Link} to={links.project(f.project)}>{f.project}</Anchor>.</Text>
       )}
       {f.archived && <ArchivedNotice flag={f} mayRevive={allowed.can('UPDATE_FEATURE')} />}
       <ErrorNotice error={changeRequests.error} />

@@ -2,9 +2,9 @@ import { Alert, Anchor, Button, Container, Loader, Paper, PasswordInput, Stack, 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { rest } from '../api/client';
-import { signIn } from '../api/session';
+import { signIn, signUpWithInvite, validateInvite } from '../api/session';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { href } from '../routing/links';
 
 /** `/invite/:secret`: the public signup page of an invite link. */
 export default function InviteSignupPage() {
@@ -14,14 +14,13 @@ export default function InviteSignupPage() {
 /** Checks the invite (GET /invite/:secret/validate), then signs up with it (POST /invite/:secret/signup). */
 export function InviteSignup({ secret }: { secret: string }) {
   const [form, setForm] = useState({ name: '', email: '', username: '', password: '' });
-  const base = `/invite/${encodeURIComponent(secret)}`;
-  const valid = useQuery({ queryKey: ['invite', secret], queryFn: () => rest('GET', `${base}/validate`), retry: false });
+  const valid = useQuery({ queryKey: ['invite', secret], queryFn: () => validateInvite(secret), retry: false });
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   // A new account is signed in with what was just typed; if the service refuses that, the login page is offered.
   const signup = useMutation({
     mutationFn: async () => {
-      await rest('POST', `${base}/signup`, { name: form.name, email: form.email, password: form.password, ...(form.username ? { username: form.username } : {}) });
+      await signUpWithInvite(secret, { name: form.name, email: form.email, password: form.password, ...(form.username ? { username: form.username } : {}) });
       return signIn(form.email, form.password).then(() => true, () => false);
     },
     onSuccess: (signedIn) => {
@@ -29,7 +28,7 @@ export function InviteSignup({ secret }: { secret: string }) {
       // Whatever an earlier session cached goes; the link's own query stays (cleared, it would be asked again and a
       // used link answers 401, which sends the app to the login page).
       queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== 'invite' });
-      navigate('/projects', { replace: true });
+      navigate(href('projects'), { replace: true });
     },
   });
   const field = (key: keyof typeof form) => ({ value: form[key], onChange: (e: React.ChangeEvent<HTMLInputElement>) => setForm({ ...form, [key]: e.currentTarget.value }) });
@@ -49,7 +48,7 @@ export function InviteSignup({ secret }: { secret: string }) {
         ) : signup.isSuccess && !signup.data ? (
           <Stack>
             <Alert color="green" title="Account created">You can now sign in.</Alert>
-            <Button component={Link} to="/login">Go to sign in</Button>
+            <Button component={Link} to={href('login')}>Go to sign in</Button>
           </Stack>
         ) : (
           <form onSubmit={submit} aria-label="Sign up">
@@ -64,7 +63,7 @@ export function InviteSignup({ secret }: { secret: string }) {
           </form>
         )}
       </Paper>
-      <Anchor component={Link} to="/login" size="sm" display="block" ta="center" mt="md">Back to sign in</Anchor>
+      <Anchor component={Link} to={href('login')} size="sm" display="block" ta="center" mt="md">Back to sign in</Anchor>
     </Container>
   );
 }

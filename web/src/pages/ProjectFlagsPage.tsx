@@ -16,6 +16,7 @@ import type { ProjectFlagsRowFragment } from '../gql/graphql';
 import { filterFlags, sortFlags, tagKey, tagsOf, type FlagState, type SortDirection, type SortKey } from '../logic/flag-list';
 import { stillListed, toggled, withShown } from '../logic/selection';
 import { ExportModal } from './data/ExportModal';
+import { links } from '../routing/links';
 
 /** The service's largest page: a project of up to 1000 flags comes in one request. */
 const PAGE = 1000;
@@ -201,7 +202,7 @@ export default function ProjectFlagsPage() {
         <Alert color="blue" variant="light" my="xs" title="Change requests">
           Change requests guard {guarded.join(', ')}.{' '}
           {drafted.size > 0
-            ? <>Switching a flag in {[...drafted].join(', ')} adds the switch to your draft change request (see <Anchor component={Link} to={`/projects/${encodeURIComponent(projectId)}/change-requests`}>Change requests</Anchor>).</>
+            ? <>Switching a flag in {[...drafted].join(', ')} adds the switch to your draft change request (see <Anchor component={Link} to={links.changeRequests(projectId)}>Change requests</Anchor>).</>
             : 'You may skip them: your switches apply directly.'}
         </Alert>
       )}

@@ -7,6 +7,7 @@ import { useAllowed } from '../api/session';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { NewProjectModal } from '../components/projects/NewProjectModal';
 import { graphql } from '../gql';
+import { links } from '../routing/links';
 
 const ProjectsQuery = graphql(`
   query Projects {
@@ -44,7 +45,7 @@ export default function ProjectsPage() {
             {projects.data.projects.map((p) => (
               <Table.Tr key={p.id}>
                 <Table.Td>
-                  <Anchor component={Link} to={`/projects/${encodeURIComponent(p.id)}`} fw={500}>{p.name}</Anchor>
+                  <Anchor component={Link} to={links.project(p.id)} fw={500}>{p.name}</Anchor>
                   <Text size="xs" c="dimmed">{p.description ? `${p.id} · ${p.description}` : p.id}</Text>
                 </Table.Td>
                 <Table.Td><Badge variant="dot" color={healthColor(p.health)} size="lg" tt="none">{p.health}%</Badge></Table.Td>

@@ -1,11 +1,13 @@
 import { Alert, Anchor, Button, Container, Loader, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { Link, useMatch, useNavigate, useSearchParams } from 'react-router';
 import { rest } from '../api/client';
 import { signIn } from '../api/session';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { InviteSignup } from './InviteSignupPage';
+import { href } from '../routing/links';
+import { ROUTES } from '../routing/table';
 
 interface TokenUser {
   id: number;
@@ -26,7 +28,7 @@ export default function SetPasswordPage() {
 }
 
 function SetPassword({ token }: { token: string }) {
-  const isNewUser = useLocation().pathname.startsWith('/new-user');
+  const isNewUser = useMatch(ROUTES.newUser.path) !== null;
   const [password, setPassword] = useState('');
   const holder = useQuery({
     queryKey: ['reset-token', token],
@@ -50,7 +52,7 @@ function SetPassword({ token }: { token: string }) {
       // Whatever an earlier session cached goes; the link's own query stays (cleared, it would be asked again and a
       // used link answers 401, which sends the app to the login page).
       queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== 'reset-token' });
-      navigate('/projects', { replace: true });
+      navigate(href('projects'), { replace: true });
     },
   });
   const submit = (e: FormEvent) => {
@@ -75,7 +77,7 @@ function SetPassword({ token }: { token: string }) {
         ) : save.isSuccess && !save.data ? (
           <Stack>
             <Alert color="green" title="Password set">You can now sign in with it.</Alert>
-            <Button component={Link} to="/login">Go to sign in</Button>
+            <Button component={Link} to={href('login')}>Go to sign in</Button>
           </Stack>
         ) : (
           <form onSubmit={submit}>
@@ -93,7 +95,7 @@ function SetPassword({ token }: { token: string }) {
           </form>
         )}
       </Paper>
-      <Anchor component={Link} to="/login" size="sm" display="block" ta="center" mt="md">Back to sign in</Anchor>
+      <Anchor component={Link} to={href('login')} size="sm" display="block" ta="center" mt="md">Back to sign in</Anchor>
     </Container>
   );
 }

@@ -4,6 +4,7 @@ import { memo, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import classes from './FlagTable.module.css';
 import { lastSeen, relativeTime, type FlagListItem, type SortDirection, type SortKey } from '../../logic/flag-list';
+import { links } from '../../routing/links';
 
 /** Every row has this height, so the virtualiser never measures (scrolling 1000 rows does no layout reads). */
 export const ROW_HEIGHT = 48;
@@ -141,7 +142,7 @@ const FlagRow = memo(function FlagRow({ index, flag, projectId, environments, ca
       )}
       <td className={classes.cell}>
         <span className={classes.name}>
-          <Link className={classes.link} to={`/projects/${encodeURIComponent(projectId)}/features/${encodeURIComponent(flag.name)}`} title={flag.description ?? undefined}>
+          <Link className={classes.link} to={links.flag(projectId, flag.name)} title={flag.description ?? undefined}>
             {flag.name}
           </Link>
           {flag.stale && <span className={classes.stale}>stale</span>}

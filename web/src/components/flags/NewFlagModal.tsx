@@ -5,6 +5,7 @@ import { useNavigate } from 'react-router';
 import { gql } from '../../api/client';
 import { graphql } from '../../gql';
 import { ErrorNotice } from '../ErrorNotice';
+import { links } from '../../routing/links';
 
 const CreateFeatureMutation = graphql(`
   mutation ProjectFlagsCreateFeature($input: CreateFeatureInput!) {
@@ -38,7 +39,7 @@ export function NewFlagModal({ opened, onClose, projectId, featureTypes, naming 
       await queryClient.invalidateQueries({ queryKey: ['project-flags', projectId] });
       void queryClient.invalidateQueries({ queryKey: ['projects'] });
       close();
-      navigate(`/projects/${encodeURIComponent(createFeature.project)}/features/${encodeURIComponent(createFeature.name)}`);
+      navigate(links.flag(createFeature.project, createFeature.name));
     },
   });
   const close = () => {

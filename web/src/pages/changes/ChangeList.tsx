@@ -6,6 +6,7 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { describeChange, type CurrentEnvironment } from '../../logic/change-requests';
 import type { JsonChange } from '../../logic/json-diff';
 import { ChangeRequestPageFeature, type CurrentFeature, type Request, type RequestChange } from './requestQueries';
+import { links } from '../../routing/links';
 
 interface ChangeListProps {
   request: Request;
@@ -50,7 +51,7 @@ export function ChangeList({ request, mayDiscard, onDiscard, discarding, discard
           <Card key={f.name} withBorder padding="md" component="section" aria-label={`Changes to ${f.name}`}>
             <Group justify="space-between" mb="xs">
               <Title order={3} size="h4">
-                <Anchor component={Link} to={`/projects/${encodeURIComponent(request.project)}/features/${encodeURIComponent(f.name)}`}>{f.name}</Anchor>
+                <Anchor component={Link} to={links.flag(request.project, f.name)}>{f.name}</Anchor>
               </Title>
               <Text size="sm" c="dimmed">{f.changes.length} change{f.changes.length === 1 ? '' : 's'} in {request.environment}</Text>
             </Group>

@@ -15,6 +15,7 @@ import { RequestComments } from './RequestComments';
 import { RequestPreview } from './RequestPreview';
 import { ChangeRequestPageDiscard, ChangeRequestPageQuery, ChangeRequestPageSetTitle, type Request } from './requestQueries';
 import { StateBadge } from './StateBadge';
+import { links } from '../../routing/links';
 
 /**
  * `/projects/:projectId/change-requests/:id`: one request — its state, title and author, each change as a diff
@@ -29,10 +30,10 @@ export default function ChangeRequestPage() {
     queryFn: () => gql(ChangeRequestPageQuery, { project, id }),
     enabled: Number.isInteger(id) && id > 0,
   });
-  const base = `/projects/${encodeURIComponent(project)}/change-requests`;
+  const base = links.changeRequests(project);
   const crumbs = (
     <Breadcrumbs aria-label="Breadcrumb">
-      <Anchor component={Link} to={`/projects/${encodeURIComponent(project)}`} size="sm">{project}</Anchor>
+      <Anchor component={Link} to={links.project(project)} size="sm">{project}</Anchor>
       <Anchor component={Link} to={base} size="sm">Change requests</Anchor>
       <Text size="sm" aria-current="page">#{rawId}</Text>
     </Breadcrumbs>

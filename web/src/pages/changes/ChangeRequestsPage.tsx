@@ -7,7 +7,7 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { ProjectNav } from '../../components/projects/ProjectNav';
 import { graphql } from '../../gql';
 import { countChanges, isOpen, requestLabel } from '../../logic/change-requests';
-import { requestPath } from './DraftBanner';
+import { links } from '../../routing/links';
 import { changeRequestsKey } from './drafts';
 import { StateBadge } from './StateBadge';
 
@@ -62,7 +62,7 @@ export default function ChangeRequestsPage() {
           <Table.Tbody>
             {rows.map((r) => (
               <Table.Tr key={r.id}>
-                <Table.Td><Anchor component={Link} to={requestPath(project, r.id)}>{requestLabel(r.id, r.title)}</Anchor></Table.Td>
+                <Table.Td><Anchor component={Link} to={links.changeRequest(project, r.id)}>{requestLabel(r.id, r.title)}</Anchor></Table.Td>
                 <Table.Td>{r.environment}</Table.Td>
                 <Table.Td>
                   <StateBadge state={r.state} />

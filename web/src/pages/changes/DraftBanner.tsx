@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { requestLabel } from '../../logic/change-requests';
 import { useMyDraft } from './drafts';
+import { links } from '../../routing/links';
 
 export interface PendingRequest {
   id: number;
@@ -20,7 +21,6 @@ interface DraftBannerProps {
   pending?: readonly PendingRequest[];
 }
 
-export const requestPath = (project: string, id: number) => `/projects/${encodeURIComponent(project)}/change-requests/${id}`;
 
 /**
  * What change requests mean in a guarded environment: where the user's edits go ("Draft #N: K changes", linked to
@@ -41,7 +41,7 @@ export function DraftBanner({ project, environment, requiredApprovals, drafting,
       )}
       {drafting && draft && (
         <Group gap="xs" mt={6}>
-          <Anchor component={Link} to={requestPath(project, draft.id)} fw={600} size="sm">
+          <Anchor component={Link} to={links.changeRequest(project, draft.id)} fw={600} size="sm">
             Draft #{draft.id}: {draft.changes} change{draft.changes === 1 ? '' : 's'}
           </Anchor>
           <Text size="sm" c="dimmed">— open it to review your changes and send it to review.</Text>
@@ -51,7 +51,7 @@ export function DraftBanner({ project, environment, requiredApprovals, drafting,
         <Group gap="xs" mt={6}>
           <Text size="sm">Open requests for this flag:</Text>
           {others.map((r) => (
-            <Anchor key={r.id} component={Link} to={requestPath(project, r.id)} size="sm">{requestLabel(r.id, r.title)} ({r.state})</Anchor>
+            <Anchor key={r.id} component={Link} to={links.changeRequest(project, r.id)} size="sm">{requestLabel(r.id, r.title)} ({r.state})</Anchor>
           ))}
         </Group>
       )}

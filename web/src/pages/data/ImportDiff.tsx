@@ -2,6 +2,7 @@ import { Alert, Anchor, Badge, Card, Group, List, Stack, Text, Title, VisuallyHi
 import { Link } from 'react-router';
 import type { DataImportChangeFragment } from '../../gql/graphql';
 import { diffLines, type DiffLine, type ImportChangeLike } from '../../logic/import-export';
+import { links } from '../../routing/links';
 
 interface Item { message: string; affectedItems: string[] }
 
@@ -55,7 +56,7 @@ export function ImportDiff({ changes, projectId, environment, linkFlags }: { cha
             <Group gap="xs" mb={lines.length ? 6 : 0}>
               <Title order={3} size="h5" id={headingId}>
                 {linkFlags ? (
-                  <Anchor component={Link} to={`/projects/${encodeURIComponent(projectId)}/features/${encodeURIComponent(c.feature)}`}>{c.feature}</Anchor>
+                  <Anchor component={Link} to={links.flag(projectId, c.feature)}>{c.feature}</Anchor>
                 ) : c.feature}
               </Title>
               <Badge color={action.color} variant="light" tt="none">{action.label}</Badge>

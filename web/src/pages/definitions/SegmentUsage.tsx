@@ -5,6 +5,7 @@ import { gql } from '../../api/client';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { graphql } from '../../gql';
 import { groupSegmentUses } from '../../logic/definitions';
+import { links } from '../../routing/links';
 
 const SegmentStrategies = graphql(`
   query DefinitionsSegmentStrategies($id: Int!) {
@@ -23,11 +24,11 @@ export function SegmentUsage({ id }: { id: number }) {
     <List size="sm" spacing={4}>
       {grouped.map((p) => (
         <List.Item key={p.project}>
-          Project <Anchor component={Link} to={`/projects/${encodeURIComponent(p.project)}`}>{p.project}</Anchor>:{' '}
+          Project <Anchor component={Link} to={links.project(p.project)}>{p.project}</Anchor>:{' '}
           {p.features.map((f, i) => (
             <span key={f.name}>
               {i > 0 && ', '}
-              <Anchor component={Link} to={`/projects/${encodeURIComponent(p.project)}/features/${encodeURIComponent(f.name)}`}>{f.name}</Anchor>
+              <Anchor component={Link} to={links.flag(p.project, f.name)}>{f.name}</Anchor>
               {' '}({f.environments.join(', ')})
             </span>
           ))}

@@ -11,6 +11,7 @@ import { DraftBanner, type PendingRequest } from '../changes/DraftBanner';
 import { useProposeChanges, type ProposedChange } from '../changes/drafts';
 import { StrategyCard } from './StrategyCard';
 import { flagKey, FlagPageSetEnabled, FlagPageSortStrategies, useFlagMutation, type FlagEnvironment, type FlagStrategy } from './queries';
+import type { PermissionName } from '../../gql/graphql';
 
 interface EnvironmentSectionProps {
   project: string;
@@ -28,7 +29,7 @@ interface EnvironmentSectionProps {
 export function EnvironmentSection({ project, featureName, environment, changeRequests, pending, readOnly }: EnvironmentSectionProps) {
   const env = environment.name;
   const allowed = useAllowed(project, env);
-  const can = (permission: string) => !readOnly && allowed.can(permission);
+  const can = (permission: PermissionName) => !readOnly && allowed.can(permission);
   const client = useQueryClient();
   const [editing, setEditing] = useState<FlagStrategy | 'new' | null>(null);
   const [editingVariants, setEditingVariants] = useState(false);

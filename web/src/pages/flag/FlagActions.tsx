@@ -5,6 +5,7 @@ import { gql } from '../../api/client';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { FlagPageArchive, FlagPageClone, FlagPageRevive, useFlagMutation, type Flag } from './queries';
+import { links } from '../../routing/links';
 
 interface FlagActionsProps {
   flag: Flag;
@@ -30,7 +31,7 @@ export function FlagActions({ flag, mayClone, mayArchive }: FlagActionsProps) {
       onSuccess: (result) => {
         const created = (result as { cloneFeature: { name: string; project: string } }).cloneFeature;
         setCloning(false);
-        navigate(`/projects/${encodeURIComponent(created.project)}/features/${encodeURIComponent(created.name)}`);
+        navigate(links.flag(created.project, created.name));
       },
     });
   };

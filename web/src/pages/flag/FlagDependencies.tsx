@@ -5,8 +5,8 @@ import { Link } from 'react-router';
 import { gql } from '../../api/client';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { FlagPageAddDependency, FlagPageProjectFlagsQuery, FlagPageRemoveDependency, useFlagMutation, type Flag } from './queries';
+import { links } from '../../routing/links';
 
-const flagLink = (project: string, name: string) => `/projects/${encodeURIComponent(project)}/features/${encodeURIComponent(name)}`;
 
 /** Parents the flag depends on (with the state and variants they must have), flags that depend on it, and adding one. */
 export function FlagDependencies({ flag, mayUpdate }: { flag: Flag; mayUpdate: boolean }) {
@@ -38,7 +38,7 @@ export function FlagDependencies({ flag, mayUpdate }: { flag: Flag; mayUpdate: b
             {flag.dependencies.map((d) => (
               <List.Item key={d.feature}>
                 <Group gap={6}>
-                  <Anchor component={Link} to={flagLink(flag.project, d.feature)} size="sm">{d.feature}</Anchor>
+                  <Anchor component={Link} to={links.flag(flag.project, d.feature)} size="sm">{d.feature}</Anchor>
                   <Text span size="sm">must be {d.enabled ? 'enabled' : 'disabled'}</Text>
                   {d.variants.map((v) => <Badge key={v} size="sm" variant="outline" color="grape" tt="none">{v}</Badge>)}
                   {mayUpdate && (
@@ -54,7 +54,7 @@ export function FlagDependencies({ flag, mayUpdate }: { flag: Flag; mayUpdate: b
           <div>
             <Text size="sm" fw={500}>Flags that depend on it</Text>
             <Group gap={8}>
-              {flag.children.map((c) => <Anchor key={c} component={Link} to={flagLink(flag.project, c)} size="sm">{c}</Anchor>)}
+              {flag.children.map((c) => <Anchor key={c} component={Link} to={links.flag(flag.project, c)} size="sm">{c}</Anchor>)}
             </Group>
           </div>
         )}

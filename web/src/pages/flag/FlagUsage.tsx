@@ -6,6 +6,7 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { graphql } from '../../gql';
 import { relativeTime } from '../../logic/flag-list';
 import { onShare, usageRows } from '../../logic/usage';
+import { links } from '../../routing/links';
 
 // Its own query (not the flag page's): metrics move every minute, the flag's configuration does not.
 const FlagUsageQuery = graphql(`
@@ -60,7 +61,7 @@ export function FlagUsage({ featureName }: { featureName: string }) {
           <Text size="sm" fw={500} mt="sm">Applications (last 24 hours)</Text>
           {apps.length === 0 ? <Text size="sm" c="dimmed">No SDK reported this flag in the last day.</Text> : (
             <Group gap="xs">
-              {apps.map((a) => <Anchor key={a} component={Link} to={`/applications/${encodeURIComponent(a)}`} size="sm">{a}</Anchor>)}
+              {apps.map((a) => <Anchor key={a} component={Link} to={links.application(a)} size="sm">{a}</Anchor>)}
             </Group>
           )}
         </>

@@ -6,6 +6,7 @@ import { graphql } from '../../gql';
 import { filterLabel, MASK } from '../../logic/addon-form';
 import { AddonDeliveries } from './AddonDeliveries';
 import type { EditedAddon } from './AddonFormModal';
+import type { PermissionName } from '../../gql/graphql';
 
 const SetEnabledMutation = graphql(`
   mutation AddonsSetEnabled($input: UpdateAddonInput!) {
@@ -16,7 +17,7 @@ const SetEnabledMutation = graphql(`
 export interface AddonCardProps {
   addon: EditedAddon & { createdAt: string };
   providerName: string;
-  can(permission: string): boolean;
+  can(permission: PermissionName): boolean;
   onEdit(): void;
   onDelete(): void;
 }

@@ -6,6 +6,7 @@ import { ApiError } from '../../api/errors';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { graphql } from '../../gql';
 import { notifyDone } from '../../components/notify';
+import { href } from '../../routing/links';
 
 const UpdateSamlMutation = graphql(`
   mutation AuthSamlUpdate($input: UpdateSamlSettingsInput!) {
@@ -54,7 +55,7 @@ export function SamlForm({ initial, loginUrl }: { initial: SamlValues; loginUrl:
   });
   const err = (field: string) => fieldError(save.error, field);
   // A test sign-in comes back to this page (the RelayState), where the admin started it.
-  const testUrl = `${loginUrl}?redirect=${encodeURIComponent('/admin/auth')}`;
+  const testUrl = `${loginUrl}?redirect=${encodeURIComponent(href('auth'))}`;
 
   return (
     <Paper withBorder p="md" component="section" aria-labelledby="saml-idp">

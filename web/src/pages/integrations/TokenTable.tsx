@@ -1,6 +1,7 @@
 import { Badge, Button, Group, Table, Text, VisuallyHidden } from '@mantine/core';
 import { environmentLabel, isExpired, projectsLabel, type TokenType } from '../../logic/token-form';
 import { When } from './shared';
+import type { PermissionName } from '../../gql/graphql';
 
 export interface TokenRow {
   id: number;
@@ -14,14 +15,14 @@ export interface TokenRow {
 }
 
 /** The permission each action on a token of a type needs (api-token.service.ts: admin tokens need ADMIN). */
-export const tokenPermission = (action: 'UPDATE' | 'DELETE', type: string) =>
+export const tokenPermission = (action: 'UPDATE' | 'DELETE', type: string): PermissionName =>
   type === 'client' ? `${action}_CLIENT_API_TOKEN` : type === 'frontend' ? `${action}_FRONTEND_API_TOKEN` : 'ADMIN';
 
 const TYPE_COLOR: Record<TokenType, string> = { client: 'blue', frontend: 'grape', admin: 'red' };
 
 interface TokenTableProps {
   tokens: TokenRow[];
-  can(permission: string): boolean;
+  can(permission: PermissionName): boolean;
   onEditExpiry(token: TokenRow): void;
   onRevoke(token: TokenRow): void;
 }

@@ -10,6 +10,7 @@ import { ImportDiff, ImportItems } from '../data/ImportDiff';
 import { DataImportMutation, DataImportProjectQuery, DataValidateImportQuery } from '../data/queries';
 import { flagKey } from '../flag/queries';
 import { notifyDone } from '../../components/notify';
+import { links } from '../../routing/links';
 
 /** The largest file read into the page: the service's default import body limit is 500 kB, so larger is refused anyway. */
 const MAX_FILE = 5 * 1024 * 1024;
@@ -67,7 +68,7 @@ export default function ImportPage() {
   const report = validate.data?.validateImport;
   const importable = !!report && report.errors.length === 0 && report.permissions.length === 0;
   const imported = run.data?.importFeatures;
-  const projectPath = `/projects/${encodeURIComponent(projectId)}`;
+  const projectPath = links.project(projectId);
 
   return (
     <>
