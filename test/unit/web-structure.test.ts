@@ -39,6 +39,13 @@ function literals(file: string): Array<{ text: string; line: number }> {
   return found;
 }
 
+/** The files outside the data modules (`web/src/data/`): pages, components, logic, layout, routing, api. */
+const outsideData = sources.filter((f) => !f.startsWith(path.join(WEB, 'data') + path.sep));
+/** Code of a file without comments (a rule about calls must not trip over prose). */
+const code = (file: string) => readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:])\/\/.*$/gm, '$1');
+/** Lines of a file's code that match, as `file:line text`. */
+const matching = (files: string[], rule: RegExp) => files.flatMap((f) => code(f).split('\n').flatMap((text, i) => (rule.test(text) ? [`${rel(f)}:${i + 1} ${text.trim()}`] : [])));
+
 /** The first segment of every page's address (`/projects`, `/admin`, …): a literal starting with one is a hand-built path. */
 const PAGE_ROOTS = [...new Set(Object.values(ROUTES).map((r) => r.path.split('/')[1]).filter((s): s is string => !!s && s !== '*'))];
 const startsWithPage = (text: string) => PAGE_ROOTS.some((root) => text === `/${root}` || text.startsWith(`/${root}/`) || text.startsWith(`/${root}?`) || text.startsWith(`/${root}$`));
@@ -55,6 +62,17 @@ describe('the shape of the web UI', () => {
     expect(paths.filter((p, i) => paths.indexOf(p) !== i)).toEqual([]);
     expect(routes.filter((r) => (r.nav || r.projectTab) && r.redirect).map((r) => r.path)).toEqual([]);
     expect(routes.filter((r) => r.projectTab && !r.path.startsWith('/projects/:projectId')).map((r) => r.path)).toEqual([]);
+  });
+
+  it('keeps the query cache in the data modules: no query key, invalidation or cache write in a page or component', () => {
+    // main.tsx makes the cache and empties it when the session ends; every other use is a data module's.
+    const offenders = matching(outsideData.filter((f) => !f.endsWith(`${path.sep}main.tsx`)),
+      /\bqueryKey\b|\b(invalidateQueries|removeQueries|resetQueries|setQueryData|cancelQueries|refetchQueries)\b|\buseQueryClient\b/);
+    expect(offenders).toEqual([]);
+  });
+
+  it('declares every GraphQL document in a data module', () => {
+    expect(matching(outsideData, /\bgraphql\(/)).toEqual([]);
   });
 
   it('reports what it guards: the rule above reads the pages and would see a hand-built path', () => {

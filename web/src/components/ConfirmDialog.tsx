@@ -1,4 +1,6 @@
 import { Button, Group, Modal, Text } from '@mantine/core';
+import type { UseMutationResult } from '@tanstack/react-query';
+import { useState } from 'react';
 import { ErrorNotice } from './ErrorNotice';
 
 interface ConfirmDialogProps {
@@ -24,4 +26,34 @@ export function ConfirmDialog({ opened, title, message, confirmLabel, pending, e
       </Group>
     </Modal>
   );
+}
+
+interface ConfirmOptions<T> {
+  title: (item: T) => string;
+  message: (item: T) => React.ReactNode;
+  /** The confirming button: "Delete" unless said otherwise ("Archive flag", "Revoke"). */
+  confirmLabel?: string | ((item: T) => string);
+}
+
+/**
+ * The one way to ask before a destructive change: `ask(item)` opens ConfirmDialog for the item, which sends the change
+ * (a data module's mutation hook, which invalidates and announces it) and shows the service's refusal inside, next to
+ * the button that caused it; the dialog closes once the change is made.
+ */
+export function useConfirm<T>(mutation: UseMutationResult<unknown, Error, T>, { title, message, confirmLabel = 'Delete' }: ConfirmOptions<T>) {
+  const [item, setItem] = useState<{ value: T } | null>(null);
+  const close = () => { setItem(null); mutation.reset(); };
+  const dialog = (
+    <ConfirmDialog
+      opened={item !== null}
+      title={item === null ? '' : title(item.value)}
+      message={item === null ? '' : message(item.value)}
+      confirmLabel={item === null || typeof confirmLabel === 'string' ? (typeof confirmLabel === 'string' ? confirmLabel : '') : confirmLabel(item.value)}
+      pending={mutation.isPending}
+      error={mutation.error}
+      onConfirm={() => item !== null && mutation.mutate(item.value, { onSuccess: () => setItem(null) })}
+      onClose={close}
+    />
+  );
+  return { ask: (value: T) => { mutation.reset(); setItem({ value }); }, dialog };
 }

@@ -4,7 +4,7 @@ import { keepPreviousData, useInfiniteQuery, useMutation, useQueries, useQueryCl
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { gql } from '../api/client';
-import { allowedQuery } from '../api/session';
+import { allowedQuery } from '../data/session';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { relativeTime } from '../logic/flag-list';

@@ -2,7 +2,7 @@ import { Anchor, Badge, Breadcrumbs, Grid, Group, Loader, Stack, Text, Title } f
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { gql } from '../api/client';
-import { useAllowed } from '../api/session';
+import { useAllowed } from '../data/session';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { EnvironmentSection } from './flag/EnvironmentSection';
 import { ArchivedNotice, FlagActions } from './flag/FlagActions';

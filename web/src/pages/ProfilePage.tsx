@@ -2,7 +2,7 @@ import { Alert, Button, Group, Loader, Paper, PasswordInput, SimpleGrid, Stack, 
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { gql } from '../api/client';
-import { useMe } from '../api/session';
+import { useMe } from '../data/session';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { graphql } from '../gql';
 import { roleName } from '../logic/access';

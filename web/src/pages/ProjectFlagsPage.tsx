@@ -5,7 +5,7 @@ import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/rea
 import { useCallback, useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { gql } from '../api/client';
-import { allowedQuery, useAllowed } from '../api/session';
+import { allowedQuery, useAllowed } from '../data/session';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { FlagTable } from '../components/flags/FlagTable';
 import { NewFlagModal } from '../components/flags/NewFlagModal';

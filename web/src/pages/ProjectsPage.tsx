@@ -3,7 +3,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { gql } from '../api/client';
-import { useAllowed } from '../api/session';
+import { useAllowed } from '../data/session';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { NewProjectModal } from '../components/projects/NewProjectModal';
 import { graphql } from '../gql';

@@ -2,7 +2,7 @@ import { Badge, Button, Group, Loader, Table, Text, Title, Tooltip, VisuallyHidd
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { gql } from '../../api/client';
-import { useAllowed } from '../../api/session';
+import { useAllowed } from '../../data/session';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { graphql } from '../../gql';
 import { ContextFieldForm, type ContextFieldValues } from '../definitions/ContextFieldForm';

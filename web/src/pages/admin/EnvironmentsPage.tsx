@@ -2,7 +2,7 @@ import { ActionIcon, Badge, Button, Group, Loader, Switch, Table, Text, Title, T
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Fragment, useState } from 'react';
 import { gql } from '../../api/client';
-import { useAllowed } from '../../api/session';
+import { useAllowed } from '../../data/session';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { graphql } from '../../gql';
 import { byOrder, moveUpdates } from '../../logic/definitions';

@@ -2,7 +2,7 @@ import { Badge, Button, Group, Loader, Table, Text, Title, VisuallyHidden } from
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { gql } from '../../api/client';
-import { useAllowed } from '../../api/session';
+import { useAllowed } from '../../data/session';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { graphql } from '../../gql';

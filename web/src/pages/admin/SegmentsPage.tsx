@@ -2,7 +2,7 @@ import { Button, Group, Loader, Stack, Table, Text, Title, VisuallyHidden } from
 import { useQuery } from '@tanstack/react-query';
 import { Fragment, useState } from 'react';
 import { gql } from '../../api/client';
-import { useAllowed } from '../../api/session';
+import { useAllowed } from '../../data/session';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { graphql } from '../../gql';
 import { operatorLabel, valueKind } from '../../logic/constraints';

@@ -2,7 +2,7 @@ import { Button, CopyButton, Group, Loader, Paper, Stack, Switch, Text, TextInpu
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { gql } from '../../api/client';
-import { useAllowed } from '../../api/session';
+import { useAllowed } from '../../data/session';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { graphql } from '../../gql';
 import type { AccessSignupLinksQuery } from '../../gql/graphql';

@@ -2,7 +2,7 @@ import { Badge, Button, Group, Loader, Stack, Table, Text, Title, VisuallyHidden
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Fragment, useState } from 'react';
 import { gql } from '../../api/client';
-import { useAllowed } from '../../api/session';
+import { useAllowed } from '../../data/session';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { graphql } from '../../gql';
 import { STRATEGY_KEYS } from '../definitions/keys';

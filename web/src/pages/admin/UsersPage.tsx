@@ -2,7 +2,7 @@ import { Button, Group, Loader, Table, Text, TextInput, Title, VisuallyHidden } 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { gql } from '../../api/client';
-import { useAllowed, useMe } from '../../api/session';
+import { useAllowed, useMe } from '../../data/session';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { graphql } from '../../gql';

@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { gql } from '../../api/client';
-import { useAllowed, useMe } from '../../api/session';
+import { useAllowed, useMe } from '../../data/session';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { ProjectNav } from '../../components/projects/ProjectNav';
 import { availableActions, countChanges, requestLabel } from '../../logic/change-requests';

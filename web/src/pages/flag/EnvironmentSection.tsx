@@ -2,7 +2,7 @@ import { Badge, Button, Card, Group, Modal, Stack, Switch, Table, Text, Title } 
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { gql } from '../../api/client';
-import { useAllowed } from '../../api/session';
+import { useAllowed } from '../../data/session';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { StrategyForm } from '../../components/strategy/StrategyForm';
 import { FeatureVariantsEditor } from '../../components/variants/FeatureVariantsEditor';
