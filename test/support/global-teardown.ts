@@ -1,7 +1,11 @@
+import { rmSync } from 'node:fs';
+import path from 'node:path';
 import { Client } from 'pg';
 import type { EmbeddedDatabase } from '../../src/db/embedded';
 
 export default async function globalTeardown(): Promise<void> {
+  const documentFile = process.env.FLAGDECK_TEST_OPENAPI;
+  if (documentFile) rmSync(path.dirname(documentFile), { recursive: true, force: true });
   const embedded = (globalThis as Record<string, unknown>).__FLAGDECK_DB__ as EmbeddedDatabase | undefined;
   if (embedded) {
     await embedded.stop();
