@@ -19,6 +19,24 @@ export function nameProblem(name: string, min = 1, max = 100): string | null {
   return null;
 }
 
+/** A sort order as a number input holds it (a number, or the text being typed) as it is sent: 0 when it is no number. */
+export const toSortOrder = (v: number | string): number => (typeof v === 'number' ? v : Number(v) || 0);
+
+/** `1 flag`, `2 flags`. */
+export const plural = (n: number, one: string): string => `${n} ${one}${n === 1 ? '' : 's'}`;
+
+/** Where a context field or segment is used, as its list says it: `2 flags in 1 project`. */
+export const usedInText = (d: { usedInFeatures: number; usedInProjects: number }): string =>
+  `${plural(d.usedInFeatures, 'flag')} in ${plural(d.usedInProjects, 'project')}`;
+
+/**
+ * Problems by position (`legalValueProblems`, `parameterProblems`) as a form's errors, on the row's field they are
+ * about (`legalValues.1.value`), so they show under it.
+ */
+export function rowErrors(list: string, field: string, problems: ReadonlyArray<string | undefined>): Record<string, string> {
+  return Object.fromEntries(problems.flatMap((p, i) => (p ? [[`${list}.${i}.${field}`, p]] : [])));
+}
+
 export interface Ordered {
   name: string;
   sortOrder: number;
