@@ -1,8 +1,9 @@
-import { TextInput, Textarea } from '@mantine/core';
+import { Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { FormModal } from '../../components/form/FormModal';
 import { useCreateTagType, useUpdateTagType } from '../../data/definitions';
 import { nameProblem } from '../../logic/definitions';
+import { NameField } from './NameField';
 
 export interface TagTypeValues {
   name: string;
@@ -29,11 +30,8 @@ export function TagTypeForm({ editing, onClose }: { editing: TagTypeValues | nul
       onClose={onClose}
       onSubmit={(values) => save.mutate({ name: editing?.name ?? values.name, description: values.description.trim() }, { onSuccess: onClose })}
     >
-      {editing ? (
-        <TextInput label="Name" value={editing.name} readOnly description="A tag type cannot be renamed." />
-      ) : (
-        <TextInput label="Name" required data-autofocus description="2 to 50 letters, digits or ~ _ . -" {...form.getInputProps('name')} />
-      )}
+      <NameField fixed={editing?.name} fixedNote="A tag type cannot be renamed." description="2 to 50 letters, digits or ~ _ . -"
+        inputProps={form.getInputProps('name')} />
       <Textarea label="Description" autosize minRows={2} {...form.getInputProps('description')} />
     </FormModal>
   );
