@@ -1,9 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { gql } from '../../api/client';
 import { graphql } from '../../gql';
-import type { CreateContextFieldInput, DefinitionsContextFieldsQuery, UpdateContextFieldInput } from '../../gql/graphql';
+import type { DefinitionsContextFieldsQuery } from '../../gql/graphql';
 import { changeRequestKeys, definitionKeys, playgroundKeys } from '../keys';
 import { useAppMutation } from '../mutation';
+import { useInputMutation } from './input-mutation';
 
 const ContextFieldsQuery = graphql(`
   query DefinitionsContextFields {
@@ -34,16 +35,10 @@ const contextFieldsStale = () => [
 /** The context fields page's list (with where constraints use each); the editors use `useContextFields`. */
 export const useContextFieldList = () => useQuery({ queryKey: definitionKeys.contextFields(), queryFn: () => gql(ContextFieldsQuery) });
 
-export const useCreateContextField = () => useAppMutation({
-  mutationFn: (input: CreateContextFieldInput) => gql(CreateContextField, { input }),
-  invalidates: contextFieldsStale(),
-});
+export const useCreateContextField = () => useInputMutation(CreateContextField, contextFieldsStale());
 
 /** Changes a context field; its legal values are replaced by those sent. */
-export const useUpdateContextField = () => useAppMutation({
-  mutationFn: (input: UpdateContextFieldInput) => gql(UpdateContextField, { input }),
-  invalidates: contextFieldsStale(),
-});
+export const useUpdateContextField = () => useInputMutation(UpdateContextField, contextFieldsStale());
 
 /** Deletes a context field; the variables are the row the page asked about (its confirmation reads more of it). */
 export const useDeleteContextField = <F extends { name: string } = { name: string }>() => useAppMutation({

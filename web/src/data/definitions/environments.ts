@@ -2,10 +2,11 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { gql } from '../../api/client';
 import { notifyDone } from '../../components/notify';
 import { graphql } from '../../gql';
-import type { CreateEnvironmentInput, DefinitionsEnvironmentsQuery, UpdateEnvironmentInput } from '../../gql/graphql';
+import type { DefinitionsEnvironmentsQuery } from '../../gql/graphql';
 import { moveUpdates, type Ordered } from '../../logic/definitions';
 import { definitionKeys, flagKeys, playgroundKeys, projectKeys } from '../keys';
 import { useAppMutation } from '../mutation';
+import { useInputMutation } from './input-mutation';
 
 const EnvironmentsQuery = graphql(`
   query DefinitionsEnvironments { environments { name type enabled protected sortOrder } }
@@ -36,15 +37,9 @@ const environmentsStale = () => [definitionKeys.environments(), playgroundKeys.o
 
 export const useEnvironments = () => useQuery({ queryKey: definitionKeys.environments(), queryFn: () => gql(EnvironmentsQuery) });
 
-export const useCreateEnvironment = () => useAppMutation({
-  mutationFn: (input: CreateEnvironmentInput) => gql(CreateEnvironment, { input }),
-  invalidates: environmentsStale(),
-});
+export const useCreateEnvironment = () => useInputMutation(CreateEnvironment, environmentsStale());
 
-export const useUpdateEnvironment = () => useAppMutation({
-  mutationFn: (input: UpdateEnvironmentInput) => gql(UpdateEnvironment, { input }),
-  invalidates: environmentsStale(),
-});
+export const useUpdateEnvironment = () => useInputMutation(UpdateEnvironment, environmentsStale());
 
 /** Switches an environment on or off; the switch follows the answer at once, not after the list is read again. */
 export function useSetEnvironmentEnabled() {

@@ -1,9 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { gql } from '../../api/client';
 import { graphql } from '../../gql';
-import type { CreateSegmentInput, DefinitionsSegmentsQuery, UpdateSegmentInput } from '../../gql/graphql';
+import type { DefinitionsSegmentsQuery } from '../../gql/graphql';
 import { definitionKeys } from '../keys';
 import { useAppMutation } from '../mutation';
+import { useInputMutation } from './input-mutation';
 
 const SegmentsQuery = graphql(`
   query DefinitionsSegments {
@@ -48,15 +49,9 @@ export const useSegmentProjects = () => useQuery({
   staleTime: 60_000,
 });
 
-export const useCreateSegment = () => useAppMutation({
-  mutationFn: (input: CreateSegmentInput) => gql(CreateSegment, { input }),
-  invalidates: segmentsStale(),
-});
+export const useCreateSegment = () => useInputMutation(CreateSegment, segmentsStale());
 
-export const useUpdateSegment = () => useAppMutation({
-  mutationFn: (input: UpdateSegmentInput) => gql(UpdateSegment, { input }),
-  invalidates: segmentsStale(),
-});
+export const useUpdateSegment = () => useInputMutation(UpdateSegment, segmentsStale());
 
 /** Deletes a segment; the variables are the row the page asked about (its confirmation reads more of it). */
 export const useDeleteSegment = <S extends { id: number; name: string } = { id: number; name: string }>() => useAppMutation({

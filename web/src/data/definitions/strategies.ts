@@ -1,9 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { gql } from '../../api/client';
 import { graphql } from '../../gql';
-import type { CreateStrategyInput, DefinitionsStrategiesQuery, UpdateStrategyInput } from '../../gql/graphql';
+import type { DefinitionsStrategiesQuery } from '../../gql/graphql';
 import { definitionKeys } from '../keys';
 import { useAppMutation } from '../mutation';
+import { useInputMutation } from './input-mutation';
 
 const StrategiesQuery = graphql(`
   query DefinitionsStrategies {
@@ -32,16 +33,10 @@ const strategiesStale = () => [definitionKeys.strategies(), definitionKeys.edito
 /** The strategy types page's list; the strategy editor uses `useStrategyDefinitions`. */
 export const useStrategyTypeList = () => useQuery({ queryKey: definitionKeys.strategies(), queryFn: () => gql(StrategiesQuery) });
 
-export const useCreateStrategyType = () => useAppMutation({
-  mutationFn: (input: CreateStrategyInput) => gql(CreateStrategy, { input }),
-  invalidates: strategiesStale(),
-});
+export const useCreateStrategyType = () => useInputMutation(CreateStrategy, strategiesStale());
 
 /** Changes a custom strategy type; its parameters are replaced by those sent. */
-export const useUpdateStrategyType = () => useAppMutation({
-  mutationFn: (input: UpdateStrategyInput) => gql(UpdateStrategy, { input }),
-  invalidates: strategiesStale(),
-});
+export const useUpdateStrategyType = () => useInputMutation(UpdateStrategy, strategiesStale());
 
 export const useSetStrategyDeprecated = () => useAppMutation({
   mutationFn: async ({ name, deprecated }: { name: string; deprecated: boolean }) => {

@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { gql } from '../../api/client';
 import { graphql } from '../../gql';
-import type { CreateTagTypeInput, UpdateTagTypeInput } from '../../gql/graphql';
 import { definitionKeys, flagKeys } from '../keys';
 import { useAppMutation } from '../mutation';
+import { useInputMutation } from './input-mutation';
 
 const TagTypesQuery = graphql(`query DefinitionsTagTypes { tagTypes { name description } }`);
 const CreateTagType = graphql(`
@@ -19,15 +19,9 @@ const tagTypesStale = () => [definitionKeys.tagTypes(), flagKeys.choices()];
 
 export const useTagTypes = () => useQuery({ queryKey: definitionKeys.tagTypes(), queryFn: () => gql(TagTypesQuery) });
 
-export const useCreateTagType = () => useAppMutation({
-  mutationFn: (input: CreateTagTypeInput) => gql(CreateTagType, { input }),
-  invalidates: tagTypesStale(),
-});
+export const useCreateTagType = () => useInputMutation(CreateTagType, tagTypesStale());
 
-export const useUpdateTagType = () => useAppMutation({
-  mutationFn: (input: UpdateTagTypeInput) => gql(UpdateTagType, { input }),
-  invalidates: tagTypesStale(),
-});
+export const useUpdateTagType = () => useInputMutation(UpdateTagType, tagTypesStale());
 
 export const useDeleteTagType = () => useAppMutation({
   mutationFn: (name: string) => gql(DeleteTagType, { input: { name } }),

@@ -2,8 +2,7 @@ import { Badge, Button, Group, Stack, Table, Text } from '@mantine/core';
 import { Fragment } from 'react';
 import { useConfirm } from '../../components/ConfirmDialog';
 import { useDeleteStrategyType, useSetStrategyDeprecated, useStrategyTypeList, type StrategyType } from '../../data/definitions';
-import { useAllowed } from '../../data/session';
-import { DefinitionsPage, DefinitionsTable, RowActions, RowError, useFormOpen, useRowError } from '../definitions/shared';
+import { DefinitionsPage, RowActions, RowError, useFormOpen, useRowError } from '../definitions/shared';
 import { StrategyForm, type StrategyValues } from '../definitions/StrategyForm';
 
 const COLUMNS = 4;
@@ -15,8 +14,6 @@ const DEFAULT_STRATEGY = 'default';
  * edit custom types, deprecate and reactivate any but `default`, and delete custom ones no flag uses.
  */
 export default function StrategiesPage() {
-  const strategies = useStrategyTypeList();
-  const { can } = useAllowed();
   const form = useFormOpen<StrategyValues>();
   const rowError = useRowError<string>();
   const setDeprecated = useSetStrategyDeprecated();
@@ -28,64 +25,59 @@ export default function StrategiesPage() {
     title: (s) => `Delete strategy type ${s.name}?`,
     message: (s) => `Flags can no longer add ${s.name}. The service refuses while a flag's strategy uses it (deprecate it instead).`,
   });
-  const canUpdate = can('UPDATE_STRATEGY');
-  const canDelete = can('DELETE_STRATEGY');
 
   return (
     <>
       <DefinitionsPage
-        title="Strategy types"
+        noun="strategy type"
         intro={<>
           How a flag decides who gets it. Custom types need an implementation registered in each SDK; a deprecated type keeps
           working where it is used but is not offered for new strategies.
         </>}
-        create={{ label: 'New strategy type', permission: 'CREATE_STRATEGY', onClick: form.create }}
-        query={strategies}
-        loadingLabel="Loading strategy types"
+        permissions="STRATEGY"
+        query={useStrategyTypeList()}
+        columns={['Strategy type', 'Parameters', 'State']}
+        onCreate={form.create}
       >
-        {(data) => (
-          <DefinitionsTable label="Strategy types" columns={['Strategy type', 'Parameters', 'State']}>
-            {data.strategies.map((s) => (
-              <Fragment key={s.name}>
-                <Table.Tr>
-                  <Table.Td>
-                    <Text fw={500}>{s.displayName || s.title || s.name}</Text>
-                    <Text size="xs" c="dimmed">{s.displayName || s.title ? `${s.name} · ` : ''}{s.description}</Text>
-                  </Table.Td>
-                  <Table.Td>
-                    {s.parameters.length === 0 ? <Text size="sm" c="dimmed">None</Text> : (
-                      <Stack gap={0}>
-                        {s.parameters.map((p) => (
-                          <Text key={p.name} size="sm" style={{ whiteSpace: 'nowrap' }}>
-                            <code>{p.name}</code> · {p.type}{p.required ? ' · required' : ''}
-                          </Text>
-                        ))}
-                      </Stack>
-                    )}
-                  </Table.Td>
-                  <Table.Td>
-                    <Group gap={4}>
-                      <Badge variant="default" tt="none">{s.editable ? 'Custom' : 'Built in'}</Badge>
-                      {s.deprecated && <Badge variant="dot" color="orange" tt="none">Deprecated</Badge>}
-                    </Group>
-                  </Table.Td>
-                  <Table.Td>
-                    <RowActions name={s.name} onEdit={canUpdate && s.editable && (() => form.edit(s))} onDelete={canDelete && s.editable && (() => remove.ask(s))}>
-                      {canUpdate && s.name !== DEFAULT_STRATEGY && (
-                        <Button size="xs" variant="default" aria-label={`${s.deprecated ? 'Reactivate' : 'Deprecate'} ${s.name}`}
-                          loading={setDeprecated.isPending && setDeprecated.variables?.name === s.name}
-                          onClick={() => deprecate({ name: s.name, deprecated: !s.deprecated })}>
-                          {s.deprecated ? 'Reactivate' : 'Deprecate'}
-                        </Button>
-                      )}
-                    </RowActions>
-                  </Table.Td>
-                </Table.Tr>
-                <RowError error={rowError.errorFor(s.name)} colSpan={COLUMNS} />
-              </Fragment>
-            ))}
-          </DefinitionsTable>
-        )}
+        {(data, allowed) => data.strategies.map((s) => (
+          <Fragment key={s.name}>
+            <Table.Tr>
+              <Table.Td>
+                <Text fw={500}>{s.displayName || s.title || s.name}</Text>
+                <Text size="xs" c="dimmed">{s.displayName || s.title ? `${s.name} · ` : ''}{s.description}</Text>
+              </Table.Td>
+              <Table.Td>
+                {s.parameters.length === 0 ? <Text size="sm" c="dimmed">None</Text> : (
+                  <Stack gap={0}>
+                    {s.parameters.map((p) => (
+                      <Text key={p.name} size="sm" style={{ whiteSpace: 'nowrap' }}>
+                        <code>{p.name}</code> · {p.type}{p.required ? ' · required' : ''}
+                      </Text>
+                    ))}
+                  </Stack>
+                )}
+              </Table.Td>
+              <Table.Td>
+                <Group gap={4}>
+                  <Badge variant="default" tt="none">{s.editable ? 'Custom' : 'Built in'}</Badge>
+                  {s.deprecated && <Badge variant="dot" color="orange" tt="none">Deprecated</Badge>}
+                </Group>
+              </Table.Td>
+              <Table.Td>
+                <RowActions name={s.name} onEdit={allowed.edit && s.editable && (() => form.edit(s))} onDelete={allowed.delete && s.editable && (() => remove.ask(s))}>
+                  {allowed.edit && s.name !== DEFAULT_STRATEGY && (
+                    <Button size="xs" variant="default" aria-label={`${s.deprecated ? 'Reactivate' : 'Deprecate'} ${s.name}`}
+                      loading={setDeprecated.isPending && setDeprecated.variables?.name === s.name}
+                      onClick={() => deprecate({ name: s.name, deprecated: !s.deprecated })}>
+                      {s.deprecated ? 'Reactivate' : 'Deprecate'}
+                    </Button>
+                  )}
+                </RowActions>
+              </Table.Td>
+            </Table.Tr>
+            <RowError error={rowError.errorFor(s.name)} colSpan={COLUMNS} />
+          </Fragment>
+        ))}
       </DefinitionsPage>
       {form.open && <StrategyForm key={form.open.editing?.name ?? 'new'} editing={form.open.editing} onClose={form.close} />}
       {remove.dialog}

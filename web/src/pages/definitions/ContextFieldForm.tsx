@@ -1,12 +1,11 @@
 import { Group, NumberInput, Switch, Textarea } from '@mantine/core';
-import { useForm, type UseFormReturnType } from '@mantine/form';
-import { FormModal } from '../../components/form/FormModal';
+import type { UseFormReturnType } from '@mantine/form';
 import { useCreateContextField, useUpdateContextField } from '../../data/definitions';
-import {
-  legalValueProblems, nameProblem, newLegalValue, rowErrors, toLegalValuesInput, toSortOrder, type LegalValueDraft,
-} from '../../logic/definitions';
+import { legalValueProblems, newLegalValue, rowErrors, toLegalValuesInput, toSortOrder, type LegalValueDraft } from '../../logic/definitions';
+import { DefinitionFormModal } from './DefinitionFormModal';
 import { LegalValuesEditor } from './LegalValuesEditor';
 import { NameField } from './NameField';
+import { useDefinitionForm } from './useDefinitionForm';
 
 export interface ContextFieldValues {
   name: string;
@@ -25,37 +24,30 @@ export type ContextFieldFormState = UseFormReturnType<FormValues>;
  * (the update replaces the whole list). Remount it (a `key`) to start from other values.
  */
 export function ContextFieldForm({ editing, onClose }: { editing: ContextFieldValues | null; onClose(): void }) {
-  const create = useCreateContextField();
-  const update = useUpdateContextField();
-  const save = editing ? update : create;
-  const form = useForm<FormValues>({
-    initialValues: {
-      name: editing?.name ?? '',
-      description: editing?.description ?? '',
-      stickiness: editing?.stickiness ?? false,
-      sortOrder: editing?.sortOrder ?? 10,
-      legalValues: (editing?.legalValues ?? []).map((v) => newLegalValue(v.value, v.description ?? '')),
-    },
-    validate: (v) => ({ name: editing ? null : nameProblem(v.name), ...rowErrors('legalValues', 'value', legalValueProblems(v.legalValues)) }),
-    validateInputOnChange: true,
+  const initialValues: FormValues = {
+    name: editing?.name ?? '',
+    description: editing?.description ?? '',
+    stickiness: editing?.stickiness ?? false,
+    sortOrder: editing?.sortOrder ?? 10,
+    legalValues: (editing?.legalValues ?? []).map((v) => newLegalValue(v.value, v.description ?? '')),
+  };
+  const { form, modal } = useDefinitionForm({
+    editing: editing?.name,
+    initialValues,
+    problems: (v) => rowErrors('legalValues', 'value', legalValueProblems(v.legalValues)),
+    create: useCreateContextField(),
+    update: useUpdateContextField(),
+    toInput: (v) => ({
+      description: v.description.trim() || null,
+      stickiness: v.stickiness,
+      sortOrder: toSortOrder(v.sortOrder),
+      legalValues: toLegalValuesInput(v.legalValues),
+    }),
+    onClose,
   });
 
   return (
-    <FormModal
-      title={editing ? `Edit ${editing.name}` : 'New context field'}
-      size="lg"
-      form={form}
-      mutation={save}
-      submitLabel={editing ? 'Save' : 'Create context field'}
-      onClose={onClose}
-      onSubmit={(v) => save.mutate({
-        name: editing?.name ?? v.name,
-        description: v.description.trim() || null,
-        stickiness: v.stickiness,
-        sortOrder: toSortOrder(v.sortOrder),
-        legalValues: toLegalValuesInput(v.legalValues),
-      }, { onSuccess: onClose })}
-    >
+    <DefinitionFormModal noun="context field" size="lg" {...modal}>
       <NameField fixed={editing?.name} fixedNote="A context field cannot be renamed." description="As the SDKs send it in the context (properties included)."
         inputProps={form.getInputProps('name')} />
       <Textarea label="Description" autosize minRows={2} maxLength={1000} {...form.getInputProps('description')} />
@@ -65,6 +57,6 @@ export function ContextFieldForm({ editing, onClose }: { editing: ContextFieldVa
           {...form.getInputProps('sortOrder')} />
       </Group>
       <LegalValuesEditor form={form} />
-    </FormModal>
+    </DefinitionFormModal>
   );
 }

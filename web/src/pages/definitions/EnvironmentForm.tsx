@@ -1,8 +1,8 @@
 import { Autocomplete, NumberInput, Switch } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { FormModal } from '../../components/form/FormModal';
 import { useCreateEnvironment, useUpdateEnvironment } from '../../data/definitions';
 import { nameProblem, toSortOrder } from '../../logic/definitions';
+import { DefinitionFormModal } from './DefinitionFormModal';
 import { NameField } from './NameField';
 
 /** The usual environment types, offered while typing (any other type is allowed). */
@@ -37,11 +37,11 @@ export function EnvironmentForm({ editing, nextSortOrder, onClose }: { editing: 
   };
 
   return (
-    <FormModal
-      title={editing ? `Edit ${editing.name}` : 'New environment'}
+    <DefinitionFormModal
+      noun="environment"
+      editing={editing?.name}
       form={form}
       mutation={editing ? update : create}
-      submitLabel={editing ? 'Save' : 'Create environment'}
       onClose={onClose}
       onSubmit={submit}
     >
@@ -54,6 +54,6 @@ export function EnvironmentForm({ editing, nextSortOrder, onClose }: { editing: 
       {!editing && (
         <Switch label="Enabled" description="A disabled environment is hidden from projects." {...form.getInputProps('enabled', { type: 'checkbox' })} />
       )}
-    </FormModal>
+    </DefinitionFormModal>
   );
 }

@@ -3,11 +3,11 @@ import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { ConstraintEditor } from '../../components/constraints/ConstraintEditor';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { FormModal } from '../../components/form/FormModal';
 import { useContextFields, useCreateSegment, useSegmentProjects, useUpdateSegment } from '../../data/definitions';
 import {
   constraintErrorsOf, fromConstraint, hasErrors, legalValuesByField, toConstraintInput, validateConstraints, type ConstraintInputShape,
 } from '../../logic/constraints';
+import { DefinitionFormModal } from './DefinitionFormModal';
 
 export interface SegmentValues {
   id: number;
@@ -45,12 +45,13 @@ export function SegmentForm({ editing, onClose }: { editing: SegmentValues | nul
   const projectData = (projects.data ?? []).map((p) => ({ value: p.id, label: p.name === p.id ? p.id : `${p.name} (${p.id})` }));
 
   return (
-    <FormModal
-      title={editing ? `Edit segment ${editing.name}` : 'New segment'}
+    <DefinitionFormModal
+      noun="segment"
+      editing={editing?.name}
+      editTitle={`Edit segment ${editing?.name}`}
       size="xl"
       form={form}
       mutation={save}
-      submitLabel={editing ? 'Save' : 'Create segment'}
       onClose={onClose}
       onSubmit={(v) => {
         const input = { name: v.name.trim(), description: v.description.trim() || null, project: v.project, constraints: constraints.map(toConstraintInput) };
@@ -74,6 +75,6 @@ export function SegmentForm({ editing, onClose }: { editing: SegmentValues | nul
       />
       <ErrorNotice error={projects.error} title="The projects could not be read" />
       <ConstraintEditor value={constraints} onChange={setConstraints} errors={constraintErrors} emptyText="No constraints: the segment matches every context." />
-    </FormModal>
+    </DefinitionFormModal>
   );
 }

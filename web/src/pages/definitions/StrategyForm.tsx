@@ -1,12 +1,13 @@
 import { TextInput, Textarea } from '@mantine/core';
-import { useForm, type UseFormReturnType } from '@mantine/form';
-import { FormModal } from '../../components/form/FormModal';
+import type { UseFormReturnType } from '@mantine/form';
 import { useCreateStrategyType, useUpdateStrategyType } from '../../data/definitions';
 import {
-  PARAMETER_TYPES, nameProblem, newParameter, parameterProblems, rowErrors, toParametersInput, type ParameterDraft, type ParameterKind,
+  PARAMETER_TYPES, newParameter, parameterProblems, rowErrors, toParametersInput, type ParameterDraft, type ParameterKind,
 } from '../../logic/definitions';
+import { DefinitionFormModal } from './DefinitionFormModal';
 import { NameField } from './NameField';
 import { ParametersEditor } from './ParametersEditor';
+import { useDefinitionForm } from './useDefinitionForm';
 
 export interface StrategyValues {
   name: string;
@@ -26,40 +27,28 @@ const asKind = (t: string): ParameterKind => ((PARAMETER_TYPES as readonly strin
  * parameters (the update replaces them). Remount it (a `key`) to start from other values.
  */
 export function StrategyForm({ editing, onClose }: { editing: StrategyValues | null; onClose(): void }) {
-  const create = useCreateStrategyType();
-  const update = useUpdateStrategyType();
-  const save = editing ? update : create;
-  const form = useForm<FormValues>({
+  const { form, modal } = useDefinitionForm({
+    editing: editing?.name,
     initialValues: {
       name: editing?.name ?? '',
       displayName: editing?.displayName ?? '',
       description: editing?.description ?? '',
       parameters: (editing?.parameters ?? []).map((p) => newParameter({ ...p, type: asKind(p.type) })),
     },
-    validate: (v) => ({ name: editing ? null : nameProblem(v.name), ...rowErrors('parameters', 'name', parameterProblems(v.parameters)) }),
-    validateInputOnChange: true,
+    problems: (v) => rowErrors('parameters', 'name', parameterProblems(v.parameters)),
+    create: useCreateStrategyType(),
+    update: useUpdateStrategyType(),
+    toInput: (v) => ({ displayName: v.displayName.trim() || null, description: v.description.trim() || null, parameters: toParametersInput(v.parameters) }),
+    onClose,
   });
 
   return (
-    <FormModal
-      title={editing ? `Edit ${editing.name}` : 'New strategy type'}
-      size="lg"
-      form={form}
-      mutation={save}
-      submitLabel={editing ? 'Save' : 'Create strategy type'}
-      onClose={onClose}
-      onSubmit={(v) => save.mutate({
-        name: editing?.name ?? v.name,
-        displayName: v.displayName.trim() || null,
-        description: v.description.trim() || null,
-        parameters: toParametersInput(v.parameters),
-      }, { onSuccess: onClose })}
-    >
+    <DefinitionFormModal noun="strategy type" size="lg" {...modal}>
       <NameField fixed={editing?.name} fixedNote="A strategy type cannot be renamed." description="What SDKs register the strategy's implementation under."
         inputProps={form.getInputProps('name')} />
       <TextInput label="Display name" maxLength={100} {...form.getInputProps('displayName')} />
       <Textarea label="Description" autosize minRows={2} maxLength={1000} {...form.getInputProps('description')} />
       <ParametersEditor form={form} />
-    </FormModal>
+    </DefinitionFormModal>
   );
 }

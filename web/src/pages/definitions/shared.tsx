@@ -2,51 +2,70 @@ import { Button, Group, Loader, Table, Text, Title, VisuallyHidden } from '@mant
 import { useState } from 'react';
 import { Can } from '../../components/Can';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import type { PermissionName } from '../../gql/graphql';
+import { useAllowed } from '../../data/session';
 
-interface DefinitionsPageProps<D> {
-  title: string;
-  intro: React.ReactNode;
-  /** The "New …" button, shown to those who hold its permission. */
-  create: { label: string; permission: PermissionName; onClick(): void };
-  /** The page's list (a data module's query hook). */
-  query: { data?: D; error: unknown; isPending: boolean };
-  loadingLabel: string;
-  /** The list, once it is read. */
-  children(data: D): React.ReactNode;
-}
+/** The page's heading and its table's name for a kind of definition ("context field" → "Context fields"). */
+const pluralTitle = (noun: string) => `${noun[0]!.toUpperCase()}${noun.slice(1)}s`;
 
-/** A definitions page: heading with its "New …" button, what the definitions are for, and the list once read. */
-export function DefinitionsPage<D>({ title, intro, create, query, loadingLabel, children }: DefinitionsPageProps<D>) {
-  return (
-    <>
-      <Group justify="space-between" mb="md">
-        <Title order={1}>{title}</Title>
-        <Can permission={create.permission}><Button onClick={create.onClick}>{create.label}</Button></Can>
-      </Group>
-      <Text c="dimmed" size="sm" mb="md">{intro}</Text>
-      <ErrorNotice error={query.error} />
-      {query.isPending && <Loader aria-label={loadingLabel} />}
-      {query.data && children(query.data)}
-    </>
-  );
+/** What the permissions to create, change and delete a kind of definition are named after (environments: ADMIN). */
+type Kind = 'CONTEXT_FIELD' | 'SEGMENT' | 'STRATEGY' | 'TAG_TYPE' | 'ADMIN';
+
+/** What the signed-in user may do with a kind of definition, as the service says. */
+function useRights(kind: Kind) {
+  const { can } = useAllowed();
+  if (kind === 'ADMIN') return { create: kind, edit: can(kind), delete: can(kind) };
+  return { create: `CREATE_${kind}` as const, edit: can(`UPDATE_${kind}`), delete: can(`DELETE_${kind}`) };
 }
 
 /** A column's heading, or one whose cells are aligned right (numbers). */
 type Column = string | { label: string; ta: 'right' };
 
-/** A definitions table: its columns' headings, then the rows' actions (a heading only screen readers hear). */
-export function DefinitionsTable({ label, columns, children }: { label: string; columns: readonly Column[]; children: React.ReactNode }) {
+interface DefinitionsPageProps<D> {
+  /** What one definition is called ("context field"): the page is "Context fields", its button "New context field". */
+  noun: string;
+  intro: React.ReactNode;
+  /** Whose permissions its controls follow (CREATE_, UPDATE_, DELETE_ and this; ADMIN for all three). */
+  permissions: Kind;
+  /** The page's list (a data module's query hook). */
+  query: { data?: D; error: unknown; isPending: boolean };
+  columns: readonly Column[];
+  /** Said instead of the table when there are no rows (else the table is shown empty). */
+  empty?: string;
+  /** Opens the form of a new definition (the "New …" button, for those who may create one). */
+  onCreate(): void;
+  /** The table's rows, once the list is read: each with its actions, as far as the user may edit and delete. */
+  children(data: D, allowed: { edit: boolean; delete: boolean }): React.ReactNode[];
+}
+
+/**
+ * A definitions page: heading with its "New …" button, what the definitions are for, and the table of them once read
+ * (its last column the rows' actions, a heading only screen readers hear).
+ */
+export function DefinitionsPage<D>({ noun, intro, permissions, query, columns, empty, onCreate, children }: DefinitionsPageProps<D>) {
+  const title = pluralTitle(noun);
+  const rights = useRights(permissions);
+  const rows = query.data ? children(query.data, rights) : null;
   return (
-    <Table verticalSpacing="sm" aria-label={label}>
-      <Table.Thead>
-        <Table.Tr>
-          {columns.map((c) => (typeof c === 'string' ? <Table.Th key={c}>{c}</Table.Th> : <Table.Th key={c.label} ta={c.ta}>{c.label}</Table.Th>))}
-          <Table.Th><VisuallyHidden>Actions</VisuallyHidden></Table.Th>
-        </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>{children}</Table.Tbody>
-    </Table>
+    <>
+      <Group justify="space-between" mb="md">
+        <Title order={1}>{title}</Title>
+        <Can permission={rights.create}><Button onClick={onCreate}>{`New ${noun}`}</Button></Can>
+      </Group>
+      <Text c="dimmed" size="sm" mb="md">{intro}</Text>
+      <ErrorNotice error={query.error} />
+      {query.isPending && <Loader aria-label={`Loading ${title.toLowerCase()}`} />}
+      {rows && rows.length === 0 && empty ? <Text>{empty}</Text> : rows && (
+        <Table verticalSpacing="sm" aria-label={title}>
+          <Table.Thead>
+            <Table.Tr>
+              {columns.map((c) => (typeof c === 'string' ? <Table.Th key={c}>{c}</Table.Th> : <Table.Th key={c.label} ta={c.ta}>{c.label}</Table.Th>))}
+              <Table.Th><VisuallyHidden>Actions</VisuallyHidden></Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>{rows}</Table.Tbody>
+        </Table>
+      )}
+    </>
   );
 }
 
