@@ -1,40 +1,11 @@
-import { useQuery } from '@tanstack/react-query';
-import { gql } from '../api/client';
-import { graphql } from '../gql';
-import type { CreateTagTypeInput, UpdateTagTypeInput } from '../gql/graphql';
-import { definitionKeys, flagKeys } from './keys';
-import { useAppMutation } from './mutation';
-
-// The definitions pages' documents and hooks. Operation names start with "Definitions" (unique across the app).
-
-// ---- tag types ----------------------------------------------------------------------------------------------
-
-const TagTypesQuery = graphql(`query DefinitionsTagTypes { tagTypes { name description } }`);
-const CreateTagType = graphql(`
-  mutation DefinitionsCreateTagType($input: CreateTagTypeInput!) { createTagType(input: $input) { name } }
-`);
-const UpdateTagType = graphql(`
-  mutation DefinitionsUpdateTagType($input: UpdateTagTypeInput!) { updateTagType(input: $input) { name } }
-`);
-const DeleteTagType = graphql(`mutation DefinitionsDeleteTagType($input: TagTypeNameInput!) { deleteTagType(input: $input) }`);
-
-/** What a change of tag types makes stale: their page, and the tag picker of the flag page. */
-const tagTypesStale = () => [definitionKeys.tagTypes(), flagKeys.choices()];
-
-export const useTagTypes = () => useQuery({ queryKey: definitionKeys.tagTypes(), queryFn: () => gql(TagTypesQuery) });
-
-export const useCreateTagType = () => useAppMutation({
-  mutationFn: (input: CreateTagTypeInput) => gql(CreateTagType, { input }),
-  invalidates: tagTypesStale(),
-});
-
-export const useUpdateTagType = () => useAppMutation({
-  mutationFn: (input: UpdateTagTypeInput) => gql(UpdateTagType, { input }),
-  invalidates: tagTypesStale(),
-});
-
-export const useDeleteTagType = () => useAppMutation({
-  mutationFn: (name: string) => gql(DeleteTagType, { input: { name } }),
-  invalidates: tagTypesStale(),
-  done: (_r, name) => `Tag type ${name} deleted.`,
-});
+/**
+ * The definitions' documents and hooks (environments, context fields, segments, strategy types, tag types), one file
+ * per kind under `definitions/`, and the pickers the flag editors offer them in (`definitions/editors.ts`). Operation
+ * names start with "Definitions" (unique across the app); the pickers' keep the names they had.
+ */
+export * from './definitions/context-fields';
+export * from './definitions/editors';
+export * from './definitions/environments';
+export * from './definitions/segments';
+export * from './definitions/strategies';
+export * from './definitions/tag-types';

@@ -3,6 +3,7 @@
  * rules the service applies, so a user sees the problem on the field instead of a refusal), and the conversion between
  * the editor's state and the `ConstraintInput` of the GraphQL contract.
  */
+import { ApiError } from '../api/errors';
 import type { ConstraintOperator } from '../gql/graphql';
 
 /**
@@ -231,6 +232,22 @@ export function constraintErrorAt(path: string, prefix = 'constraints'): { index
   // A detail about the constraint as a whole (or another part of it) goes on its value, where it is most likely wrong.
   const f = (known as string[]).includes(field ?? '') ? (field as keyof ConstraintErrors) : 'value';
   return { index: Number(index), field: f };
+}
+
+/** The refusal's details that name a constraint's field (under `prefix`), placed on that field, by position. */
+export function constraintErrorsOf(error: unknown, prefix = 'constraints'): ConstraintErrors[] {
+  const out: ConstraintErrors[] = [];
+  if (!(error instanceof ApiError)) return out;
+  for (const d of error.details) {
+    const at = d.path ? constraintErrorAt(d.path, prefix) : null;
+    if (at) out[at.index] = { ...out[at.index], [at.field]: d.message };
+  }
+  return out;
+}
+
+/** Legal values by context field name (an empty list: any value), as constraint validation wants them. */
+export function legalValuesByField(fields: ReadonlyArray<{ name: string; legalValues: ReadonlyArray<{ value: string }> }> | undefined): Map<string, string[]> {
+  return new Map((fields ?? []).map((f) => [f.name, f.legalValues.map((v) => v.value)]));
 }
 
 /**

@@ -19,6 +19,24 @@ export function nameProblem(name: string, min = 1, max = 100): string | null {
   return null;
 }
 
+/** A sort order as a number input holds it (a number, or the text being typed) as it is sent: 0 when it is no number. */
+export const toSortOrder = (v: number | string): number => (typeof v === 'number' ? v : Number(v) || 0);
+
+/** `1 flag`, `2 flags`. */
+export const plural = (n: number, one: string): string => `${n} ${one}${n === 1 ? '' : 's'}`;
+
+/** Where a context field or segment is used, as its list says it: `2 flags in 1 project`. */
+export const usedInText = (d: { usedInFeatures: number; usedInProjects: number }): string =>
+  `${plural(d.usedInFeatures, 'flag')} in ${plural(d.usedInProjects, 'project')}`;
+
+/**
+ * Problems by position (`legalValueProblems`, `parameterProblems`) as a form's errors, on the row's field they are
+ * about (`legalValues.1.value`), so they show under it.
+ */
+export function rowErrors(list: string, field: string, problems: ReadonlyArray<string | undefined>): Record<string, string> {
+  return Object.fromEntries(problems.flatMap((p, i) => (p ? [[`${list}.${i}.${field}`, p]] : [])));
+}
+
 export interface Ordered {
   name: string;
   sortOrder: number;
@@ -58,20 +76,26 @@ export interface LegalValueDraft {
 let nextKey = 1;
 export const newLegalValue = (value = '', description = ''): LegalValueDraft => ({ key: nextKey++, value, description });
 
-/** Problems of the legal values, by position (undefined: fine): blank, too long, or a value that repeats an earlier one. */
-export function legalValueProblems(values: readonly LegalValueDraft[]): Array<string | undefined> {
+/**
+ * Problems of a list's rows by position (undefined: fine), each row named by `keyOf` (trimmed): blank, too long, a
+ * repeat of an earlier row's, or `more` of the row.
+ */
+function rowProblems<T>(rows: readonly T[], keyOf: (row: T) => string, say: { blank: string; repeated(key: string): string; more?(row: T): string | undefined }) {
   const seen = new Set<string>();
-  return values.map((v) => {
-    const value = v.value.trim();
-    let problem: string | undefined;
-    if (value === '') problem = 'Enter a value, or remove this row.';
-    else if (value.length > 100) problem = 'At most 100 characters.';
-    else if (seen.has(value)) problem = `"${value}" is already in the list.`;
-    else if (v.description.length > 1000) problem = 'The description is at most 1000 characters.';
-    seen.add(value);
+  return rows.map((row) => {
+    const key = keyOf(row).trim();
+    const problem = key === '' ? say.blank : key.length > 100 ? 'At most 100 characters.' : seen.has(key) ? say.repeated(key) : say.more?.(row);
+    seen.add(key);
     return problem;
   });
 }
+
+/** Problems of the legal values, by position (undefined: fine): blank, too long, or a value that repeats an earlier one. */
+export const legalValueProblems = (values: readonly LegalValueDraft[]): Array<string | undefined> => rowProblems(values, (v) => v.value, {
+  blank: 'Enter a value, or remove this row.',
+  repeated: (value) => `"${value}" is already in the list.`,
+  more: (v) => (v.description.length > 1000 ? 'The description is at most 1000 characters.' : undefined),
+});
 
 /** The legal values as the mutation input: trimmed, with a description only when one was written. */
 export const toLegalValuesInput = (values: readonly LegalValueDraft[]) =>
@@ -93,18 +117,10 @@ export const newParameter = (p: Partial<Omit<ParameterDraft, 'key'>> = {}): Para
   ({ key: nextKey++, name: '', type: 'string', description: '', required: false, ...p });
 
 /** Problems of the parameters' names, by position: blank, too long, or repeating an earlier one. */
-export function parameterProblems(params: readonly ParameterDraft[]): Array<string | undefined> {
-  const seen = new Set<string>();
-  return params.map((p) => {
-    const name = p.name.trim();
-    let problem: string | undefined;
-    if (name === '') problem = 'Give the parameter a name, or remove it.';
-    else if (name.length > 100) problem = 'At most 100 characters.';
-    else if (seen.has(name)) problem = `"${name}" is declared twice.`;
-    seen.add(name);
-    return problem;
-  });
-}
+export const parameterProblems = (params: readonly ParameterDraft[]): Array<string | undefined> => rowProblems(params, (p) => p.name, {
+  blank: 'Give the parameter a name, or remove it.',
+  repeated: (name) => `"${name}" is declared twice.`,
+});
 
 export const toParametersInput = (params: readonly ParameterDraft[]) =>
   params.map((p) => ({ name: p.name.trim(), type: p.type, description: p.description.trim(), required: p.required }));

@@ -1,9 +1,9 @@
 import '@mantine/dates/styles.css';
-import { Button, Group, Stack, Text, Title } from '@mantine/core';
+import { useContextFields } from '../../data/definitions';
 import { emptyConstraint, type ConstraintDraft, type ConstraintErrors } from '../../logic/constraints';
 import { ErrorNotice } from '../ErrorNotice';
 import { ConstraintRow } from './ConstraintRow';
-import { useContextFields } from './contextFields';
+import { EditableList } from './EditableList';
 
 export interface ConstraintEditorProps {
   /** The constraints being edited (see logic/constraints.ts: fromConstraint, toConstraintInput, validateConstraints). */
@@ -32,14 +32,14 @@ export function ConstraintEditor({
   const firstField = list.find((f) => f.name === 'userId')?.name ?? list[0]?.name ?? '';
 
   return (
-    <Stack gap="xs">
-      <div>
-        <Title order={3} size="h5">{title}</Title>
-        <Text size="sm" c="dimmed">
-          {value.length === 0 ? emptyText : 'All constraints must hold.'}
-        </Text>
-      </div>
-      <ErrorNotice error={fields.error} title="The context fields could not be read" />
+    <EditableList
+      title={title}
+      order={3}
+      summary={value.length === 0 ? emptyText : 'All constraints must hold.'}
+      addLabel="Add constraint"
+      onAdd={() => onChange([...value, emptyConstraint(firstField)])}
+      notice={<ErrorNotice error={fields.error} title="The context fields could not be read" />}
+    >
       {value.map((c, i) => (
         <ConstraintRow
           key={c.key}
@@ -51,9 +51,6 @@ export function ConstraintEditor({
           onRemove={() => onChange(value.filter((_, j) => j !== i))}
         />
       ))}
-      <Group>
-        <Button variant="default" size="xs" onClick={() => onChange([...value, emptyConstraint(firstField)])}>Add constraint</Button>
-      </Group>
-    </Stack>
+    </EditableList>
   );
 }

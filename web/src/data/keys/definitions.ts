@@ -13,5 +13,7 @@ export const definitionKeys = {
   editorContextFields: () => ['definitions', 'editors', 'context-fields'] as const,
   editorSegments: () => ['definitions', 'editors', 'segments'] as const,
   editorStrategies: () => ['definitions', 'editors', 'strategies'] as const,
+  /** Every project's default stickiness (what a change of context fields makes stale). */
+  editorStickinessAll: () => ['definitions', 'editors', 'stickiness'] as const,
   editorStickiness: (project: string) => ['definitions', 'editors', 'stickiness', project] as const,
 };

@@ -1,24 +1,16 @@
 import { Anchor, List, Loader, Text } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { gql } from '../../api/client';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { graphql } from '../../gql';
+import { useSegmentUses } from '../../data/definitions';
 import { groupSegmentUses } from '../../logic/definitions';
 import { links } from '../../routing/links';
 
-const SegmentStrategies = graphql(`
-  query DefinitionsSegmentStrategies($id: Int!) {
-    segment(id: $id) { id strategies { featureName project environment } }
-  }
-`);
-
 /** The flags whose strategies use a segment, by project, each with its environments; read when it is opened. */
 export function SegmentUsage({ id }: { id: number }) {
-  const uses = useQuery({ queryKey: ['definitions', 'segments', id, 'strategies'], queryFn: () => gql(SegmentStrategies, { id }) });
+  const uses = useSegmentUses(id);
   if (uses.isPending) return <Loader size="sm" aria-label="Loading where the segment is used" />;
   if (uses.error) return <ErrorNotice error={uses.error} />;
-  const grouped = groupSegmentUses(uses.data.segment.strategies);
+  const grouped = groupSegmentUses(uses.data);
   if (grouped.length === 0) return <Text size="sm" c="dimmed">No strategy uses it.</Text>;
   return (
     <List size="sm" spacing={4}>

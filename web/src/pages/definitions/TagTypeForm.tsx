@@ -1,8 +1,9 @@
-import { TextInput, Textarea } from '@mantine/core';
-import { useForm } from '@mantine/form';
-import { FormModal } from '../../components/form/FormModal';
+import { Textarea } from '@mantine/core';
 import { useCreateTagType, useUpdateTagType } from '../../data/definitions';
 import { nameProblem } from '../../logic/definitions';
+import { DefinitionFormModal } from './DefinitionFormModal';
+import { NameField } from './NameField';
+import { useDefinitionForm } from './useDefinitionForm';
 
 export interface TagTypeValues {
   name: string;
@@ -11,30 +12,21 @@ export interface TagTypeValues {
 
 /** "New tag type" (name 2..50, description) or editing one's description. Remount it (a `key`) to start from other values. */
 export function TagTypeForm({ editing, onClose }: { editing: TagTypeValues | null; onClose(): void }) {
-  const create = useCreateTagType();
-  const update = useUpdateTagType();
-  const save = editing ? update : create;
-  const form = useForm({
+  const { form, modal } = useDefinitionForm({
+    editing: editing?.name,
     initialValues: { name: editing?.name ?? '', description: editing?.description ?? '' },
-    validate: { name: (name) => (editing ? null : nameProblem(name, 2, 50)) },
-    validateInputOnChange: true,
+    nameRule: (name) => nameProblem(name, 2, 50),
+    create: useCreateTagType(),
+    update: useUpdateTagType(),
+    toInput: (v) => ({ description: v.description.trim() }),
+    onClose,
   });
 
   return (
-    <FormModal
-      title={editing ? `Edit ${editing.name}` : 'New tag type'}
-      form={form}
-      mutation={save}
-      submitLabel={editing ? 'Save' : 'Create tag type'}
-      onClose={onClose}
-      onSubmit={(values) => save.mutate({ name: editing?.name ?? values.name, description: values.description.trim() }, { onSuccess: onClose })}
-    >
-      {editing ? (
-        <TextInput label="Name" value={editing.name} readOnly description="A tag type cannot be renamed." />
-      ) : (
-        <TextInput label="Name" required data-autofocus description="2 to 50 letters, digits or ~ _ . -" {...form.getInputProps('name')} />
-      )}
+    <DefinitionFormModal noun="tag type" {...modal}>
+      <NameField fixed={editing?.name} fixedNote="A tag type cannot be renamed." description="2 to 50 letters, digits or ~ _ . -"
+        inputProps={form.getInputProps('name')} />
       <Textarea label="Description" autosize minRows={2} {...form.getInputProps('description')} />
-    </FormModal>
+    </DefinitionFormModal>
   );
 }
