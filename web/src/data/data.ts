@@ -1,7 +1,7 @@
 import { keepPreviousData, useInfiniteQuery, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { gql } from '../api/client';
 import { graphql } from '../gql';
-import type { FeatureNamesInput, ImportInput, PermissionName } from '../gql/graphql';
+import type { DataApplicationQuery, FeatureNamesInput, ImportInput, PermissionName } from '../gql/graphql';
 import { exportInput, type ExportScope } from '../logic/import-export';
 import { byProject } from '../logic/selection';
 import { dataKeys, flagKeys, projectKeys } from './keys';
@@ -55,13 +55,22 @@ export type ApplicationDetailsValues = {
   color: string;
 };
 
-export const useUpdateApplication = (appName: string) => useAppMutation({
-  mutationFn: ({ description, url, color }: ApplicationDetailsValues) => gql(UpdateApplication, {
-    input: { appName, description: description.trim() || null, url: url.trim() || null, color: color.trim() || null },
-  }),
-  invalidates: [dataKeys.application(appName), dataKeys.applications()],
-  done: `${appName} saved.`,
-});
+/**
+ * Saves what an admin sets. The answer holds every field the change touched, so the application's page takes it at
+ * once (nothing else of it moved); the list is read again.
+ */
+export function useUpdateApplication(appName: string) {
+  const client = useQueryClient();
+  return useAppMutation({
+    mutationFn: ({ description, url, color }: ApplicationDetailsValues) => gql(UpdateApplication, {
+      input: { appName, description: description.trim() || null, url: url.trim() || null, color: color.trim() || null },
+    }),
+    onSuccess: ({ updateApplication: saved }) => client.setQueryData(dataKeys.application(appName),
+      (old: DataApplicationQuery | undefined) => old && { application: { ...old.application, ...saved } }),
+    invalidates: [dataKeys.applications()],
+    done: `${appName} saved.`,
+  });
+}
 
 /**
  * Deletes an application (its next report brings it back). Its page is dropped from the cache rather than read again
@@ -123,7 +132,7 @@ export interface ArchivedFlag {
   project: string;
 }
 
-const flagsDone = (verb: string, flags: readonly ArchivedFlag[]) => `${verb} ${flags.length === 1 ? flags[0]!.name : `${flags.length} flags`}.`;
+const flagsDone = (verb: string, flags: readonly ArchivedFlag[]) => `${verb} ${flags.length === 1 ? flags[0].name : `${flags.length} flags`}.`;
 
 /**
  * A revive or delete of archived flags. The service takes one project per call, each all or nothing for its project;

@@ -2,6 +2,7 @@ import { Anchor, Button, Checkbox, Group, Loader, Table, Text, TextInput, Title 
 import { useDebouncedValue } from '@mantine/hooks';
 import { useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router';
+import { Can } from '../components/Can';
 import { useConfirm } from '../components/ConfirmDialog';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { useArchive, useDeleteFlags, useProjectPermissions, useReviveFlags } from '../data/data';
@@ -28,6 +29,7 @@ export default function ArchivePage() {
   const archive = useArchive(query);
   const rows: Row[] = useMemo(() => archive.data?.pages.flatMap((p) => p.features.nodes) ?? [], [archive.data]);
   const names = useMemo(() => rows.map((r) => r.name), [rows]);
+  // The bulk buttons need every selected row's project to allow the change (a row's own buttons ask <Can>).
   const may = useProjectPermissions(useMemo(() => [...new Set(rows.map((r) => r.project))], [rows]));
 
   const [picked, setSelected] = useState<ReadonlySet<string>>(() => new Set());
@@ -36,9 +38,9 @@ export default function ArchivePage() {
   const unselect = (done: Row[]) => setSelected((s) => withShown(s, done.map((r) => r.name), false));
   const revive = useReviveFlags(unselect);
   const remove = useConfirm(useDeleteFlags(unselect), {
-    title: (targets: Row[]) => (targets.length === 1 ? `Delete ${targets[0]!.name}` : `Delete ${targets.length} flags`),
+    title: (targets: Row[]) => (targets.length === 1 ? `Delete ${targets[0].name}` : `Delete ${targets.length} flags`),
     message: (targets) => (targets.length === 1
-      ? `${targets[0]!.name} is deleted for good: its strategies, variants and tags go with it. This cannot be undone.`
+      ? `${targets[0].name} is deleted for good: its strategies, variants and tags go with it. This cannot be undone.`
       : `${targets.map((r) => r.name).join(', ')} are deleted for good, with their strategies, variants and tags. This cannot be undone.`),
     confirmLabel: 'Delete for good',
   });
@@ -46,7 +48,7 @@ export default function ArchivePage() {
   const selectedRows = rows.filter((r) => selected.has(r.name));
   const canAll = (permission: PermissionName) => selectedRows.length > 0 && selectedRows.every((r) => may(r.project, permission));
   const reviving = (targets: 'one' | 'many', name?: string) => revive.isPending && !!revive.variables
-    && (targets === 'many' ? revive.variables.length > 1 : revive.variables.length === 1 && revive.variables[0]!.name === name);
+    && (targets === 'many' ? revive.variables.length > 1 : revive.variables.length === 1 && revive.variables[0].name === name);
   const askDelete = (targets: Row[]) => { revive.reset(); remove.ask(targets); };
 
   return (
@@ -102,14 +104,14 @@ export default function ArchivePage() {
                 </Table.Td>
                 <Table.Td>
                   <Group gap={6} wrap="nowrap">
-                    {may(r.project, 'UPDATE_FEATURE') && (
+                    <Can permission="UPDATE_FEATURE" project={r.project}>
                       <Button size="xs" variant="default" aria-label={`Revive ${r.name}`} onClick={() => revive.mutate([r])} loading={reviving('one', r.name)}>
                         Revive
                       </Button>
-                    )}
-                    {may(r.project, 'DELETE_FEATURE') && (
+                    </Can>
+                    <Can permission="DELETE_FEATURE" project={r.project}>
                       <Button size="xs" color="red" variant="light" aria-label={`Delete ${r.name}`} onClick={() => askDelete([r])}>Delete</Button>
-                    )}
+                    </Can>
                   </Group>
                 </Table.Td>
               </Table.Tr>
