@@ -1,5 +1,5 @@
 import { createClient, type Client } from 'graphql-sse';
-import { graphql } from '../gql';
+import { LiveEvents } from '../data/events';
 import type { EventLogEventFragment, EventStreamFilter, LiveEventsSubscription } from '../gql/graphql';
 
 /** An audit event as the live stream and the event log query both deliver it (the `EventLogEvent` fields). */
@@ -12,17 +12,6 @@ export interface LiveHandlers {
   onEvent(event: LiveEvent): void;
   onState(state: LiveState, error?: string): void;
 }
-
-// The fields the event log reads, for the list and the stream alike, so a streamed event renders like a listed one.
-export const EventLogEvent = graphql(`
-  fragment EventLogEvent on Event { id type createdAt createdBy project environment featureName data preData }
-`);
-
-const LiveEvents = graphql(`
-  subscription LiveEvents($filter: EventStreamFilter) {
-    events(filter: $filter) { ...EventLogEvent }
-  }
-`);
 
 let client: Client | null = null;
 // One client for the app; "distinct connections" mode opens one POST per subscription, which the session cookie

@@ -1,19 +1,16 @@
 import { Anchor, Badge, Breadcrumbs, Button, Card, Grid, Group, List, Loader, Stack, Table, Text, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { gql } from '../api/client';
-import { useAllowed } from '../data/session';
-import { ConfirmDialog } from '../components/ConfirmDialog';
+import { Can } from '../components/Can';
+import { useConfirm } from '../components/ConfirmDialog';
 import { ErrorNotice } from '../components/ErrorNotice';
-import { relativeTime } from '../logic/flag-list';
+import { useApplication, useDeleteApplication } from '../data/data';
+import { useAllowed } from '../data/session';
+import { href, links } from '../routing/links';
 import { AppDot } from './data/AppDot';
 import { ApplicationDetails } from './data/ApplicationDetails';
-import { DataApplicationQuery, DataDeleteApplicationMutation } from './data/queries';
-import { notifyDone } from '../components/notify';
-import { href, links } from '../routing/links';
+import { When } from './data/When';
 
-const when = (iso: string | null | undefined) => (iso ? <time dateTime={iso} title={new Date(iso).toLocaleString()}>{relativeTime(iso)}</time> : '—');
+const when = (iso: string | null | undefined) => (iso ? <When iso={iso} /> : '—');
 const seconds = (ms: number | null | undefined) => (ms ? `${Math.round(ms / 1000)} s` : '—');
 
 /**
@@ -23,18 +20,12 @@ const seconds = (ms: number | null | undefined) => (ms ? `${Math.round(ms / 1000
 export default function ApplicationPage() {
   const appName = useParams().appName ?? '';
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
-  const app = useQuery({ queryKey: ['application', appName], queryFn: () => gql(DataApplicationQuery, { appName }), refetchInterval: 60_000 });
+  const app = useApplication(appName);
   const { can } = useAllowed();
-  const [confirming, setConfirming] = useState(false);
-  const remove = useMutation({
-    mutationFn: () => gql(DataDeleteApplicationMutation, { input: { appName } }),
-    onSuccess: () => {
-      notifyDone(`${appName} deleted.`);
-      queryClient.removeQueries({ queryKey: ['application', appName] });
-      void queryClient.invalidateQueries({ queryKey: ['applications'] });
-      void navigate(href('applications'));
-    },
+  const remove = useConfirm(useDeleteApplication(() => void navigate(href('applications'))), {
+    title: (name) => `Delete ${name}`,
+    message: (name) => `${name} and its instances are removed from this list. Its metrics stay until they expire, and its next report brings it back.`,
+    confirmLabel: 'Delete application',
   });
 
   const crumbs = (
@@ -56,7 +47,7 @@ export default function ApplicationPage() {
           <AppDot color={a.color} />
           <Title order={1}>{a.appName}</Title>
         </Group>
-        {mayUpdate && <Button color="red" variant="light" onClick={() => { remove.reset(); setConfirming(true); }}>Delete application</Button>}
+        <Can permission="UPDATE_APPLICATION"><Button color="red" variant="light" onClick={() => remove.ask(a.appName)}>Delete application</Button></Can>
       </Group>
       <Grid gutter="md">
         <Grid.Col span={{ base: 12, lg: 8 }}>
@@ -114,9 +105,7 @@ export default function ApplicationPage() {
           <ApplicationDetails app={a} mayUpdate={mayUpdate} />
         </Grid.Col>
       </Grid>
-      <ConfirmDialog opened={confirming} onClose={() => setConfirming(false)} title={`Delete ${a.appName}`} confirmLabel="Delete application"
-        message={`${a.appName} and its instances are removed from this list. Its metrics stay until they expire, and its next report brings it back.`}
-        pending={remove.isPending} error={remove.error} onConfirm={() => remove.mutate()} />
+      {remove.dialog}
     </Stack>
   );
 }

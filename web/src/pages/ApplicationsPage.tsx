@@ -1,12 +1,10 @@
 import { Anchor, Badge, Group, Loader, Table, Text, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { gql } from '../api/client';
 import { ErrorNotice } from '../components/ErrorNotice';
-import { relativeTime } from '../logic/flag-list';
-import { AppDot } from './data/AppDot';
-import { DataApplicationsQuery } from './data/queries';
+import { useApplications } from '../data/data';
 import { links } from '../routing/links';
+import { AppDot } from './data/AppDot';
+import { When } from './data/When';
 
 const distinct = (list: Array<string | null | undefined>) => [...new Set(list.filter((s): s is string => !!s))].sort();
 
@@ -15,7 +13,7 @@ const distinct = (list: Array<string | null | undefined>) => [...new Set(list.fi
  * strategies, their instances' SDK versions and environments, and when one last reported.
  */
 export default function ApplicationsPage() {
-  const apps = useQuery({ queryKey: ['applications'], queryFn: () => gql(DataApplicationsQuery), refetchInterval: 60_000 });
+  const apps = useApplications();
   return (
     <>
       <Title order={1}>Applications</Title>
@@ -54,7 +52,7 @@ export default function ApplicationsPage() {
                 <Table.Td><Text size="sm">{distinct(a.instances.map((i) => i.sdkVersion)).join(', ') || '—'}</Text></Table.Td>
                 <Table.Td><Text size="sm">{distinct(a.instances.map((i) => i.environment)).join(', ') || '—'}</Text></Table.Td>
                 <Table.Td>
-                  {a.lastSeen ? <Text size="sm"><time dateTime={a.lastSeen} title={new Date(a.lastSeen).toLocaleString()}>{relativeTime(a.lastSeen)}</time></Text> : <Text size="sm" c="dimmed">never</Text>}
+                  {a.lastSeen ? <Text size="sm"><When iso={a.lastSeen} /></Text> : <Text size="sm" c="dimmed">never</Text>}
                 </Table.Td>
               </Table.Tr>
             ))}

@@ -1,24 +1,18 @@
 import { Anchor, Button, Checkbox, Group, Loader, Table, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { keepPreviousData, useInfiniteQuery, useMutation, useQueries, useQueryClient } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router';
-import { gql } from '../api/client';
-import { allowedQuery } from '../data/session';
-import { ConfirmDialog } from '../components/ConfirmDialog';
+import { Can } from '../components/Can';
+import { useConfirm } from '../components/ConfirmDialog';
 import { ErrorNotice } from '../components/ErrorNotice';
-import { relativeTime } from '../logic/flag-list';
-import { byProject, shownState, stillListed, toggled, withShown } from '../logic/selection';
-import { DataArchiveQuery, DataDeleteMutation, DataReviveMutation } from './data/queries';
-import { notifyDone } from '../components/notify';
-import { links } from '../routing/links';
+import { useArchive, useDeleteFlags, useProjectPermissions, useReviveFlags } from '../data/data';
 import type { PermissionName } from '../gql/graphql';
-
-/** Rows per page: the archive may hold thousands of flags, so it is read a page at a time. */
-const PAGE = 100;
+import { shownState, stillListed, toggled, withShown } from '../logic/selection';
+import { links } from '../routing/links';
+import { useUrlState } from '../routing/useUrlState';
+import { When } from './data/When';
 
 type Row = { name: string; project: string; type: string; description?: string | null; archivedAt?: string | null };
-type Action = 'revive' | 'delete';
 
 /**
  * `/archive`: archived flags of every project, searchable by name and read a page at a time. Each may be revived
@@ -26,57 +20,36 @@ type Action = 'revive' | 'delete';
  * shows only where the service says the user may use it (per project).
  */
 export default function ArchivePage() {
-  const queryClient = useQueryClient();
-  const [search, setSearch] = useState('');
-  const [query] = useDebouncedValue(search.trim(), 250);
-  const archive = useInfiniteQuery({
-    queryKey: ['archive', query],
-    queryFn: ({ pageParam }) => gql(DataArchiveQuery, { first: PAGE, after: pageParam, filter: { archived: true, ...(query ? { query } : {}) } }),
-    initialPageParam: null as string | null,
-    getNextPageParam: (last) => (last.features.pageInfo.hasNextPage ? last.features.pageInfo.endCursor ?? null : null),
-    // The rows stay while a new search loads: ticked boxes do not vanish under the pointer.
-    placeholderData: keepPreviousData,
-  });
+  // The search is kept in the address (`?q=`), which follows the box once typing pauses.
+  const [{ q }, setUrl] = useUrlState(['q']);
+  const [search, setSearch] = useState(q ?? '');
+  const [typed] = useDebouncedValue(search.trim(), 250);
+  useEffect(() => { setUrl({ q: typed || null }); }, [typed]); // eslint-disable-line react-hooks/exhaustive-deps
+  const query = q ?? '';
+  const archive = useArchive(query);
   const rows: Row[] = useMemo(() => archive.data?.pages.flatMap((p) => p.features.nodes) ?? [], [archive.data]);
   const names = useMemo(() => rows.map((r) => r.name), [rows]);
-
-  const projects = useMemo(() => [...new Set(rows.map((r) => r.project))], [rows]);
-  const allowed = useQueries({ queries: projects.map((p) => allowedQuery(p)) });
-  const may = (project: string, permission: PermissionName) => !!allowed[projects.indexOf(project)]?.data?.me.allowed.includes(permission);
+  // The bulk buttons need every selected row's project to allow the change (a row's own buttons ask <Can>).
+  const may = useProjectPermissions(useMemo(() => [...new Set(rows.map((r) => r.project))], [rows]));
 
   const [picked, setSelected] = useState<ReadonlySet<string>>(() => new Set());
   const selected = useMemo(() => stillListed(picked, names), [picked, names]);
   const state = shownState(names, selected);
-  const [confirm, setConfirm] = useState<{ action: Action; rows: Row[] } | null>(null);
-
-  const act = useMutation({
-    mutationFn: async ({ action, rows: targets }: { action: Action; rows: Row[] }) => {
-      // The service takes one project per call; each call is all or nothing for its project.
-      for (const group of byProject(targets, new Set(targets.map((r) => r.name)))) {
-        if (action === 'revive') await gql(DataReviveMutation, { input: group });
-        else await gql(DataDeleteMutation, { input: group });
-      }
-    },
-    onSuccess: (_r, { action, rows: targets }) => {
-      notifyDone(`${action === 'revive' ? 'Revived' : 'Deleted'} ${targets.length === 1 ? targets[0].name : `${targets.length} flags`}.`);
-      setConfirm(null);
-      setSelected((s) => withShown(s, targets.map((r) => r.name), false));
-    },
-    // Part of a selection may have gone through before a refusal: read the archive again either way.
-    onSettled: (_r, _e, { rows: targets }) => {
-      void queryClient.invalidateQueries({ queryKey: ['archive'] });
-      for (const p of new Set(targets.map((r) => r.project))) void queryClient.invalidateQueries({ queryKey: ['project-flags', p] });
-      for (const r of targets) void queryClient.invalidateQueries({ queryKey: ['flag', r.name] });
-    },
+  const unselect = (done: Row[]) => setSelected((s) => withShown(s, done.map((r) => r.name), false));
+  const revive = useReviveFlags(unselect);
+  const remove = useConfirm(useDeleteFlags(unselect), {
+    title: (targets: Row[]) => (targets.length === 1 ? `Delete ${targets[0].name}` : `Delete ${targets.length} flags`),
+    message: (targets) => (targets.length === 1
+      ? `${targets[0].name} is deleted for good: its strategies, variants and tags go with it. This cannot be undone.`
+      : `${targets.map((r) => r.name).join(', ')} are deleted for good, with their strategies, variants and tags. This cannot be undone.`),
+    confirmLabel: 'Delete for good',
   });
 
   const selectedRows = rows.filter((r) => selected.has(r.name));
   const canAll = (permission: PermissionName) => selectedRows.length > 0 && selectedRows.every((r) => may(r.project, permission));
-  const start = (action: Action, targets: Row[]) => {
-    act.reset();
-    if (action === 'delete') setConfirm({ action, rows: targets });
-    else act.mutate({ action, rows: targets });
-  };
+  const reviving = (targets: 'one' | 'many', name?: string) => revive.isPending && !!revive.variables
+    && (targets === 'many' ? revive.variables.length > 1 : revive.variables.length === 1 && revive.variables[0].name === name);
+  const askDelete = (targets: Row[]) => { revive.reset(); remove.ask(targets); };
 
   return (
     <>
@@ -89,14 +62,13 @@ export default function ArchivePage() {
           {selected.size > 0 ? ` · ${selected.size} selected` : ''}
         </Text>
         <Group gap="xs" ml="auto">
-          <Button variant="default" disabled={!canAll('UPDATE_FEATURE')} loading={act.isPending && act.variables?.action === 'revive' && act.variables.rows.length > 1}
-            onClick={() => start('revive', selectedRows)}>
+          <Button variant="default" disabled={!canAll('UPDATE_FEATURE')} loading={reviving('many')} onClick={() => revive.mutate(selectedRows)}>
             Revive selected
           </Button>
-          <Button color="red" variant="light" disabled={!canAll('DELETE_FEATURE')} onClick={() => start('delete', selectedRows)}>Delete selected</Button>
+          <Button color="red" variant="light" disabled={!canAll('DELETE_FEATURE')} onClick={() => askDelete(selectedRows)}>Delete selected</Button>
         </Group>
       </Group>
-      {!confirm && <ErrorNotice error={act.error} />}
+      <ErrorNotice error={revive.error} />
       <ErrorNotice error={archive.error} />
       {archive.isPending && <Loader aria-label="Loading the archive" />}
       {archive.isSuccess && rows.length === 0 && <Text c="dimmed">{query ? 'No archived flag matches this search.' : 'No archived flags.'}</Text>}
@@ -128,19 +100,18 @@ export default function ArchivePage() {
                 <Table.Td><Anchor component={Link} to={links.project(r.project)} size="sm">{r.project}</Anchor></Table.Td>
                 <Table.Td><Text size="sm">{r.type}</Text></Table.Td>
                 <Table.Td>
-                  {r.archivedAt ? <Text size="sm"><time dateTime={r.archivedAt} title={new Date(r.archivedAt).toLocaleString()}>{relativeTime(r.archivedAt)}</time></Text> : '—'}
+                  {r.archivedAt ? <Text size="sm"><When iso={r.archivedAt} /></Text> : '—'}
                 </Table.Td>
                 <Table.Td>
                   <Group gap={6} wrap="nowrap">
-                    {may(r.project, 'UPDATE_FEATURE') && (
-                      <Button size="xs" variant="default" aria-label={`Revive ${r.name}`} onClick={() => start('revive', [r])}
-                        loading={act.isPending && act.variables?.action === 'revive' && act.variables.rows.length === 1 && act.variables.rows[0].name === r.name}>
+                    <Can permission="UPDATE_FEATURE" project={r.project}>
+                      <Button size="xs" variant="default" aria-label={`Revive ${r.name}`} onClick={() => revive.mutate([r])} loading={reviving('one', r.name)}>
                         Revive
                       </Button>
-                    )}
-                    {may(r.project, 'DELETE_FEATURE') && (
-                      <Button size="xs" color="red" variant="light" aria-label={`Delete ${r.name}`} onClick={() => start('delete', [r])}>Delete</Button>
-                    )}
+                    </Can>
+                    <Can permission="DELETE_FEATURE" project={r.project}>
+                      <Button size="xs" color="red" variant="light" aria-label={`Delete ${r.name}`} onClick={() => askDelete([r])}>Delete</Button>
+                    </Can>
                   </Group>
                 </Table.Td>
               </Table.Tr>
@@ -151,12 +122,7 @@ export default function ArchivePage() {
       {archive.hasNextPage && (
         <Button variant="default" mt="sm" loading={archive.isFetchingNextPage} onClick={() => void archive.fetchNextPage()}>Load more</Button>
       )}
-      <ConfirmDialog opened={!!confirm} onClose={() => setConfirm(null)} pending={act.isPending} error={act.error}
-        title={confirm?.rows.length === 1 ? `Delete ${confirm.rows[0].name}` : `Delete ${confirm?.rows.length ?? 0} flags`}
-        message={confirm?.rows.length === 1
-          ? `${confirm.rows[0].name} is deleted for good: its strategies, variants and tags go with it. This cannot be undone.`
-          : `${confirm?.rows.map((r) => r.name).join(', ')} are deleted for good, with their strategies, variants and tags. This cannot be undone.`}
-        confirmLabel="Delete for good" onConfirm={() => confirm && act.mutate(confirm)} />
+      {remove.dialog}
     </>
   );
 }

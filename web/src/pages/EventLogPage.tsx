@@ -1,62 +1,26 @@
 import { Badge, Button, Group, Loader, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
-import { useSearchParams } from 'react-router';
-import { gql } from '../api/client';
 import { followEvents, type LiveEvent, type LiveState } from '../api/live-events';
 import { ErrorNotice } from '../components/ErrorNotice';
-import { graphql } from '../gql';
+import { useEventFilters, useEvents, type EventLogFilter } from '../data/events';
+import { useUrlState } from '../routing/useUrlState';
 import { EventItem } from './history/EventItem';
-
-const PAGE_SIZE = 25;
-
-const EventLogFiltersQuery = graphql(`
-  query EventLogFilters {
-    eventTypes
-    projects { id name }
-  }
-`);
-
-const EventLogPageQuery = graphql(`
-  query EventLogPage($first: Int, $after: String, $filter: EventFilter) {
-    events(first: $first, after: $after, filter: $filter) {
-      totalCount
-      pageInfo { hasNextPage endCursor }
-      nodes { ...EventLogEvent }
-    }
-  }
-`);
 
 /**
  * `/history`: the audit log, newest first, filtered by type, project and flag (kept in the address, so a filtered
  * view can be linked), paged with "Load more", and live: events committed while the page is open are prepended.
  */
 export default function EventLogPage() {
-  const [params, setParams] = useSearchParams();
-  const type = params.get('type') || null;
-  const project = params.get('project') || null;
-  const [flagText, setFlagText] = useState(params.get('feature') ?? '');
+  const [{ type, project, feature: linkedFeature }, setUrl] = useUrlState(['type', 'project', 'feature']);
+  // The flag box is typed into: the address (and the list) follow it once typing pauses.
+  const [flagText, setFlagText] = useState(linkedFeature ?? '');
   const [feature] = useDebouncedValue(flagText.trim(), 300);
+  useEffect(() => { setUrl({ feature: feature || null }); }, [feature]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  const setParam = (name: string, value: string | null) => {
-    setParams((prev) => {
-      const next = new URLSearchParams(prev);
-      if (value) next.set(name, value);
-      else next.delete(name);
-      return next;
-    }, { replace: true });
-  };
-  useEffect(() => { setParam('feature', feature || null); }, [feature]); // eslint-disable-line react-hooks/exhaustive-deps
-
-  const filter = useMemo(() => ({ type, project, feature: feature || null }), [type, project, feature]);
-  const filters = useQuery({ queryKey: ['event-log-filters'], queryFn: () => gql(EventLogFiltersQuery), staleTime: 5 * 60_000 });
-  const events = useInfiniteQuery({
-    queryKey: ['events', filter],
-    queryFn: ({ pageParam }) => gql(EventLogPageQuery, { first: PAGE_SIZE, after: pageParam, filter }),
-    initialPageParam: null as string | null,
-    getNextPageParam: (last) => (last.events.pageInfo.hasNextPage ? last.events.pageInfo.endCursor : null),
-  });
+  const filter = useMemo<EventLogFilter>(() => ({ type, project, feature: feature || null }), [type, project, feature]);
+  const filters = useEventFilters();
+  const events = useEvents(filter);
 
   const { live, state, liveError } = useLiveEvents(filter);
   const loaded = useMemo(() => events.data?.pages.flatMap((p) => p.events.nodes) ?? [], [events.data]);
@@ -76,9 +40,9 @@ export default function EventLogPage() {
       </Group>
       <Group align="flex-end" mb="md" gap="sm">
         <Select label="Event type" placeholder="Any type" data={filters.data?.eventTypes ?? []} value={type}
-          onChange={(v) => setParam('type', v)} searchable clearable w={300} nothingFoundMessage="No such event type" />
+          onChange={(v) => setUrl({ type: v })} searchable clearable w={300} nothingFoundMessage="No such event type" />
         <Select label="Project" placeholder="Any project" data={(filters.data?.projects ?? []).map((p) => ({ value: p.id, label: p.name }))}
-          value={project} onChange={(v) => setParam('project', v)} searchable clearable w={220} />
+          value={project} onChange={(v) => setUrl({ project: v })} searchable clearable w={220} />
         <TextInput label="Flag" placeholder="Exact flag name" value={flagText} onChange={(e) => setFlagText(e.currentTarget.value)} w={220} />
       </Group>
       <ErrorNotice error={filters.error} />
@@ -102,7 +66,7 @@ export default function EventLogPage() {
 }
 
 /** The live stream for the current filters: reopened when they change, closed when the page is left. */
-function useLiveEvents(filter: { type: string | null; project: string | null; feature: string | null }) {
+function useLiveEvents(filter: EventLogFilter) {
   const [live, setLive] = useState<LiveEvent[]>([]);
   const [state, setState] = useState<LiveState>('connecting');
   const [liveError, setLiveError] = useState<string | undefined>();

@@ -1,49 +1,20 @@
 import { Button, Group, Loader, MultiSelect, Paper, Select, SimpleGrid, Stack, Switch, Text, Title } from '@mantine/core';
-import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { gql } from '../api/client';
 import { ErrorNotice } from '../components/ErrorNotice';
-import { graphql } from '../gql';
+import { usePlaygroundEvaluation, usePlaygroundOptions } from '../data/playground';
 import { combinationsPerFlag, toContextInput, type ContextEntry } from '../logic/playground-context';
 import { ContextForm } from './playground/ContextForm';
-import { AdvancedResults, SimpleResults, type AdvancedRow } from './playground/Results';
-
-const PlaygroundOptionsQuery = graphql(`
-  query PlaygroundOptions {
-    environments { name enabled }
-    projects { id name }
-    contextFields { name description legalValues { value description } }
-  }
-`);
-
-const PlaygroundEvaluateQuery = graphql(`
-  query PlaygroundEvaluate($input: PlaygroundInput!) {
-    playground(input: $input) { ...PlaygroundResultFeature }
-  }
-`);
-
-const PlaygroundAdvancedQuery = graphql(`
-  query PlaygroundAdvanced($input: AdvancedPlaygroundInput!) {
-    advancedPlayground(input: $input) {
-      name projectId
-      environments { environment entries { context evaluation { ...PlaygroundResultFeature } } }
-    }
-  }
-`);
+import { AdvancedResults, SimpleResults } from './playground/Results';
 
 // The fields a context usually carries: on the form from the start, removable like any other.
 const START_FIELDS = ['userId', 'sessionId', 'remoteAddress', 'currentTime'];
-
-type Answer =
-  | { mode: 'simple'; environment: string; features: Parameters<typeof SimpleResults>[0]['features'] }
-  | { mode: 'advanced'; environments: string[]; rows: AdvancedRow[] };
 
 /**
  * `/playground`: evaluates a context against the flags of chosen projects in one environment (or, in the advanced
  * form, several environments and every combination of comma-separated values), and shows why each flag came out so.
  */
 export default function PlaygroundPage() {
-  const options = useQuery({ queryKey: ['playground-options'], queryFn: () => gql(PlaygroundOptionsQuery), staleTime: 60_000 });
+  const options = usePlaygroundOptions();
   const [advanced, setAdvanced] = useState(false);
   const [environment, setEnvironment] = useState<string | null>(null);
   const [environments, setEnvironments] = useState<string[]>([]);
@@ -51,22 +22,7 @@ export default function PlaygroundPage() {
   const [appName, setAppName] = useState('playground');
   const [entries, setEntries] = useState<ContextEntry[]>(START_FIELDS.map((name) => ({ name, value: '' })));
 
-  const evaluate = useMutation({
-    mutationFn: async (): Promise<Answer> => {
-      const context = toContextInput(appName, entries, advanced);
-      const projectList = projects.length ? projects : undefined;
-      if (!advanced) {
-        const env = environment ?? '';
-        const data = await gql(PlaygroundEvaluateQuery, { input: { environment: env, projects: projectList, context } });
-        return { mode: 'simple', environment: env, features: data.playground };
-      }
-      const data = await gql(PlaygroundAdvancedQuery, { input: { environments, projects: projectList, context } });
-      const rows: AdvancedRow[] = data.advancedPlayground.flatMap((f) => f.environments.flatMap((e) => e.entries.map((entry) => ({
-        feature: f.name, project: f.projectId, environment: e.environment, context: (entry.context ?? {}) as Record<string, unknown>, evaluation: entry.evaluation,
-      }))));
-      return { mode: 'advanced', environments, rows };
-    },
-  });
+  const evaluate = usePlaygroundEvaluation();
 
   const envOptions = (options.data?.environments ?? []).filter((e) => e.enabled).map((e) => e.name);
   const projectOptions = (options.data?.projects ?? []).map((p) => ({ value: p.id, label: p.name }));
@@ -75,7 +31,12 @@ export default function PlaygroundPage() {
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (ready) evaluate.mutate();
+    if (!ready) return;
+    const context = toContextInput(appName, entries, advanced);
+    const projectList = projects.length ? projects : undefined;
+    evaluate.mutate(advanced
+      ? { mode: 'advanced', input: { environments, projects: projectList, context } }
+      : { mode: 'simple', input: { environment: environment ?? '', projects: projectList, context } });
   };
 
   return (

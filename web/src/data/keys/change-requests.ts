@@ -9,6 +9,7 @@ export const changeRequestKeys = {
   /** Which environments of a project need change requests. */
   config: (project: string) => ['change-requests', 'config', project] as const,
   /** A flag as it is now and the context fields, to show a request's changes against. */
+  currentFeatures: () => ['change-requests', 'current-feature'] as const,
   currentFeature: (name: string) => ['change-requests', 'current-feature', name] as const,
   contextFields: () => ['change-requests', 'context-fields'] as const,
 };

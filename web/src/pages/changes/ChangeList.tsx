@@ -1,11 +1,9 @@
 import { Alert, Anchor, Button, Card, Code, Group, List, Loader, Stack, Table, Text, Title } from '@mantine/core';
-import { useQueries } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { gql } from '../../api/client';
 import { ErrorNotice } from '../../components/ErrorNotice';
+import { useCurrentFeatures, type CurrentFeature, type Request, type RequestChange } from '../../data/change-requests';
 import { describeChange, type CurrentEnvironment } from '../../logic/change-requests';
 import type { JsonChange } from '../../logic/json-diff';
-import { ChangeRequestPageFeature, type CurrentFeature, type Request, type RequestChange } from './requestQueries';
 import { links } from '../../routing/links';
 
 interface ChangeListProps {
@@ -22,15 +20,7 @@ interface ChangeListProps {
  * flag as it is now in the request's environment, with the service's conflicts and background changes.
  */
 export function ChangeList({ request, mayDiscard, onDiscard, discarding, discardError }: ChangeListProps) {
-  const names = request.features.map((f) => f.name);
-  const current = useQueries({
-    queries: names.map((name) => ({
-      queryKey: ['change-request-page', 'feature', name],
-      queryFn: () => gql(ChangeRequestPageFeature, { name }),
-      // A flag deleted since is a conflict the service names; not asking again keeps the page quiet.
-      retry: false,
-    })),
-  });
+  const current = useCurrentFeatures(request.features.map((f) => f.name));
   const envOf = (feature: CurrentFeature | undefined): CurrentEnvironment | null => {
     const env = feature?.environments.find((e) => e.name === request.environment);
     return env ? { enabled: env.enabled, strategies: env.strategies, variants: env.variants } : null;

@@ -1,21 +1,19 @@
 import { ActionIcon, Anchor, Breadcrumbs, Button, Grid, Group, Loader, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { gql } from '../../api/client';
-import { useAllowed, useMe } from '../../data/session';
 import { ErrorNotice } from '../../components/ErrorNotice';
+import { useServerErrors } from '../../components/form/FormModal';
 import { ProjectNav } from '../../components/projects/ProjectNav';
+import { useChangeRequest, useDiscardChange, useRenameRequest, type Request } from '../../data/change-requests';
+import { useAllowed, useMe } from '../../data/session';
 import { availableActions, countChanges, requestLabel } from '../../logic/change-requests';
+import { links } from '../../routing/links';
 import { ChangeList } from './ChangeList';
-import { changeRequestsKey } from './drafts';
 import { RequestActions } from './RequestActions';
 import { RequestComments } from './RequestComments';
 import { RequestPreview } from './RequestPreview';
-import { ChangeRequestPageDiscard, ChangeRequestPageQuery, ChangeRequestPageSetTitle, type Request } from './requestQueries';
 import { StateBadge } from './StateBadge';
-import { links } from '../../routing/links';
 
 /**
  * `/projects/:projectId/change-requests/:id`: one request — its state, title and author, each change as a diff
@@ -25,11 +23,7 @@ import { links } from '../../routing/links';
 export default function ChangeRequestPage() {
   const { projectId: project = '', id: rawId = '' } = useParams();
   const id = Number(rawId);
-  const request = useQuery({
-    queryKey: [...changeRequestsKey(project), 'request', id],
-    queryFn: () => gql(ChangeRequestPageQuery, { project, id }),
-    enabled: Number.isInteger(id) && id > 0,
-  });
+  const request = useChangeRequest(project, id);
   const base = links.changeRequests(project);
   const crumbs = (
     <Breadcrumbs aria-label="Breadcrumb">
@@ -45,7 +39,6 @@ export default function ChangeRequestPage() {
 }
 
 function RequestView({ request: r, crumbs, listPath }: { request: Request; crumbs: React.ReactNode; listPath: string }) {
-  const client = useQueryClient();
   const navigate = useNavigate();
   const me = useMe();
   const allowed = useAllowed(r.project, r.environment);
@@ -56,22 +49,9 @@ function RequestView({ request: r, crumbs, listPath }: { request: Request; crumb
     ? availableActions({ state: r.state, isAuthor, canApprove: allowed.can('APPROVE_CHANGE_REQUEST'), canApply: allowed.can('APPLY_CHANGE_REQUEST'), reviewed })
     : [];
   const editable = isAuthor && (r.state === 'Draft' || r.state === 'In review');
-  const refresh = () => client.invalidateQueries({ queryKey: changeRequestsKey(r.project) });
-
-  const [discardError, setDiscardError] = useState<{ changeId: number; error: unknown } | null>(null);
-  const discard = useMutation({
-    mutationFn: (changeId: number) => gql(ChangeRequestPageDiscard, { input: { project: r.project, id: r.id, changeId } }),
-    onMutate: () => setDiscardError(null),
-    onSuccess: () => {
-      // The last change discarded takes the request with it (the service deletes an empty request).
-      if (countChanges(r) <= 1) {
-        notifications.show({ title: `Change request #${r.id} discarded`, message: 'It held no other change.' });
-        void navigate(listPath);
-      }
-    },
-    onError: (error, changeId) => setDiscardError({ changeId, error }),
-    onSettled: refresh,
-  });
+  const discard = useDiscardChange(r, () => void navigate(listPath));
+  // A refusal is shown on the change it was about.
+  const discardError = discard.isError && discard.variables !== undefined ? { changeId: discard.variables, error: discard.error } : null;
 
   return (
     <Stack gap="md">
@@ -109,21 +89,17 @@ function RequestView({ request: r, crumbs, listPath }: { request: Request; crumb
 
 /** The title as the page heading, renamed in place by its author while the request is Draft or In review. */
 function TitleLine({ request: r, editable }: { request: Request; editable: boolean }) {
-  const client = useQueryClient();
   const [editing, setEditing] = useState(false);
-  const [title, setTitle] = useState(r.title);
-  const save = useMutation({
-    mutationFn: () => gql(ChangeRequestPageSetTitle, { input: { project: r.project, id: r.id, title: title.trim() } }),
-    onSuccess: () => setEditing(false),
-    onSettled: () => client.invalidateQueries({ queryKey: changeRequestsKey(r.project) }),
-  });
+  const save = useRenameRequest(r);
+  const form = useForm({ initialValues: { title: r.title } });
+  useServerErrors(form, save.error);
   if (!editing) {
     return (
       <Group gap="xs">
         <Title order={1}>{requestLabel(r.id, r.title)}</Title>
         {editable && (
           <Tooltip label="Rename">
-            <ActionIcon variant="subtle" color="gray" aria-label="Rename the change request" onClick={() => { setTitle(r.title); setEditing(true); }}>
+            <ActionIcon variant="subtle" color="gray" aria-label="Rename the change request" onClick={() => { form.setValues({ title: r.title }); setEditing(true); }}>
               <span aria-hidden>✎</span>
             </ActionIcon>
           </Tooltip>
@@ -131,13 +107,14 @@ function TitleLine({ request: r, editable }: { request: Request; editable: boole
       </Group>
     );
   }
+  const blank = !form.values.title.trim();
   return (
     <>
       <Title order={1}>{requestLabel(r.id, r.title)}</Title>
-      <form onSubmit={(e) => { e.preventDefault(); if (title.trim()) save.mutate(); }}>
+      <form onSubmit={form.onSubmit(({ title }) => { if (title.trim()) save.mutate(title, { onSuccess: () => setEditing(false) }); })}>
         <Group align="flex-end" gap="xs" mt="xs">
-          <TextInput label="Title" value={title} onChange={(e) => setTitle(e.currentTarget.value)} maxLength={255} w={420} data-autofocus />
-          <Button type="submit" loading={save.isPending} disabled={!title.trim()}>Save title</Button>
+          <TextInput label="Title" maxLength={255} w={420} data-autofocus {...form.getInputProps('title')} />
+          <Button type="submit" loading={save.isPending} disabled={blank}>Save title</Button>
           <Button variant="default" onClick={() => setEditing(false)}>Keep the title</Button>
         </Group>
         <ErrorNotice error={save.error} />

@@ -1,34 +1,20 @@
 import { Anchor, Group, Loader, SegmentedControl, Table, Text, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { gql } from '../../api/client';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { ProjectNav } from '../../components/projects/ProjectNav';
-import { graphql } from '../../gql';
+import { useChangeRequests } from '../../data/change-requests';
 import { countChanges, isOpen, requestLabel } from '../../logic/change-requests';
 import { links } from '../../routing/links';
-import { changeRequestsKey } from './drafts';
+import { useUrlState } from '../../routing/useUrlState';
 import { StateBadge } from './StateBadge';
-
-const ListQuery = graphql(`
-  query ChangeRequestsList($project: String!) {
-    changeRequests(project: $project) {
-      id title environment state minApprovals createdAt
-      createdBy { username }
-      approvals { username }
-      features { name changes { id } }
-      segments { id name changes { id } }
-      schedule { scheduledAt status }
-    }
-  }
-`);
 
 /** `/projects/:projectId/change-requests`: the project's requests, open ones (Draft to Scheduled) or closed ones. */
 export default function ChangeRequestsPage() {
   const project = useParams().projectId ?? '';
-  const [shown, setShown] = useState<'open' | 'closed'>('open');
-  const list = useQuery({ queryKey: [...changeRequestsKey(project), 'list'], queryFn: () => gql(ListQuery, { project }) });
+  // Open requests unless the address says closed ones (`?show=closed`), so a link to either list shows it.
+  const [{ show }, setUrl] = useUrlState(['show']);
+  const shown = show === 'closed' ? 'closed' : 'open';
+  const list = useChangeRequests(project);
   const all = list.data?.changeRequests ?? [];
   const open = all.filter((r) => isOpen(r.state));
   const rows = shown === 'open' ? open : all.filter((r) => !isOpen(r.state));
@@ -42,7 +28,7 @@ export default function ChangeRequestsPage() {
         <SegmentedControl
           aria-label="Which requests"
           value={shown}
-          onChange={(v) => setShown(v as 'open' | 'closed')}
+          onChange={(v) => setUrl({ show: v === 'closed' ? v : null })}
           data={[{ value: 'open', label: `Open (${open.length})` }, { value: 'closed', label: `Closed (${all.length - open.length})` }]}
         />
       </Group>

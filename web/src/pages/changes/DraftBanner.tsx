@@ -1,8 +1,8 @@
 import { Alert, Anchor, Group, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { ErrorNotice } from '../../components/ErrorNotice';
+import { useMyDraft } from '../../data/change-requests';
 import { requestLabel } from '../../logic/change-requests';
-import { useMyDraft } from './drafts';
 import { links } from '../../routing/links';
 
 export interface PendingRequest {
@@ -20,7 +20,6 @@ interface DraftBannerProps {
   /** Other open requests with changes to this flag in this environment. */
   pending?: readonly PendingRequest[];
 }
-
 
 /**
  * What change requests mean in a guarded environment: where the user's edits go ("Draft #N: K changes", linked to

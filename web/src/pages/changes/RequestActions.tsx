@@ -1,30 +1,17 @@
 import '@mantine/dates/styles.css';
 import { Alert, Button, Card, Group, List, Stack, Text, Textarea, Title } from '@mantine/core';
 import { DateTimePicker } from '@mantine/dates';
-import { notifications } from '@mantine/notifications';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { gql } from '../../api/client';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { useConfirm } from '../../components/ConfirmDialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { ACTIONS, scheduleInstant, timeZoneLabel, type RequestAction } from '../../logic/change-requests';
-import { changeRequestsKey } from './drafts';
-import { ChangeRequestPageSetState, type Request } from './requestQueries';
+import { useMoveRequest, type Request } from '../../data/change-requests';
+import { scheduleInstant, timeZoneLabel, type RequestAction } from '../../logic/change-requests';
 
 interface RequestActionsProps {
   request: Request;
   /** What this user may do now (availableActions). */
   actions: RequestAction[];
 }
-
-const DONE: Record<RequestAction, string> = {
-  'Send to review': 'Sent to review',
-  Approve: 'Approved',
-  Reject: 'Rejected',
-  Apply: 'Applied',
-  Schedule: 'Scheduled',
-  'Cancel request': 'Cancelled',
-};
 
 // The picker's controls have only arrows and numbers on them: these are their accessible names.
 const CALENDAR_LABELS = {
@@ -37,38 +24,24 @@ const CALENDAR_LABELS = {
  * an optional comment sent along. A refusal (self-approval, a state that moved meanwhile) shows under the buttons.
  */
 export function RequestActions({ request, actions }: RequestActionsProps) {
-  const client = useQueryClient();
   const [comment, setComment] = useState('');
   const [when, setWhen] = useState<string | null>(null);
   const [scheduleError, setScheduleError] = useState<string | null>(null);
-  const [cancelling, setCancelling] = useState(false);
-  const move = useMutation({
-    mutationFn: ({ action, scheduledAt }: { action: RequestAction; scheduledAt?: string }) => gql(ChangeRequestPageSetState, {
-      input: {
-        project: request.project, id: request.id, state: ACTIONS[action],
-        ...(comment.trim() ? { comment: comment.trim() } : {}),
-        ...(scheduledAt ? { scheduledAt } : {}),
-      },
-    }),
-    onSuccess: (r, { action }) => {
-      setComment('');
-      setCancelling(false);
-      notifications.show({ title: `Change request #${request.id}`, message: `${DONE[action]}: it is now ${r.setChangeRequestState.state}.` });
-    },
-    // Whatever happened, read the request again: another user may have moved it meanwhile.
-    onSettled: async () => {
-      // An applied request changed its flags: the diffs here and the flag pages read them again.
-      await Promise.all([['change-request-page'], ['flag'], changeRequestsKey(request.project)].map((queryKey) => client.invalidateQueries({ queryKey })));
-    },
+  // The comment went with the move: the box starts empty again.
+  const move = useMoveRequest(request, () => setComment(''));
+  const cancel = useConfirm(move, {
+    title: () => 'Cancel the change request',
+    message: () => <>Withdraw change request #{request.id}? Its changes are not applied, and a cancelled request cannot be reopened.</>,
+    confirmLabel: 'Cancel request',
   });
   const act = (action: RequestAction) => {
     move.reset();
-    if (action === 'Cancel request') return setCancelling(true);
-    if (action !== 'Schedule') return move.mutate({ action });
+    if (action === 'Cancel request') return cancel.ask({ action, comment });
+    if (action !== 'Schedule') return move.mutate({ action, comment });
     const at = scheduleInstant(when);
     if ('error' in at) return setScheduleError(at.error);
     setScheduleError(null);
-    move.mutate({ action, scheduledAt: at.iso });
+    move.mutate({ action, comment, scheduledAt: at.iso });
   };
   const buttons = actions.filter((a) => a !== 'Schedule');
   const reviewing = actions.includes('Approve') || actions.includes('Reject');
@@ -133,17 +106,9 @@ export function RequestActions({ request, actions }: RequestActionsProps) {
         </Stack>
       )}
       {/* Outside the buttons: a refusal because the request moved stays in view after the page shows its new state. */}
-      {!cancelling && <ErrorNotice error={move.error} />}
-      <ConfirmDialog
-        opened={cancelling}
-        title="Cancel the change request"
-        message={<>Withdraw change request #{request.id}? Its changes are not applied, and a cancelled request cannot be reopened.</>}
-        confirmLabel="Cancel request"
-        pending={move.isPending}
-        error={move.error}
-        onClose={() => setCancelling(false)}
-        onConfirm={() => move.mutate({ action: 'Cancel request' })}
-      />
+      {/* (A refused cancellation is shown in its confirmation.) */}
+      {move.variables?.action !== 'Cancel request' && <ErrorNotice error={move.error} />}
+      {cancel.dialog}
     </Card>
   );
 }

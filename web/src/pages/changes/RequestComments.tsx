@@ -1,22 +1,15 @@
 import { Button, Card, Group, Paper, Stack, Text, Textarea, Title } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
-import { gql } from '../../api/client';
+import { useForm } from '@mantine/form';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { changeRequestsKey } from './drafts';
-import { ChangeRequestPageComment, type Request } from './requestQueries';
+import { useServerErrors } from '../../components/form/FormModal';
+import { useAddComment, type Request } from '../../data/change-requests';
 
 /** The request's discussion, oldest first, and a comment box (anyone who may read the project may comment). */
 export function RequestComments({ request }: { request: Request }) {
-  const client = useQueryClient();
-  const [text, setText] = useState('');
-  const add = useMutation({
-    mutationFn: () => gql(ChangeRequestPageComment, { input: { project: request.project, id: request.id, text: text.trim() } }),
-    onSuccess: () => {
-      setText('');
-      void client.invalidateQueries({ queryKey: changeRequestsKey(request.project) });
-    },
-  });
+  const add = useAddComment(request);
+  const form = useForm({ initialValues: { text: '' } });
+  useServerErrors(form, add.error);
+  const blank = !form.values.text.trim();
   return (
     <Card withBorder padding="md" component="section" aria-labelledby="comments-heading">
       <Title order={2} size="h3" id="comments-heading" mb="xs">Comments</Title>
@@ -28,10 +21,10 @@ export function RequestComments({ request }: { request: Request }) {
             <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>{c.text}</Text>
           </Paper>
         ))}
-        <form onSubmit={(e) => { e.preventDefault(); if (text.trim()) add.mutate(); }}>
-          <Textarea label="New comment" value={text} onChange={(e) => setText(e.currentTarget.value)} autosize minRows={2} maxLength={10000} />
+        <form onSubmit={form.onSubmit(({ text }) => { if (text.trim()) add.mutate(text, { onSuccess: () => form.reset() }); })}>
+          <Textarea label="New comment" autosize minRows={2} maxLength={10000} {...form.getInputProps('text')} />
           <ErrorNotice error={add.error} />
-          <Group mt="xs"><Button type="submit" variant="default" disabled={!text.trim()} loading={add.isPending}>Add comment</Button></Group>
+          <Group mt="xs"><Button type="submit" variant="default" disabled={blank} loading={add.isPending}>Add comment</Button></Group>
         </form>
       </Stack>
     </Card>

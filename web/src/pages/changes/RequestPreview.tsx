@@ -1,16 +1,9 @@
 import { Alert, Badge, Button, Card, Group, List, Table, Text, Title } from '@mantine/core';
-import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { gql } from '../../api/client';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { graphql } from '../../gql';
+import { useRequestContextFields, useRequestPreview } from '../../data/change-requests';
 import { toContextInput, type ContextEntry } from '../../logic/playground-context';
 import { ContextForm } from '../playground/ContextForm';
-import { ChangeRequestPagePreview } from './requestQueries';
-
-const FieldsQuery = graphql(`
-  query ChangeRequestPageContextFields { contextFields { name description legalValues { value description } } }
-`);
 
 type Outcome = { isEnabled: boolean; variant: { name: string } } | null | undefined;
 const said = (r: Outcome) => (!r ? 'absent' : `${r.isEnabled ? 'on' : 'off'}${r.variant.name !== 'disabled' ? ` · ${r.variant.name}` : ''}`);
@@ -20,19 +13,17 @@ const said = (r: Outcome) => (!r ? 'absent' : `${r.isEnabled ? 'on' : 'off'}${r.
  * evaluates the context before and after (nothing is written). One context, built with the playground's form.
  */
 export function RequestPreview({ project, id }: { project: string; id: number }) {
-  const fields = useQuery({ queryKey: ['change-request-page', 'context-fields'], queryFn: () => gql(FieldsQuery), staleTime: 60_000 });
+  const fields = useRequestContextFields();
   const [appName, setAppName] = useState('preview');
   const [entries, setEntries] = useState<ContextEntry[]>([{ name: 'userId', value: '' }]);
-  const preview = useMutation({
-    mutationFn: () => gql(ChangeRequestPagePreview, { project, id, contexts: [toContextInput(appName, entries)] }),
-  });
+  const preview = useRequestPreview(project, id);
   const result = preview.data?.changeRequest.preview;
 
   return (
     <Card withBorder padding="md" component="section" aria-labelledby="preview-heading">
       <Title order={2} size="h3" id="preview-heading">Preview</Title>
       <Text size="sm" c="dimmed" mb="sm">What the request would change for a context: each affected flag evaluated now and after it is applied.</Text>
-      <form onSubmit={(e) => { e.preventDefault(); preview.mutate(); }}>
+      <form onSubmit={(e) => { e.preventDefault(); preview.mutate(toContextInput(appName, entries)); }}>
         <ContextForm fields={fields.data?.contextFields ?? []} appName={appName} onAppName={setAppName} entries={entries} onEntries={setEntries} advanced={false} />
         <Group mt="sm"><Button type="submit" variant="light" loading={preview.isPending}>Preview</Button></Group>
       </form>

@@ -1,68 +1,7 @@
-import { notifications } from '@mantine/notifications';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { gql } from '../../api/client';
-import { graphql } from '../../gql';
-import { countChanges, findDraft } from '../../logic/change-requests';
+import { changeRequestKeys } from '../../data/keys';
 
-// The user's Draft change request per project environment: read, and added to. Used by the flag page and the flag list
-// wherever change requests guard an environment and the user may not skip them.
-
-const DraftsQuery = graphql(`
-  query ChangeDraftsOfProject($project: String!) {
-    changeRequests(project: $project, state: "Draft") {
-      id title environment state
-      createdByMe
-      features { name changes { id } }
-      segments { id changes { id } }
-    }
-  }
-`);
-
-const AddChangesMutation = graphql(`
-  mutation ChangeDraftsAdd($input: AddChangeRequestChangesInput!) {
-    addChangeRequestChanges(input: $input) {
-      id environment
-      features { name changes { id } }
-      segments { id changes { id } }
-    }
-  }
-`);
-
-/** Every query key of a project's change requests starts so: one invalidation refreshes drafts, lists and pages. */
-export const changeRequestsKey = (project: string) => ['change-requests', project] as const;
-
-/** The signed-in user's Draft in one environment of a project (undefined while there is none), with its change count. */
-export function useMyDraft(project: string, environment: string, enabled = true) {
-  const drafts = useQuery({
-    queryKey: [...changeRequestsKey(project), 'drafts'],
-    queryFn: () => gql(DraftsQuery, { project }),
-    enabled,
-    staleTime: 10_000,
-  });
-  const draft = findDraft(drafts.data?.changeRequests ?? [], environment);
-  return { draft: draft && { id: draft.id, title: draft.title, changes: countChanges(draft) }, error: drafts.error };
-}
-
-/** A change as the service takes it (`{action, feature?, payload}`, the REST body of a change). */
-export interface ProposedChange {
-  action: string;
-  feature?: string;
-  payload?: unknown;
-}
-
-/**
- * Adds changes to the user's Draft for an environment (the service creates the Draft when there is none), then reads
- * the project's requests again and says where the change went.
- */
-export function useProposeChanges(project: string) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: ({ environment, changes }: { environment: string; changes: ProposedChange | ProposedChange[] }) =>
-      gql(AddChangesMutation, { input: { project, environment, changes } }),
-    onSuccess: (r, { environment }) => {
-      const n = countChanges(r.addChangeRequestChanges);
-      notifications.show({ title: `Added to draft #${r.addChangeRequestChanges.id}`, message: `It now holds ${n} change${n === 1 ? '' : 's'} for ${environment}.` });
-    },
-    onSettled: () => client.invalidateQueries({ queryKey: changeRequestsKey(project) }),
-  });
-}
+// Moved to `data/change-requests` (issue 41). This file only keeps the flag pages building until their imports point
+// there; delete it then.
+export { useMyDraft, useProposeChanges, type ProposedChange } from '../../data/change-requests';
+/** @deprecated `changeRequestKeys.project` (and `.pending`, `.drafts`, …) from `data/keys`. */
+export const changeRequestsKey = (project: string) => changeRequestKeys.project(project);

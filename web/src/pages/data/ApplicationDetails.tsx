@@ -1,13 +1,10 @@
 import { Anchor, Badge, Button, Card, ColorInput, Group, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
-import { gql } from '../../api/client';
+import { useForm } from '@mantine/form';
+import { useEffect } from 'react';
 import { ErrorNotice } from '../../components/ErrorNotice';
+import { useServerErrors } from '../../components/form/FormModal';
+import { useUpdateApplication, type ApplicationDetailsValues } from '../../data/data';
 import type { DataApplicationQuery as Loaded } from '../../gql/graphql';
-import { DataUpdateApplicationMutation } from './queries';
-import { notifyDone } from '../../components/notify';
-
-
 
 type App = Loaded['application'];
 
@@ -16,32 +13,24 @@ const isWebLink = (url: string) => /^https?:\/\//i.test(url);
 
 /** The application's details: what an admin set (description, link, colour; editable when allowed) and what SDKs told. */
 export function ApplicationDetails({ app, mayUpdate }: { app: App; mayUpdate: boolean }) {
-  const queryClient = useQueryClient();
-  const [form, setForm] = useState({ description: '', url: '', color: '' });
+  const save = useUpdateApplication(app.appName);
+  const saved: ApplicationDetailsValues = { description: app.description ?? '', url: app.url ?? '', color: app.color ?? '' };
+  const form = useForm({ initialValues: saved });
+  useServerErrors(form, save.error);
   // The server's values replace the form whenever they change (after a save, or an edit made elsewhere).
-  useEffect(() => setForm({ description: app.description ?? '', url: app.url ?? '', color: app.color ?? '' }), [app.description, app.url, app.color]);
-  const save = useMutation({
-    // An emptied field is sent as null, which the service stores as "not set".
-    mutationFn: () => gql(DataUpdateApplicationMutation, {
-      input: { appName: app.appName, description: form.description.trim() || null, url: form.url.trim() || null, color: form.color.trim() || null },
-    }),
-    onSuccess: () => {
-      notifyDone(`${app.appName} saved.`);
-      void queryClient.invalidateQueries({ queryKey: ['application', app.appName] });
-      void queryClient.invalidateQueries({ queryKey: ['applications'] });
-    },
-  });
-  const changed = form.description !== (app.description ?? '') || form.url !== (app.url ?? '') || form.color !== (app.color ?? '');
+  useEffect(() => { form.setValues(saved); }, [app.description, app.url, app.color]); // eslint-disable-line react-hooks/exhaustive-deps
+  const { values } = form;
+  const changed = values.description !== saved.description || values.url !== saved.url || values.color !== saved.color;
 
   return (
     <Card withBorder radius="md" padding="md" component="section" aria-labelledby="app-details">
       <Title order={2} size="h4" id="app-details" mb="sm">Details</Title>
       {mayUpdate ? (
-        <form onSubmit={(e) => { e.preventDefault(); save.mutate(); }}>
+        <form onSubmit={form.onSubmit((v) => save.mutate(v))}>
           <Stack gap="sm">
-            <Textarea label="Description" autosize minRows={2} maxRows={6} value={form.description} onChange={(e) => setForm({ ...form, description: e.currentTarget.value })} />
-            <TextInput label="URL" placeholder="https://…" value={form.url} onChange={(e) => setForm({ ...form, url: e.currentTarget.value })} />
-            <ColorInput label="Color" placeholder="#228be6" value={form.color} onChange={(color) => setForm({ ...form, color })} withEyeDropper={false} format="hex" />
+            <Textarea label="Description" autosize minRows={2} maxRows={6} {...form.getInputProps('description')} />
+            <TextInput label="URL" placeholder="https://…" {...form.getInputProps('url')} />
+            <ColorInput label="Color" placeholder="#228be6" withEyeDropper={false} format="hex" {...form.getInputProps('color')} />
             <Group justify="flex-end">
               <Button type="submit" size="xs" loading={save.isPending} disabled={!changed}>Save</Button>
             </Group>

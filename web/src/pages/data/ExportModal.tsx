@@ -1,10 +1,8 @@
 import { Button, CopyButton, Group, Modal, SegmentedControl, Select, Stack, Text, Textarea } from '@mantine/core';
-import { useMutation } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
-import { gql } from '../../api/client';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { exportFileName, exportInput, type ExportScope } from '../../logic/import-export';
-import { DataExportQuery } from './queries';
+import { useExport } from '../../data/data';
+import { exportFileName, type ExportScope } from '../../logic/import-export';
 
 interface ExportModalProps {
   opened: boolean;
@@ -30,9 +28,7 @@ function useBlobUrl(text: string | null): string | null {
 export function ExportModal({ opened, onClose, projectId, environments, selected }: ExportModalProps) {
   const [environment, setEnvironment] = useState<string | null>(null);
   const [what, setWhat] = useState<'selected' | 'project'>('selected');
-  const run = useMutation({
-    mutationFn: (v: { scope: ExportScope; environment: string }) => gql(DataExportQuery, { input: exportInput(v.scope, v.environment) }),
-  });
+  const run = useExport();
   const { reset } = run;
 
   // Each opening starts afresh: the selection may have changed since the last export.

@@ -1,24 +1,6 @@
 import { Badge, Code, Group, List, Paper, Stack, Table, Text } from '@mantine/core';
 import type { PlaygroundResultFeatureFragment } from '../../gql/graphql';
 import { explain, resultWord, strategyBlocker, strategyLabel } from '../../logic/playground-why';
-import { graphql } from '../../gql';
-
-// Everything the explanation reads of one evaluated flag; shared by the simple and the advanced results.
-export const PlaygroundResultFeature = graphql(`
-  fragment PlaygroundResultFeature on PlaygroundFeature {
-    name projectId isEnabled isEnabledInCurrentEnvironment hasUnsatisfiedDependency
-    variant { name enabled payload { type value } }
-    strategies {
-      result
-      data {
-        id name title disabled parameters
-        result { enabled evaluationStatus variant { name enabled } }
-        constraints { contextName operator inverted caseInsensitive value values result }
-        segments { id name result constraints { contextName operator inverted caseInsensitive value values result } }
-      }
-    }
-  }
-`);
 
 type Feature = PlaygroundResultFeatureFragment;
 type Strategy = Feature['strategies']['data'][number];

@@ -1,6 +1,7 @@
 import { Badge, Button, Code, Collapse, Group, Pagination, Paper, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { Fragment, useId, useMemo, useState } from 'react';
+import type { AdvancedRow } from '../../data/playground';
 import type { PlaygroundResultFeatureFragment } from '../../gql/graphql';
 import { Explanation, TONE } from './Explanation';
 
@@ -65,14 +66,6 @@ function ResultRow({ feature, environment }: { feature: PlaygroundResultFeatureF
       </Collapse>
     </Paper>
   );
-}
-
-export interface AdvancedRow {
-  feature: string;
-  project: string;
-  environment: string;
-  context: Record<string, unknown>;
-  evaluation: PlaygroundResultFeatureFragment;
 }
 
 const contextText = (c: Record<string, unknown>) =>

@@ -1,16 +1,12 @@
 import { Alert, Button, FileInput, Group, Loader, Select, Stack, Text, Textarea, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { gql } from '../../api/client';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { ProjectNav } from '../../components/projects/ProjectNav';
+import { useImport, useImportTarget, useValidateImport } from '../../data/data';
 import { actionCounts, parseImportText } from '../../logic/import-export';
-import { ImportDiff, ImportItems } from '../data/ImportDiff';
-import { DataImportMutation, DataImportProjectQuery, DataValidateImportQuery } from '../data/queries';
-import { flagKey } from '../flag/queries';
-import { notifyDone } from '../../components/notify';
 import { links } from '../../routing/links';
+import { ImportDiff, ImportItems } from '../data/ImportDiff';
 
 /** The largest file read into the page: the service's default import body limit is 500 kB, so larger is refused anyway. */
 const MAX_FILE = 5 * 1024 * 1024;
@@ -22,8 +18,7 @@ const MAX_FILE = 5 * 1024 * 1024;
  */
 export default function ImportPage() {
   const projectId = useParams().projectId ?? '';
-  const queryClient = useQueryClient();
-  const project = useQuery({ queryKey: ['data-import-project', projectId], queryFn: () => gql(DataImportProjectQuery, { id: projectId }) });
+  const project = useImportTarget(projectId);
   const environments = useMemo(() => project.data?.project.environments.map((e) => e.environment) ?? [], [project.data]);
 
   const [file, setFile] = useState<File | null>(null);
@@ -35,17 +30,8 @@ export default function ImportPage() {
   }, [environment, environments]);
 
   const parsed = useMemo(() => parseImportText(text), [text]);
-  const validate = useMutation({
-    mutationFn: (v: { data: Record<string, unknown>; environment: string }) => gql(DataValidateImportQuery, { input: { project: projectId, ...v } }),
-  });
-  const run = useMutation({
-    mutationFn: (v: { data: Record<string, unknown>; environment: string }) => gql(DataImportMutation, { input: { project: projectId, ...v } }),
-    onSuccess: (r, v) => {
-      notifyDone(`Imported ${r.importFeatures.changes.length} flag(s) into ${projectId} (${v.environment}).`);
-      void queryClient.invalidateQueries({ queryKey: ['project-flags', projectId] });
-      for (const c of r.importFeatures.changes) void queryClient.invalidateQueries({ queryKey: flagKey(c.feature) });
-    },
-  });
+  const validate = useValidateImport(projectId);
+  const run = useImport(projectId);
   const resetValidation = validate.reset;
   const resetRun = run.reset;
   // A new text or environment is a new question: the previous answer (and import) no longer applies.
