@@ -6,26 +6,19 @@ import { changeRequestKeys, definitionKeys, eventKeys, flagKeys, integrationKeys
 import { useAppMutation } from './mutation';
 import { allowedQuery } from './session';
 
-// Projects: the list, a project's flags (its main page, with a switch per environment) and its settings. Operation
-// names as before ("Projects…", "ProjectFlags…", "ProjectSettings…").
+// Projects: the list, a project's flags (its main page, with a switch per environment) and its settings. Each hook sits
+// under the document it sends; operation names as before ("Projects…", "ProjectFlags…", "ProjectSettings…").
 
 // ---- the list ---------------------------------------------------------------------------------------------------
 
-const ProjectsQuery = graphql(`
-  query Projects {
-    projects { id name description health featureCount memberCount }
-  }
-`);
-const CreateProject = graphql(`
-  mutation ProjectsCreateProject($input: CreateProjectInput!) {
-    createProject(input: $input) { id name }
-  }
-`);
+const ProjectsQuery = graphql(`query Projects { projects { id name description health featureCount memberCount } }`);
 
 export const useProjects = () => useQuery({ queryKey: projectKeys.list(), queryFn: () => gql(ProjectsQuery) });
 
 /** What a project's coming or renaming makes stale: every list that offers projects by name. */
 const projectNamesStale = () => [projectKeys.list(), playgroundKeys.options(), eventKeys.filters(), integrationKeys.scopes(), definitionKeys.segmentProjects()];
+
+const CreateProject = graphql(`mutation ProjectsCreateProject($input: CreateProjectInput!) { createProject(input: $input) { id name } }`);
 
 export const useCreateProject = () => useAppMutation({
   mutationFn: (input: CreateProjectInput) => gql(CreateProject, { input }),
@@ -61,16 +54,6 @@ const ProjectFlagsQuery = graphql(`
 const ProjectFlagsMoreQuery = graphql(`
   query ProjectFlagsMore($id: String!, $first: Int!, $after: String) {
     project(id: $id) { features(first: $first, after: $after) { nodes { ...ProjectFlagsRow } pageInfo { hasNextPage endCursor } } }
-  }
-`);
-const SetEnabled = graphql(`
-  mutation ProjectFlagsSetEnabled($input: SetFeatureEnvironmentEnabledInput!) {
-    setFeatureEnvironmentEnabled(input: $input) { featureName name enabled }
-  }
-`);
-const CreateFeature = graphql(`
-  mutation ProjectFlagsCreateFeature($input: CreateFeatureInput!) {
-    createFeature(input: $input) { name project }
   }
 `);
 
@@ -127,6 +110,10 @@ const setEnabledIn = (data: ProjectFlags | undefined, { flag, environment, enabl
     flags: data.flags.map((f) => (f.name !== flag ? f : { ...f, environments: f.environments.map((e) => (e.name === environment ? { ...e, enabled } : e)) })),
   };
 
+const SetEnabled = graphql(`
+  mutation ProjectFlagsSetEnabled($input: SetFeatureEnvironmentEnabledInput!) { setFeatureEnvironmentEnabled(input: $input) { featureName name enabled } }
+`);
+
 /**
  * A switch of the list, shown at once (optimistic) and then as the service answered; a refusal puts back what it was,
  * for that flag and environment only (other switches may be on their way). The list itself is not read again: the
@@ -148,6 +135,8 @@ export function useSwitchFlag(project: string) {
   });
 }
 
+const CreateFeature = graphql(`mutation ProjectFlagsCreateFeature($input: CreateFeatureInput!) { createFeature(input: $input) { name project } }`);
+
 /** A new flag of the project; the answer names it (the page opens it). */
 export const useCreateFlag = (project: string) => useAppMutation({
   mutationFn: (input: Omit<CreateFeatureInput, 'project'>) => gql(CreateFeature, { input: { project, ...input } }).then((r) => r.createFeature),
@@ -162,18 +151,14 @@ const SettingsQuery = graphql(`
     changeRequestConfig(project: $project) { environment type changeRequestsEnabled requiredApprovals }
   }
 `);
+
+export const useProjectSettings = (project: string) => useQuery({ queryKey: projectKeys.settings(project), queryFn: () => gql(SettingsQuery, { project }) });
+
 const UpdateConfig = graphql(`
   mutation ProjectSettingsUpdateChangeRequests($input: UpdateChangeRequestConfigInput!) {
     updateChangeRequestConfig(input: $input) { environment changeRequestsEnabled requiredApprovals }
   }
 `);
-const UpdateProject = graphql(`
-  mutation ProjectSettingsUpdateProject($input: UpdateProjectInput!) {
-    updateProject(input: $input) { id name description }
-  }
-`);
-
-export const useProjectSettings = (project: string) => useQuery({ queryKey: projectKeys.settings(project), queryFn: () => gql(SettingsQuery, { project }) });
 
 /** Whether an environment needs change requests, and how many approvals: the flag pages and the list read it too. */
 export const useUpdateChangeRequestConfig = (project: string) => useAppMutation({
@@ -181,6 +166,8 @@ export const useUpdateChangeRequestConfig = (project: string) => useAppMutation(
   invalidates: [projectKeys.settings(project), changeRequestKeys.config(project), projectKeys.flags(project)],
   done: (c) => `Saved for ${c.environment}. ${c.changeRequestsEnabled ? `Change requests on, ${c.requiredApprovals} approval(s).` : 'Change requests off.'}`,
 });
+
+const UpdateProject = graphql(`mutation ProjectSettingsUpdateProject($input: UpdateProjectInput!) { updateProject(input: $input) { id name description } }`);
 
 export const useUpdateProject = (project: string) => useAppMutation({
   mutationFn: (details: { name: string; description: string }) => gql(UpdateProject, { input: { id: project, ...details } }).then((r) => r.updateProject),
