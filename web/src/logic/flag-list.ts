@@ -110,3 +110,28 @@ export function projectIdProblem(id: string): string | null {
 export function idFromName(name: string): string {
   return name.trim().toLowerCase().replace(/[^a-z0-9~_.-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 100);
 }
+
+/** The flag name rule the form checks before sending (the project's naming pattern is the service's to check). */
+export function flagNameProblem(name: string): string | null {
+  if (name.trim() === '') return 'Give the flag a name.';
+  return /^[a-zA-Z0-9~_.-]+$/.test(name.trim()) ? null : 'Only letters, digits and ~ _ . - (it is part of URLs).';
+}
+
+/** The list's search, filters and sort as the address keeps them (query parameters; a missing one is the default). */
+export type FlagListParams = Record<'q' | 'type' | 'tag' | 'state' | 'sort' | 'dir', string | null>;
+
+const SORT_KEYS: readonly SortKey[] = ['name', 'createdAt', 'lastSeen', 'type'];
+const STATES: readonly FlagState[] = ['all', 'enabled', 'stale'];
+
+/** The filters and sort an address names; an unknown value (an old or mistyped link) is the default: all flags, by name, ascending. */
+export function flagListState(params: FlagListParams): Omit<FlagFilter, 'search'> & { sort: { key: SortKey; direction: SortDirection } } {
+  const state = STATES.find((s) => s === params.state) ?? 'all';
+  const key = SORT_KEYS.find((k) => k === params.sort) ?? 'name';
+  return { type: params.type, tag: params.tag, state, sort: { key, direction: params.dir === 'desc' ? 'desc' : 'asc' } };
+}
+
+/** The address's sort after a click on a column: that column ascending, or descending when it already was ascending; defaults left out. */
+export function sortParams(current: { key: SortKey; direction: SortDirection }, key: SortKey): Pick<FlagListParams, 'sort' | 'dir'> {
+  const direction = current.key === key && current.direction === 'asc' ? 'desc' : 'asc';
+  return { sort: key === 'name' ? null : key, dir: direction === 'asc' ? null : direction };
+}

@@ -1,17 +1,14 @@
 import { Anchor, Badge, Breadcrumbs, Grid, Group, Loader, Stack, Text, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
-import { gql } from '../api/client';
-import { useAllowed } from '../data/session';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { useChangeRequestConfig, useFlag, usePendingChangeRequests } from '../data/flags/flag';
+import { useAllowed } from '../data/session';
 import { EnvironmentSection } from './flag/EnvironmentSection';
 import { ArchivedNotice, FlagActions } from './flag/FlagActions';
 import { FlagDependencies } from './flag/FlagDependencies';
 import { FlagDetails, FlagTags } from './flag/FlagDetails';
 import { FlagEvents } from './flag/FlagEvents';
 import { FlagUsage } from './flag/FlagUsage';
-import { changeRequestsKey } from './changes/drafts';
-import { flagKey, FlagPageChangeRequestConfigQuery, FlagPagePendingChangeRequestsQuery, FlagPageQuery } from './flag/queries';
 import { href, links } from '../routing/links';
 
 /**
@@ -26,20 +23,11 @@ export default function FlagPage() {
 }
 
 function FlagView({ projectId, featureName }: { projectId: string; featureName: string }) {
-  const flag = useQuery({ queryKey: flagKey(featureName), queryFn: () => gql(FlagPageQuery, { name: featureName }) });
+  const flag = useFlag(featureName);
   const project = flag.data?.feature.project ?? projectId;
-  const changeRequests = useQuery({
-    queryKey: ['flag-page-change-requests', project],
-    queryFn: () => gql(FlagPageChangeRequestConfigQuery, { project }),
-    enabled: flag.isSuccess,
-  });
+  const changeRequests = useChangeRequestConfig(project, flag.isSuccess);
   const anyGuarded = !!changeRequests.data?.changeRequestConfig.some((c) => c.changeRequestsEnabled);
-  // Under the project's change-request key: a change added to a draft (or a request moved) refreshes it.
-  const pending = useQuery({
-    queryKey: [...changeRequestsKey(project), 'pending', featureName],
-    queryFn: () => gql(FlagPagePendingChangeRequestsQuery, { project, feature: featureName }),
-    enabled: anyGuarded,
-  });
+  const pending = usePendingChangeRequests(project, featureName, anyGuarded);
   const allowed = useAllowed(project);
 
   if (flag.isPending) {

@@ -1,106 +1,19 @@
 import { Alert, Anchor, Button, Group, Loader, Select, Text, TextInput, Title } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
-import { notifications } from '@mantine/notifications';
-import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useMemo, useState } from 'react';
+import { useDebouncedValue, useDisclosure } from '@mantine/hooks';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { gql } from '../api/client';
-import { allowedQuery, useAllowed } from '../data/session';
+import { Can } from '../components/Can';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { FlagTable } from '../components/flags/FlagTable';
 import { NewFlagModal } from '../components/flags/NewFlagModal';
 import { ProjectNav } from '../components/projects/ProjectNav';
-import { graphql } from '../gql';
-import { useProposeChanges } from './changes/drafts';
-import type { ProjectFlagsRowFragment } from '../gql/graphql';
-import { filterFlags, sortFlags, tagKey, tagsOf, type FlagState, type SortDirection, type SortKey } from '../logic/flag-list';
+import { useEnvironmentPermissions, useProjectFlags, useSwitchFlag } from '../data/projects';
+import { filterFlags, flagListState, sortFlags, sortParams, tagKey, tagsOf, type FlagState, type SortKey } from '../logic/flag-list';
 import { stillListed, toggled, withShown } from '../logic/selection';
-import { ExportModal } from './data/ExportModal';
 import { links } from '../routing/links';
-
-/** The service's largest page: a project of up to 1000 flags comes in one request. */
-const PAGE = 1000;
-
-graphql(`
-  fragment ProjectFlagsRow on Feature {
-    name type description stale createdAt
-    tags { type value }
-    environments { name enabled lastSeenAt }
-  }
-`);
-
-// The page, its environments, their change-request settings and the feature types in one request with the first page.
-const ProjectFlagsQuery = graphql(`
-  query ProjectFlags($id: String!, $first: Int!) {
-    project(id: $id) {
-      id name description
-      featureNaming { pattern example description }
-      environments { environment }
-      features(first: $first) { nodes { ...ProjectFlagsRow } pageInfo { hasNextPage endCursor } }
-    }
-    changeRequestConfig(project: $id) { environment changeRequestsEnabled }
-    featureTypes { id name }
-  }
-`);
-
-const ProjectFlagsMoreQuery = graphql(`
-  query ProjectFlagsMore($id: String!, $first: Int!, $after: String) {
-    project(id: $id) { features(first: $first, after: $after) { nodes { ...ProjectFlagsRow } pageInfo { hasNextPage endCursor } } }
-  }
-`);
-
-const SetEnabledMutation = graphql(`
-  mutation ProjectFlagsSetEnabled($input: SetFeatureEnvironmentEnabledInput!) {
-    setFeatureEnvironmentEnabled(input: $input) { featureName name enabled }
-  }
-`);
-
-type Flag = ProjectFlagsRowFragment;
-
-/** The first page with the page's other data, then any further pages (a project beyond the service's page size). */
-async function loadFlags(id: string) {
-  const first = await gql(ProjectFlagsQuery, { id, first: PAGE });
-  const flags: Flag[] = [...first.project.features.nodes];
-  let page = first.project.features.pageInfo;
-  while (page.hasNextPage && page.endCursor) {
-    const more = await gql(ProjectFlagsMoreQuery, { id, first: PAGE, after: page.endCursor });
-    flags.push(...more.project.features.nodes);
-    page = more.project.features.pageInfo;
-  }
-  return { ...first, flags };
-}
-type Loaded = Awaited<ReturnType<typeof loadFlags>>;
-
-/**
- * The router loads this chunk before the layout has asked the service who the user is: when the address is a
- * project's flag list, its request starts now, in parallel with that question, and the page's first load takes it
- * over (once). A refusal (no session) is seen by that load, or by nobody when the layout sends the user to sign in.
- */
-let early: { id: string; promise: Promise<Loaded> } | null = (() => {
-  const m = /^\/projects\/([^/]+)\/?$/.exec(window.location.pathname);
-  if (!m) return null;
-  let id: string;
-  try {
-    id = decodeURIComponent(m[1]);
-  } catch {
-    return null;
-  }
-  const promise = loadFlags(id);
-  promise.catch(() => undefined);
-  return { id, promise };
-})();
-
-function firstLoad(id: string): Promise<Loaded> {
-  const taken = early?.id === id ? early.promise : null;
-  early = null;
-  return taken ?? loadFlags(id);
-}
-
-const setEnabledIn = (data: Loaded | undefined, flag: string, environment: string, enabled: boolean): Loaded | undefined =>
-  data && {
-    ...data,
-    flags: data.flags.map((f) => (f.name !== flag ? f : { ...f, environments: f.environments.map((e) => (e.name === environment ? { ...e, enabled } : e)) })),
-  };
+import { useUrlState } from '../routing/useUrlState';
+import { ExportModal } from './data/ExportModal';
+import { useProposeChanges } from './changes/drafts';
 
 const STATES: Array<{ value: FlagState; label: string }> = [
   { value: 'all', label: 'All flags' },
@@ -108,67 +21,26 @@ const STATES: Array<{ value: FlagState; label: string }> = [
   { value: 'stale', label: 'Stale' },
 ];
 
-/** `/projects/:projectId`: the project's flags, searchable, filtered and sorted in the browser, with a switch per environment. */
+/** What the list's address keeps: the search, the filters and the sort (a reload or a shared link shows the same list). */
+const URL_STATE = ['q', 'type', 'tag', 'state', 'sort', 'dir'] as const;
+
+/**
+ * `/projects/:projectId`: the project's flags, searchable, filtered and sorted in the browser (the choices kept in the
+ * address), with a switch per environment.
+ */
 export default function ProjectFlagsPage() {
   const projectId = useParams().projectId ?? '';
-  const queryClient = useQueryClient();
-  const key = useMemo(() => ['project-flags', projectId], [projectId]);
-  const list = useQuery({ queryKey: key, queryFn: () => firstLoad(projectId), staleTime: 10_000 });
-  const { can } = useAllowed(projectId);
+  const list = useProjectFlags(projectId);
   const [creating, { open, close }] = useDisclosure(false);
   const [exporting, exportDialog] = useDisclosure(false);
   const [selected, setSelected] = useState<ReadonlySet<string>>(() => new Set());
 
-  const [search, setSearch] = useState('');
-  const [type, setType] = useState<string | null>(null);
-  const [tag, setTag] = useState<string | null>(null);
-  const [state, setState] = useState<FlagState>('all');
-  const [sort, setSort] = useState<{ key: SortKey; direction: SortDirection }>({ key: 'name', direction: 'asc' });
-  const [refusal, setRefusal] = useState<{ flag: string; environment: string; error: unknown } | null>(null);
-
+  const [url, setUrl] = useUrlState(URL_STATE);
+  const { type, tag, state, sort } = useMemo(() => flagListState(url), [url]);
+  const [search, setSearch] = useSearchInUrl(url.q, (q) => setUrl({ q }));
   const environments = useMemo(() => list.data?.project.environments.map((e) => e.environment) ?? [], [list.data?.project.environments]);
-  // One permission answer per environment, shared with useAllowed's cache.
-  const allowed = useQueries({ queries: environments.map((environment) => allowedQuery(projectId, environment)) });
-  const allowedKey = allowed.map((a) => (a.data?.me.allowed.includes('UPDATE_FEATURE_ENVIRONMENT') ? '1' : '0')).join('');
-  const canSwitch = useMemo(
-    () => Object.fromEntries(environments.map((env, i) => [env, allowedKey[i] === '1'])),
-    [environments, allowedKey],
-  );
-  // Where change requests guard an environment and the user may not skip them, a switch becomes a change of their draft.
-  const skipKey = allowed.map((a) => (a.data?.me.allowed.includes('SKIP_CHANGE_REQUEST') ? '1' : '0')).join('');
-  const guarded = list.data?.changeRequestConfig.filter((c) => c.changeRequestsEnabled && environments.includes(c.environment)).map((c) => c.environment) ?? [];
-
-  const switchFlag = useMutation({
-    mutationFn: (v: { flag: string; environment: string; enabled: boolean }) =>
-      gql(SetEnabledMutation, { input: { project: projectId, feature: v.flag, environment: v.environment, enabled: v.enabled } }),
-    onMutate: async (v) => {
-      setRefusal(null);
-      await queryClient.cancelQueries({ queryKey: key });
-      queryClient.setQueryData<Loaded>(key, (d) => setEnabledIn(d, v.flag, v.environment, v.enabled));
-    },
-    onSuccess: (r, v) => queryClient.setQueryData<Loaded>(key, (d) => setEnabledIn(d, v.flag, v.environment, r.setFeatureEnvironmentEnabled.enabled)),
-    onError: (error, v) => {
-      // Back to what it was (this flag and environment only: other switches may be on their way), and say why.
-      queryClient.setQueryData<Loaded>(key, (d) => setEnabledIn(d, v.flag, v.environment, !v.enabled));
-      setRefusal({ flag: v.flag, environment: v.environment, error });
-      notifications.show({ color: 'red', title: `${v.flag} in ${v.environment} was not switched`, message: error instanceof Error ? error.message : String(error) });
-    },
-  });
-  const { mutate } = switchFlag;
-  const { mutate: propose } = useProposeChanges(projectId);
-  const guardedKey = guarded.join(',');
-  const drafted = useMemo(
-    () => new Set(guardedKey.split(',').filter((env) => env && skipKey[environments.indexOf(env)] !== '1')),
-    [guardedKey, skipKey, environments],
-  );
-  const onSwitch = useCallback((flag: string, environment: string, enabled: boolean) => {
-    if (!drafted.has(environment)) return mutate({ flag, environment, enabled });
-    setRefusal(null);
-    propose({ environment, changes: { action: 'updateEnabled', feature: flag, payload: { enabled } } }, {
-      onError: (error) => setRefusal({ flag, environment, error }),
-    });
-  }, [mutate, propose, drafted]);
-  const onSort = useCallback((k: SortKey) => setSort((s) => ({ key: k, direction: s.key === k && s.direction === 'asc' ? 'desc' : 'asc' })), []);
+  const switches = useSwitches(projectId, environments, list.data?.changeRequestConfig);
+  const onSort = useCallback((k: SortKey) => setUrl(sortParams(sort, k)), [setUrl, sort]);
 
   const flags = list.data?.flags;
   const tags = useMemo(() => tagsOf(flags ?? []), [flags]);
@@ -183,6 +55,7 @@ export default function ProjectFlagsPage() {
   if (list.isPending) return <><Title order={1}>{projectId}</Title><Loader mt="md" aria-label="Loading flags" /></>;
   if (list.isError) return <><Title order={1}>{projectId}</Title><ErrorNotice error={list.error} /></>;
   const { project, featureTypes } = list.data;
+  const { guarded, drafted, refusal } = switches;
 
   return (
     <>
@@ -194,7 +67,7 @@ export default function ProjectFlagsPage() {
         <Group gap="xs" wrap="nowrap">
           {exportable.length > 0 && <Text size="sm" c="dimmed">{exportable.length} selected</Text>}
           <Button variant="default" onClick={exportDialog.open}>Export</Button>
-          {can('CREATE_FEATURE') && <Button onClick={open}>New flag</Button>}
+          <Can permission="CREATE_FEATURE" project={projectId}><Button onClick={open}>New flag</Button></Can>
         </Group>
       </Group>
       <ProjectNav projectId={projectId} />
@@ -208,18 +81,56 @@ export default function ProjectFlagsPage() {
       )}
       <Group align="flex-end" gap="sm" my="sm">
         <TextInput label="Search flags" placeholder="Name contains…" value={search} onChange={(e) => setSearch(e.currentTarget.value)} w={260} />
-        <Select label="Type" placeholder="All types" clearable data={featureTypes.map((t) => ({ value: t.id, label: t.name }))} value={type} onChange={setType} w={170} />
-        <Select label="Tag" placeholder="Any tag" clearable searchable data={tags.map((t) => tagKey(t))} value={tag} onChange={setTag} w={200}
+        <Select label="Type" placeholder="All types" clearable data={featureTypes.map((t) => ({ value: t.id, label: t.name }))} value={type}
+          onChange={(v) => setUrl({ type: v })} w={170} />
+        <Select label="Tag" placeholder="Any tag" clearable searchable data={tags.map((t) => tagKey(t))} value={tag} onChange={(v) => setUrl({ tag: v })} w={200}
           nothingFoundMessage="No such tag" />
-        <Select label="State" data={STATES} value={state} onChange={(v) => setState((v as FlagState | null) ?? 'all')} allowDeselect={false} w={190} />
+        <Select label="State" data={STATES} value={state} onChange={(v) => setUrl({ state: v === 'all' ? null : v })} allowDeselect={false} w={190} />
         <Text size="sm" c="dimmed" ml="auto" aria-live="polite">{shown.length === list.data.flags.length ? `${shown.length} flags` : `${shown.length} of ${list.data.flags.length} flags`}</Text>
       </Group>
       {refusal && <ErrorNotice error={refusal.error} title={`${refusal.flag} in ${refusal.environment}: refused`} />}
-      <FlagTable projectId={projectId} flags={shown} environments={environments} canSwitch={canSwitch} sort={sort} onSort={onSort} onSwitch={onSwitch}
-        selection={selection} />
+      <FlagTable projectId={projectId} flags={shown} environments={environments} canSwitch={switches.canSwitch} sort={sort} onSort={onSort}
+        onSwitch={switches.onSwitch} selection={selection} />
       {shown.length === 0 && <Text c="dimmed" mt="sm">{list.data.flags.length === 0 ? 'No flags in this project yet.' : 'No flag matches these filters.'}</Text>}
       <ExportModal opened={exporting} onClose={exportDialog.close} projectId={projectId} environments={environments} selected={exportable} />
-      <NewFlagModal opened={creating} onClose={close} projectId={projectId} featureTypes={featureTypes} naming={project.featureNaming} />
+      {creating && <NewFlagModal onClose={close} projectId={projectId} featureTypes={featureTypes} naming={project.featureNaming} />}
     </>
   );
+}
+
+/**
+ * The search box's text: shown and applied as typed, written to the address once typing pauses (so typing over 1000
+ * flags does not also navigate on every key), and taken from the address when that changes otherwise.
+ */
+function useSearchInUrl(inUrl: string | null, write: (q: string | null) => void) {
+  const [text, setText] = useState(inUrl ?? '');
+  const [settled] = useDebouncedValue(text, 300);
+  useEffect(() => { if ((settled || null) !== inUrl) write(settled || null); }, [settled]); // eslint-disable-line react-hooks/exhaustive-deps
+  useEffect(() => { if (inUrl !== (settled || null)) setText(inUrl ?? ''); }, [inUrl]); // eslint-disable-line react-hooks/exhaustive-deps
+  return [text, setText] as const;
+}
+
+/**
+ * The list's switches: which environments the user may switch, and a switch sent directly (shown at once, put back
+ * if refused) or, where change requests guard the environment and the user may not skip them, added to their draft.
+ * A refusal is shown once, above the list, in the service's words.
+ */
+function useSwitches(projectId: string, environments: string[], config: ReadonlyArray<{ environment: string; changeRequestsEnabled: boolean }> | undefined) {
+  const permissions = useEnvironmentPermissions(projectId, environments);
+  const canSwitch = useMemo(() => Object.fromEntries(environments.map((env) => [env, !!permissions[env]?.switch])), [environments, permissions]);
+  const guarded = useMemo(
+    () => (config ?? []).filter((c) => c.changeRequestsEnabled && environments.includes(c.environment)).map((c) => c.environment),
+    [config, environments],
+  );
+  const drafted = useMemo(() => new Set(guarded.filter((env) => !permissions[env]?.skipChangeRequests)), [guarded, permissions]);
+  const [refusal, setRefusal] = useState<{ flag: string; environment: string; error: unknown } | null>(null);
+  const { mutate: switchFlag } = useSwitchFlag(projectId);
+  const { mutate: propose } = useProposeChanges(projectId);
+  const onSwitch = useCallback((flag: string, environment: string, enabled: boolean) => {
+    setRefusal(null);
+    const onError = (error: unknown) => setRefusal({ flag, environment, error });
+    if (!drafted.has(environment)) switchFlag({ flag, environment, enabled }, { onError });
+    else propose({ environment, changes: { action: 'updateEnabled', feature: flag, payload: { enabled } } }, { onError });
+  }, [switchFlag, propose, drafted]);
+  return { canSwitch, guarded, drafted, refusal, onSwitch };
 }

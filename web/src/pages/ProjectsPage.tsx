@@ -1,33 +1,24 @@
 import { Anchor, Badge, Button, Group, Loader, Table, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { gql } from '../api/client';
-import { useAllowed } from '../data/session';
+import { Can } from '../components/Can';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { NewProjectModal } from '../components/projects/NewProjectModal';
-import { graphql } from '../gql';
+import { useProjects } from '../data/projects';
 import { links } from '../routing/links';
-
-const ProjectsQuery = graphql(`
-  query Projects {
-    projects { id name description health featureCount memberCount }
-  }
-`);
 
 // The colour is the badge's dot; its text keeps the page's text colour (AA contrast whatever the colour).
 const healthColor = (health: number) => (health >= 75 ? 'green' : health >= 50 ? 'yellow' : 'red');
 
 /** `/projects`: every project with its health, flag count and members; "New project" for those who may create one. */
 export default function ProjectsPage() {
-  const projects = useQuery({ queryKey: ['projects'], queryFn: () => gql(ProjectsQuery) });
-  const { can } = useAllowed();
+  const projects = useProjects();
   const [creating, { open, close }] = useDisclosure(false);
   return (
     <>
       <Group justify="space-between" mb="md">
         <Title order={1}>Projects</Title>
-        {can('CREATE_PROJECT') && <Button onClick={open}>New project</Button>}
+        <Can permission="CREATE_PROJECT"><Button onClick={open}>New project</Button></Can>
       </Group>
       <ErrorNotice error={projects.error} />
       {projects.isPending && <Loader aria-label="Loading projects" />}
@@ -56,7 +47,7 @@ export default function ProjectsPage() {
           </Table.Tbody>
         </Table>
       )}
-      <NewProjectModal opened={creating} onClose={close} />
+      {creating && <NewProjectModal onClose={close} />}
     </>
   );
 }

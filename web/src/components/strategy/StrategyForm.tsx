@@ -1,9 +1,7 @@
-import { Button, Divider, Group, Loader, MultiSelect, Select, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
-import { useMutation } from '@tanstack/react-query';
+import { Divider, Group, Loader, MultiSelect, Select, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { useEffect, useMemo, useState } from 'react';
-import { gql } from '../../api/client';
 import { ApiError } from '../../api/errors';
-import { graphql } from '../../gql';
+import { useSaveStrategy, type FlagInEnvironment, type Propose } from '../../data/flags/environment';
 import { constraintErrorAt, fromConstraint, hasErrors, toConstraintInput, validateConstraints, type ConstraintDraft, type ConstraintErrors } from '../../logic/constraints';
 import {
   defaultParameters, parameterErrorAt, parametersFromJson, stickinessChoices, toParameters, validateParameters, type ParameterDefinition,
@@ -12,6 +10,7 @@ import { fromVariant, toVariantInputs, validateVariants, variantErrorAt, type Va
 import { ConstraintEditor } from '../constraints/ConstraintEditor';
 import { legalValuesByField, useContextFields } from '../constraints/contextFields';
 import { ErrorNotice } from '../ErrorNotice';
+import { EditorFooter } from '../flags/EditorFooter';
 import { VariantsFields } from '../variants/VariantsFields';
 import { useProjectStickiness, useSegments, useStrategyDefinitions } from './editorData';
 import { StrategyParameters } from './StrategyParameters';
@@ -29,31 +28,15 @@ export interface EditedStrategy {
 }
 
 export interface StrategyFormProps {
-  project: string;
-  featureName: string;
-  environment: string;
+  /** The flag and environment the strategy belongs to. */
+  at: FlagInEnvironment;
   /** The strategy to edit; absent to add a new one. */
   strategy?: EditedStrategy;
-  /** Called once the strategy was saved (after the mutation succeeded), or the user cancelled. */
-  onDone(saved: boolean): void;
-  /**
-   * Where change requests guard the environment: sends the strategy (with `id` when editing) somewhere else than
-   * add/updateFeatureStrategy, as a change of the user's draft. The button then says so.
-   */
-  propose?(strategy: Record<string, unknown>): Promise<unknown>;
+  /** Called once the strategy was saved (and the flag read again), or the user cancelled. */
+  onClose(): void;
+  /** Where change requests guard the environment: the strategy becomes a change of the user's draft, and the button says so. */
+  propose?: Propose;
 }
-
-const AddStrategyMutation = graphql(`
-  mutation StrategyFormAdd($input: AddFeatureStrategyInput!) {
-    addFeatureStrategy(input: $input) { id }
-  }
-`);
-
-const UpdateStrategyMutation = graphql(`
-  mutation StrategyFormUpdate($input: UpdateFeatureStrategyInput!) {
-    updateFeatureStrategy(input: $input) { id }
-  }
-`);
 
 /** The service's refusal details, placed on the fields their paths name. */
 interface PlacedErrors {
@@ -72,7 +55,8 @@ const NO_ERRORS: PlacedErrors = { parameters: {}, constraints: [], variants: [] 
  * constraint editor, segments and strategy variants. It sends addFeatureStrategy/updateFeatureStrategy itself and
  * shows the service's refusals next to what caused them.
  */
-export function StrategyForm({ project, featureName, environment, strategy, onDone, propose }: StrategyFormProps) {
+export function StrategyForm({ at, strategy, onClose, propose }: StrategyFormProps) {
+  const { project, feature: featureName } = at;
   const definitions = useStrategyDefinitions();
   const fields = useContextFields();
   const segments = useSegments(project);
@@ -111,26 +95,17 @@ export function StrategyForm({ project, featureName, environment, strategy, onDo
   };
   const valid = Object.keys(validation.parameters).length === 0 && !validation.constraints.some(hasErrors) && validation.variants.ok;
 
-  const save = useMutation({
-    mutationFn: () => {
-      const fields = {
-        name,
-        title: title.trim() || null,
-        disabled,
-        parameters: toParameters(declared, parameters),
-        constraints: constraints.map(toConstraintInput),
-        segments: segmentIds.map(Number),
-        variants: toVariantInputs(variants, false),
-      };
-      if (propose) return propose(strategy ? { id: strategy.id, ...fields } : fields).then(() => undefined);
-      const body = { project, feature: featureName, environment, ...fields };
-      return strategy
-        ? gql(UpdateStrategyMutation, { input: { ...body, id: strategy.id } }).then(() => undefined)
-        : gql(AddStrategyMutation, { input: body }).then(() => undefined);
-    },
-    onSuccess: () => onDone(true),
-    onError: (error) => setPlaced(placeErrors(error)),
-  });
+  const save = useSaveStrategy(at, propose);
+  const send = () => save.mutate({
+    ...(strategy ? { id: strategy.id } : {}),
+    name,
+    title: title.trim() || null,
+    disabled,
+    parameters: toParameters(declared, parameters),
+    constraints: constraints.map(toConstraintInput),
+    segments: segmentIds.map(Number),
+    variants: toVariantInputs(variants, false),
+  }, { onSuccess: onClose, onError: (error) => setPlaced(placeErrors(error)) });
 
   // Any edit takes the service's old complaints away (they were about what was sent).
   const edited = <T,>(set: (v: T) => void) => (v: T) => { set(v); setPlaced(NO_ERRORS); };
@@ -217,20 +192,16 @@ export function StrategyForm({ project, featureName, environment, strategy, onDo
         fields={fields.data ?? []}
       />
 
-      <ErrorNotice error={save.error} />
-      {attempted && !valid && <Text size="sm" c="red" role="alert">Some fields need attention (marked above) before the strategy can be saved.</Text>}
-      <Group justify="flex-end">
-        <Button variant="default" onClick={() => onDone(false)}>Cancel</Button>
-        <Button
-          loading={save.isPending}
-          onClick={() => {
-            setAttempted(true);
-            if (valid) save.mutate();
-          }}
-        >
-          {propose ? 'Add to draft' : 'Save'}
-        </Button>
-      </Group>
+      <EditorFooter
+        mutation={save}
+        drafting={!!propose}
+        problem={attempted && !valid && <Text size="sm" c="red" role="alert">Some fields need attention (marked above) before the strategy can be saved.</Text>}
+        onCancel={onClose}
+        onSave={() => {
+          setAttempted(true);
+          if (valid) send();
+        }}
+      />
     </Stack>
   );
 }

@@ -1,13 +1,11 @@
-import { Button, Group, Stack } from '@mantine/core';
-import { useMutation } from '@tanstack/react-query';
+import { Stack } from '@mantine/core';
 import { useState } from 'react';
-import { gql } from '../../api/client';
 import { ApiError } from '../../api/errors';
-import { graphql } from '../../gql';
+import { useSetVariants, type FlagInEnvironment, type Propose } from '../../data/flags/environment';
 import { stickinessChoices } from '../../logic/strategy-parameters';
 import { fromVariant, toVariantInputs, validateVariants, variantErrorAt, type VariantErrors, type VariantShape } from '../../logic/variants';
-import { ErrorNotice } from '../ErrorNotice';
 import { useContextFields } from '../constraints/contextFields';
+import { EditorFooter } from '../flags/EditorFooter';
 import { useProjectStickiness } from '../strategy/editorData';
 import { VariantsFields } from './VariantsFields';
 
@@ -15,40 +13,26 @@ import { VariantsFields } from './VariantsFields';
 export type EditedVariant = VariantShape;
 
 export interface FeatureVariantsEditorProps {
-  project: string;
-  featureName: string;
-  environment: string;
+  /** The flag and environment whose variants these are. */
+  at: FlagInEnvironment;
   variants: EditedVariant[];
-  /** Called once the variants were saved (after the mutation succeeded), or the user cancelled. */
-  onDone(saved: boolean): void;
+  /** Called once the variants were saved (and the flag read again), or the user cancelled. */
+  onClose(): void;
   /** Where change requests guard the environment: sends the variants as a change of the user's draft instead. */
-  propose?(variants: unknown[]): Promise<unknown>;
+  propose?: Propose;
 }
-
-const SetVariantsMutation = graphql(`
-  mutation FeatureVariantsEditorSet($input: SetFeatureVariantsInput!) {
-    setFeatureVariants(input: $input) { name weight weightType stickiness }
-  }
-`);
 
 /**
  * Edits a flag's variants in one environment: weights that always add up to 100%, stickiness, payloads (JSON checked
  * before sending), overrides, then setFeatureVariants for that environment alone.
  */
-export function FeatureVariantsEditor({ project, featureName, environment, variants, onDone, propose }: FeatureVariantsEditorProps) {
+export function FeatureVariantsEditor({ at, variants, onClose, propose }: FeatureVariantsEditorProps) {
   const [drafts, setDrafts] = useState(() => variants.map(fromVariant));
   const [attempted, setAttempted] = useState(false);
   const [serverErrors, setServerErrors] = useState<{ variants: VariantErrors[]; list?: string }>({ variants: [] });
   const fields = useContextFields();
-  const projectStickiness = useProjectStickiness(project);
-
-  const save = useMutation({
-    mutationFn: () => (propose
-      ? propose(toVariantInputs(drafts, true))
-      : gql(SetVariantsMutation, { input: { project, feature: featureName, environments: [environment], variants: toVariantInputs(drafts, true) } })),
-    onSuccess: () => onDone(true),
-    onError: (error) => setServerErrors(placeErrors(error)),
-  });
+  const projectStickiness = useProjectStickiness(at.project);
+  const save = useSetVariants(at, propose);
 
   const validation = validateVariants(drafts);
   const errors = drafts.map((_, i) => ({ ...(attempted ? validation.variants[i] : {}), ...serverErrors.variants[i] }));
@@ -57,7 +41,7 @@ export function FeatureVariantsEditor({ project, featureName, environment, varia
     <Stack gap="md">
       <VariantsFields
         title="Variants"
-        description={`What the flag hands out when it is enabled in ${environment}. Fixed weights keep their share; variable ones split what is left.`}
+        description={`What the flag hands out when it is enabled in ${at.environment}. Fixed weights keep their share; variable ones split what is left.`}
         value={drafts}
         onChange={(next) => { setDrafts(next); setServerErrors({ variants: [] }); }}
         errors={errors}
@@ -67,19 +51,15 @@ export function FeatureVariantsEditor({ project, featureName, environment, varia
         withOverrides
         fields={fields.data ?? []}
       />
-      <ErrorNotice error={save.error} />
-      <Group justify="flex-end">
-        <Button variant="default" onClick={() => onDone(false)}>Cancel</Button>
-        <Button
-          loading={save.isPending}
-          onClick={() => {
-            setAttempted(true);
-            if (validation.ok) save.mutate();
-          }}
-        >
-          {propose ? 'Add to draft' : 'Save'}
-        </Button>
-      </Group>
+      <EditorFooter
+        mutation={save}
+        drafting={!!propose}
+        onCancel={onClose}
+        onSave={() => {
+          setAttempted(true);
+          if (validation.ok) save.mutate(toVariantInputs(drafts, true), { onSuccess: onClose, onError: (error) => setServerErrors(placeErrors(error)) });
+        }}
+      />
     </Stack>
   );
 }

@@ -1,17 +1,17 @@
 import { Badge, Button, Card, Group, Modal, Stack, Switch, Table, Text, Title } from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
-import { gql } from '../../api/client';
-import { useAllowed } from '../../data/session';
+import { Can } from '../../components/Can';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { StrategyForm } from '../../components/strategy/StrategyForm';
 import { FeatureVariantsEditor } from '../../components/variants/FeatureVariantsEditor';
+import { useSetEnabled, useSortStrategies, type Propose } from '../../data/flags/environment';
+import type { FlagEnvironment, FlagStrategy } from '../../data/flags/flag';
+import { useAllowed } from '../../data/session';
+import type { PermissionName } from '../../gql/graphql';
 import { movedSortOrder, weightPercent } from '../../logic/flag-summary';
 import { DraftBanner, type PendingRequest } from '../changes/DraftBanner';
-import { useProposeChanges, type ProposedChange } from '../changes/drafts';
+import { useProposeChanges } from '../changes/drafts';
 import { StrategyCard } from './StrategyCard';
-import { flagKey, FlagPageSetEnabled, FlagPageSortStrategies, useFlagMutation, type FlagEnvironment, type FlagStrategy } from './queries';
-import type { PermissionName } from '../../gql/graphql';
 
 interface EnvironmentSectionProps {
   project: string;
@@ -30,7 +30,6 @@ export function EnvironmentSection({ project, featureName, environment, changeRe
   const env = environment.name;
   const allowed = useAllowed(project, env);
   const can = (permission: PermissionName) => !readOnly && allowed.can(permission);
-  const client = useQueryClient();
   const [editing, setEditing] = useState<FlagStrategy | 'new' | null>(null);
   const [editingVariants, setEditingVariants] = useState(false);
   const [moved, setMoved] = useState<{ id: string; delta: -1 | 1; to: number } | null>(null);
@@ -39,14 +38,10 @@ export function EnvironmentSection({ project, featureName, environment, changeRe
   // Guarded, and the user may not skip the process: every edit below becomes a change of their draft instead.
   const drafting = !!changeRequests && !allowed.loading && !allowed.can('SKIP_CHANGE_REQUEST');
   const proposal = useProposeChanges(project);
-  const propose = drafting ? (change: ProposedChange) => proposal.mutateAsync({ environment: env, changes: change }) : undefined;
-
-  const setEnabled = useFlagMutation(featureName, (enabled: boolean) => (propose
-    ? propose({ action: 'updateEnabled', feature: featureName, payload: { enabled } })
-    : gql(FlagPageSetEnabled, { input: { project, feature: featureName, environment: env, enabled } })));
-  const sort = useFlagMutation(featureName, (order: Array<{ id: string; sortOrder: number }>) => (propose
-    ? propose({ action: 'reorderStrategy', feature: featureName, payload: order })
-    : gql(FlagPageSortStrategies, { input: { project, feature: featureName, environment: env, order } })));
+  const propose: Propose | undefined = drafting ? (change) => proposal.mutateAsync({ environment: env, changes: change }) : undefined;
+  const at = { project, feature: featureName, environment: env };
+  const setEnabled = useSetEnabled(at, propose);
+  const sort = useSortStrategies(at, propose);
 
   const strategies = environment.strategies;
   const move = (index: number, delta: -1 | 1) => {
@@ -55,10 +50,9 @@ export function EnvironmentSection({ project, featureName, environment, changeRe
     setMoved({ id: strategies[index].id, delta, to: index + delta });
     sort.mutate(order);
   };
-  const done = (saved: boolean) => {
+  const closeEditors = () => {
     setEditing(null);
     setEditingVariants(false);
-    if (saved) void client.invalidateQueries({ queryKey: flagKey(featureName) });
   };
 
   return (
@@ -94,9 +88,7 @@ export function EnvironmentSection({ project, featureName, environment, changeRe
         {strategies.map((s, i) => (
           <StrategyCard
             key={s.id}
-            project={project}
-            featureName={featureName}
-            environment={env}
+            at={at}
             strategy={s}
             position={i}
             count={strategies.length}
@@ -110,17 +102,21 @@ export function EnvironmentSection({ project, featureName, environment, changeRe
           />
         ))}
         <ErrorNotice error={sort.error} />
-        {can('CREATE_FEATURE_STRATEGY') && (
-          <Group>
-            <Button variant="light" size="sm" onClick={() => setEditing('new')}>Add strategy</Button>
-          </Group>
+        {!readOnly && (
+          <Can permission="CREATE_FEATURE_STRATEGY" project={project} environment={env}>
+            <Group>
+              <Button variant="light" size="sm" onClick={() => setEditing('new')}>Add strategy</Button>
+            </Group>
+          </Can>
         )}
       </Stack>
 
       <Group justify="space-between" mt="md" mb={4}>
         <Title order={3} size="h5">Variants</Title>
-        {can('UPDATE_FEATURE_ENVIRONMENT_VARIANTS') && (
-          <Button variant="default" size="xs" onClick={() => setEditingVariants(true)} aria-label={`Edit variants in ${env}`}>Edit variants</Button>
+        {!readOnly && (
+          <Can permission="UPDATE_FEATURE_ENVIRONMENT_VARIANTS" project={project} environment={env}>
+            <Button variant="default" size="xs" onClick={() => setEditingVariants(true)} aria-label={`Edit variants in ${env}`}>Edit variants</Button>
+          </Can>
         )}
       </Group>
       {environment.variants.length === 0 ? (
@@ -145,17 +141,12 @@ export function EnvironmentSection({ project, featureName, environment, changeRe
 
       <Modal opened={editing !== null} onClose={() => setEditing(null)} title={editing === 'new' ? 'Add strategy' : 'Edit strategy'} size="xl">
         {editing !== null && (
-          <StrategyForm project={project} featureName={featureName} environment={env}
-            {...(editing === 'new' ? {} : { strategy: editing })} onDone={done}
-            {...(propose ? { propose: (body: Record<string, unknown>) => propose(editing === 'new'
-              ? { action: 'addStrategy', feature: featureName, payload: body }
-              : { action: 'updateStrategy', feature: featureName, payload: body }) } : {})} />
+          <StrategyForm at={at} {...(editing === 'new' ? {} : { strategy: editing })} onClose={closeEditors} {...(propose ? { propose } : {})} />
         )}
       </Modal>
       <Modal opened={editingVariants} onClose={() => setEditingVariants(false)} title="Edit variants" size="xl">
         {editingVariants && (
-          <FeatureVariantsEditor project={project} featureName={featureName} environment={env} variants={environment.variants} onDone={done}
-            {...(propose ? { propose: (variants: unknown[]) => propose({ action: 'patchVariant', feature: featureName, payload: { variants } }) } : {})} />
+          <FeatureVariantsEditor at={at} variants={environment.variants} onClose={closeEditors} {...(propose ? { propose } : {})} />
         )}
       </Modal>
     </Card>

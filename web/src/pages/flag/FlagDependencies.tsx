@@ -1,33 +1,21 @@
 import { Anchor, Badge, Button, Card, CloseButton, Group, List, Select, Stack, TagsInput, Text, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { gql } from '../../api/client';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { FlagPageAddDependency, FlagPageProjectFlagsQuery, FlagPageRemoveDependency, useFlagMutation, type Flag } from './queries';
+import { useServerErrors } from '../../components/form/FormModal';
+import { useAddDependency, useRemoveDependency } from '../../data/flags/edits';
+import { useProjectFlagNames, type Flag } from '../../data/flags/flag';
 import { links } from '../../routing/links';
-
 
 /** Parents the flag depends on (with the state and variants they must have), flags that depend on it, and adding one. */
 export function FlagDependencies({ flag, mayUpdate }: { flag: Flag; mayUpdate: boolean }) {
   const [adding, setAdding] = useState(false);
-  const [parent, setParent] = useState<string | null>(null);
-  const [state, setState] = useState<string>('enabled');
-  const [variants, setVariants] = useState<string[]>([]);
   // The project's flags are read only when the user starts adding a dependency.
-  const flags = useQuery({
-    queryKey: ['flag-page-project-flags', flag.project],
-    queryFn: () => gql(FlagPageProjectFlagsQuery, { project: flag.project }),
-    enabled: adding,
-  });
-  const add = useFlagMutation(flag.name, () =>
-    gql(FlagPageAddDependency, {
-      input: { project: flag.project, feature: flag.name, parent: parent ?? '', enabled: state === 'enabled', ...(state === 'enabled' && variants.length ? { variants } : {}) },
-    }));
-  const remove = useFlagMutation(flag.name, (p: string) => gql(FlagPageRemoveDependency, { input: { project: flag.project, feature: flag.name, parent: p } }));
-
+  const flags = useProjectFlagNames(flag.project, adding);
+  const remove = useRemoveDependency(flag);
   const taken = new Set([flag.name, ...flag.children, ...flag.dependencies.map((d) => d.feature)]);
-  const candidates = (flags.data?.project.features.nodes ?? []).map((f) => f.name).filter((n) => !taken.has(n));
+  const candidates = (flags.data ?? []).filter((n) => !taken.has(n));
 
   return (
     <Card withBorder radius="md" padding="md" component="section" aria-labelledby="flag-dependencies">
@@ -62,26 +50,46 @@ export function FlagDependencies({ flag, mayUpdate }: { flag: Flag; mayUpdate: b
           <Group><Button size="xs" variant="light" onClick={() => setAdding(true)}>Add dependency</Button></Group>
         )}
         {mayUpdate && adding && (
-          <Stack gap="xs">
-            <Select label="Parent flag" searchable data={candidates} value={parent} onChange={setParent}
-              placeholder={flags.isPending ? 'Loading flags…' : 'Pick a flag of this project'} nothingFoundMessage="No other flag in this project" />
-            <ErrorNotice error={flags.error} />
-            <Select label="Required state" data={[{ value: 'enabled', label: 'Parent enabled' }, { value: 'disabled', label: 'Parent disabled' }]}
-              value={state} onChange={(v) => setState(v ?? 'enabled')} allowDeselect={false} />
-            {state === 'enabled' && (
-              <TagsInput label="Required variants" description="Optional: the parent must resolve to one of these." value={variants} onChange={setVariants} />
-            )}
-            <Group gap="xs">
-              <Button size="xs" disabled={!parent} loading={add.isPending}
-                onClick={() => add.mutate(undefined, { onSuccess: () => { setAdding(false); setParent(null); setVariants([]); } })}>
-                Save dependency
-              </Button>
-              <Button size="xs" variant="default" onClick={() => { setAdding(false); add.reset(); }}>Cancel</Button>
-            </Group>
-            <ErrorNotice error={add.error} />
-          </Stack>
+          <DependencyForm flag={flag} candidates={candidates} loading={flags.isPending} error={flags.error} onClose={() => setAdding(false)} />
         )}
       </Stack>
     </Card>
+  );
+}
+
+interface DependencyFormProps {
+  flag: Flag;
+  /** The project's other flags that may become a parent. */
+  candidates: string[];
+  loading: boolean;
+  error: unknown;
+  onClose(): void;
+}
+
+/** A new dependency: the parent, the state it must have, and (enabled) the variants it must resolve to. */
+function DependencyForm({ flag, candidates, loading, error, onClose }: DependencyFormProps) {
+  const add = useAddDependency(flag);
+  const form = useForm({ initialValues: { parent: null as string | null, state: 'enabled', variants: [] as string[] } });
+  useServerErrors(form, add.error);
+  const { parent, state } = form.getValues();
+  const submit = form.onSubmit((v) => {
+    if (v.parent) add.mutate({ parent: v.parent, enabled: v.state === 'enabled', variants: v.variants }, { onSuccess: onClose });
+  });
+  return (
+    <Stack gap="xs">
+      <Select label="Parent flag" searchable data={candidates} {...form.getInputProps('parent')}
+        placeholder={loading ? 'Loading flags…' : 'Pick a flag of this project'} nothingFoundMessage="No other flag in this project" />
+      <ErrorNotice error={error} />
+      <Select label="Required state" data={[{ value: 'enabled', label: 'Parent enabled' }, { value: 'disabled', label: 'Parent disabled' }]}
+        {...form.getInputProps('state')} allowDeselect={false} />
+      {state === 'enabled' && (
+        <TagsInput label="Required variants" description="Optional: the parent must resolve to one of these." {...form.getInputProps('variants')} />
+      )}
+      <Group gap="xs">
+        <Button size="xs" disabled={!parent} loading={add.isPending} onClick={() => submit()}>Save dependency</Button>
+        <Button size="xs" variant="default" onClick={onClose}>Cancel</Button>
+      </Group>
+      <ErrorNotice error={add.error} />
+    </Stack>
   );
 }

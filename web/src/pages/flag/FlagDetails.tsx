@@ -1,25 +1,17 @@
 import { Badge, Button, Card, CloseButton, Group, Select, Stack, Switch, Text, Textarea, TextInput, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
-import { gql } from '../../api/client';
+import { useForm } from '@mantine/form';
+import { useEffect } from 'react';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { FlagPageChoicesQuery, FlagPageSetStale, FlagPageTag, FlagPageUntag, FlagPageUpdateFeature, useFlagMutation, type Flag } from './queries';
-
-const useChoices = () => useQuery({ queryKey: ['flag-page-choices'], queryFn: () => gql(FlagPageChoicesQuery), staleTime: 5 * 60_000 });
+import { useServerErrors } from '../../components/form/FormModal';
+import { useSetFlagStale, useTagFlag, useUntagFlag, useUpdateFlag } from '../../data/flags/edits';
+import { useFlagChoices, type Flag } from '../../data/flags/flag';
 
 /** The flag's metadata: description (saved with "Save"), type, stale and impression data, each sent on its own. */
 export function FlagDetails({ flag, mayUpdate }: { flag: Flag; mayUpdate: boolean }) {
-  const choices = useChoices();
-  const [description, setDescription] = useState(flag.description ?? '');
-  // The server's description replaces the draft whenever it changes (after a save, or an edit made elsewhere).
-  useEffect(() => setDescription(flag.description ?? ''), [flag.description]);
-
-  const base = { project: flag.project, feature: flag.name };
-  const saveDescription = useFlagMutation(flag.name, (value: string) => gql(FlagPageUpdateFeature, { input: { ...base, description: value } }));
-  const setType = useFlagMutation(flag.name, (type: string) => gql(FlagPageUpdateFeature, { input: { ...base, type } }));
-  const setImpressions = useFlagMutation(flag.name, (impressionData: boolean) => gql(FlagPageUpdateFeature, { input: { ...base, impressionData } }));
-  const setStale = useFlagMutation(flag.name, (stale: boolean) =>
-    gql(FlagPageSetStale, { input: { project: flag.project, features: [flag.name], stale } }));
+  const choices = useFlagChoices();
+  const setType = useUpdateFlag(flag);
+  const setImpressions = useUpdateFlag(flag);
+  const setStale = useSetFlagStale(flag);
 
   const types = choices.data?.featureTypes ?? [];
   const typeData = types.some((t) => t.id === flag.type) ? types.map((t) => ({ value: t.id, label: t.name })) : [{ value: flag.type, label: flag.type }, ...types.map((t) => ({ value: t.id, label: t.name }))];
@@ -29,15 +21,7 @@ export function FlagDetails({ flag, mayUpdate }: { flag: Flag; mayUpdate: boolea
       <Title order={2} size="h4" id="flag-details" mb="sm">Details</Title>
       <Stack gap="sm">
         {mayUpdate ? (
-          <div>
-            <Textarea label="Description" autosize minRows={2} maxRows={8} value={description} onChange={(e) => setDescription(e.currentTarget.value)} />
-            <Group justify="flex-end" mt={6}>
-              <Button size="xs" disabled={description === (flag.description ?? '')} loading={saveDescription.isPending} onClick={() => saveDescription.mutate(description)}>
-                Save
-              </Button>
-            </Group>
-            <ErrorNotice error={saveDescription.error} />
-          </div>
+          <DescriptionForm flag={flag} />
         ) : (
           <div>
             <Text size="sm" fw={500}>Description</Text>
@@ -47,7 +31,7 @@ export function FlagDetails({ flag, mayUpdate }: { flag: Flag; mayUpdate: boolea
         {mayUpdate ? (
           <div>
             <Select label="Type" data={typeData} value={flag.type} allowDeselect={false} disabled={setType.isPending}
-              onChange={(value) => value && value !== flag.type && setType.mutate(value)} />
+              onChange={(type) => type && type !== flag.type && setType.mutate({ type })} />
             <ErrorNotice error={setType.error} />
           </div>
         ) : (
@@ -58,7 +42,7 @@ export function FlagDetails({ flag, mayUpdate }: { flag: Flag; mayUpdate: boolea
             <Switch label="Stale" checked={flag.stale} disabled={setStale.isPending} onChange={(e) => setStale.mutate(e.currentTarget.checked)} />
             <ErrorNotice error={setStale.error} />
             <Switch mt="sm" label="Impression data" checked={flag.impressionData} disabled={setImpressions.isPending}
-              onChange={(e) => setImpressions.mutate(e.currentTarget.checked)} />
+              onChange={(e) => setImpressions.mutate({ impressionData: e.currentTarget.checked })} />
             <ErrorNotice error={setImpressions.error} />
           </div>
         ) : (
@@ -75,18 +59,15 @@ export function FlagDetails({ flag, mayUpdate }: { flag: Flag; mayUpdate: boolea
 
 /** The flag's tags: each with a remove button, and a type and value to add one. */
 export function FlagTags({ flag, mayUpdate }: { flag: Flag; mayUpdate: boolean }) {
-  const choices = useChoices();
-  const [type, setType] = useState<string | null>('simple');
-  const [value, setValue] = useState('');
-  const add = useFlagMutation(flag.name, (tag: { type: string; value: string }) => gql(FlagPageTag, { input: { feature: flag.name, ...tag } }));
-  const remove = useFlagMutation(flag.name, (tag: { type: string; value: string }) => gql(FlagPageUntag, { input: { feature: flag.name, ...tag } }));
+  const choices = useFlagChoices();
+  const add = useTagFlag(flag);
+  const remove = useUntagFlag(flag);
+  const form = useForm({ initialValues: { type: 'simple', value: '' } });
+  useServerErrors(form, add.error);
   const tagTypes = (choices.data?.tagTypes ?? []).map((t) => t.name);
-
-  const submit = (e: React.FormEvent) => {
-    e.preventDefault();
-    if (!type || !value.trim()) return;
-    add.mutate({ type, value: value.trim() }, { onSuccess: () => setValue('') });
-  };
+  const submit = form.onSubmit(({ type, value }) => {
+    if (value.trim()) add.mutate({ type, value: value.trim() }, { onSuccess: () => form.setFieldValue('value', '') });
+  });
 
   return (
     <Card withBorder radius="md" padding="md" component="section" aria-labelledby="flag-tags">
@@ -107,13 +88,32 @@ export function FlagTags({ flag, mayUpdate }: { flag: Flag; mayUpdate: boolean }
       {mayUpdate && (
         <form onSubmit={submit}>
           <Group gap="xs" mt="sm" align="flex-end" wrap="nowrap">
-            <Select label="Tag type" data={tagTypes.length ? tagTypes : ['simple']} value={type} onChange={setType} allowDeselect={false} w={130} />
-            <TextInput label="Tag value" value={value} onChange={(e) => setValue(e.currentTarget.value)} style={{ flex: 1 }} />
-            <Button type="submit" variant="light" loading={add.isPending} disabled={!value.trim()}>Add tag</Button>
+            <Select label="Tag type" data={tagTypes.length ? tagTypes : ['simple']} {...form.getInputProps('type')} allowDeselect={false} w={130} />
+            <TextInput label="Tag value" {...form.getInputProps('value')} style={{ flex: 1 }} />
+            <Button type="submit" variant="light" loading={add.isPending} disabled={!form.getValues().value.trim()}>Add tag</Button>
           </Group>
           <ErrorNotice error={add.error} />
         </form>
       )}
     </Card>
+  );
+}
+
+/** The description, saved with "Save"; the service's description replaces the draft whenever it changes (a save, or an edit elsewhere). */
+function DescriptionForm({ flag }: { flag: Flag }) {
+  const save = useUpdateFlag(flag);
+  const saved = flag.description ?? '';
+  const form = useForm({ initialValues: { description: saved } });
+  useServerErrors(form, save.error);
+  useEffect(() => form.setValues({ description: saved }), [saved]); // eslint-disable-line react-hooks/exhaustive-deps
+  const { description } = form.getValues();
+  return (
+    <form onSubmit={form.onSubmit((v) => save.mutate({ description: v.description }))}>
+      <Textarea label="Description" autosize minRows={2} maxRows={8} {...form.getInputProps('description')} />
+      <Group justify="flex-end" mt={6}>
+        <Button type="submit" size="xs" disabled={description === saved} loading={save.isPending}>Save</Button>
+      </Group>
+      <ErrorNotice error={save.error} />
+    </form>
   );
 }

@@ -1,19 +1,10 @@
 import { Badge, Button, Card, Group, Table, Text, Title } from '@mantine/core';
-import { useInfiniteQuery } from '@tanstack/react-query';
-import { gql } from '../../api/client';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { flagKey, FlagPageEventsQuery } from './queries';
-
-const PAGE = 20;
+import { useFlagEvents } from '../../data/flags/flag';
 
 /** The flag's own audit events, newest first, a page at a time ("Show more"). */
 export function FlagEvents({ featureName }: { featureName: string }) {
-  const events = useInfiniteQuery({
-    queryKey: [...flagKey(featureName), 'events'],
-    queryFn: ({ pageParam }) => gql(FlagPageEventsQuery, { name: featureName, first: PAGE, after: pageParam }),
-    initialPageParam: null as string | null,
-    getNextPageParam: (last) => (last.feature.events.pageInfo.hasNextPage ? last.feature.events.pageInfo.endCursor : null),
-  });
+  const events = useFlagEvents(featureName);
   const rows = events.data?.pages.flatMap((p) => p.feature.events.nodes) ?? [];
   const total = events.data?.pages[0]?.feature.events.totalCount ?? 0;
 

@@ -1,23 +1,10 @@
 import { Anchor, Card, Group, Loader, Table, Text, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { gql } from '../../api/client';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { graphql } from '../../gql';
+import { useFlagUsage } from '../../data/flags/flag';
 import { relativeTime } from '../../logic/flag-list';
 import { onShare, usageRows } from '../../logic/usage';
 import { links } from '../../routing/links';
-
-// Its own query (not the flag page's): metrics move every minute, the flag's configuration does not.
-const FlagUsageQuery = graphql(`
-  query FlagUsage($name: String!) {
-    featureUsage(feature: $name) { lastHourUsage { environment yes no } seenApplications }
-    feature(name: $name) {
-      environments { name lastSeenAt }
-      metrics(hours: 24) { environment yes no }
-    }
-  }
-`);
 
 const count = (c: { yes: number; no: number }) => `${c.yes.toLocaleString()} / ${c.no.toLocaleString()}`;
 
@@ -26,7 +13,7 @@ const count = (c: { yes: number; no: number }) => `${c.yes.toLocaleString()} / $
  * in the last hour and the last 24 hours, and the applications that evaluated it.
  */
 export function FlagUsage({ featureName }: { featureName: string }) {
-  const usage = useQuery({ queryKey: ['flag-usage', featureName], queryFn: () => gql(FlagUsageQuery, { name: featureName }), refetchInterval: 60_000 });
+  const usage = useFlagUsage(featureName);
   const rows = usage.data ? usageRows(usage.data.feature.environments, usage.data.featureUsage.lastHourUsage, usage.data.feature.metrics) : [];
   const apps = usage.data?.featureUsage.seenApplications ?? [];
   return (

@@ -1,15 +1,13 @@
 import { ActionIcon, Badge, Button, Group, List, Paper, Stack, Text, Title, Tooltip } from '@mantine/core';
-import { useEffect, useRef, useState } from 'react';
-import { gql } from '../../api/client';
+import { useEffect, useRef } from 'react';
+import { useConfirm } from '../../components/ConfirmDialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
+import { useDeleteStrategy, useSetStrategyDisabled, type FlagInEnvironment, type Propose } from '../../data/flags/environment';
+import type { FlagStrategy } from '../../data/flags/flag';
+import { operatorLabel } from '../../logic/constraints';
 import {
   constraintSentence, constraintValues, parameterSummary, strategyHeading, strategyLabel, strategyMoveName, weightPercent,
 } from '../../logic/flag-summary';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { operatorLabel } from '../../logic/constraints';
-import { strategyPayload } from '../../logic/change-requests';
-import type { ProposedChange } from '../changes/drafts';
-import { FlagPageDeleteStrategy, FlagPageUpdateStrategy, useFlagMutation, type FlagStrategy } from './queries';
 
 export interface StrategyPermissions {
   update: boolean;
@@ -17,9 +15,7 @@ export interface StrategyPermissions {
 }
 
 interface StrategyCardProps {
-  project: string;
-  featureName: string;
-  environment: string;
+  at: FlagInEnvironment;
   strategy: FlagStrategy;
   position: number;
   count: number;
@@ -32,12 +28,11 @@ interface StrategyCardProps {
   onFocused(): void;
   onEdit(): void;
   /** Where change requests guard the environment: disabling and deleting become changes of the user's draft. */
-  propose?(change: ProposedChange): Promise<unknown>;
+  propose?: Propose;
 }
 
 /** One strategy of an environment: what it does (parameters, constraints, segments, variants) and what may be done to it. */
-export function StrategyCard({ project, featureName, environment, strategy, position, count, may, onMove, movePending, focusAfterMove, onFocused, onEdit, propose }: StrategyCardProps) {
-  const [confirming, setConfirming] = useState(false);
+export function StrategyCard({ at, strategy, position, count, may, onMove, movePending, focusAfterMove, onFocused, onEdit, propose }: StrategyCardProps) {
   const upRef = useRef<HTMLButtonElement>(null);
   const downRef = useRef<HTMLButtonElement>(null);
   // A keyboard user who moved a strategy keeps their place: the same button, or the other one at the end of the list.
@@ -47,14 +42,16 @@ export function StrategyCard({ project, featureName, environment, strategy, posi
     (first && !first.disabled ? first : second)?.focus();
     onFocused();
   }, [focusAfterMove, movePending, position, onFocused]);
-  const toggle = useFlagMutation(featureName, (disabled: boolean) => (propose
-    ? propose({ action: 'updateStrategy', feature: featureName, payload: { id: strategy.id, ...strategyPayload(strategy), disabled } })
-    : gql(FlagPageUpdateStrategy, { input: { project, feature: featureName, environment, id: strategy.id, disabled } })));
-  const remove = useFlagMutation(featureName, () => (propose
-    ? propose({ action: 'deleteStrategy', feature: featureName, payload: { id: strategy.id } })
-    : gql(FlagPageDeleteStrategy, { input: { project, feature: featureName, environment, id: strategy.id } })));
+  const toggle = useSetStrategyDisabled(at, strategy, propose);
   const heading = strategyHeading(strategy);
   const moveName = strategyMoveName(strategy);
+  const remove = useConfirm(useDeleteStrategy(at, propose), {
+    title: () => 'Delete strategy',
+    message: () => (propose
+      ? <>Propose deleting the strategy “{heading}” from {at.feature} in {at.environment}? The deletion goes into your draft change request.</>
+      : <>Delete the strategy “{heading}” from {at.feature} in {at.environment}? This cannot be undone.</>),
+    confirmLabel: propose ? 'Add deletion to draft' : 'Delete strategy',
+  });
 
   return (
     <Paper withBorder p="sm" radius="sm" bg={strategy.disabled ? 'gray.0' : undefined} aria-label={`Strategy ${heading}`} component="article">
@@ -89,7 +86,7 @@ export function StrategyCard({ project, featureName, environment, strategy, posi
             </>
           )}
           {may.remove && (
-            <Button size="xs" variant="outline" color="red" onClick={() => { remove.reset(); setConfirming(true); }} aria-label={`Delete ${moveName}`}>Delete</Button>
+            <Button size="xs" variant="outline" color="red" onClick={() => remove.ask(strategy.id)} aria-label={`Delete ${moveName}`}>Delete</Button>
           )}
         </Group>
       </Group>
@@ -132,18 +129,7 @@ export function StrategyCard({ project, featureName, environment, strategy, posi
       )}
 
       <ErrorNotice error={toggle.error} />
-      <ConfirmDialog
-        opened={confirming}
-        title="Delete strategy"
-        message={propose
-          ? <>Propose deleting the strategy “{heading}” from {featureName} in {environment}? The deletion goes into your draft change request.</>
-          : <>Delete the strategy “{heading}” from {featureName} in {environment}? This cannot be undone.</>}
-        confirmLabel={propose ? 'Add deletion to draft' : 'Delete strategy'}
-        pending={remove.isPending}
-        error={remove.error}
-        onClose={() => setConfirming(false)}
-        onConfirm={() => remove.mutate(undefined, { onSuccess: () => setConfirming(false) })}
-      />
+      {remove.dialog}
     </Paper>
   );
 }

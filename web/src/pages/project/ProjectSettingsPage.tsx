@@ -1,32 +1,11 @@
 import { Badge, Button, Card, Group, Loader, NumberInput, Stack, Switch, Table, Text, Textarea, TextInput, Title, VisuallyHidden } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useForm } from '@mantine/form';
 import { useParams } from 'react-router';
-import { gql } from '../../api/client';
-import { useAllowed } from '../../data/session';
 import { ErrorNotice } from '../../components/ErrorNotice';
+import { useServerErrors } from '../../components/form/FormModal';
 import { ProjectNav } from '../../components/projects/ProjectNav';
-import { graphql } from '../../gql';
-
-const SettingsQuery = graphql(`
-  query ProjectSettings($project: String!) {
-    project(id: $project) { id name description }
-    changeRequestConfig(project: $project) { environment type changeRequestsEnabled requiredApprovals }
-  }
-`);
-
-const UpdateConfigMutation = graphql(`
-  mutation ProjectSettingsUpdateChangeRequests($input: UpdateChangeRequestConfigInput!) {
-    updateChangeRequestConfig(input: $input) { environment changeRequestsEnabled requiredApprovals }
-  }
-`);
-
-const UpdateProjectMutation = graphql(`
-  mutation ProjectSettingsUpdateProject($input: UpdateProjectInput!) {
-    updateProject(input: $input) { id name description }
-  }
-`);
+import { useProjectSettings, useUpdateChangeRequestConfig, useUpdateProject } from '../../data/projects';
+import { useAllowed } from '../../data/session';
 
 type Config = { environment: string; type: string; changeRequestsEnabled: boolean; requiredApprovals: number };
 
@@ -36,7 +15,7 @@ type Config = { environment: string; type: string; changeRequestsEnabled: boolea
  */
 export default function ProjectSettingsPage() {
   const project = useParams().projectId ?? '';
-  const settings = useQuery({ queryKey: ['project-settings', project], queryFn: () => gql(SettingsQuery, { project }) });
+  const settings = useProjectSettings(project);
   const may = useAllowed(project).can('UPDATE_PROJECT');
 
   return (
@@ -74,22 +53,11 @@ export default function ProjectSettingsPage() {
 
 /** One environment's setting: a switch and the approvals, saved together (the row is keyed by the saved values). */
 function ConfigRow({ project, config, may }: { project: string; config: Config; may: boolean }) {
-  const client = useQueryClient();
-  const [enabled, setEnabled] = useState(config.changeRequestsEnabled);
-  const [approvals, setApprovals] = useState<number>(config.requiredApprovals);
+  const save = useUpdateChangeRequestConfig(project);
+  const form = useForm({ initialValues: { changeRequestsEnabled: config.changeRequestsEnabled, requiredApprovals: config.requiredApprovals } });
+  useServerErrors(form, save.error);
   const env = config.environment;
-  const save = useMutation({
-    mutationFn: () => gql(UpdateConfigMutation, { input: { project, environment: env, changeRequestsEnabled: enabled, requiredApprovals: approvals } }),
-    onSuccess: (r) => {
-      const c = r.updateChangeRequestConfig;
-      notifications.show({ title: `Saved for ${env}`, message: c.changeRequestsEnabled ? `Change requests on, ${c.requiredApprovals} approval(s).` : 'Change requests off.' });
-      // The flag pages and list read the same setting.
-      void client.invalidateQueries({ queryKey: ['project-settings', project] });
-      void client.invalidateQueries({ queryKey: ['flag-page-change-requests', project] });
-      void client.invalidateQueries({ queryKey: ['project-flags', project] });
-    },
-  });
-  const changed = enabled !== config.changeRequestsEnabled || approvals !== config.requiredApprovals;
+  const approvals = form.getInputProps('requiredApprovals');
 
   return (
     <Table.Tr>
@@ -98,14 +66,15 @@ function ConfigRow({ project, config, may }: { project: string; config: Config; 
       </Table.Td>
       <Table.Td>
         {may ? (
-          <Switch label={`Change requests in ${env}`} checked={enabled} onChange={(e) => setEnabled(e.currentTarget.checked)} />
+          <Switch label={`Change requests in ${env}`} {...form.getInputProps('changeRequestsEnabled', { type: 'checkbox' })} />
         ) : (
           <Text size="sm">{config.changeRequestsEnabled ? 'Required' : 'Not required'}</Text>
         )}
       </Table.Td>
       <Table.Td>
         {may ? (
-          <NumberInput aria-label={`Approvals needed in ${env}`} hideControls min={1} max={10} w={110} value={approvals} onChange={(v) => setApprovals(typeof v === 'number' ? v : Number(v) || 1)} allowDecimal={false} />
+          <NumberInput aria-label={`Approvals needed in ${env}`} hideControls min={1} max={10} w={110} allowDecimal={false} {...approvals}
+            onChange={(v) => approvals.onChange(typeof v === 'number' ? v : Number(v) || 1)} />
         ) : (
           <Text size="sm">{config.requiredApprovals}</Text>
         )}
@@ -113,7 +82,8 @@ function ConfigRow({ project, config, may }: { project: string; config: Config; 
       <Table.Td>
         {may && (
           <Stack gap={4}>
-            <Button size="xs" disabled={!changed} loading={save.isPending} onClick={() => save.mutate()} aria-label={`Save change requests for ${env}`}>Save</Button>
+            <Button size="xs" disabled={!form.isDirty()} loading={save.isPending} onClick={() => save.mutate({ environment: env, ...form.getValues() })}
+              aria-label={`Save change requests for ${env}`}>Save</Button>
             <ErrorNotice error={save.error} />
           </Stack>
         )}
@@ -124,33 +94,25 @@ function ConfigRow({ project, config, may }: { project: string; config: Config; 
 
 /** Name and description (updateProject), for those who may change the project. */
 function ProjectDetails({ project, may }: { project: { id: string; name: string; description?: string | null }; may: boolean }) {
-  const client = useQueryClient();
-  const [name, setName] = useState(project.name);
-  const [description, setDescription] = useState(project.description ?? '');
-  const save = useMutation({
-    mutationFn: () => gql(UpdateProjectMutation, { input: { id: project.id, name: name.trim(), description } }),
-    onSuccess: () => {
-      notifications.show({ title: 'Project saved', message: `${name.trim()} was updated.` });
-      void client.invalidateQueries({ queryKey: ['project-settings', project.id] });
-      void client.invalidateQueries({ queryKey: ['project-flags', project.id] });
-      void client.invalidateQueries({ queryKey: ['projects'] });
-    },
-  });
+  const save = useUpdateProject(project.id);
+  const form = useForm({ initialValues: { name: project.name, description: project.description ?? '' } });
+  useServerErrors(form, save.error);
+  const { name } = form.getValues();
   return (
     <Card withBorder padding="md" component="section" aria-labelledby="details-heading">
       <Title order={2} size="h3" id="details-heading" mb="xs">Project</Title>
-      <Stack gap="sm" maw={560}>
-        <TextInput label="Name" value={name} onChange={(e) => setName(e.currentTarget.value)} readOnly={!may} maxLength={100} required />
-        <Textarea label="Description" value={description} onChange={(e) => setDescription(e.currentTarget.value)} readOnly={!may} maxLength={1000} autosize minRows={2} />
-        <ErrorNotice error={save.error} />
-        {may && (
-          <Group>
-            <Button onClick={() => save.mutate()} loading={save.isPending} disabled={!name.trim() || (name === project.name && description === (project.description ?? ''))}>
-              Save project
-            </Button>
-          </Group>
-        )}
-      </Stack>
+      <form onSubmit={form.onSubmit((v) => save.mutate({ name: v.name.trim(), description: v.description }))}>
+        <Stack gap="sm" maw={560}>
+          <TextInput label="Name" {...form.getInputProps('name')} readOnly={!may} maxLength={100} required />
+          <Textarea label="Description" {...form.getInputProps('description')} readOnly={!may} maxLength={1000} autosize minRows={2} />
+          <ErrorNotice error={save.error} />
+          {may && (
+            <Group>
+              <Button type="submit" loading={save.isPending} disabled={!name.trim() || !form.isDirty()}>Save project</Button>
+            </Group>
+          )}
+        </Stack>
+      </form>
     </Card>
   );
 }
