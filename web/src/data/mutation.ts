@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient, type QueryKey, type UseMutationOptions } from '@tanstack/react-query';
-import { notifyDone } from '../components/notify';
+import { notifyDone, type Notice } from '../components/notify';
 
 type Stale<TData, TVars> = readonly QueryKey[] | ((vars: TVars, data: TData | undefined) => readonly QueryKey[]);
 
@@ -10,8 +10,8 @@ export interface AppMutationOptions<TData, TVars, TContext> extends Omit<UseMuta
    * change settles, whatever its outcome, so a page shows the service's state rather than what it hoped it would be.
    */
   invalidates: Stale<TData, TVars>;
-  /** The success notice, shown once the stale queries are fresh again. */
-  done?: string | ((data: TData, vars: TVars) => string);
+  /** The success notice (a line, or a title over a line), shown once the stale queries are fresh again. */
+  done?: Notice | ((data: TData, vars: TVars) => Notice);
 }
 
 /**

@@ -164,7 +164,7 @@ const UpdateConfig = graphql(`
 export const useUpdateChangeRequestConfig = (project: string) => useAppMutation({
   mutationFn: (input: Omit<UpdateChangeRequestConfigInput, 'project'>) => gql(UpdateConfig, { input: { project, ...input } }).then((r) => r.updateChangeRequestConfig),
   invalidates: [projectKeys.settings(project), changeRequestKeys.config(project), projectKeys.flags(project)],
-  done: (c) => `Saved for ${c.environment}. ${c.changeRequestsEnabled ? `Change requests on, ${c.requiredApprovals} approval(s).` : 'Change requests off.'}`,
+  done: (c) => ({ title: `Saved for ${c.environment}`, message: c.changeRequestsEnabled ? `Change requests on, ${c.requiredApprovals} approval(s).` : 'Change requests off.' }),
 });
 
 const UpdateProject = graphql(`mutation ProjectSettingsUpdateProject($input: UpdateProjectInput!) { updateProject(input: $input) { id name description } }`);
@@ -172,5 +172,5 @@ const UpdateProject = graphql(`mutation ProjectSettingsUpdateProject($input: Upd
 export const useUpdateProject = (project: string) => useAppMutation({
   mutationFn: (details: { name: string; description: string }) => gql(UpdateProject, { input: { id: project, ...details } }).then((r) => r.updateProject),
   invalidates: [projectKeys.settings(project), projectKeys.flags(project), ...projectNamesStale()],
-  done: (p) => `Project saved. ${p.name} was updated.`,
+  done: (p) => ({ title: 'Project saved', message: `${p.name} was updated.` }),
 });

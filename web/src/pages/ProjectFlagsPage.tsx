@@ -13,7 +13,7 @@ import { stillListed, toggled, withShown } from '../logic/selection';
 import { links } from '../routing/links';
 import { useUrlState } from '../routing/useUrlState';
 import { ExportModal } from './data/ExportModal';
-import { useProposeChanges } from './changes/drafts';
+import { useProposeChanges } from '../data/change-requests';
 
 const STATES: Array<{ value: FlagState; label: string }> = [
   { value: 'all', label: 'All flags' },

@@ -8,11 +8,11 @@ import {
 } from '../../logic/strategy-parameters';
 import { fromVariant, toVariantInputs, validateVariants, variantErrorAt, type VariantDraft, type VariantErrors } from '../../logic/variants';
 import { ConstraintEditor } from '../constraints/ConstraintEditor';
-import { legalValuesByField, useContextFields } from '../constraints/contextFields';
+import { useContextFields, useProjectStickiness, useSegments, useStrategyDefinitions } from '../../data/definitions';
+import { legalValuesByField } from '../../logic/constraints';
 import { ErrorNotice } from '../ErrorNotice';
 import { EditorFooter } from '../flags/EditorFooter';
 import { VariantsFields } from '../variants/VariantsFields';
-import { useProjectStickiness, useSegments, useStrategyDefinitions } from './editorData';
 import { StrategyParameters } from './StrategyParameters';
 
 /** A strategy as the flag page hands it to the form for editing (the fields of GraphQL `FeatureStrategy`). */

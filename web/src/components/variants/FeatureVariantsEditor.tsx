@@ -4,9 +4,8 @@ import { ApiError } from '../../api/errors';
 import { useSetVariants, type FlagInEnvironment, type Propose } from '../../data/flags/environment';
 import { stickinessChoices } from '../../logic/strategy-parameters';
 import { fromVariant, toVariantInputs, validateVariants, variantErrorAt, type VariantErrors, type VariantShape } from '../../logic/variants';
-import { useContextFields } from '../constraints/contextFields';
 import { EditorFooter } from '../flags/EditorFooter';
-import { useProjectStickiness } from '../strategy/editorData';
+import { useContextFields, useProjectStickiness } from '../../data/definitions';
 import { VariantsFields } from './VariantsFields';
 
 /** A feature environment variant (the fields of GraphQL `FeatureVariant`). */

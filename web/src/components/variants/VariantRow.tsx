@@ -3,7 +3,7 @@ import { useState } from 'react';
 import {
   emptyOverride, formatPercent, payloadError, percentToPermille, permilleToPercent, type OverrideDraft, type PayloadType, type VariantDraft, type VariantErrors,
 } from '../../logic/variants';
-import type { ContextFieldInfo } from '../constraints/contextFields';
+import type { ContextFieldInfo } from '../../data/definitions';
 
 const PAYLOAD_DATA = [
   { value: '', label: 'No payload' },

@@ -1,6 +1,6 @@
 import { Alert, Button, Group, Progress, Stack, Text, Title } from '@mantine/core';
 import { distributeWeights, emptyVariant, formatPercent, type VariantDraft, type VariantErrors } from '../../logic/variants';
-import type { ContextFieldInfo } from '../constraints/contextFields';
+import type { ContextFieldInfo } from '../../data/definitions';
 import { VariantRow } from './VariantRow';
 
 export interface VariantsFieldsProps {

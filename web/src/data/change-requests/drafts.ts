@@ -4,7 +4,7 @@ import { graphql } from '../../gql';
 import { countChanges, findDraft } from '../../logic/change-requests';
 import { changeRequestKeys } from '../keys';
 import { useAppMutation } from '../mutation';
-import { notifyRequest } from './notice';
+import { notifyDone } from '../../components/notify';
 
 // The user's Draft change request per project environment: read, and added to. Used by the flag page and the flag list
 // wherever change requests guard an environment and the user may not skip them.
@@ -59,7 +59,7 @@ export function useProposeChanges(project: string) {
       gql(AddChangesMutation, { input: { project, environment, changes } }),
     onSuccess: (r, { environment }) => {
       const n = countChanges(r.addChangeRequestChanges);
-      notifyRequest(`Added to draft #${r.addChangeRequestChanges.id}`, `It now holds ${n} change${n === 1 ? '' : 's'} for ${environment}.`);
+      notifyDone({ title: `Added to draft #${r.addChangeRequestChanges.id}`, message: `It now holds ${n} change${n === 1 ? '' : 's'} for ${environment}.` });
     },
     invalidates: [changeRequestKeys.project(project)],
   });

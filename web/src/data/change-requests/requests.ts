@@ -5,7 +5,7 @@ import type { ChangeRequestPageFeatureQuery, ChangeRequestPageQuery as Loaded, P
 import { ACTIONS, countChanges, type RequestAction } from '../../logic/change-requests';
 import { changeRequestKeys, flagKeys, projectKeys } from '../keys';
 import { useAppMutation } from '../mutation';
-import { notifyRequest } from './notice';
+import { notifyDone } from '../../components/notify';
 
 // A project's change requests: the list and one request's page (its changes against the flags now, its review, its
 // comments, a preview). Operation names start with "ChangeRequest" (unique across the app).
@@ -163,7 +163,7 @@ export function useMoveRequest(request: Pick<Request, 'project' | 'id'>, onMoved
     }),
     onSuccess: (r, { action }) => {
       onMoved?.();
-      notifyRequest(`Change request #${request.id}`, `${MOVED[action]}: it is now ${r.setChangeRequestState.state}.`);
+      notifyDone({ title: `Change request #${request.id}`, message: `${MOVED[action]}: it is now ${r.setChangeRequestState.state}.` });
     },
     invalidates: [changeRequestKeys.currentFeatures(), flagKeys.all, projectKeys.flags(request.project), ...requestsStale(request.project)],
   });
@@ -188,7 +188,7 @@ export function useDiscardChange(request: Request, onGone: () => void) {
     mutationFn: (changeId: number) => gql(Discard, { input: { project: request.project, id: request.id, changeId } }),
     onSuccess: () => {
       if (countChanges(request) > 1) return;
-      notifyRequest(`Change request #${request.id} discarded`, 'It held no other change.');
+      notifyDone({ title: `Change request #${request.id} discarded`, message: 'It held no other change.' });
       onGone();
     },
     invalidates: requestsStale(request.project),

@@ -2,7 +2,7 @@ import { gql } from '../../api/client';
 import { graphql } from '../../gql';
 import type { AddFeatureStrategyInput, FeatureVariantInput } from '../../gql/graphql';
 import { strategyPayload } from '../../logic/change-requests';
-import type { ProposedChange } from '../../pages/changes/drafts';
+import type { ProposedChange } from '../change-requests';
 import { changeRequestKeys, flagKeys, projectKeys } from '../keys';
 import { useAppMutation } from '../mutation';
 import type { FlagStrategy } from './flag';

@@ -10,7 +10,7 @@ import { useAllowed } from '../../data/session';
 import type { PermissionName } from '../../gql/graphql';
 import { movedSortOrder, weightPercent } from '../../logic/flag-summary';
 import { DraftBanner, type PendingRequest } from '../changes/DraftBanner';
-import { useProposeChanges } from '../changes/drafts';
+import { useProposeChanges } from '../../data/change-requests';
 import { StrategyCard } from './StrategyCard';
 
 interface EnvironmentSectionProps {
