@@ -10,12 +10,7 @@ import { useAppMutation } from './mutation';
 
 // ---- the projects and environments the token and addon forms offer ------------------------------------------------
 
-const ScopesQuery = graphql(`
-  query IntegrationsScopes {
-    projects { id name }
-    environments { name enabled sortOrder }
-  }
-`);
+const ScopesQuery = graphql(`query IntegrationsScopes { projects { id name } environments { name enabled sortOrder } }`);
 
 /** The choices of the forms' project and environment fields (one query, one cache entry, for both pages). */
 export function useScopes() {
@@ -28,26 +23,12 @@ export function useScopes() {
 
 // ---- API tokens ---------------------------------------------------------------------------------------------------
 
-const TokensQuery = graphql(`
-  query ApiTokensList {
-    apiTokens { id tokenName type projects environment createdAt seenAt expiresAt }
-  }
-`);
+const TokensQuery = graphql(`query ApiTokensList { apiTokens { id tokenName type projects environment createdAt seenAt expiresAt } }`);
 const CreateTokenMutation = graphql(`
-  mutation ApiTokensCreate($input: CreateApiTokenInput!) {
-    createApiToken(input: $input) { id tokenName type projects environment secret }
-  }
+  mutation ApiTokensCreate($input: CreateApiTokenInput!) { createApiToken(input: $input) { id tokenName type projects environment secret } }
 `);
-const UpdateTokenMutation = graphql(`
-  mutation ApiTokensUpdateExpiry($input: UpdateApiTokenInput!) {
-    updateApiToken(input: $input) { id expiresAt }
-  }
-`);
-const RevokeTokenMutation = graphql(`
-  mutation ApiTokensRevoke($input: ApiTokenRefInput!) {
-    deleteApiToken(input: $input)
-  }
-`);
+const UpdateTokenMutation = graphql(`mutation ApiTokensUpdateExpiry($input: UpdateApiTokenInput!) { updateApiToken(input: $input) { id expiresAt } }`);
+const RevokeTokenMutation = graphql(`mutation ApiTokensRevoke($input: ApiTokenRefInput!) { deleteApiToken(input: $input) }`);
 
 export const useApiTokens = () => useQuery({ queryKey: integrationKeys.apiTokens(), queryFn: () => gql(TokensQuery) });
 
@@ -80,26 +61,10 @@ const AddonsQuery = graphql(`
     addons { id provider description enabled parameters events projects environments createdAt }
   }
 `);
-const CreateAddonMutation = graphql(`
-  mutation AddonsCreate($input: CreateAddonInput!) {
-    createAddon(input: $input) { id }
-  }
-`);
-const UpdateAddonMutation = graphql(`
-  mutation AddonsUpdate($input: UpdateAddonInput!) {
-    updateAddon(input: $input) { id }
-  }
-`);
-const SetEnabledMutation = graphql(`
-  mutation AddonsSetEnabled($input: UpdateAddonInput!) {
-    updateAddon(input: $input) { id enabled }
-  }
-`);
-const DeleteAddonMutation = graphql(`
-  mutation AddonsDelete($input: AddonIdInput!) {
-    deleteAddon(input: $input)
-  }
-`);
+const CreateAddonMutation = graphql(`mutation AddonsCreate($input: CreateAddonInput!) { createAddon(input: $input) { id } }`);
+const UpdateAddonMutation = graphql(`mutation AddonsUpdate($input: UpdateAddonInput!) { updateAddon(input: $input) { id } }`);
+const SetEnabledMutation = graphql(`mutation AddonsSetEnabled($input: UpdateAddonInput!) { updateAddon(input: $input) { id enabled } }`);
+const DeleteAddonMutation = graphql(`mutation AddonsDelete($input: AddonIdInput!) { deleteAddon(input: $input) }`);
 const DeliveriesQuery = graphql(`
   query AddonsDeliveries($id: Int!, $after: String) {
     addon(id: $id) {
@@ -114,11 +79,7 @@ const DeliveriesQuery = graphql(`
     }
   }
 `);
-const RedeliverMutation = graphql(`
-  mutation AddonsRedeliver($input: RedeliverAddonDeliveryInput!) {
-    redeliverAddonDelivery(input: $input) { id status }
-  }
-`);
+const RedeliverMutation = graphql(`mutation AddonsRedeliver($input: RedeliverAddonDeliveryInput!) { redeliverAddonDelivery(input: $input) { id status } }`);
 
 /** The providers to create an addon of, and every addon. A change of addons also refreshes their deliveries (a prefix). */
 export const useAddons = () => useQuery({ queryKey: integrationKeys.addons(), queryFn: () => gql(AddonsQuery) });
@@ -173,11 +134,7 @@ const SamlQuery = graphql(`
     }
   }
 `);
-const UpdateSamlMutation = graphql(`
-  mutation AuthSamlUpdate($input: UpdateSamlSettingsInput!) {
-    updateSamlSettings(input: $input) { enabled }
-  }
-`);
+const UpdateSamlMutation = graphql(`mutation AuthSamlUpdate($input: UpdateSamlSettingsInput!) { updateSamlSettings(input: $input) { enabled } }`);
 
 /** The SAML settings (ADMIN only), read once: the form starts from them and typing must not be reset under the admin. */
 export const useSamlSettings = (enabled: boolean) => useQuery({

@@ -43,13 +43,8 @@ export default function ProfilePage() {
 /** The user's own new password, twice; the service checks its strength and ends the user's other sessions. */
 function ChangePassword() {
   const change = useChangeOwnPassword();
-  const form = useForm({
-    initialValues: { password: '', confirmPassword: '' },
-    validate: {
-      password: (password) => (password ? null : 'Type the new password.'),
-      confirmPassword: (again) => (again ? null : 'Type the new password again.'),
-    },
-  });
+  const form = useForm({ initialValues: { password: '', confirmPassword: '' } });
+  const { password, confirmPassword } = form.values;
   useServerErrors(form, change.error);
   // What the service said (or that it was changed) is about the values sent, not those being typed.
   const typing = { onInput: () => change.reset() };
@@ -63,7 +58,7 @@ function ChangePassword() {
           <PasswordInput label="Confirm new password" required autoComplete="new-password" {...form.getInputProps('confirmPassword')} {...typing} />
           <ErrorNotice error={change.error} title="The password was not changed" />
           {change.isSuccess && <Alert color="green" role="status">Password changed. Your other sessions have been signed out.</Alert>}
-          <Group><Button type="submit" loading={change.isPending}>Change password</Button></Group>
+          <Group><Button type="submit" loading={change.isPending} disabled={!password || !confirmPassword}>Change password</Button></Group>
         </Stack>
       </form>
     </section>

@@ -15,21 +15,9 @@ const GroupsQuery = graphql(`
     }
   }
 `);
-const CreateGroupMutation = graphql(`
-  mutation AccessCreateGroup($input: CreateGroupInput!) {
-    createGroup(input: $input) { id }
-  }
-`);
-const UpdateGroupMutation = graphql(`
-  mutation AccessUpdateGroup($input: UpdateGroupInput!) {
-    updateGroup(input: $input) { id userCount }
-  }
-`);
-const DeleteGroupMutation = graphql(`
-  mutation AccessDeleteGroup($input: GroupIdInput!) {
-    deleteGroup(input: $input)
-  }
-`);
+const CreateGroupMutation = graphql(`mutation AccessCreateGroup($input: CreateGroupInput!) { createGroup(input: $input) { id } }`);
+const UpdateGroupMutation = graphql(`mutation AccessUpdateGroup($input: UpdateGroupInput!) { updateGroup(input: $input) { id userCount } }`);
+const DeleteGroupMutation = graphql(`mutation AccessDeleteGroup($input: GroupIdInput!) { deleteGroup(input: $input) }`);
 
 export type AccessGroup = AccessGroupsQuery['groups'][number];
 

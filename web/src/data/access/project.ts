@@ -19,31 +19,11 @@ const ProjectAccessQuery = graphql(`
     }
   }
 `);
-const AddAccessMutation = graphql(`
-  mutation AccessAddProjectAccess($input: AddProjectAccessInput!) {
-    addProjectAccess(input: $input) { users { id } }
-  }
-`);
-const SetUserRolesMutation = graphql(`
-  mutation AccessSetProjectUserRoles($input: SetProjectRolesInput!) {
-    setProjectUserRoles(input: $input) { users { id } }
-  }
-`);
-const SetGroupRolesMutation = graphql(`
-  mutation AccessSetProjectGroupRoles($input: SetProjectRolesInput!) {
-    setProjectGroupRoles(input: $input) { groups { id } }
-  }
-`);
-const RemoveUserMutation = graphql(`
-  mutation AccessRemoveProjectUser($input: RemoveProjectRolesInput!) {
-    removeProjectUserRoles(input: $input) { users { id } }
-  }
-`);
-const RemoveGroupMutation = graphql(`
-  mutation AccessRemoveProjectGroup($input: RemoveProjectRolesInput!) {
-    removeProjectGroupRoles(input: $input) { groups { id } }
-  }
-`);
+const AddAccessMutation = graphql(`mutation AccessAddProjectAccess($input: AddProjectAccessInput!) { addProjectAccess(input: $input) { users { id } } }`);
+const SetUserRolesMutation = graphql(`mutation AccessSetProjectUserRoles($input: SetProjectRolesInput!) { setProjectUserRoles(input: $input) { users { id } } }`);
+const SetGroupRolesMutation = graphql(`mutation AccessSetProjectGroupRoles($input: SetProjectRolesInput!) { setProjectGroupRoles(input: $input) { groups { id } } }`);
+const RemoveUserMutation = graphql(`mutation AccessRemoveProjectUser($input: RemoveProjectRolesInput!) { removeProjectUserRoles(input: $input) { users { id } } }`);
+const RemoveGroupMutation = graphql(`mutation AccessRemoveProjectGroup($input: RemoveProjectRolesInput!) { removeProjectGroupRoles(input: $input) { groups { id } } }`);
 
 export const useProjectAccess = (project: string) =>
   useQuery({ queryKey: projectKeys.access(project), queryFn: () => gql(ProjectAccessQuery, { id: project }) });

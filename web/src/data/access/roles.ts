@@ -7,15 +7,9 @@ import { useAppMutation } from '../mutation';
 
 // Roles, their permissions and the service's listing of the permissions a custom role may hold.
 
-const RolesQuery = graphql(`
-  query AccessRoles {
-    roles { id name type description }
-  }
-`);
+const RolesQuery = graphql(`query AccessRoles { roles { id name type description } }`);
 const RolesWithPermissionsQuery = graphql(`
-  query AccessRolesWithPermissions {
-    roles { id name type description permissions { id name displayName type environment } }
-  }
+  query AccessRolesWithPermissions { roles { id name type description permissions { id name displayName type environment } } }
 `);
 const PermissionsQuery = graphql(`
   query AccessPermissionListing {
@@ -26,21 +20,9 @@ const PermissionsQuery = graphql(`
     }
   }
 `);
-const CreateRoleMutation = graphql(`
-  mutation AccessCreateRole($input: CreateRoleInput!) {
-    createRole(input: $input) { role { id } }
-  }
-`);
-const UpdateRoleMutation = graphql(`
-  mutation AccessUpdateRole($input: UpdateRoleInput!) {
-    updateRole(input: $input) { role { id } }
-  }
-`);
-const DeleteRoleMutation = graphql(`
-  mutation AccessDeleteRole($input: IdInput!) {
-    deleteRole(input: $input)
-  }
-`);
+const CreateRoleMutation = graphql(`mutation AccessCreateRole($input: CreateRoleInput!) { createRole(input: $input) { role { id } } }`);
+const UpdateRoleMutation = graphql(`mutation AccessUpdateRole($input: UpdateRoleInput!) { updateRole(input: $input) { role { id } } }`);
+const DeleteRoleMutation = graphql(`mutation AccessDeleteRole($input: IdInput!) { deleteRole(input: $input) }`);
 
 /** Every role (any signed-in user may read them): names for ids, and the choices of the role pickers. */
 export const useRoles = () => useQuery({ queryKey: accessKeys.roles(), queryFn: () => gql(RolesQuery), staleTime: 30_000 });

@@ -17,14 +17,10 @@ const SignupLinksQuery = graphql(`
   }
 `);
 const CreateSignupLinkMutation = graphql(`
-  mutation AccessCreateSignupLink($input: CreatePublicSignupTokenInput!) {
-    createPublicSignupToken(input: $input) { secret url }
-  }
+  mutation AccessCreateSignupLink($input: CreatePublicSignupTokenInput!) { createPublicSignupToken(input: $input) { secret url } }
 `);
 const UpdateSignupLinkMutation = graphql(`
-  mutation AccessUpdateSignupLink($input: UpdatePublicSignupTokenInput!) {
-    updatePublicSignupToken(input: $input) { secret enabled }
-  }
+  mutation AccessUpdateSignupLink($input: UpdatePublicSignupTokenInput!) { updatePublicSignupToken(input: $input) { secret enabled } }
 `);
 
 export type SignupLink = AccessSignupLinksQuery['publicSignupTokens'][number];

@@ -9,31 +9,11 @@ import { useAppMutation } from '../mutation';
 // Users, password links, the signed-in user's own password and personal access tokens. Operation names start with
 // "Access", as before.
 
-const UsersQuery = graphql(`
-  query AccessUsers {
-    users { id name username email rootRole createdAt seenAt }
-  }
-`);
-const CreateUserMutation = graphql(`
-  mutation AccessCreateUser($input: CreateUserInput!) {
-    createUser(input: $input) { id inviteLink }
-  }
-`);
-const UpdateUserMutation = graphql(`
-  mutation AccessUpdateUser($input: UpdateUserInput!) {
-    updateUser(input: $input) { id name email rootRole }
-  }
-`);
-const DeleteUserMutation = graphql(`
-  mutation AccessDeleteUser($input: IdInput!) {
-    deleteUser(input: $input)
-  }
-`);
-const ResetLinkMutation = graphql(`
-  mutation AccessResetLink($input: CreatePasswordResetLinkInput!) {
-    createPasswordResetLink(input: $input) { resetPasswordUrl }
-  }
-`);
+const UsersQuery = graphql(`query AccessUsers { users { id name username email rootRole createdAt seenAt } }`);
+const CreateUserMutation = graphql(`mutation AccessCreateUser($input: CreateUserInput!) { createUser(input: $input) { id inviteLink } }`);
+const UpdateUserMutation = graphql(`mutation AccessUpdateUser($input: UpdateUserInput!) { updateUser(input: $input) { id name email rootRole } }`);
+const DeleteUserMutation = graphql(`mutation AccessDeleteUser($input: IdInput!) { deleteUser(input: $input) }`);
+const ResetLinkMutation = graphql(`mutation AccessResetLink($input: CreatePasswordResetLinkInput!) { createPasswordResetLink(input: $input) { resetPasswordUrl } }`);
 
 /** Every user (ADMIN only: for others the query's error says so, in the service's words). */
 export const useUsers = (enabled = true) => useQuery({ queryKey: accessKeys.users(), queryFn: () => gql(UsersQuery), enabled });
@@ -64,26 +44,12 @@ export const useCreateResetLink = () => useAppMutation({
 
 // ---- the signed-in user's own -------------------------------------------------------------------------------------
 
-const ChangePasswordMutation = graphql(`
-  mutation AccessChangeOwnPassword($input: ChangeOwnPasswordInput!) {
-    changeOwnPassword(input: $input)
-  }
-`);
-const TokensQuery = graphql(`
-  query AccessPersonalTokens {
-    personalAccessTokens { id description expiresAt createdAt seenAt }
-  }
-`);
+const ChangePasswordMutation = graphql(`mutation AccessChangeOwnPassword($input: ChangeOwnPasswordInput!) { changeOwnPassword(input: $input) }`);
+const TokensQuery = graphql(`query AccessPersonalTokens { personalAccessTokens { id description expiresAt createdAt seenAt } }`);
 const CreateTokenMutation = graphql(`
-  mutation AccessCreatePersonalToken($input: CreatePersonalAccessTokenInput!) {
-    createPersonalAccessToken(input: $input) { id secret }
-  }
+  mutation AccessCreatePersonalToken($input: CreatePersonalAccessTokenInput!) { createPersonalAccessToken(input: $input) { id secret } }
 `);
-const DeleteTokenMutation = graphql(`
-  mutation AccessDeletePersonalToken($input: IdInput!) {
-    deletePersonalAccessToken(input: $input)
-  }
-`);
+const DeleteTokenMutation = graphql(`mutation AccessDeletePersonalToken($input: IdInput!) { deletePersonalAccessToken(input: $input) }`);
 
 /** The user's own new password (the service checks its strength and ends their other sessions). */
 export const useChangeOwnPassword = () => useAppMutation({
