@@ -40,7 +40,11 @@ const readableColors = (colors: Record<string, readonly string[]>) =>
 export const cssVariables: CSSVariablesResolver = (t) => ({
   variables: {},
   // Placeholders: lighter than typed text, yet 4.8:1 on white (Mantine's gray 5 is 2.6:1, and the date pickers draw
-  // theirs as text, which axe measures).
-  light: { ...readableColors(t.colors), '--mantine-color-dimmed': t.colors.gray[7], '--mantine-color-anchor': t.colors.blue[8], '--mantine-color-placeholder': '#6c737a' },
+  // theirs as text, which axe measures). A field's error (its message, the field's text) in the readable red, not
+  // Mantine's red 6 (3.3:1): the service's refusals now show under the fields they name.
+  light: {
+    ...readableColors(t.colors), '--mantine-color-dimmed': t.colors.gray[7], '--mantine-color-anchor': t.colors.blue[8], '--mantine-color-placeholder': '#6c737a',
+    '--mantine-color-error': 'var(--mantine-color-red-text)',
+  },
   dark: {},
 });

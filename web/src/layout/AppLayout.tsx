@@ -1,10 +1,8 @@
 import { AppShell, Burger, Button, Center, Divider, Group, Loader, NavLink, ScrollArea, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { useQueryClient } from '@tanstack/react-query';
 import { Suspense } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
-import { signOut } from '../api/session';
-import { useAllowed, useMe } from '../data/session';
+import { useAllowed, useMe, useSignOut } from '../data/session';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { visibleNav } from './navigation';
 import { href } from '../routing/links';
@@ -15,14 +13,9 @@ export function AppLayout() {
   const [opened, { toggle, close }] = useDisclosure();
   const location = useLocation();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const root = useAllowed();
-
-  const onSignOut = async () => {
-    await signOut().catch(() => undefined);
-    queryClient.clear();
-    navigate(href('login'), { replace: true });
-  };
+  const signOut = useSignOut();
+  const onSignOut = () => signOut.mutate(undefined, { onSuccess: () => navigate(href('login'), { replace: true }) });
 
   if (me.isPending || (me.isError && (me.error as { status?: number }).status === 401)) {
     return <Center component="main" h="100vh"><Loader aria-label="Loading" /></Center>;

@@ -127,6 +127,13 @@ export function addonDraftProblems(draft: AddonDraft, provider: ProviderDefiniti
 
 export const hasProblems = (p: AddonDraftProblems): boolean => Object.keys(p.parameters).length > 0 || p.events !== undefined;
 
+/** The draft's problems as a form's errors, by the path of the field each is about (`parameters.url`, `events`). */
+export function addonFormErrors(draft: AddonDraft, provider: ProviderDefinition): Record<string, string> {
+  const problems = addonDraftProblems(draft, provider);
+  const errors = Object.fromEntries(Object.entries(problems.parameters).map(([name, message]) => [`parameters.${name}`, message]));
+  return problems.events ? { ...errors, events: problems.events } : errors;
+}
+
 export interface AddonInputVariables {
   provider: string;
   description: string | null;

@@ -1,10 +1,10 @@
-import { Alert, Anchor, Button, Container, Loader, Paper, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
-import { signIn, signUpWithInvite, validateInvite } from '../api/session';
+import { Loader, PasswordInput, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useNavigate, useParams } from 'react-router';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { useInvite, useSignUpWithInvite } from '../data/session';
 import { href } from '../routing/links';
+import { GoSignIn, PublicForm, PublicFrame } from './access/PublicFrame';
 
 /** `/invite/:secret`: the public signup page of an invite link. */
 export default function InviteSignupPage() {
@@ -13,57 +13,29 @@ export default function InviteSignupPage() {
 
 /** Checks the invite (GET /invite/:secret/validate), then signs up with it (POST /invite/:secret/signup). */
 export function InviteSignup({ secret }: { secret: string }) {
-  const [form, setForm] = useState({ name: '', email: '', username: '', password: '' });
-  const valid = useQuery({ queryKey: ['invite', secret], queryFn: () => validateInvite(secret), retry: false });
+  const valid = useInvite(secret);
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   // A new account is signed in with what was just typed; if the service refuses that, the login page is offered.
-  const signup = useMutation({
-    mutationFn: async () => {
-      await signUpWithInvite(secret, { name: form.name, email: form.email, password: form.password, ...(form.username ? { username: form.username } : {}) });
-      return signIn(form.email, form.password).then(() => true, () => false);
-    },
-    onSuccess: (signedIn) => {
-      if (!signedIn) return;
-      // Whatever an earlier session cached goes; the link's own query stays (cleared, it would be asked again and a
-      // used link answers 401, which sends the app to the login page).
-      queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== 'invite' });
-      navigate(href('projects'), { replace: true });
-    },
-  });
-  const field = (key: keyof typeof form) => ({ value: form[key], onChange: (e: React.ChangeEvent<HTMLInputElement>) => setForm({ ...form, [key]: e.currentTarget.value }) });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    signup.mutate();
-  };
+  const signup = useSignUpWithInvite(secret);
+  const form = useForm({ initialValues: { name: '', email: '', username: '', password: '' } });
 
   return (
-    <Container component="main" size={460} py={80}>
-      <Title order={1} ta="center" mb="lg">Join flagdeck</Title>
-      <Paper withBorder p="lg" radius="md">
-        {valid.isPending ? (
-          <Loader aria-label="Checking the invite link" />
-        ) : valid.isError ? (
-          <ErrorNotice error={valid.error} title="This invite link cannot be used" />
-        ) : signup.isSuccess && !signup.data ? (
-          <Stack>
-            <Alert color="green" title="Account created">You can now sign in.</Alert>
-            <Button component={Link} to={href('login')}>Go to sign in</Button>
-          </Stack>
-        ) : (
-          <form onSubmit={submit} aria-label="Sign up">
-            <Stack>
-              <TextInput label="Name" required autoComplete="name" {...field('name')} />
-              <TextInput label="Email" type="email" required autoComplete="email" {...field('email')} />
-              <TextInput label="Username" description="Optional" autoComplete="username" {...field('username')} />
-              <PasswordInput label="Password" required autoComplete="new-password" {...field('password')} />
-              <ErrorNotice error={signup.error} title="Signing up failed" />
-              <Button type="submit" loading={signup.isPending}>Sign up</Button>
-            </Stack>
-          </form>
-        )}
-      </Paper>
-      <Anchor component={Link} to={href('login')} size="sm" display="block" ta="center" mt="md">Back to sign in</Anchor>
-    </Container>
+    <PublicFrame title="Join flagdeck">
+      {valid.isPending ? (
+        <Loader aria-label="Checking the invite link" />
+      ) : valid.isError ? (
+        <ErrorNotice error={valid.error} title="This invite link cannot be used" />
+      ) : signup.isSuccess && !signup.data ? (
+        <GoSignIn title="Account created">You can now sign in.</GoSignIn>
+      ) : (
+        <PublicForm form={form} mutation={signup} submitLabel="Sign up" errorTitle="Signing up failed" label="Sign up"
+          onSubmit={(v) => signup.mutate(v, { onSuccess: (signedIn) => { if (signedIn) navigate(href('projects'), { replace: true }); } })}>
+          <TextInput label="Name" required autoComplete="name" {...form.getInputProps('name')} />
+          <TextInput label="Email" type="email" required autoComplete="email" {...form.getInputProps('email')} />
+          <TextInput label="Username" description="Optional" autoComplete="username" {...form.getInputProps('username')} />
+          <PasswordInput label="Password" required autoComplete="new-password" {...form.getInputProps('password')} />
+        </PublicForm>
+      )}
+    </PublicFrame>
   );
 }

@@ -1,19 +1,11 @@
 import { Alert, Button, Group, Loader, Paper, PasswordInput, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { useMutation } from '@tanstack/react-query';
-import { useState } from 'react';
-import { gql } from '../api/client';
-import { useMe } from '../data/session';
+import { useForm } from '@mantine/form';
 import { ErrorNotice } from '../components/ErrorNotice';
-import { graphql } from '../gql';
+import { useServerErrors } from '../components/form/FormModal';
+import { useChangeOwnPassword, useRoles } from '../data/access';
+import { useMe } from '../data/session';
 import { roleName } from '../logic/access';
 import { PersonalTokens } from './access/PersonalTokens';
-import { useRoles } from './access/queries';
-
-const ChangePasswordMutation = graphql(`
-  mutation AccessChangeOwnPassword($input: ChangeOwnPasswordInput!) {
-    changeOwnPassword(input: $input)
-  }
-`);
 
 /** `/profile`: the signed-in user's details, their password, and their personal access tokens. */
 export default function ProfilePage() {
@@ -50,22 +42,20 @@ export default function ProfilePage() {
 
 /** The user's own new password, twice; the service checks its strength and ends the user's other sessions. */
 function ChangePassword() {
-  const [password, setPassword] = useState('');
-  const [confirmPassword, setConfirmPassword] = useState('');
-  const change = useMutation({
-    mutationFn: () => gql(ChangePasswordMutation, { input: { password, confirmPassword } }),
-    onSuccess: () => { setPassword(''); setConfirmPassword(''); },
-  });
+  const change = useChangeOwnPassword();
+  const form = useForm({ initialValues: { password: '', confirmPassword: '' } });
+  const { password, confirmPassword } = form.values;
+  useServerErrors(form, change.error);
+  // What the service said (or that it was changed) is about the values sent, not those being typed.
+  const typing = { onInput: () => change.reset() };
   return (
     <section aria-labelledby="password-title">
       <Title order={2} size="h3" mt="xl" mb="xs" id="password-title">Password</Title>
-      <form onSubmit={(e) => { e.preventDefault(); change.mutate(); }}>
+      <form noValidate onSubmit={form.onSubmit((v) => change.mutate(v, { onSuccess: () => form.reset() }))}>
         <Stack maw={420}>
-          <PasswordInput label="New password" required autoComplete="new-password" value={password}
-            description="At least 10 characters, with upper and lower case letters, a digit and a symbol."
-            onChange={(e) => { setPassword(e.currentTarget.value); change.reset(); }} />
-          <PasswordInput label="Confirm new password" required autoComplete="new-password" value={confirmPassword}
-            onChange={(e) => { setConfirmPassword(e.currentTarget.value); change.reset(); }} />
+          <PasswordInput label="New password" required autoComplete="new-password"
+            description="At least 10 characters, with upper and lower case letters, a digit and a symbol." {...form.getInputProps('password')} {...typing} />
+          <PasswordInput label="Confirm new password" required autoComplete="new-password" {...form.getInputProps('confirmPassword')} {...typing} />
           <ErrorNotice error={change.error} title="The password was not changed" />
           {change.isSuccess && <Alert color="green" role="status">Password changed. Your other sessions have been signed out.</Alert>}
           <Group><Button type="submit" loading={change.isPending} disabled={!password || !confirmPassword}>Change password</Button></Group>

@@ -1,94 +1,54 @@
 import { Button, Group, Modal, Select, Stack, Table, Text, TextInput, Textarea, VisuallyHidden } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useForm } from '@mantine/form';
 import { useState } from 'react';
-import { gql } from '../../api/client';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { graphql } from '../../gql';
-import type { AccessGroupsQuery } from '../../gql/graphql';
+import { FormModal } from '../../components/form/FormModal';
+import { useCreateGroup, useSetGroupMembers, useUpdateGroup, type AccessGroup } from '../../data/access';
 import { isRootRole, nextMembers, parseMappings, personDetail, personLabel, roleOptions, shortDate, type PersonLike, type RoleLike } from '../../logic/access';
-import { accessKeys } from './queries';
-
-export type AccessGroup = AccessGroupsQuery['groups'][number];
-
-const CreateGroupMutation = graphql(`
-  mutation AccessCreateGroup($input: CreateGroupInput!) {
-    createGroup(input: $input) { id }
-  }
-`);
-
-const UpdateGroupMutation = graphql(`
-  mutation AccessUpdateGroup($input: UpdateGroupInput!) {
-    updateGroup(input: $input) { id userCount }
-  }
-`);
-
-/** The group as updateGroup takes it (the mutation replaces the whole group), with members changed as asked. */
-function groupInput(group: AccessGroup, members: number[]) {
-  return { id: group.id, name: group.name, description: group.description ?? null, rootRole: group.rootRole ?? null, mappingsSSO: group.mappingsSSO, users: members };
-}
+import { RowActions } from './RowActions';
 
 const NO_ROLE = '';
 
-/** Creates a group, or changes one's name, description, root role and SSO mappings (its members stay as they are). */
-export function GroupFormModal({ group, opened, onClose, roles }: { group: AccessGroup | null; opened: boolean; onClose: () => void; roles: readonly RoleLike[] }) {
-  return (
-    <Modal opened={opened} onClose={onClose} title={group ? `Edit ${group.name}` : 'New group'} centered size="lg">
-      {opened && <GroupForm key={group?.id ?? 'new'} group={group} onClose={onClose} roles={roles} />}
-    </Modal>
-  );
-}
-
-function GroupForm({ group, onClose, roles }: { group: AccessGroup | null; onClose: () => void; roles: readonly RoleLike[] }) {
-  const queryClient = useQueryClient();
-  const [name, setName] = useState(group?.name ?? '');
-  const [description, setDescription] = useState(group?.description ?? '');
-  const [rootRole, setRootRole] = useState(group?.rootRole ? String(group.rootRole) : NO_ROLE);
-  const [mappings, setMappings] = useState((group?.mappingsSSO ?? []).join('\n'));
-  const save = useMutation({
-    mutationFn: async (): Promise<unknown> => {
-      const fields = {
-        name: name.trim(),
-        description: description.trim() || null,
-        rootRole: rootRole === NO_ROLE ? null : Number(rootRole),
-        mappingsSSO: parseMappings(mappings),
-      };
-      return group
-        ? gql(UpdateGroupMutation, { input: { ...fields, id: group.id, users: group.users.map((m) => m.user.id) } })
-        : gql(CreateGroupMutation, { input: fields });
+/**
+ * Creates a group, or changes one's name, description, root role and SSO mappings (its members stay as they are).
+ * Mounted while open.
+ */
+export function GroupFormModal({ group, onClose, roles }: { group: AccessGroup | null; onClose: () => void; roles: readonly RoleLike[] }) {
+  const create = useCreateGroup();
+  const update = useUpdateGroup();
+  const save = group ? update : create;
+  const form = useForm({
+    initialValues: {
+      name: group?.name ?? '',
+      description: group?.description ?? '',
+      rootRole: group?.rootRole ? String(group.rootRole) : NO_ROLE,
+      mappingsSSO: (group?.mappingsSSO ?? []).join('\n'),
     },
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: accessKeys.groups });
-      onClose();
-    },
+    validate: { name: (name) => (name.trim() ? null : 'Give the group a name.') },
   });
+  const submit = (v: typeof form.values) => {
+    const fields = { name: v.name.trim(), description: v.description.trim() || null, rootRole: v.rootRole === NO_ROLE ? null : Number(v.rootRole), mappingsSSO: parseMappings(v.mappingsSSO) };
+    if (group) update.mutate({ ...fields, id: group.id, users: group.users.map((m) => m.user.id) }, { onSuccess: onClose });
+    else create.mutate(fields, { onSuccess: onClose });
+  };
   const options = [{ value: NO_ROLE, label: 'None' }, ...roleOptions(roles.filter(isRootRole))];
   return (
-    <form onSubmit={(e) => { e.preventDefault(); save.mutate(); }}>
-      <Stack>
-        <TextInput label="Name" required data-autofocus value={name} onChange={(e) => setName(e.currentTarget.value)} />
-        <Textarea label="Description" autosize minRows={2} maxLength={1000} value={description} onChange={(e) => setDescription(e.currentTarget.value)} />
-        <Select label="Root role" description="Every member holds it, on top of their own root role." allowDeselect={false} data={options} value={rootRole}
-          onChange={(v) => setRootRole(v ?? NO_ROLE)} />
-        <Textarea label="SSO groups" description="Names of identity-provider groups whose members join this group on single sign-on: one per line or separated by commas."
-          autosize minRows={2} value={mappings} onChange={(e) => setMappings(e.currentTarget.value)} />
-        <ErrorNotice error={save.error} title={group ? 'The group was not changed' : 'The group was not created'} />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>Cancel</Button>
-          <Button type="submit" loading={save.isPending} disabled={!name.trim()}>{group ? 'Save' : 'Create group'}</Button>
-        </Group>
-      </Stack>
-    </form>
+    <FormModal title={group ? `Edit ${group.name}` : 'New group'} size="lg" form={form} mutation={save} submitLabel={group ? 'Save' : 'Create group'}
+      onClose={onClose} onSubmit={submit}>
+      <TextInput label="Name" required data-autofocus {...form.getInputProps('name')} />
+      <Textarea label="Description" autosize minRows={2} maxLength={1000} {...form.getInputProps('description')} />
+      <Select label="Root role" description="Every member holds it, on top of their own root role." allowDeselect={false} data={options}
+        {...form.getInputProps('rootRole')} />
+      <Textarea label="SSO groups" description="Names of identity-provider groups whose members join this group on single sign-on: one per line or separated by commas."
+        autosize minRows={2} {...form.getInputProps('mappingsSSO')} />
+    </FormModal>
   );
 }
 
 /** A group's members: add one chosen from the users, remove any; each change is saved at once. */
 export function MembersModal({ group, onClose, users }: { group: AccessGroup | null; onClose: () => void; users: readonly PersonLike[] | undefined }) {
-  const queryClient = useQueryClient();
   const [adding, setAdding] = useState<string | null>(null);
-  const save = useMutation({
-    mutationFn: (members: number[]) => gql(UpdateGroupMutation, { input: groupInput(group!, members) }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: accessKeys.groups }),
-  });
+  const save = useSetGroupMembers(group);
   const close = () => { save.reset(); setAdding(null); onClose(); };
   const current = group?.users.map((m) => m.user.id) ?? [];
   const candidates = (users ?? []).filter((u) => !current.includes(u.id)).map((u) => ({ value: String(u.id), label: personLabel(u) }));
@@ -116,10 +76,8 @@ export function MembersModal({ group, onClose, users }: { group: AccessGroup | n
                   <Table.Tr key={m.user.id}>
                     <Table.Td><Text size="sm">{personLabel(m.user)}</Text><Text size="xs" c="dimmed">{personDetail(m.user)}</Text></Table.Td>
                     <Table.Td>{shortDate(m.joinedAt)}</Table.Td>
-                    <Table.Td ta="right">
-                      <Button size="compact-sm" variant="light" color="red" aria-label={`Remove ${personLabel(m.user)} from ${group.name}`}
-                        onClick={() => save.mutate(nextMembers(current, [], [m.user.id]))}>Remove</Button>
-                    </Table.Td>
+                    <RowActions actions={[{ label: 'Remove', name: `Remove ${personLabel(m.user)} from ${group.name}`, danger: true,
+                      onClick: () => save.mutate(nextMembers(current, [], [m.user.id])) }]} />
                   </Table.Tr>
                 ))}
               </Table.Tbody>

@@ -1,31 +1,12 @@
 import { Anchor, Button, Card, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { gql } from '../../api/client';
-import { useAllowed } from '../../data/session';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { Can } from '../../components/Can';
+import { useConfirm } from '../../components/ConfirmDialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { graphql } from '../../gql';
+import { useAddons, useDeleteAddon } from '../../data/integrations';
 import type { ProviderDefinition } from '../../logic/addon-form';
 import { AddonCard } from '../integrations/AddonCard';
 import { AddonFormModal, type EditedAddon } from '../integrations/AddonFormModal';
-import { notifyDone } from '../../components/notify';
-
-const AddonsQuery = graphql(`
-  query AddonsList {
-    addonProviders {
-      name displayName description documentationUrl events
-      parameters { name displayName type description required sensitive placeholder }
-    }
-    addons { id provider description enabled parameters events projects environments createdAt }
-  }
-`);
-
-const DeleteAddonMutation = graphql(`
-  mutation AddonsDelete($input: AddonIdInput!) {
-    deleteAddon(input: $input)
-  }
-`);
 
 type Provider = ProviderDefinition & { description: string; documentationUrl: string };
 
@@ -34,18 +15,11 @@ type Provider = ProviderDefinition & { description: string; documentationUrl: st
  * listens to and its recent deliveries. Controls appear as the service allows them (CREATE/UPDATE/DELETE_ADDON).
  */
 export default function AddonsPage() {
-  const queryClient = useQueryClient();
-  const data = useQuery({ queryKey: ['addons'], queryFn: () => gql(AddonsQuery) });
-  const { can } = useAllowed();
+  const data = useAddons();
   const [form, setForm] = useState<{ provider: Provider; addon?: EditedAddon } | null>(null);
-  const [deleting, setDeleting] = useState<{ id: number; label: string } | null>(null);
-  const remove = useMutation({
-    mutationFn: (id: number) => gql(DeleteAddonMutation, { input: { id } }),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: ['addons'] });
-      notifyDone(`${deleting?.label ?? 'The addon'} was deleted.`);
-      setDeleting(null);
-    },
+  const remove = useConfirm(useDeleteAddon(), {
+    title: () => 'Delete addon',
+    message: (a) => <>Delete <strong>{a.label}</strong>? It is sent nothing more, and its delivery history goes with it.</>,
   });
   const providers = (data.data?.addonProviders ?? []) as Provider[];
   const byName = new Map(providers.map((p) => [p.name, p]));
@@ -69,7 +43,7 @@ export default function AddonsPage() {
                   <Text fw={600}>{p.displayName}</Text>
                   <Text size="sm" mb="xs" style={{ flex: 1 }}>{p.description}</Text>
                   <Anchor href={p.documentationUrl} target="_blank" rel="noreferrer" size="sm" mb="xs">{p.displayName} documentation</Anchor>
-                  {can('CREATE_ADDON') && <Button size="xs" onClick={() => setForm({ provider: p })}>New {p.displayName} addon</Button>}
+                  <Can permission="CREATE_ADDON"><Button size="xs" onClick={() => setForm({ provider: p })}>New {p.displayName} addon</Button></Can>
                 </Card>
               ))}
             </SimpleGrid>
@@ -82,9 +56,9 @@ export default function AddonsPage() {
                 const provider = byName.get(a.provider);
                 const name = provider?.displayName ?? a.provider;
                 return (
-                  <AddonCard key={a.id} addon={a} providerName={name} can={can}
+                  <AddonCard key={a.id} addon={a} providerName={name}
                     onEdit={() => provider && setForm({ provider, addon: a })}
-                    onDelete={() => { remove.reset(); setDeleting({ id: a.id, label: `${name} addon ${a.id}` }); }} />
+                    onDelete={() => remove.ask({ id: a.id, label: `${name} addon ${a.id}` })} />
                 );
               })}
             </Stack>
@@ -92,9 +66,7 @@ export default function AddonsPage() {
         </Stack>
       )}
       {form && <AddonFormModal key={form.addon ? `addon-${form.addon.id}` : `new-${form.provider.name}`} provider={form.provider} addon={form.addon} onClose={() => setForm(null)} />}
-      <ConfirmDialog opened={deleting !== null} title="Delete addon" confirmLabel="Delete"
-        message={<>Delete <strong>{deleting?.label}</strong>? It is sent nothing more, and its delivery history goes with it.</>}
-        pending={remove.isPending} error={remove.error} onConfirm={() => deleting && remove.mutate(deleting.id)} onClose={() => setDeleting(null)} />
+      {remove.dialog}
     </>
   );
 }

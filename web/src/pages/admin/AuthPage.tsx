@@ -1,20 +1,9 @@
 import { Alert, Loader, Stack, Text, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
-import { gql } from '../../api/client';
-import { useAllowed } from '../../data/session';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { graphql } from '../../gql';
+import { useSamlSettings } from '../../data/integrations';
+import { useAllowed } from '../../data/session';
 import { SamlForm } from '../integrations/SamlForm';
 import { ServiceProviderPanel } from '../integrations/ServiceProviderPanel';
-
-const SamlQuery = graphql(`
-  query AuthSamlSettings {
-    samlSettings {
-      enabled entityId signOnUrl certificate signOutUrl spCertificate autoCreate emailDomains defaultRootRole
-      serviceProvider { entityId acsUrl metadataUrl loginUrl logoutCallbackUrl }
-    }
-  }
-`);
 
 /**
  * `/admin/auth`: SAML 2.0 single sign-on, for admins: what to give the identity provider (this service's entity id and
@@ -23,8 +12,7 @@ const SamlQuery = graphql(`
 export default function AuthPage() {
   const { can, loading } = useAllowed();
   const admin = can('ADMIN');
-  // Read once (not again on focus): the form starts from this answer, and typing must not be reset under the admin.
-  const saml = useQuery({ queryKey: ['saml-settings'], queryFn: () => gql(SamlQuery), enabled: admin, staleTime: Infinity, refetchOnWindowFocus: false });
+  const saml = useSamlSettings(admin);
   const s = saml.data?.samlSettings;
 
   return (

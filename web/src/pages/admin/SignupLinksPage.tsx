@@ -1,37 +1,16 @@
 import { Button, CopyButton, Group, Loader, Paper, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { gql } from '../../api/client';
-import { useAllowed } from '../../data/session';
+import { Can } from '../../components/Can';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { graphql } from '../../gql';
-import type { AccessSignupLinksQuery } from '../../gql/graphql';
+import { useRoles, useSetSignupLinkEnabled, useSignupLinks, type SignupLink } from '../../data/access';
+import { useAllowed } from '../../data/session';
 import { hasPassed, personLabel, shortDate } from '../../logic/access';
 import { NewSignupLinkModal } from '../access/NewSignupLinkModal';
-import { accessKeys, useRoles } from '../access/queries';
-
-const SignupLinksQuery = graphql(`
-  query AccessSignupLinks {
-    publicSignupTokens {
-      secret name url enabled expiresAt createdAt createdBy
-      role { id name }
-      users { id name username email }
-    }
-  }
-`);
-
-const UpdateSignupLinkMutation = graphql(`
-  mutation AccessUpdateSignupLink($input: UpdatePublicSignupTokenInput!) {
-    updatePublicSignupToken(input: $input) { secret enabled }
-  }
-`);
-
-type SignupLink = AccessSignupLinksQuery['publicSignupTokens'][number];
 
 /** `/admin/signup-links`: public signup links with their role, expiry and who signed up; create, enable, disable (ADMIN). */
 export default function SignupLinksPage() {
   const admin = useAllowed().can('ADMIN');
-  const links = useQuery({ queryKey: accessKeys.signupLinks, queryFn: () => gql(SignupLinksQuery), enabled: admin });
+  const links = useSignupLinks(admin);
   const roles = useRoles();
   const [creating, setCreating] = useState(false);
 
@@ -39,7 +18,7 @@ export default function SignupLinksPage() {
     <>
       <Group justify="space-between" mb="md">
         <Title order={1}>Signup links</Title>
-        {admin && <Button onClick={() => setCreating(true)}>New signup link</Button>}
+        <Can permission="ADMIN"><Button onClick={() => setCreating(true)}>New signup link</Button></Can>
       </Group>
       <Text size="sm" c="dimmed" mb="md">Whoever opens a signup link may create an account with the link's root role, until it expires or is disabled.</Text>
       <ErrorNotice error={links.error} />
@@ -48,18 +27,14 @@ export default function SignupLinksPage() {
       <Stack>
         {links.data?.publicSignupTokens.map((link) => <SignupLinkCard key={link.secret} link={link} />)}
       </Stack>
-      <NewSignupLinkModal opened={creating} onClose={() => setCreating(false)} roles={roles.data?.roles ?? []} />
+      {creating && <NewSignupLinkModal onClose={() => setCreating(false)} roles={roles.data?.roles ?? []} />}
     </>
   );
 }
 
 /** One link: its URL to copy, its switch (refusals shown right under it), expiry and the users who signed up with it. */
 function SignupLinkCard({ link }: { link: SignupLink }) {
-  const queryClient = useQueryClient();
-  const toggle = useMutation({
-    mutationFn: (enabled: boolean) => gql(UpdateSignupLinkMutation, { input: { secret: link.secret, enabled } }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: accessKeys.signupLinks }),
-  });
+  const toggle = useSetSignupLinkEnabled(link.secret);
   const expired = hasPassed(link.expiresAt);
   return (
     <Paper withBorder p="md" component="section" aria-label={`Signup link ${link.name}`}>

@@ -1,23 +1,15 @@
 import { Badge, Button, Group, Paper, Stack, Switch, Text, Title } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { gql } from '../../api/client';
+import { Can } from '../../components/Can';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { graphql } from '../../gql';
+import { useSetAddonEnabled } from '../../data/integrations';
+import { useAllowed } from '../../data/session';
 import { filterLabel, MASK } from '../../logic/addon-form';
 import { AddonDeliveries } from './AddonDeliveries';
 import type { EditedAddon } from './AddonFormModal';
-import type { PermissionName } from '../../gql/graphql';
-
-const SetEnabledMutation = graphql(`
-  mutation AddonsSetEnabled($input: UpdateAddonInput!) {
-    updateAddon(input: $input) { id enabled }
-  }
-`);
 
 export interface AddonCardProps {
   addon: EditedAddon & { createdAt: string };
   providerName: string;
-  can(permission: PermissionName): boolean;
   onEdit(): void;
   onDelete(): void;
 }
@@ -26,13 +18,10 @@ export interface AddonCardProps {
 const shownValue = (value: unknown) => (value === MASK ? '***** (stored)' : String(value));
 
 /** One addon: what it listens to, its parameters as read (secrets masked), enable/disable, edit, delete, deliveries. */
-export function AddonCard({ addon, providerName, can, onEdit, onDelete }: AddonCardProps) {
-  const queryClient = useQueryClient();
+export function AddonCard({ addon, providerName, onEdit, onDelete }: AddonCardProps) {
+  const { can } = useAllowed();
   const label = `${providerName} addon ${addon.id}`;
-  const setEnabled = useMutation({
-    mutationFn: (enabled: boolean) => gql(SetEnabledMutation, { input: { id: addon.id, enabled } }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['addons'] }),
-  });
+  const setEnabled = useSetAddonEnabled(addon.id);
   const parameters = Object.entries((addon.parameters ?? {}) as Record<string, unknown>).filter(([, v]) => v !== '');
   const enabled = setEnabled.isPending ? setEnabled.variables : addon.enabled;
 
@@ -47,12 +36,14 @@ export function AddonCard({ addon, providerName, can, onEdit, onDelete }: AddonC
           {addon.description && <Text size="sm">{addon.description}</Text>}
         </Stack>
         <Group gap="xs">
-          {can('UPDATE_ADDON') && (
+          <Can permission="UPDATE_ADDON">
             <Switch label="Enabled" aria-label={`${label} enabled`} checked={enabled} disabled={setEnabled.isPending}
               onChange={(e) => setEnabled.mutate(e.currentTarget.checked)} />
-          )}
-          {can('UPDATE_ADDON') && <Button size="xs" variant="default" aria-label={`Edit ${label}`} onClick={onEdit}>Edit</Button>}
-          {can('DELETE_ADDON') && <Button size="xs" variant="light" color="red" aria-label={`Delete ${label}`} onClick={onDelete}>Delete</Button>}
+            <Button size="xs" variant="default" aria-label={`Edit ${label}`} onClick={onEdit}>Edit</Button>
+          </Can>
+          <Can permission="DELETE_ADDON">
+            <Button size="xs" variant="light" color="red" aria-label={`Delete ${label}`} onClick={onDelete}>Delete</Button>
+          </Can>
         </Group>
       </Group>
       <ErrorNotice error={setEnabled.error} />

@@ -1,54 +1,13 @@
 import { Badge, Button, Code, Group, Loader, Table, Text, Title, VisuallyHidden } from '@mantine/core';
-import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
-import { gql } from '../../api/client';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { graphql } from '../../gql';
+import { useAddonDeliveries, useRedeliver } from '../../data/integrations';
 import { deliveryStatusColor, deliverySummary } from '../../logic/addon-form';
 import { When } from './shared';
-import { notifyDone } from '../../components/notify';
-
-const DeliveriesQuery = graphql(`
-  query AddonsDeliveries($id: Int!, $after: String) {
-    addon(id: $id) {
-      id
-      deliveries(first: 10, after: $after) {
-        nodes {
-          id eventId eventType status createdAt finishedAt nextAttemptAt redeliveryOf
-          attempts { attempt at statusCode error durationMs }
-        }
-        pageInfo { endCursor hasNextPage }
-      }
-    }
-  }
-`);
-
-const RedeliverMutation = graphql(`
-  mutation AddonsRedeliver($input: RedeliverAddonDeliveryInput!) {
-    redeliverAddonDelivery(input: $input) { id status }
-  }
-`);
-
-/** While a delivery is pending its status is asked again this often; otherwise now and then, for new ones. */
-const PENDING_POLL_MS = 2_000;
-const IDLE_POLL_MS = 5_000;
 
 /** An addon's recent deliveries, newest first: status, attempts, the last answer or error; redeliver where allowed. */
 export function AddonDeliveries({ addonId, label, canRedeliver }: { addonId: number; label: string; canRedeliver: boolean }) {
-  const queryClient = useQueryClient();
-  const deliveries = useInfiniteQuery({
-    queryKey: ['addons', 'deliveries', addonId],
-    queryFn: ({ pageParam }) => gql(DeliveriesQuery, { id: addonId, after: pageParam }),
-    initialPageParam: null as string | null,
-    getNextPageParam: (last) => (last.addon.deliveries.pageInfo.hasNextPage ? last.addon.deliveries.pageInfo.endCursor ?? null : null),
-    refetchInterval: (q) => (q.state.data?.pages.some((p) => p.addon.deliveries.nodes.some((d) => d.status === 'pending')) ? PENDING_POLL_MS : IDLE_POLL_MS),
-  });
-  const redeliver = useMutation({
-    mutationFn: (deliveryId: string) => gql(RedeliverMutation, { input: { addonId, deliveryId } }),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: ['addons', 'deliveries', addonId] });
-      notifyDone('Sent again, as a new delivery.');
-    },
-  });
+  const deliveries = useAddonDeliveries(addonId);
+  const redeliver = useRedeliver(addonId);
   const rows = deliveries.data?.pages.flatMap((p) => p.addon.deliveries.nodes) ?? [];
   const headingId = `deliveries-${addonId}`;
 

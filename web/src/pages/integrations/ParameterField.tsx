@@ -3,7 +3,7 @@ import type { ParameterDefinition } from '../../logic/addon-form';
 
 interface ParameterFieldProps {
   definition: ParameterDefinition;
-  value: string;
+  value?: string;
   /** A sensitive value is stored: the field is empty and the stored value is kept unless something is typed. */
   stored: boolean;
   error?: string | null;
@@ -14,7 +14,7 @@ interface ParameterFieldProps {
  * One provider parameter, as its definition says: a URL or text field, a text area for longer text; a sensitive one
  * (a secret URL, a key, headers) is write-only: typed masked, and once stored never shown again, only replaced.
  */
-export function ParameterField({ definition, value, stored, error, onChange }: ParameterFieldProps) {
+export function ParameterField({ definition, value = '', stored, error, onChange }: ParameterFieldProps) {
   const common = {
     label: definition.displayName,
     required: definition.required && !stored,
