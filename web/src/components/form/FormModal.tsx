@@ -14,6 +14,8 @@ interface FormModalProps<V extends Record<string, unknown>> {
   onSubmit(values: V): void;
   onClose(): void;
   submitLabel: string;
+  /** The refusal's heading ("The user was not created"); by default the error's name. */
+  errorTitle?: string;
   size?: ModalProps['size'];
   /** More buttons, left of Cancel. */
   extraButtons?: React.ReactNode;
@@ -24,14 +26,14 @@ interface FormModalProps<V extends Record<string, unknown>> {
  * A form in a dialog, the one way the UI asks for a change: the fields, the service's refusal in its own words (its
  * details also shown on the fields they name), Cancel and the submit button, which shows the change is on its way.
  */
-export function FormModal<V extends Record<string, unknown>>({ title, form, mutation, onSubmit, onClose, submitLabel, size, extraButtons, children }: FormModalProps<V>) {
+export function FormModal<V extends Record<string, unknown>>({ title, form, mutation, onSubmit, onClose, submitLabel, errorTitle, size, extraButtons, children }: FormModalProps<V>) {
   useServerErrors(form, mutation.error);
   return (
     <Modal opened onClose={onClose} title={title} centered {...(size ? { size } : {})}>
       <form noValidate onSubmit={form.onSubmit((values) => onSubmit(values))}>
         <Stack>
           {children}
-          <ErrorNotice error={mutation.error} />
+          <ErrorNotice error={mutation.error} {...(errorTitle ? { title: errorTitle } : {})} />
           <Group justify="flex-end">
             {extraButtons}
             <Button variant="default" onClick={onClose}>Cancel</Button>

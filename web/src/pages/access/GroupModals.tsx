@@ -33,7 +33,7 @@ export function GroupFormModal({ group, onClose, roles }: { group: AccessGroup |
   };
   const options = [{ value: NO_ROLE, label: 'None' }, ...roleOptions(roles.filter(isRootRole))];
   return (
-    <FormModal title={group ? `Edit ${group.name}` : 'New group'} size="lg" form={form} mutation={save} submitLabel={group ? 'Save' : 'Create group'}
+    <FormModal title={group ? `Edit ${group.name}` : 'New group'} errorTitle={group ? 'The group was not changed' : 'The group was not created'} size="lg" form={form} mutation={save} submitLabel={group ? 'Save' : 'Create group'}
       onClose={onClose} onSubmit={submit}>
       <TextInput label="Name" required data-autofocus {...form.getInputProps('name')} />
       <Textarea label="Description" autosize minRows={2} maxLength={1000} {...form.getInputProps('description')} />

@@ -25,7 +25,7 @@ export function NewSignupLinkModal({ onClose, roles }: { onClose: () => void; ro
     );
   }
   return (
-    <FormModal title="New signup link" size="lg" form={form} mutation={create} submitLabel="Create link" onClose={onClose}
+    <FormModal title="New signup link" errorTitle="No link was created" size="lg" form={form} mutation={create} submitLabel="Create link" onClose={onClose}
       onSubmit={(v) => create.mutate({ name: v.name.trim(), role: v.role, expiresAt: expiryIn(SIGNUP_EXPIRY.find((c) => c.value === v.days)?.days ?? 7) })}>
       <TextInput label="Name" required data-autofocus {...form.getInputProps('name')} />
       <Select label="Root role" description="The role of everyone who signs up with the link." allowDeselect={false}

@@ -66,7 +66,7 @@ function NewTokenModal({ onClose }: { onClose: () => void }) {
     return <ShownOnceModal title="New personal access token" onClose={onClose}><SecretField value={secret} /></ShownOnceModal>;
   }
   return (
-    <FormModal title="New personal access token" size="lg" form={form} mutation={create} submitLabel="Create token" onClose={onClose}
+    <FormModal title="New personal access token" errorTitle="No token was created" size="lg" form={form} mutation={create} submitLabel="Create token" onClose={onClose}
       onSubmit={(v) => create.mutate({ description: v.description.trim(), expiresAt: expiryIn(TOKEN_EXPIRY.find((c) => c.value === v.days)?.days ?? 30) })}>
       <TextInput label="Description" required data-autofocus description="What the token is for, to recognise it later." {...form.getInputProps('description')} />
       <ExpirySelect choices={TOKEN_EXPIRY} {...form.getInputProps('days')} />

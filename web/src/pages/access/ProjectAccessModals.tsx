@@ -29,7 +29,7 @@ export function AddAccessModal({ project, onClose, roles, rows, users, groups }:
   const groupChoices = notYetHolding(groups ?? [], rows.filter((r) => r.kind === 'group')).map((g) => ({ value: String(g.id), label: g.name }));
 
   return (
-    <FormModal title="Add access" size="lg" form={form} mutation={add} submitLabel="Add access" onClose={onClose}
+    <FormModal title="Add access" errorTitle="No access was given" size="lg" form={form} mutation={add} submitLabel="Add access" onClose={onClose}
       onSubmit={(v) => add.mutate({ roles: ids(v.roles), users: ids(v.users), groups: ids(v.groups) }, { onSuccess: onClose })}>
       {users ? (
         <MultiSelect label="Users" searchable data={userChoices} nothingFoundMessage="No other user" {...form.getInputProps('users')} />
@@ -47,7 +47,7 @@ export function ChangeRolesModal({ project, row, onClose, roles }: { project: st
   const save = useSetProjectRoles(project);
   const form = useForm({ initialValues: { roles: row.roles.map(String) } });
   return (
-    <FormModal title={`Roles of ${row.label}`} form={form} mutation={save} submitLabel="Save" onClose={onClose}
+    <FormModal title={`Roles of ${row.label}`} errorTitle="The roles were not changed" form={form} mutation={save} submitLabel="Save" onClose={onClose}
       onSubmit={(v) => save.mutate({ row, roles: ids(v.roles) }, { onSuccess: onClose })}>
       <MultiSelect label="Project roles" searchable data={roleOptions(roles)} {...form.getInputProps('roles')}
         description={form.values.roles.length === 0 ? 'No role: saving removes this access.' : undefined} />

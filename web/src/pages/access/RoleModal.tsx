@@ -35,7 +35,7 @@ export function RoleModal({ role, onClose }: { role: EditableRole | null; onClos
   };
 
   return (
-    <FormModal title={role ? `Edit ${role.name}` : 'New role'} size="xl" form={form} mutation={save} submitLabel={role ? 'Save' : 'Create role'} onClose={onClose}
+    <FormModal title={role ? `Edit ${role.name}` : 'New role'} errorTitle={role ? 'The role was not changed' : 'The role was not created'} size="xl" form={form} mutation={save} submitLabel={role ? 'Save' : 'Create role'} onClose={onClose}
       onSubmit={(v) => save.mutate({ ...(role ? { id: role.id } : {}), name: v.name.trim(), description: v.description.trim(), type: v.type, permissions: toPermissionInput(chosen) },
         { onSuccess: onClose })}>
       <TextInput label="Name" required data-autofocus {...form.getInputProps('name')} />

@@ -44,7 +44,7 @@ export function NewUserModal({ onClose, roles }: { onClose: () => void; roles: r
   const given = (text: string) => text.trim() || undefined;
   const send = (v: typeof form.values) => create.mutate({ rootRole: v.rootRole, name: given(v.name), email: given(v.email), username: given(v.username) });
   return (
-    <FormModal title="New user" size="lg" form={form} mutation={create} submitLabel="Create user" onClose={onClose} onSubmit={send}>
+    <FormModal title="New user" errorTitle="The user was not created" size="lg" form={form} mutation={create} submitLabel="Create user" onClose={onClose} onSubmit={send}>
       <TextInput label="Name" data-autofocus autoComplete="off" {...form.getInputProps('name')} />
       <TextInput label="Email" type="email" autoComplete="off" {...form.getInputProps('email')} />
       <TextInput label="Username" description="A user signs in with the username or the email: give at least one." autoComplete="off"
@@ -59,7 +59,7 @@ export function EditUserModal({ user, onClose, roles }: { user: EditableUser; on
   const save = useUpdateUser();
   const form = useForm({ initialValues: { name: user.name ?? '', email: user.email ?? '', rootRole: String(user.rootRole) } });
   return (
-    <FormModal title={`Edit ${personLabel(user)}`} form={form} mutation={save} submitLabel="Save" onClose={onClose}
+    <FormModal title={`Edit ${personLabel(user)}`} errorTitle="The user was not changed" form={form} mutation={save} submitLabel="Save" onClose={onClose}
       // An emptied email is sent as null (the service removes it, or refuses when it is the user's only sign-in name).
       onSubmit={(v) => save.mutate({ id: user.id, name: v.name.trim(), email: v.email.trim() || null, rootRole: v.rootRole }, { onSuccess: onClose })}>
       {user.username && <TextInput label="Username" value={user.username} readOnly description="How they sign in; it cannot be changed." />}
@@ -87,7 +87,7 @@ export function ResetLinkModal({ user, onClose }: { user: EditableUser; onClose:
     );
   }
   return (
-    <FormModal title={title} size="lg" form={form} mutation={create} submitLabel="Create reset link" onClose={onClose}
+    <FormModal title={title} errorTitle="No link was created" size="lg" form={form} mutation={create} submitLabel="Create reset link" onClose={onClose}
       onSubmit={() => create.mutate(user.username || user.email || '')}>
       <Text size="sm">A link with which the user chooses a new password. Their current password keeps working until they do.</Text>
     </FormModal>
