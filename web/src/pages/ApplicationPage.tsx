@@ -9,6 +9,7 @@ import { href, links } from '../routing/links';
 import { AppDot } from './data/AppDot';
 import { ApplicationDetails } from './data/ApplicationDetails';
 import { When } from './data/When';
+import { TableHead } from '../components/TableHead';
 
 const when = (iso: string | null | undefined) => (iso ? <When iso={iso} /> : '—');
 const seconds = (ms: number | null | undefined) => (ms ? `${Math.round(ms / 1000)} s` : '—');
@@ -57,17 +58,7 @@ export default function ApplicationPage() {
               {a.instances.length === 0 ? <Text size="sm" c="dimmed">No instance has reported.</Text> : (
                 <Table.ScrollContainer minWidth={640}>
                   <Table verticalSpacing="xs" aria-label="Instances">
-                    <Table.Thead>
-                      <Table.Tr>
-                        <Table.Th>Instance</Table.Th>
-                        <Table.Th>Environment</Table.Th>
-                        <Table.Th>SDK version</Table.Th>
-                        <Table.Th>Host</Table.Th>
-                        <Table.Th>Started</Table.Th>
-                        <Table.Th>Interval</Table.Th>
-                        <Table.Th>Last seen</Table.Th>
-                      </Table.Tr>
-                    </Table.Thead>
+                    <TableHead columns={['Instance', 'Environment', 'SDK version', 'Host', 'Started', 'Interval', 'Last seen']} />
                     <Table.Tbody>
                       {a.instances.map((i) => (
                         <Table.Tr key={`${i.environment}/${i.instanceId}`}>

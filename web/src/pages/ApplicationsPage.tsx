@@ -5,6 +5,7 @@ import { useApplications } from '../data/data';
 import { links } from '../routing/links';
 import { AppDot } from './data/AppDot';
 import { When } from './data/When';
+import { TableHead } from '../components/TableHead';
 
 const distinct = (list: Array<string | null | undefined>) => [...new Set(list.filter((s): s is string => !!s))].sort();
 
@@ -25,16 +26,7 @@ export default function ApplicationsPage() {
       )}
       {apps.data && apps.data.applications.length > 0 && (
         <Table highlightOnHover verticalSpacing="sm" aria-label="Applications">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Application</Table.Th>
-              <Table.Th>Strategies</Table.Th>
-              <Table.Th ta="right">Instances</Table.Th>
-              <Table.Th>SDKs</Table.Th>
-              <Table.Th>Environments</Table.Th>
-              <Table.Th>Last seen</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
+          <TableHead columns={['Application', 'Strategies', { label: 'Instances', ta: 'right' }, 'SDKs', 'Environments', 'Last seen']} />
           <Table.Tbody>
             {apps.data.applications.map((a) => (
               <Table.Tr key={a.appName}>

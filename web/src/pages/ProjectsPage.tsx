@@ -6,6 +6,7 @@ import { ErrorNotice } from '../components/ErrorNotice';
 import { NewProjectModal } from '../components/projects/NewProjectModal';
 import { useProjects } from '../data/projects';
 import { links } from '../routing/links';
+import { TableHead } from '../components/TableHead';
 
 // The colour is the badge's dot; its text keeps the page's text colour (AA contrast whatever the colour).
 const healthColor = (health: number) => (health >= 75 ? 'green' : health >= 50 ? 'yellow' : 'red');
@@ -24,14 +25,7 @@ export default function ProjectsPage() {
       {projects.isPending && <Loader aria-label="Loading projects" />}
       {projects.data && (
         <Table highlightOnHover verticalSpacing="sm">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Project</Table.Th>
-              <Table.Th>Health</Table.Th>
-              <Table.Th ta="right">Flags</Table.Th>
-              <Table.Th ta="right">Members</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
+          <TableHead columns={['Project', 'Health', { label: 'Flags', ta: 'right' }, { label: 'Members', ta: 'right' }]} />
           <Table.Tbody>
             {projects.data.projects.map((p) => (
               <Table.Tr key={p.id}>

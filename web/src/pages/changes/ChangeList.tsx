@@ -5,6 +5,7 @@ import { useCurrentFeatures, type CurrentFeature, type Request, type RequestChan
 import { describeChange, type CurrentEnvironment } from '../../logic/change-requests';
 import type { JsonChange } from '../../logic/json-diff';
 import { links } from '../../routing/links';
+import { TableHead } from '../../components/TableHead';
 
 interface ChangeListProps {
   request: Request;
@@ -104,7 +105,7 @@ const shown = (v: string | undefined) => (v === undefined ? '' : v.startsWith('"
 function Diff({ rows, label }: { rows: JsonChange[]; label: string }) {
   return (
     <Table mt="xs" fz="sm" withTableBorder aria-label={label} layout="fixed">
-      <Table.Thead><Table.Tr><Table.Th w="30%">Field</Table.Th><Table.Th>Now</Table.Th><Table.Th>After</Table.Th></Table.Tr></Table.Thead>
+      <TableHead columns={[{ label: 'Field', w: '30%' }, 'Now', 'After']} />
       <Table.Tbody>
         {rows.map((r) => (
           <Table.Tr key={r.path}>

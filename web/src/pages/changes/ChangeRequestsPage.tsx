@@ -7,6 +7,7 @@ import { countChanges, isOpen, requestLabel } from '../../logic/change-requests'
 import { links } from '../../routing/links';
 import { useUrlState } from '../../routing/useUrlState';
 import { StateBadge } from './StateBadge';
+import { TableHead } from '../../components/TableHead';
 
 /** `/projects/:projectId/change-requests`: the project's requests, open ones (Draft to Scheduled) or closed ones. */
 export default function ChangeRequestsPage() {
@@ -39,12 +40,7 @@ export default function ChangeRequestsPage() {
       )}
       {rows.length > 0 && (
         <Table striped withTableBorder aria-label={shown === 'open' ? 'Open change requests' : 'Closed change requests'}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Request</Table.Th><Table.Th>Environment</Table.Th><Table.Th>State</Table.Th><Table.Th>Changes</Table.Th>
-              <Table.Th>Approvals</Table.Th><Table.Th>Author</Table.Th><Table.Th>Created</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
+          <TableHead columns={['Request', 'Environment', 'State', 'Changes', 'Approvals', 'Author', 'Created']} />
           <Table.Tbody>
             {rows.map((r) => (
               <Table.Tr key={r.id}>

@@ -4,6 +4,7 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { useRequestContextFields, useRequestPreview } from '../../data/change-requests';
 import { toContextInput, type ContextEntry } from '../../logic/playground-context';
 import { ContextForm } from '../playground/ContextForm';
+import { TableHead } from '../../components/TableHead';
 
 type Outcome = { isEnabled: boolean; variant: { name: string } } | null | undefined;
 const said = (r: Outcome) => (!r ? 'absent' : `${r.isEnabled ? 'on' : 'off'}${r.variant.name !== 'disabled' ? ` · ${r.variant.name}` : ''}`);
@@ -39,7 +40,7 @@ export function RequestPreview({ project, id }: { project: string; id: number })
             </Alert>
           )}
           <Table mt="xs" withTableBorder fz="sm" aria-label="Preview results">
-            <Table.Thead><Table.Tr><Table.Th>Flag</Table.Th><Table.Th>Why shown</Table.Th><Table.Th>Now</Table.Th><Table.Th>After</Table.Th></Table.Tr></Table.Thead>
+            <TableHead columns={['Flag', 'Why shown', 'Now', 'After']} />
             <Table.Tbody>
               {result.features.flatMap((f) => f.results.map((r, i) => (
                 <Table.Tr key={`${f.name}:${i}`}>

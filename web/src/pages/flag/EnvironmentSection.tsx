@@ -12,6 +12,7 @@ import { movedSortOrder, weightPercent } from '../../logic/flag-summary';
 import { DraftBanner, type PendingRequest } from '../changes/DraftBanner';
 import { useProposeChanges } from '../../data/change-requests';
 import { StrategyCard } from './StrategyCard';
+import { TableHead } from '../../components/TableHead';
 
 interface EnvironmentSectionProps {
   project: string;
@@ -123,9 +124,7 @@ export function EnvironmentSection({ project, featureName, environment, changeRe
         <Text size="sm" c="dimmed">No variants.</Text>
       ) : (
         <Table withTableBorder striped fz="sm" aria-label={`Variants in ${env}`}>
-          <Table.Thead>
-            <Table.Tr><Table.Th>Name</Table.Th><Table.Th>Weight</Table.Th><Table.Th>Payload</Table.Th><Table.Th>Stickiness</Table.Th></Table.Tr>
-          </Table.Thead>
+          <TableHead columns={['Name', 'Weight', 'Payload', 'Stickiness']} />
           <Table.Tbody>
             {environment.variants.map((v) => (
               <Table.Tr key={v.name}>

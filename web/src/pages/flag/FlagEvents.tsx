@@ -1,6 +1,7 @@
 import { Badge, Button, Card, Group, Table, Text, Title } from '@mantine/core';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { useFlagEvents } from '../../data/flags/flag';
+import { TableHead } from '../../components/TableHead';
 
 /** The flag's own audit events, newest first, a page at a time ("Show more"). */
 export function FlagEvents({ featureName }: { featureName: string }) {
@@ -18,9 +19,7 @@ export function FlagEvents({ featureName }: { featureName: string }) {
       {events.data && rows.length === 0 && <Text size="sm" c="dimmed">No events yet.</Text>}
       {rows.length > 0 && (
         <Table striped fz="sm" aria-label="Events of the flag">
-          <Table.Thead>
-            <Table.Tr><Table.Th>When</Table.Th><Table.Th>Type</Table.Th><Table.Th>Environment</Table.Th><Table.Th>By</Table.Th></Table.Tr>
-          </Table.Thead>
+          <TableHead columns={['When', 'Type', 'Environment', 'By']} />
           <Table.Tbody>
             {rows.map((e) => (
               <Table.Tr key={e.id}>

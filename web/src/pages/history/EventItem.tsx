@@ -3,6 +3,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { useId } from 'react';
 import type { LiveEvent } from '../../api/live-events';
 import { jsonChanges } from '../../logic/json-diff';
+import { TableHead } from '../../components/TableHead';
 
 const pretty = (value: unknown) => JSON.stringify(value, null, 2);
 
@@ -58,7 +59,7 @@ function EventData({ event }: { event: LiveEvent }) {
           <Text size="sm" fw={600}>Changed</Text>
           {changes.length === 0 ? <Text size="sm" c="dimmed">Nothing differs between the previous and the new data.</Text> : (
             <Table withTableBorder fz="sm" aria-label={`Changes of event ${event.id}`}>
-              <Table.Thead><Table.Tr><Table.Th>Field</Table.Th><Table.Th>Before</Table.Th><Table.Th>After</Table.Th></Table.Tr></Table.Thead>
+              <TableHead columns={['Field', 'Before', 'After']} />
               <Table.Tbody>
                 {changes.map((c) => (
                   <Table.Tr key={c.path}>

@@ -3,6 +3,7 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { useAddonDeliveries, useRedeliver } from '../../data/integrations';
 import { deliveryStatusColor, deliverySummary } from '../../logic/addon-form';
 import { When } from './shared';
+import { TableHead } from '../../components/TableHead';
 
 /** An addon's recent deliveries, newest first: status, attempts, the last answer or error; redeliver where allowed. */
 export function AddonDeliveries({ addonId, label, canRedeliver }: { addonId: number; label: string; canRedeliver: boolean }) {
@@ -21,17 +22,7 @@ export function AddonDeliveries({ addonId, label, canRedeliver }: { addonId: num
       {rows.length > 0 && (
         <Table.ScrollContainer minWidth={800}>
           <Table verticalSpacing={4} fz="sm" aria-label={`Deliveries of ${label}`}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Status</Table.Th>
-                <Table.Th>Event</Table.Th>
-                <Table.Th>Created</Table.Th>
-                <Table.Th ta="right">Attempts</Table.Th>
-                <Table.Th>Last answer</Table.Th>
-                <Table.Th>Last error</Table.Th>
-                <Table.Th><VisuallyHidden>Actions</VisuallyHidden></Table.Th>
-              </Table.Tr>
-            </Table.Thead>
+            <TableHead columns={['Status', 'Event', 'Created', { label: 'Attempts', ta: 'right' }, 'Last answer', 'Last error', { label: 'Actions', hidden: true }]} />
             <Table.Tbody>
               {rows.map((d) => {
                 const summary = deliverySummary(d.attempts);

@@ -1,6 +1,7 @@
 import { Badge, Code, Group, List, Paper, Stack, Table, Text } from '@mantine/core';
 import type { PlaygroundResultFeatureFragment } from '../../gql/graphql';
 import { explain, resultWord, strategyBlocker, strategyLabel } from '../../logic/playground-why';
+import { TableHead } from '../../components/TableHead';
 
 type Feature = PlaygroundResultFeatureFragment;
 type Strategy = Feature['strategies']['data'][number];
@@ -72,9 +73,7 @@ function StrategyExplanation({ strategy, index }: { strategy: Strategy; index: n
 function ConstraintTable({ constraints, caption }: { constraints: Constraint[]; caption: string }) {
   return (
     <Table fz="sm" mt="xs" withTableBorder aria-label={caption}>
-      <Table.Thead>
-        <Table.Tr><Table.Th>Context field</Table.Th><Table.Th>Operator</Table.Th><Table.Th>Values</Table.Th><Table.Th>Result</Table.Th></Table.Tr>
-      </Table.Thead>
+      <TableHead columns={['Context field', 'Operator', 'Values', 'Result']} />
       <Table.Tbody>
         {constraints.map((c, i) => (
           <Table.Tr key={i}>

@@ -1,9 +1,10 @@
-import { Badge, Button, Code, Collapse, Group, Pagination, Paper, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { Badge, Button, Code, Collapse, Group, Pagination, Paper, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { Fragment, useId, useMemo, useState } from 'react';
 import type { AdvancedRow } from '../../data/playground';
 import type { PlaygroundResultFeatureFragment } from '../../gql/graphql';
 import { Explanation, TONE } from './Explanation';
+import { TableHead } from '../../components/TableHead';
 
 const PAGE = 50;
 
@@ -81,9 +82,7 @@ export function AdvancedResults({ rows, environments }: { rows: AdvancedRow[]; e
       <Text size="sm" c="dimmed" role="status">{rows.length} results over {environments.join(', ')}: {enabled} enabled, {rows.length - enabled} disabled</Text>
       <Table.ScrollContainer minWidth={700}>
         <Table striped withTableBorder aria-label="Advanced results">
-          <Table.Thead>
-            <Table.Tr><Table.Th>Flag</Table.Th><Table.Th>Environment</Table.Th><Table.Th>Context</Table.Th><Table.Th>Result</Table.Th><Table.Th>Variant</Table.Th><Table.Th><VisuallyHidden>Explanation</VisuallyHidden></Table.Th></Table.Tr>
-          </Table.Thead>
+          <TableHead columns={['Flag', 'Environment', 'Context', 'Result', 'Variant', { label: 'Explanation', hidden: true }]} />
           <Table.Tbody>
             {paged.slice.map((r, i) => {
               const key = rows.indexOf(r);

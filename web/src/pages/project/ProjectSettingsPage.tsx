@@ -1,4 +1,4 @@
-import { Badge, Button, Card, Group, Loader, NumberInput, Stack, Switch, Table, Text, Textarea, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { Badge, Button, Card, Group, Loader, NumberInput, Stack, Switch, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useParams } from 'react-router';
 import { ErrorNotice } from '../../components/ErrorNotice';
@@ -6,6 +6,7 @@ import { useServerErrors } from '../../components/form/FormModal';
 import { ProjectNav } from '../../components/projects/ProjectNav';
 import { useProjectSettings, useUpdateChangeRequestConfig, useUpdateProject } from '../../data/projects';
 import { useAllowed } from '../../data/session';
+import { TableHead } from '../../components/TableHead';
 
 type Config = { environment: string; type: string; changeRequestsEnabled: boolean; requiredApprovals: number };
 
@@ -35,9 +36,7 @@ export default function ProjectSettingsPage() {
               approved. Users holding SKIP_CHANGE_REQUEST there (admins do) change flags directly.
             </Text>
             <Table aria-label="Change requests by environment" verticalSpacing="sm">
-              <Table.Thead>
-                <Table.Tr><Table.Th>Environment</Table.Th><Table.Th>Change requests</Table.Th><Table.Th>Approvals needed</Table.Th><Table.Th><VisuallyHidden>Save</VisuallyHidden></Table.Th></Table.Tr>
-              </Table.Thead>
+              <TableHead columns={['Environment', 'Change requests', 'Approvals needed', { label: 'Save', hidden: true }]} />
               <Table.Tbody>
                 {settings.data.changeRequestConfig.map((c) => (
                   <ConfigRow key={`${c.environment}:${c.changeRequestsEnabled}:${c.requiredApprovals}`} project={project} config={c} may={may} />
