@@ -39,6 +39,16 @@ function buildWeb() {
       return;
     }
   }
+  process.stdout.write(`flagdeck: web UI built; its first route loads ${firstRouteKb()} kB of JavaScript, gzipped (goal: at most 300)\n`);
+}
+
+/** The gzipped size of the JavaScript a first visit loads: the scripts and module preloads dist/web/index.html names. */
+function firstRouteKb() {
+  const web = path.join(ROOT, 'dist', 'web');
+  const html = fs.readFileSync(path.join(web, 'index.html'), 'utf8');
+  const files = new Set([...html.matchAll(/(?:src|href)="\/(assets\/[^"]+\.js)"/g)].map((m) => m[1]));
+  const bytes = [...files].reduce((sum, f) => sum + require('node:zlib').gzipSync(fs.readFileSync(path.join(web, f))).length, 0);
+  return (bytes / 1024).toFixed(1);
 }
 
 /**

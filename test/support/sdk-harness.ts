@@ -54,7 +54,10 @@ export async function startSdk(app: TestApp, token: string, mode: SdkMode, optio
     url: `${app.url}/api`, appName, customHeaders: { Authorization: token }, disableMetrics: true, refreshInterval: 200,
     storageProvider: storage, skipInstanceCountWarning: true, ...SDK_MODE_OPTIONS[mode], ...options,
   });
-  const handle: SdkHandle = { mode, sdk, storage, appName, errors: [], warnings: [], modeChanges: [], destroy: () => sdk.destroy() };
+  // destroy() drops every listener, yet a fetch it did not cancel can still fail once the test's app has closed (CI saw
+  // ECONNREFUSED from the SDK's fetcher): unheard, that 'error' fails whichever test file the worker runs next.
+  const stop = () => { sdk.destroy(); sdk.on(UnleashEvents.Error, () => undefined); };
+  const handle: SdkHandle = { mode, sdk, storage, appName, errors: [], warnings: [], modeChanges: [], destroy: stop };
   sdk.on(UnleashEvents.Error, (e) => handle.errors.push(e));
   sdk.on(UnleashEvents.Warn, (w) => handle.warnings.push(w));
   sdk.on(UnleashEvents.Mode, (m) => handle.modeChanges.push(m));
@@ -63,7 +66,7 @@ export async function startSdk(app: TestApp, token: string, mode: SdkMode, optio
   const started = Date.now();
   while (!synchronized) {
     if (handle.errors.length > 0 || handle.warnings.length > 0 || Date.now() - started > timeoutMs) {
-      sdk.destroy();
+      stop();
       const why = handle.errors.length || handle.warnings.length ? `reported ${describe([...handle.errors, ...handle.warnings])}` : `did not synchronize within ${timeoutMs} ms`;
       throw new Error(`the SDK in ${mode} mode ${why}`);
     }
