@@ -7,7 +7,8 @@ import type { TrustProxy } from './config';
 import { refuseNonAdminToken } from './domain/access/api-token.service';
 import { Authenticator, SESSION_COOKIE } from './domain/access/authenticator';
 import { credentialProblem, credentialRefusal } from './domain/access/credential-refusal';
-import { ContentTypeerror, ForbiddenError, type DomainError } from './domain/errors';
+import { ContentTypeerror, DATABASE_RETRY_AFTER_SECONDS, ForbiddenError, type DomainError } from './domain/errors';
+import { databaseAnswers, READY_TIMEOUT_MS } from './db/health';
 import { attachEventHub, EventHub } from './domain/events/event-hub';
 import { SnapshotCache } from './domain/playground/snapshot-cache';
 import { VersionReader } from './domain/client-features/version-reader';
@@ -146,14 +147,15 @@ export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinati
   const obs = observability(app, orm, logger, eventHub, clientAddress);
   const serviceOptions = { playgroundCombinationLimit, playgroundCache, overviewCache, onCredentialsRevoked, publicUrl, eventHub, allowPrivateAddonUrls, onPlaygroundEvaluation: obs.playgroundEvaluated, backups, servicePackage: SERVICE_PACKAGE };
 
-  app.get('/health', async (_req, res) => {
-    try {
-      await orm.em.getConnection().execute('select 1');
-      res.json({ health: 'GOOD' });
-    } catch {
-      res.status(503).json({ health: 'BAD' });
-    }
-  });
+  // /health (as before) and /health/ready ask the database; /health/live only says the process answers, so an
+  // orchestrator waits for a database that is away instead of restarting a process that only needs to wait.
+  const ready: express.RequestHandler = async (_req, res) => {
+    if (await databaseAnswers(orm, READY_TIMEOUT_MS)) res.json({ health: 'GOOD' });
+    else res.status(503).set('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS)).json({ health: 'BAD' });
+  };
+  app.get('/health', ready);
+  app.get('/health/ready', ready);
+  app.get('/health/live', (_req, res) => { res.json({ health: 'GOOD' }); });
 
   // Prometheus metrics without credentials, as Unleash serves them: nothing in them names a flag, a user or a token.
   app.get(PROMETHEUS_PATH, obs.prometheus);

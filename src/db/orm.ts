@@ -1,6 +1,7 @@
 import { MikroORM, PostgreSqlDriver, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import { entities } from '../domain/entities';
+import { recordDatabasePlace } from '../domain/database-errors';
 import { migrationsList } from './migrations';
 
 export interface OrmOptions {
@@ -34,6 +35,7 @@ export function ormConfig({ url, poolMax, holdConnection }: OrmOptions): Options
 
 /** Opens the ORM and brings the schema up to date (migrations run at every start). */
 export async function openOrm(options: OrmOptions): Promise<MikroORM> {
+  recordDatabasePlace(options.url);
   const orm = await MikroORM.init(ormConfig(options));
   if (options.onQuery) {
     const knex = orm.em.getConnection().getKnex();

@@ -29,7 +29,7 @@ import { appendEvents, type AppendedEvents, type EventInput } from './events/eve
  *    Deleting a project or an environment cascades into rows of features after locking it, so it can still
  *    deadlock with a change of one of those features: PostgreSQL then rolls one back and it is run again here.
  * 4. **Unique keys decide creates.** A check-then-insert may lose a race; the unique index then refuses the insert
- *    and `fromDatabaseError` (errors.ts) turns SQLSTATE 23505 into `NameExistsError` (409) for both doors. It is not
+ *    and `fromDatabaseError` (database-errors.ts) turns SQLSTATE 23505 into `NameExistsError` (409) for both doors. It is not
  *    retried: running again would only find the name taken.
  */
 

@@ -95,6 +95,20 @@ export class TooManyRequestsError extends DomainError {
   }
 }
 
+/**
+ * The database cannot be reached (stopped, restarting, failing over, cut off): nothing was written, and the same
+ * request will work once it is back. REST answers 503 with `Retry-After`; GraphQL names it in `extensions`.
+ */
+export class ServiceUnavailableError extends DomainError {
+  override readonly name = 'ServiceUnavailableError';
+  constructor(readonly retryAfterSeconds = DATABASE_RETRY_AFTER_SECONDS, message = 'The database is not reachable, so nothing was done; retry later.') {
+    super(message);
+  }
+}
+
+/** How long a client is asked to wait before retrying while the database is away. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
 /** A reset or invite token that is missing, unknown, expired or already used (Unleash's name; 401). */
 export class InvalidTokenError extends DomainError {
   override readonly name = 'InvalidTokenError';
@@ -180,6 +194,7 @@ export const STATUS_BY_NAME: Readonly<Record<string, number>> = {
   ContentTooLarge: 413,
   ContentTypeerror: 415,
   TooManyRequestsError: 429,
+  ServiceUnavailableError: 503,
 };
 
 export interface ErrorBody {
@@ -191,161 +206,4 @@ export interface ErrorBody {
 
 export function errorBody(err: DomainError): ErrorBody {
   return { id: err.id, name: err.name, message: err.message, ...err.extra() };
-}
-
-/**
- * What each unique index of the schema guards, in the caller's words: `columns` names the indexed columns in order,
- * `message` gets their values (from the driver's detail) when they can be read safely, `fallback` is used otherwise.
- * Where a service checks first, the message is the one its check gives, so a caller reads the same words whether
- * the check or the index caught the duplicate. A new unique index gets its entry here: a test lists the schema's
- * unique indexes and fails on one that is missing.
- */
-interface UniqueKey {
-  columns: readonly string[];
-  message: (v: ReadonlyMap<string, string>) => string;
-  fallback: string;
-  /** The request property the clash is about, named in `details` (where one property is to blame). */
-  path?: string;
-}
-const fixed = (text: string, path?: string): UniqueKey => ({ columns: [], message: () => text, fallback: text, ...(path ? { path } : {}) });
-export const UNIQUE_KEYS: ReadonlyMap<string, UniqueKey> = new Map<string, UniqueKey>([
-  ['environments_pkey', { columns: ['name'], message: (v) => `An environment with the name ${v.get('name')} already exists`, fallback: 'An environment with that name already exists' }],
-  ['projects_pkey', { columns: ['id'], message: (v) => `A project with the id ${v.get('id')} already exists`, fallback: 'A project with that id already exists' }],
-  ['project_environments_pkey', {
-    columns: ['project_id', 'environment_name'],
-    message: (v) => `The environment "${v.get('environment_name')}" is already enabled for project "${v.get('project_id')}"`,
-    fallback: 'The environment is already enabled for the project',
-  }],
-  ['context_fields_pkey', { columns: ['name'], message: (v) => `A context field with the name ${v.get('name')} already exists`, fallback: 'A context field with that name already exists' }],
-  ['tag_types_pkey', { columns: ['name'], message: (v) => `There already exists a tag-type with the name ${v.get('name')}`, fallback: 'There already exists a tag-type with that name' }],
-  ['tags_pkey', {
-    columns: ['type', 'value'],
-    message: (v) => `A tag of type ${v.get('type')} with the value ${v.get('value')} already exists`,
-    fallback: 'A tag of that type with that value already exists',
-  }],
-  ['feature_types_pkey', { columns: ['id'], message: (v) => `A feature type with the id ${v.get('id')} already exists`, fallback: 'A feature type with that id already exists' }],
-  ['strategies_pkey', { columns: ['name'], message: (v) => `A strategy type with the name ${v.get('name')} already exists`, fallback: 'A strategy type with that name already exists' }],
-  ['features_pkey', fixed('A toggle with that name already exists')],
-  ['feature_environments_pkey', {
-    columns: ['feature_name', 'environment'],
-    message: (v) => `The feature ${v.get('feature_name')} already has a configuration in the environment ${v.get('environment')}`,
-    fallback: 'The feature already has a configuration in that environment',
-  }],
-  ['feature_strategies_pkey', fixed('A strategy with that id already exists')],
-  ['segments_pkey', fixed('A segment with that id already exists')],
-  ['feature_strategy_segments_pkey', fixed('The strategy already uses that segment')],
-  ['feature_tags_pkey', {
-    columns: ['feature_name', 'tag_type', 'tag_value'],
-    message: (v) => `The feature ${v.get('feature_name')} already has the tag ${v.get('tag_type')}:${v.get('tag_value')}`,
-    fallback: 'The feature already has that tag',
-  }],
-  ['feature_dependencies_pkey', {
-    columns: ['parent', 'child'],
-    message: (v) => `The feature ${v.get('child')} already depends on ${v.get('parent')}`,
-    fallback: 'The feature already depends on that parent',
-  }],
-  ['permissions_pkey', fixed('A permission with that id already exists')],
-  ['permissions_name_key', { columns: ['name'], message: (v) => `A permission with the name ${v.get('name')} already exists`, fallback: 'A permission with that name already exists' }],
-  ['roles_pkey', fixed('A role with that id already exists')],
-  ['roles_name_key', { columns: ['name'], message: (v) => `There already exists a role with the name ${v.get('name')}`, fallback: 'There already exists a role with that name' }],
-  ['roles_name_lower_idx', fixed('There already exists a role with that name')],
-  ['role_permissions_unique_idx', fixed('The role already has that permission')],
-  ['users_pkey', fixed('A user with that id already exists')],
-  ['users_username_unique_idx', { columns: ['lower(username)'], message: (v) => `A user with the username ${v.get('lower(username)')} already exists`, fallback: 'A user with that username already exists' }],
-  ['users_email_unique_idx', { columns: ['lower(email)'], message: (v) => `A user with the email ${v.get('lower(email)')} already exists`, fallback: 'A user with that email already exists' }],
-  // Usernames and e-mails share one namespace (migration 0020); its trigger names the property that clashed.
-  ['user_login_names_pkey', fixed('That name is already the username or email of another user')],
-  ['user_login_names_username_taken', fixed('The username is already the username or email of another user', 'username')],
-  ['user_login_names_email_taken', fixed('The email is already the username or email of another user', 'email')],
-  ['role_user_pkey', fixed('The user already has that role in the project')],
-  ['groups_pkey', fixed('A group with that id already exists')],
-  ['groups_name_unique_idx', { columns: ['lower(name)'], message: (v) => `A group with the name ${v.get('lower(name)')} already exists`, fallback: 'A group with that name already exists' }],
-  ['group_user_pkey', fixed('The user is already a member of the group')],
-  ['group_role_pkey', fixed('The group already has that role in the project')],
-  // Secrets and bookkeeping: the value is never repeated back.
-  ['api_tokens_pkey', fixed('That API token already exists')],
-  ['api_tokens_secret_hash_key', fixed('An API token with that secret already exists')],
-  ['user_sessions_pkey', fixed('That session already exists')],
-  ['reset_tokens_pkey', fixed('That reset token already exists')],
-  ['personal_access_tokens_pkey', fixed('That personal access token already exists')],
-  ['personal_access_tokens_secret_hash_key', fixed('A personal access token with that secret already exists')],
-  ['events_pkey', fixed('That event already exists')],
-  ['context_field_usage_pkey', fixed('That use of the context field is already recorded')],
-  ['model_version_pkey', fixed('The model version is already recorded')],
-  ['last_seen_version_pkey', fixed('The last-seen version is already recorded')],
-  ['public_signup_tokens_pkey', fixed('A public signup token with that secret already exists')],
-  ['public_signup_token_users_pkey', fixed('The user already signed up with that token')],
-  ['settings_pkey', fixed('That setting already exists')],
-  ['addons_pkey', fixed('An addon with that id already exists')],
-  ['change_request_reviews_pkey', fixed('That reviewer has already reviewed the change request')],
-  ['addon_deliveries_pkey', fixed('A delivery with that id already exists')],
-  ['addon_deliveries_seq_key', fixed('A delivery with that sequence number already exists')],
-  ['change_requests_pkey', fixed('A change request with that id already exists')],
-  ['change_requests_one_draft_per_actor_idx', fixed('You already have a draft change request for this environment of the project')],
-  ['change_request_changes_pkey', fixed('A change with that id already exists')],
-  ['change_request_comments_pkey', fixed('A comment with that id already exists')],
-  ['saml_message_ids_pkey', fixed('That SAML message id is already recorded')],
-  ['saml_sessions_pkey', fixed('That SAML session is already recorded')],
-  ['client_applications_pkey', { columns: ['app_name'], message: (v) => `An application with the name ${v.get('app_name')} already exists`, fallback: 'An application with that name already exists' }],
-  ['client_instances_pkey', fixed('That instance of the application is already registered in the environment')],
-  ['client_metrics_hourly_pkey', fixed('Metrics of that feature, application, environment and hour are already recorded')],
-  ['client_metrics_hourly_variants_pkey', fixed('That variant count of the hour is already recorded')],
-  ['client_revisions_pkey', fixed('That revision of the client API is already recorded')],
-  ['client_revision_horizon_pkey', fixed('The client revision log already has its horizon')],
-]);
-
-/** Longest key value repeated in a message (names are at most 100 characters; anything longer is cut). */
-const MAX_VALUE = 200;
-
-/**
- * The values of a unique violation's key, by column, read from PostgreSQL's detail
- * `Key (a, b)=(x, y) already exists.` Only the expected columns are accepted. Values are printed unquoted and
- * joined by ", ", so every value but the last must be free of ", " (they are URL-friendly names or ids); the last
- * takes the rest. Anything else gives undefined and the caller uses a message without values.
- */
-export function uniqueKeyValues(detail: unknown, columns: readonly string[]): Map<string, string> | undefined {
-  if (typeof detail !== 'string' || columns.length === 0) return undefined;
-  const m = /^Key \((.+?)\)=\((.*)\) already exists\.?$/s.exec(detail);
-  if (!m || m[1] !== columns.join(', ')) return undefined;
-  const values: string[] = [];
-  let rest = m[2];
-  for (let i = 0; i < columns.length - 1; i++) {
-    const at = rest.indexOf(', ');
-    if (at < 0) return undefined;
-    values.push(rest.slice(0, at));
-    rest = rest.slice(at + 2);
-  }
-  values.push(rest);
-  if (values.some((v) => v.length > MAX_VALUE)) return undefined;
-  return new Map(columns.map((c, i) => [c, values[i]]));
-}
-
-/** A unique violation (SQLSTATE 23505) in the caller's words: what already exists, never SQL or constraint names. */
-export function nameExistsFromUniqueViolation(err: { constraint?: unknown; detail?: unknown }): NameExistsError {
-  const key = typeof err.constraint === 'string' ? UNIQUE_KEYS.get(err.constraint) : undefined;
-  if (!key) return new NameExistsError('Something with that name already exists; it was probably created by another request at the same time.');
-  const values = uniqueKeyValues(err.detail, key.columns);
-  const message = values ? key.message(values) : key.fallback;
-  return new NameExistsError(message, key.path ? [{ path: key.path, message }] : undefined);
-}
-
-/**
- * Database errors caused by the caller's input rather than by us: text PostgreSQL cannot store (U+0000 or
- * bytes invalid in UTF-8, for example in a path parameter). Both doors translate them before falling back to a 500.
- * Also the one place that turns a unique violation (23505: another request created the same thing between our check
- * and our insert) into a 409 NameExistsError naming what exists.
- */
-export function fromDatabaseError(err: unknown): DomainError | undefined {
-  const code = (err as { code?: unknown } | null)?.code;
-  // 22021/22P05: text the encoding cannot hold; 08P01: a NUL inside a text parameter breaks the wire message.
-  if (code === '22021' || code === '22P05' || code === '08P01') {
-    return ValidationError.single('', 'The request contains text the database cannot store (for example the NUL character \\u0000).');
-  }
-  if (code === '23505') return nameExistsFromUniqueViolation(err as { constraint?: unknown; detail?: unknown });
-  // 23503 on an insert or update: what the request refers to (a role, a user, a group) was deleted by another request
-  // between our check and our write (the delete held its row lock; our foreign-key check waited for it).
-  if (code === '23503' && /is not present in table/.test(String((err as { detail?: unknown }).detail ?? ''))) {
-    return new NotFoundError('Something this request refers to was deleted by another request at the same time.');
-  }
-  return undefined;
 }

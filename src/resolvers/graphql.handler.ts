@@ -1,7 +1,8 @@
 import type { Request, Response } from 'express';
 import { BREAK, GraphQLError, Kind, validate, visit, type ASTNode, type DocumentNode } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
-import { DomainError, fromDatabaseError, STATUS_BY_NAME } from '../domain/errors';
+import { fromDatabaseError } from '../domain/database-errors';
+import { DomainError, ServiceUnavailableError, STATUS_BY_NAME } from '../domain/errors';
 import type { Services } from '../domain/services';
 import type { Logger } from '../logger';
 import type { GraphQLContext } from './builder';
@@ -79,7 +80,11 @@ export function maskError(logger: Logger) {
     if (original instanceof DomainError) {
       return new GraphQLError(original.message, {
         nodes: gql?.nodes, path: gql?.path,
-        extensions: { name: original.name, code: STATUS_BY_NAME[original.name] ?? 500, id: original.id, ...original.extra() },
+        extensions: {
+          name: original.name, code: STATUS_BY_NAME[original.name] ?? 500, id: original.id, ...original.extra(),
+          // What REST says in its Retry-After header.
+          ...(original instanceof ServiceUnavailableError ? { retryAfter: original.retryAfterSeconds } : {}),
+        },
       });
     }
     // Errors of the request itself carry no response path: a syntax error, or a variable value that does not fit its

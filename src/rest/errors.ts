@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { ContentTooLarge, ContentTypeerror, DomainError, errorBody, fromDatabaseError, NotFoundError, STATUS_BY_NAME, ValidationError } from '../domain/errors';
+import { fromDatabaseError } from '../domain/database-errors';
+import { ContentTooLarge, ContentTypeerror, DomainError, errorBody, NotFoundError, ServiceUnavailableError, STATUS_BY_NAME, ValidationError } from '../domain/errors';
 import { redactUrl, type Logger } from '../logger';
 
 type Res = Parameters<RequestHandler>[1];
@@ -11,6 +12,7 @@ type Res = Parameters<RequestHandler>[1];
  * (src/rest/sdk/fast-paths.ts) answer errors byte for byte as Express's routes do.
  */
 export function sendError(res: ServerResponse, err: DomainError): void {
+  if (err instanceof ServiceUnavailableError) res.setHeader('Retry-After', String(err.retryAfterSeconds));
   writeJson(res, STATUS_BY_NAME[err.name] ?? 500, errorBody(err));
 }
 
@@ -25,6 +27,7 @@ function writeJson(res: ServerResponse, status: number, value: unknown): void {
 /** The same error in GraphQL's response shape (as the error mask shapes it): `{errors: [{message, extensions}]}`. */
 export function sendGraphQLError(res: Res, err: DomainError): void {
   const code = STATUS_BY_NAME[err.name] ?? 500;
+  if (err instanceof ServiceUnavailableError) res.setHeader('Retry-After', String(err.retryAfterSeconds));
   res.status(code).json({ errors: [{ message: err.message, extensions: { name: err.name, code, id: err.id, ...err.extra() } }] });
 }
 

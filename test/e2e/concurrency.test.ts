@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { GraphQLError, parse } from 'graphql';
 import { systemPrincipal } from '../../src/domain/access/principal';
-import { UNIQUE_KEYS } from '../../src/domain/errors';
+import { UNIQUE_KEYS } from '../../src/domain/database-errors';
 import { createServices } from '../../src/domain/services';
 import { createLogger } from '../../src/logger';
 import { maskError } from '../../src/resolvers/graphql.handler';

@@ -101,11 +101,13 @@ export interface TestAppOptions {
   graphqlResponseCache?: boolean;
   /** TRUST_PROXY (default false: X-Forwarded-* ignored). */
   trustProxy?: TrustProxy;
+  /** The database to use instead of the suite's (the same database through a proxy: test/support/db-proxy.ts). */
+  databaseUrl?: string;
 }
 
 /** Starts the real app (buildApp) on an ephemeral port against the suite's database, reset to fresh defaults. */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const url = process.env.DATABASE_URL;
+  const url = options.databaseUrl ?? process.env.DATABASE_URL;
   if (!url) throw new Error('DATABASE_URL is not set: run the e2e tests through jest (global setup)');
   const queries: string[] = [];
   const orm = await openOrm({ url, poolMax: Number(process.env.TEST_DB_POOL_MAX ?? 1), onQuery: (sql) => {

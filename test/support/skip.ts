@@ -2,7 +2,7 @@ import type { describe, it } from '@jest/globals';
 import { markTitle } from './skip-report';
 
 /** jest's globals, asked for when a suite is declared: a script that imports a harness (bench/ui-flags.ts) runs outside jest. */
-const jest = () => require('@jest/globals') as typeof import('@jest/globals');
+const jestGlobals = () => require('@jest/globals') as typeof import('@jest/globals');
 
 type Block = Parameters<typeof describe>[1];
 type Test = Parameters<typeof it>[1];
@@ -13,12 +13,12 @@ type Test = Parameters<typeof it>[1];
  * CI run skips fails CI. The reason says what is missing and how to provide it.
  */
 export function describeWhen(condition: boolean, reason: string): (name: string, block: Block) => void {
-  return condition ? (name, block) => jest().describe(name, block) : (name, block) => jest().describe.skip(markTitle(name, reason), block);
+  return condition ? (name, block) => jestGlobals().describe(name, block) : (name, block) => jestGlobals().describe.skip(markTitle(name, reason), block);
 }
 
 /** `it` when `condition` holds; otherwise skipped with `reason`, as describeWhen does. */
 export function itWhen(condition: boolean, reason: string): (name: string, test: Test, timeout?: number) => void {
-  return condition ? (name, test, timeout) => jest().it(name, test, timeout) : (name, test, timeout) => jest().it.skip(markTitle(name, reason), test, timeout);
+  return condition ? (name, test, timeout) => jestGlobals().it(name, test, timeout) : (name, test, timeout) => jestGlobals().it.skip(markTitle(name, reason), test, timeout);
 }
 
 /** Whether this run has a PostgreSQL server (global-setup sets FLAGDECK_TEST_DB when DATABASE_URL names one). */

@@ -4,9 +4,10 @@ import { GraphQLError } from 'graphql';
 import pino from 'pino';
 import { systemPrincipal } from '../../src/domain/access/principal';
 import { change } from '../../src/domain/change';
+import { fromDatabaseError, uniqueKeyValues } from '../../src/domain/database-errors';
 import {
-  AuthenticationRequired, ContentTooLarge, ContentTypeerror, fromDatabaseError, InvalidOperationError, InvalidTokenError, NameExistsError, NoAccessError,
-  NotFoundError, uniqueKeyValues, UsedTokenError, ValidationError,
+  AuthenticationRequired, ContentTooLarge, ContentTypeerror, InvalidOperationError, InvalidTokenError, NameExistsError, NoAccessError,
+  NotFoundError, UsedTokenError, ValidationError,
 } from '../../src/domain/errors';
 import { maskError } from '../../src/resolvers/graphql.handler';
 import { errorHandler } from '../../src/rest/errors';

@@ -22,17 +22,19 @@ const ErrorBody = z.looseObject({
 const STATUS_TEXT: Readonly<Record<number, string>> = {
   200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No content', 304: 'Not modified', 400: 'Bad request', 401: 'Unauthorized',
   403: 'Forbidden', 404: 'Not found', 409: 'Conflict', 413: 'Content too large', 415: 'Unsupported media type',
-  429: 'Too many requests', 500: 'Internal error',
+  429: 'Too many requests', 500: 'Internal error', 503: 'Service unavailable',
 };
 
 /**
  * Errors every route of a kind may answer, besides its own: a URL that is not well-formed text (every route); no or a
  * wrong credential (every route that needs one); a session-cookie write that does not declare JSON (every admin route
  * that changes something); a body that is not JSON, too large or of another media type (every route that reads one);
- * an object a path parameter names that does not exist (every route with one); an unexpected error (every route).
+ * an object a path parameter names that does not exist (every route with one); an unexpected error, and the database
+ * out of reach (every route, but those whose own 503 answer says so: the health checks).
  */
 export function commonErrors(method: string, path: string, doc: RouteDoc): string[] {
   const names = ['ValidationError', 'InternalError'];
+  if (!doc.responses[503]) names.push('ServiceUnavailableError');
   const auth = doc.auth ?? 'admin';
   if (auth !== 'public') names.push('AuthenticationRequired', 'NoAccessError');
   // A write signed in by the session cookie without a JSON Content-Type (src/app.ts, cookieWriteRefusal).

@@ -274,4 +274,14 @@ export const SDK_DOCS: RouteDocs = {
     tag: 'Health', auth: 'public', summary: 'Check that the service can reach its database',
     responses: { 200: HealthGood, 503: { description: 'Service unavailable: the database cannot be reached', schema: HealthBad } },
   },
+  'GET /health/live': {
+    tag: 'Health', auth: 'public', summary: 'Check that the process works (liveness: an orchestrator restarts a process that fails it)',
+    description: 'Answers without asking the database: a process waiting for its database is alive and needs no restart.',
+    responses: { 200: HealthGood },
+  },
+  'GET /health/ready': {
+    tag: 'Health', auth: 'public', summary: 'Check that the service can reach its database (readiness: send it traffic only while it passes)',
+    description: 'One `select 1`, given at most 2 seconds: a database that does not answer in time counts as unreachable.',
+    responses: { 200: HealthGood, 503: { description: 'Service unavailable: the database cannot be reached', schema: HealthBad } },
+  },
 };

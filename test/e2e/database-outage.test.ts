@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { startDbProxy, type DbProxy } from '../support/db-proxy';
+import { startTestApp, type TestApp } from '../support/harness';
+
+/**
+ * Issue 42, first part: the database taken away under a running service (through a proxy between the app and the
+ * suite's database, test/support/db-proxy.ts). Writes are refused with the named error and `Retry-After` on both
+ * doors and leave nothing behind; liveness stays good while readiness says the database is away; writes work again
+ * as soon as it is back. (SDK doors served from the last known state come with the rest of the issue.)
+ */
+let app: TestApp;
+let proxy: DbProxy;
+
+beforeAll(async () => {
+  proxy = await startDbProxy(process.env.DATABASE_URL!);
+  app = await startTestApp({ databaseUrl: proxy.url });
+});
+afterAll(async () => {
+  await proxy.start().catch(() => undefined);
+  await app.close();
+  await proxy.close();
+});
+
+const createProject = (id: string) => app.post('/api/admin/projects', { id, name: id });
+const gqlCreateProject = (id: string) => app.post('/graphql', { query: `mutation { createProject(input: {id: "${id}", name: "${id}"}) { id } }` });
+const health = async (path: string) => (await app.get(path)).status;
+
+describe('the database away', () => {
+  it('refuses writes by name with Retry-After on both doors, keeps /health/live, and takes writes again once it is back', async () => {
+    expect((await createProject('before-outage')).status).toBe(201);
+    expect([await health('/health/live'), await health('/health/ready'), await health('/health')]).toEqual([200, 200, 200]);
+    const eventsBefore = (await app.events()).length;
+
+    await proxy.stop();
+    const refused = await createProject('during-outage');
+    expect(refused.status).toBe(503);
+    expect(refused.body).toMatchObject({ name: 'ServiceUnavailableError', message: expect.stringMatching(/database is not reachable/) });
+    expect(refused.headers.get('retry-after')).toBe('5');
+    const viaGraphql = await gqlCreateProject('during-outage-gql');
+    expect(viaGraphql.body.errors[0].extensions).toMatchObject({ name: 'ServiceUnavailableError', code: 503, retryAfter: 5 });
+    expect([await health('/health/live'), await health('/health/ready'), await health('/health')]).toEqual([200, 503, 503]);
+    expect((await app.get('/health/ready')).headers.get('retry-after')).toBe('5');
+
+    await proxy.start();
+    const back = Date.now();
+    let status = 0;
+    while (status !== 201 && Date.now() - back < 5000) status = (await createProject('after-outage')).status;
+    expect(status).toBe(201);
+    expect(Date.now() - back).toBeLessThan(1000);
+    expect([await health('/health/live'), await health('/health/ready')]).toEqual([200, 200]);
+    // Nothing of the refused writes was made: no project, no event.
+    expect((await app.get('/api/admin/projects/during-outage')).status).toBe(404);
+    expect((await app.get('/api/admin/projects/during-outage-gql')).status).toBe(404);
+    const events = await app.events();
+    expect(events.length).toBe(eventsBefore + 1);
+    expect(events[0]).toMatchObject({ type: 'project-created', project: 'after-outage' });
+  });
+
+  it('answers readiness within its bound when the network hangs rather than refuses, and liveness at once', async () => {
+    proxy.hang();
+    const started = Date.now();
+    expect(await health('/health/ready')).toBe(503);
+    expect(Date.now() - started).toBeLessThan(4000);
+    expect(await health('/health/live')).toBe(200);
+    await proxy.start();
+    const back = Date.now();
+    let ready = 0;
+    while (ready !== 200 && Date.now() - back < 5000) ready = await health('/health/ready');
+    expect(ready).toBe(200);
+  });
+});
