@@ -7,6 +7,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { ApiError } from './api/errors';
+import { noteFailure } from './api/outage';
 import { router } from './routes';
 import { links } from './routing/links';
 import { cssVariables, theme } from './theme';
@@ -26,9 +27,15 @@ function toLoginOnSignedOut(error: unknown) {
   void router.navigate(links.login(here), { replace: true });
 }
 
+/** A refusal may also say that the database is out of reach (the banner of layout/AppLayout.tsx). */
+const onError = (error: unknown) => {
+  noteFailure(error);
+  toLoginOnSignedOut(error);
+};
+
 const queryClient = new QueryClient({
-  queryCache: new QueryCache({ onError: toLoginOnSignedOut }),
-  mutationCache: new MutationCache({ onError: toLoginOnSignedOut }),
+  queryCache: new QueryCache({ onError }),
+  mutationCache: new MutationCache({ onError }),
   defaultOptions: {
     queries: {
       // A refusal is an answer: asking again would not change it.

@@ -4,6 +4,7 @@ import { Suspense } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { useAllowed, useMe, useSignOut } from '../data/session';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { OutageBanner } from '../components/OutageBanner';
 import { visibleNav } from './navigation';
 import { href } from '../routing/links';
 
@@ -20,7 +21,8 @@ export function AppLayout() {
   if (me.isPending || (me.isError && (me.error as { status?: number }).status === 401)) {
     return <Center component="main" h="100vh"><Loader aria-label="Loading" /></Center>;
   }
-  if (me.isError) return <main style={{ padding: 24 }}><ErrorNotice error={me.error} /></main>;
+  // Who is signed in could not be read at all (a refetch that fails keeps what was read): the refusal, in its words.
+  if (me.isError && !me.data) return <main style={{ padding: 24 }}><OutageBanner /><ErrorNotice error={me.error} /></main>;
   const user = me.data.me.user;
 
   return (
@@ -52,6 +54,7 @@ export function AppLayout() {
         </ScrollArea>
       </AppShell.Navbar>
       <AppShell.Main>
+        <OutageBanner />
         <Suspense fallback={<Loader aria-label="Loading" />}>
           <Outlet />
         </Suspense>
