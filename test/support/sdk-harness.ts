@@ -44,6 +44,17 @@ export interface SdkHandle {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
+ * Destroys an SDK client for good. destroy() stops its repository, which drops every listener of the repository, yet a
+ * fetch it did not cancel can still fail once the test's app has closed (CI saw ECONNREFUSED from the fetcher, twice):
+ * the repository re-emits it as 'error', which unheard fails whichever test file the worker runs next.
+ */
+export function stopSdk(sdk: Unleash): void {
+  sdk.destroy();
+  (sdk as unknown as { repository?: { on(event: string, listener: () => void): unknown } }).repository?.on(UnleashEvents.Error, () => undefined);
+  sdk.on(UnleashEvents.Error, () => undefined);
+}
+
+/**
  * Starts the SDK in `mode` with `token` and waits until it has read flags once (Synchronized). Fails, naming the mode,
  * when it reports an error or warning first or does not synchronize within `timeoutMs`.
  */
@@ -54,9 +65,7 @@ export async function startSdk(app: TestApp, token: string, mode: SdkMode, optio
     url: `${app.url}/api`, appName, customHeaders: { Authorization: token }, disableMetrics: true, refreshInterval: 200,
     storageProvider: storage, skipInstanceCountWarning: true, ...SDK_MODE_OPTIONS[mode], ...options,
   });
-  // destroy() drops every listener, yet a fetch it did not cancel can still fail once the test's app has closed (CI saw
-  // ECONNREFUSED from the SDK's fetcher): unheard, that 'error' fails whichever test file the worker runs next.
-  const stop = () => { sdk.destroy(); sdk.on(UnleashEvents.Error, () => undefined); };
+  const stop = () => stopSdk(sdk);
   const handle: SdkHandle = { mode, sdk, storage, appName, errors: [], warnings: [], modeChanges: [], destroy: stop };
   sdk.on(UnleashEvents.Error, (e) => handle.errors.push(e));
   sdk.on(UnleashEvents.Warn, (w) => handle.warnings.push(w));

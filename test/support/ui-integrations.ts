@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { InMemStorageProvider, Unleash, UnleashEvents } from 'unleash-client';
+import { stopSdk } from './sdk-harness';
 import { eventually } from './ui-browser';
 
 export interface ClientTokenOptions {
@@ -61,8 +62,6 @@ export async function withSdk<T>(base: string, secret: string, appName: string, 
     if (errors.length > 0) throw new Error(`the SDK failed: ${errors.map(String).join('; ')}`);
     return await use(sdk);
   } finally {
-    // A fetch destroy() did not cancel may still fail after the service stops: heard here, not in the next test file.
-    sdk.destroy();
-    sdk.on(UnleashEvents.Error, () => undefined);
+    stopSdk(sdk);
   }
 }

@@ -3,6 +3,7 @@ import { Unleash } from 'unleash-client';
 import { graphql } from '../../gql';
 import { startTestApp, type TestApp } from '../../support/harness';
 import { itWhen, NEEDS_POSTGRES } from '../../support/skip';
+import { stopSdk } from '../../support/sdk-harness';
 
 /**
  * Issue 14: what SDKs report. Registrations (`/api/client/register`, `/api/frontend/client/register`) create or update
@@ -500,7 +501,7 @@ describe('the official Node SDK (unleash-client)', () => {
       sdk.getVariant('cm-sdk');
       await sent;
     } finally {
-      sdk.destroy();
+      stopSdk(sdk);
     }
     const counted = await until(async () => (await hourly('cm-sdk')).find((r) => r.app_name === 'cm-node-sdk'), 'the SDK\'s counts');
     expect(counted.environment).toBe('development');

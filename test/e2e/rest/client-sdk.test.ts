@@ -13,6 +13,7 @@ import { seededRandom } from '../../../src/domain/playground/hashing';
 import { startTestApp, type Reply, type TestApp } from '../../support/harness';
 import { itWhen, NEEDS_POSTGRES } from '../../support/skip';
 import { openSse } from '../../support/sse';
+import { stopSdk } from '../../support/sdk-harness';
 
 /**
  * Issue 14 parts 1 and 4 with the official Node SDK (unleash-client 6.12.1) against the service the test starts: it
@@ -121,7 +122,7 @@ beforeAll(async () => {
   token = (await ok(app.post('/api/admin/api-tokens', { tokenName: 'sdk', type: 'client', environment: 'development', projects: ['default'] }), 201)).secret;
 });
 afterEach(() => {
-  for (const sdk of sdks.splice(0)) sdk.destroy();
+  for (const sdk of sdks.splice(0)) stopSdk(sdk);
 });
 afterAll(async () => { await app.close(); });
 

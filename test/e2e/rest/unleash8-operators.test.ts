@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { InMemStorageProvider, Unleash, UnleashEvents } from 'unleash-client';
 import { startTestApp, type Reply, type TestApp } from '../../support/harness';
+import { stopSdk } from '../../support/sdk-harness';
 
 /**
  * Issue 32 part 4: Unleash 8.2's SEMVER_GTE, SEMVER_LTE and REGEX operators through the REST doors. Saved on strategies
@@ -60,7 +61,7 @@ beforeAll(async () => {
   clientToken = (await ok(app.post('/api/admin/api-tokens', { tokenName: 'ops-client', type: 'client', environment: 'development', projects: ['default'] }), 201)).secret;
 });
 afterAll(async () => {
-  for (const sdk of sdks) sdk.destroy();
+  for (const sdk of sdks) stopSdk(sdk);
   await app.close();
 });
 
