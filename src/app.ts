@@ -8,7 +8,9 @@ import { refuseNonAdminToken } from './domain/access/api-token.service';
 import { Authenticator, SESSION_COOKIE } from './domain/access/authenticator';
 import { credentialProblem, credentialRefusal } from './domain/access/credential-refusal';
 import { ContentTypeerror, DATABASE_RETRY_AFTER_SECONDS, ForbiddenError, type DomainError } from './domain/errors';
+import { DatabaseAvailability } from './domain/database-availability';
 import { databaseAnswers, READY_TIMEOUT_MS } from './db/health';
+import { DEFAULT_STALE_AFTER_MS, type LastKnownPolicy } from './domain/last-known';
 import { attachEventHub, EventHub } from './domain/events/event-hub';
 import { SnapshotCache } from './domain/playground/snapshot-cache';
 import { VersionReader } from './domain/client-features/version-reader';
@@ -78,6 +80,14 @@ export interface AppDeps {
   trustProxy?: TrustProxy;
   /** Backups of the database (GET /api/admin/backup): the embedded database's, given by startServer. */
   backups?: BackupSource;
+  /**
+   * What the app knows of its database's reach (src/domain/database-availability.ts): given by startServer, which shares it with the
+   * event listener; by default one of the app's own.
+   */
+  availability?: DatabaseAvailability;
+  /** SDK_STALE_AFTER_MS and SDK_TOKEN_GRACE_SECONDS (src/domain/last-known.ts). */
+  sdkStaleAfterMs?: number;
+  sdkTokenGraceSeconds?: number;
 }
 
 /** The app, and what must be finished before its database closes (buffered SDK metrics are written). */
@@ -117,7 +127,8 @@ const refuse = (req: Request, res: Response, err: DomainError) => (req.baseUrl =
  * read, so an anonymous caller cannot make the server parse anything; everything the door refuses, it refuses before
  * routing, so no route or service sees it.
  */
-export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinationLimit, graphqlMaxCost, graphqlCompiled = true, graphqlCompileAfter, graphqlResponseCache = true, credentialTtlMs, publicUrl = 'http://localhost:4242', eventHub = new EventHub('local'), allowPrivateAddonUrls = false, importBodyLimit = '500kb', corsOrigins = [], metricsFlushMs = 5_000, metricsRetentionHours = 48, memorySoftLimitMb = MEMORY_SOFT_LIMIT_MB, trustProxy = false, backups }: AppDeps): App {
+export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinationLimit, graphqlMaxCost, graphqlCompiled = true, graphqlCompileAfter, graphqlResponseCache = true, credentialTtlMs, publicUrl = 'http://localhost:4242', eventHub = new EventHub('local'), allowPrivateAddonUrls = false, importBodyLimit = '500kb', corsOrigins = [], metricsFlushMs = 5_000, metricsRetentionHours = 48, memorySoftLimitMb = MEMORY_SOFT_LIMIT_MB, trustProxy = false, backups,
+  availability = new DatabaseAvailability(() => databaseAnswers(orm, READY_TIMEOUT_MS)), sdkStaleAfterMs = DEFAULT_STALE_AFTER_MS, sdkTokenGraceSeconds = 3_600 }: AppDeps): App {
   attachEventHub(orm.em, eventHub);
   const app = express();
   app.disable('x-powered-by');
@@ -138,19 +149,26 @@ export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinati
   idle.touch();
   app.use((_req, _res, next) => { idle.touch(); next(); });
   app.use(cors(corsOrigins));
-  const credentials = new Authenticator(orm.em, credentialTtlMs);
+  // Through a database outage (issue 42) API tokens checked within the grace keep working, so SDKs are served.
+  const credentials = new Authenticator(orm.em, credentialTtlMs, undefined,
+    sdkTokenGraceSeconds > 0 ? { graceMs: sdkTokenGraceSeconds * 1000, waitMs: sdkStaleAfterMs, away: () => !availability.reachable } : undefined);
   const onCredentialsRevoked = () => credentials.invalidate();
   const playgroundCache = new SnapshotCache();
   const overviewCache = new FeatureOverviewCache();
-  idleTrims.push(() => playgroundCache.clear(), () => overviewCache.clear());
+  // The frontend API's snapshots are what it answers from while the database is away: kept then.
+  idleTrims.push(() => { if (availability.reachable) playgroundCache.clear(); }, () => overviewCache.clear());
   // Request log lines and Prometheus metrics (src/observability): every request is observed as it enters (see the end).
-  const obs = observability(app, orm, logger, eventHub, clientAddress);
+  const obs = observability(app, orm, logger, eventHub, clientAddress, availability);
+  const stopLoggingReach = availability.onChange((reachable) => {
+    if (reachable) logger.info('the database is reachable again');
+    else logger.warn({ since: availability.unreachableSince }, 'the database is not reachable: SDKs are served from the last known state, other requests get 503 ServiceUnavailableError');
+  });
   const serviceOptions = { playgroundCombinationLimit, playgroundCache, overviewCache, onCredentialsRevoked, publicUrl, eventHub, allowPrivateAddonUrls, onPlaygroundEvaluation: obs.playgroundEvaluated, backups, servicePackage: SERVICE_PACKAGE };
 
   // /health (as before) and /health/ready ask the database; /health/live only says the process answers, so an
   // orchestrator waits for a database that is away instead of restarting a process that only needs to wait.
   const ready: express.RequestHandler = async (_req, res) => {
-    if (await databaseAnswers(orm, READY_TIMEOUT_MS)) res.json({ health: 'GOOD' });
+    if (await availability.check()) res.json({ health: 'GOOD' });
     else res.status(503).set('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS)).json({ health: 'BAD' });
   };
   app.get('/health', ready);
@@ -191,7 +209,11 @@ export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinati
   // API, a client token on the frontend API), and SDK tokens stay refused on the admin API.
   // One reader of `model_version` for the caches keyed by it (the client API's answers, GraphQL's response cache).
   const modelVersions = new VersionReader(() => readModelVersion(orm.em.fork()), eventHub.modelVersion);
-  const sdk: SdkDeps = { orm, logger, eventHub, playgroundCache, modelVersions, metricsFlushMs, metricsRetentionHours };
+  const lastKnown: LastKnownPolicy = { availability, staleAfterMs: sdkStaleAfterMs, onStale: (door) => obs.metrics.staleAnswer(door) };
+  const sdk: SdkDeps = {
+    orm, logger, eventHub, playgroundCache, modelVersions, metricsFlushMs, metricsRetentionHours, lastKnown,
+    servicesFor: (principal) => createServices(orm.em.fork(), principal, serviceOptions),
+  };
   const sdkDoor = (door: SdkDoorRule) => async (req: Request, res: Response, next: NextFunction) => {
     const principal = await credentials.fromHeader(req.headers.authorization);
     if (!principal) return refuse(req, res, credentialRefusal(credentialProblem(req.headers.authorization, undefined), door.credentialDoor));
@@ -247,6 +269,7 @@ export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinati
   // The GraphiQL page and its files are served without a token (D13, src/graphiql/graphiql.ts); every operation needs one.
   const graphql = graphqlHandler(logger, { maxCost: graphqlMaxCost }, {
     compiled: graphqlCompiled, compileAfter: graphqlCompileAfter, onExecuted: (path) => obs.metrics.graphqlExecuted(path),
+    onRefusedForOutage: () => obs.metrics.refusedForOutage('graphql'),
     responseCache: graphqlResponseCache ? { versions: modelVersions } : undefined,
   });
   idleTrims.push(() => graphql.cache?.clear());
@@ -275,5 +298,5 @@ export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinati
     for (const fast of fastPaths) if (fast(req, res, toExpress)) return;
     toExpress();
   };
-  return Object.assign(app, { close: () => { idle.stop(); obs.close(); return metrics.close(); } });
+  return Object.assign(app, { close: () => { idle.stop(); obs.close(); stopLoggingReach(); availability.stop(); return metrics.close(); } });
 }

@@ -3,6 +3,7 @@ import proxyaddr from 'proxy-addr';
 import { checkPasswordStrength } from './domain/access/password';
 import type { DeliveryOptions } from './domain/addons/delivery-options';
 import { MEMORY_SOFT_LIMIT_MB } from './idle-gc';
+import { DEFAULT_STALL_TIMEOUT_MS } from './db/stall-guard';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 /** How log lines are written: one JSON object a line, or pino-pretty's lines for people. */
@@ -56,6 +57,12 @@ export interface Config {
    * remoteAddress strategy of the frontend API) and whether a request came over HTTPS (the session cookie's `Secure`).
    */
   trustProxy: TrustProxy;
+  /** Database outages (issue 42): how long an SDK door waits for the database before answering from its last state (SDK_STALE_AFTER_MS). */
+  sdkStaleAfterMs: number;
+  /** How long after its last check against the database an API token keeps working while the database is away (SDK_TOKEN_GRACE_SECONDS; 0: never). */
+  sdkTokenGraceSeconds: number;
+  /** How long a statement may wait for any answer from a PostgreSQL server before the server is probed and, if gone, the connection given up (DATABASE_STALL_TIMEOUT_MS). */
+  databaseStallTimeoutMs: number;
 }
 
 /** Express's `trust proxy` values the service takes (TRUST_PROXY). */
@@ -117,9 +124,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const metricsRetentionHours = integer('CLIENT_METRICS_RETENTION_HOURS', env.CLIENT_METRICS_RETENTION_HOURS, 48, 1, 24 * 366);
   const memorySoftLimitMb = integer('MEMORY_SOFT_LIMIT_MB', env.MEMORY_SOFT_LIMIT_MB, MEMORY_SOFT_LIMIT_MB, 0, 1_048_576);
   const trustProxy = parseTrustProxy(env.TRUST_PROXY);
+  const sdkStaleAfterMs = integer('SDK_STALE_AFTER_MS', env.SDK_STALE_AFTER_MS, 1_000, 10, 60_000);
+  const sdkTokenGraceSeconds = integer('SDK_TOKEN_GRACE_SECONDS', env.SDK_TOKEN_GRACE_SECONDS, 3_600, 0, 7 * 86_400);
+  const databaseStallTimeoutMs = integer('DATABASE_STALL_TIMEOUT_MS', env.DATABASE_STALL_TIMEOUT_MS, DEFAULT_STALL_TIMEOUT_MS, 500, 3_600_000);
   return {
     port, databaseUrl, dataDir, initAdminApiTokens, initAdminPassword, logLevel, logFormat, dbPoolMax, playgroundCombinationLimit, graphqlMaxCost, shutdownTimeoutMs,
     publicUrl, addonDelivery, changeRequestPollMs, importBodyLimit, corsOrigins, metricsFlushMs, metricsRetentionHours, memorySoftLimitMb, trustProxy,
+    sdkStaleAfterMs, sdkTokenGraceSeconds, databaseStallTimeoutMs,
   };
 }
 

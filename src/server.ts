@@ -14,6 +14,8 @@ import { DeliveryWorker } from './domain/addons/delivery-worker';
 import { ChangeRequestScheduler } from './domain/change-requests/change-request-scheduler';
 import { EventHub } from './domain/events/event-hub';
 import { listenForEvents, type EventListener } from './domain/events/event-listener';
+import { DatabaseAvailability } from './domain/database-availability';
+import { databaseAnswers, READY_TIMEOUT_MS } from './db/health';
 import type { Logger } from './logger';
 
 export interface Running {
@@ -52,14 +54,17 @@ export async function startServer(config: Config, logger: Logger, embeddedStarti
   // Committed events reach this instance's live stream and delivery worker: directly on the embedded database (one
   // process), through LISTEN/NOTIFY on PostgreSQL (any number of instances).
   const eventHub = new EventHub(db.embedded ? 'local' : 'notify');
+  // What the instance knows of its database's reach (issue 42): shared by the SDK doors, readiness and the listener.
+  const availability = new DatabaseAvailability(() => databaseAnswers(openedOrm, READY_TIMEOUT_MS));
   let listener: EventListener | undefined;
   if (!db.embedded) {
-    listener = listenForEvents(openedOrm, db.url, eventHub, logger);
+    listener = listenForEvents(openedOrm, db.url, eventHub, logger, availability);
     await listener.ready;
   }
   const app = buildApp({ orm: openedOrm, logger, playgroundCombinationLimit: config.playgroundCombinationLimit, graphqlMaxCost: config.graphqlMaxCost, publicUrl: config.publicUrl, eventHub, allowPrivateAddonUrls: config.addonDelivery.allowPrivateUrls, importBodyLimit: config.importBodyLimit,
     corsOrigins: config.corsOrigins, metricsFlushMs: config.metricsFlushMs, metricsRetentionHours: config.metricsRetentionHours, memorySoftLimitMb: config.memorySoftLimitMb, trustProxy: config.trustProxy,
-    backups: db.embedded ? embeddedBackups(openedOrm, db.embedded) : undefined });
+    backups: db.embedded ? embeddedBackups(openedOrm, db.embedded) : undefined,
+    availability, sdkStaleAfterMs: config.sdkStaleAfterMs, sdkTokenGraceSeconds: config.sdkTokenGraceSeconds });
   const closeAll = async () => {
     await app.close();
     eventHub.close();

@@ -56,7 +56,7 @@ export function unreachableDatabase(url: string, err: unknown): StartupError | u
  * PostgreSQL. On any failure whatever was opened is closed again.
  */
 export async function openDatabase(
-  config: Pick<Config, 'databaseUrl' | 'dataDir' | 'dbPoolMax'>,
+  config: Pick<Config, 'databaseUrl' | 'dataDir' | 'dbPoolMax'> & Partial<Pick<Config, 'databaseStallTimeoutMs'>>,
   { embeddedStarting, afterMigrations }: { embeddedStarting?: Promise<EmbeddedDatabase>; afterMigrations?: (orm: MikroORM) => Promise<void> } = {},
 ): Promise<OpenDatabase> {
   const embedded = config.databaseUrl ? undefined : await (embeddedStarting ?? startEmbeddedDatabase(config.dataDir, { template: findTemplate }));
@@ -65,7 +65,7 @@ export async function openDatabase(
   let orm: MikroORM | undefined;
   try {
     await exclusive(async () => {
-      orm = await openOrm({ url, poolMax: embedded ? 1 : config.dbPoolMax, holdConnection: embedded !== undefined });
+      orm = await openOrm({ url, poolMax: embedded ? 1 : config.dbPoolMax, holdConnection: embedded !== undefined, stallTimeoutMs: config.databaseStallTimeoutMs });
       await afterMigrations?.(orm);
     });
   } catch (err) {

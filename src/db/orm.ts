@@ -3,6 +3,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import { entities } from '../domain/entities';
 import { recordDatabasePlace } from '../domain/database-errors';
 import { migrationsList } from './migrations';
+import { DEFAULT_STALL_TIMEOUT_MS, stallGuard } from './stall-guard';
 
 export interface OrmOptions {
   url: string;
@@ -14,9 +15,17 @@ export interface OrmOptions {
   holdConnection?: boolean;
   /** Called with each SQL statement (tests count queries with it). */
   onQuery?: (sql: string) => void;
+  /**
+   * A PostgreSQL server over the network: how long a statement may go without a byte of answer before the server is
+   * asked whether it is there, and the connection given up if not (DATABASE_STALL_TIMEOUT_MS; src/db/stall-guard.ts).
+   */
+  stallTimeoutMs?: number;
 }
 
-export function ormConfig({ url, poolMax, holdConnection }: OrmOptions): Options {
+/** How long opening a connection to a PostgreSQL server may take. */
+export const CONNECT_TIMEOUT_MS = 5_000;
+
+export function ormConfig({ url, poolMax, holdConnection, stallTimeoutMs = DEFAULT_STALL_TIMEOUT_MS }: OrmOptions): Options {
   return {
     driver: PostgreSqlDriver,
     clientUrl: url,
@@ -27,7 +36,13 @@ export function ormConfig({ url, poolMax, holdConnection }: OrmOptions): Options
     // The embedded database serves one session: a second connection would wait forever. Fail fast instead.
     pool: holdConnection
       ? { min: 1, max: 1, acquireTimeoutMillis: 10_000, idleTimeoutMillis: 2 ** 31 - 1 }
-      : { min: 0, max: poolMax, acquireTimeoutMillis: 10_000 },
+      : { min: 0, max: poolMax, acquireTimeoutMillis: 10_000, ...(stallTimeoutMs ? { afterCreate: stallGuard(url, stallTimeoutMs) } : {}) },
+    driverOptions: {
+      // knex prints a lost connection to the console; the app logs the outage once instead (src/domain/database-availability.ts).
+      log: { warn: (message: string) => { if (!String(message).startsWith('Connection Error')) console.warn(message); } },
+      // On a server, connections not made in time are an outage's 503, and keep-alive finds a peer gone quiet while idle.
+      ...(holdConnection ? {} : { connection: { connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true } }),
+    },
     migrations: { migrationsList, transactional: true, allOrNothing: true, snapshot: false, silent: true, tableName: 'mikro_orm_migrations' },
     forceUtcTimezone: true,
   };

@@ -174,7 +174,8 @@ const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE'
 const UNAVAILABLE_STATES = new Set(['08000', '08001', '08003', '08004', '08006', '57P01', '57P02', '57P03', '53300']);
 /** What node-postgres says of a connection that died (MikroORM puts the statement before it), and what knex says of a
  * statement of a transaction whose connection died under it. */
-const LOST_CONNECTION = /Connection terminated|Connection ended unexpectedly|Client has encountered a connection error|Transaction query already complete/;
+// `timeout expired`: a connection not made within its connectTimeout (src/db/orm.ts).
+const LOST_CONNECTION = /Connection terminated|Connection ended unexpectedly|Client has encountered a connection error|Transaction query already complete|^timeout expired$/;
 
 /** Where the database is (src/db/orm.ts records it): a socket error naming it is the database's, not an outbound call's. */
 const databasePlaces = new Set<string>();

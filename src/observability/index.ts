@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, Response } from 'express';
 import type { MikroORM } from '@mikro-orm/postgresql';
+import type { DatabaseAvailability } from '../domain/database-availability';
 import type { EventHub } from '../domain/events/event-hub';
 import type { Logger } from '../logger';
 import { AppMetrics, type PlaygroundKind, type PoolCounts } from './metrics';
@@ -36,8 +37,8 @@ function poolCounts(orm: MikroORM): () => PoolCounts | undefined {
  * Request logs and Prometheus metrics of one app. Audit events are counted as this instance's committed
  * transactions write them (EventHub.onWritten, after the commit: a rolled-back change counts nothing).
  */
-export function observability(app: unknown, orm: MikroORM, logger: Logger, eventHub: EventHub, clientAddress?: (req: IncomingMessage) => string): Observability {
-  const metrics = new AppMetrics(poolCounts(orm));
+export function observability(app: unknown, orm: MikroORM, logger: Logger, eventHub: EventHub, clientAddress?: (req: IncomingMessage) => string, availability?: DatabaseAvailability): Observability {
+  const metrics = new AppMetrics(poolCounts(orm), availability && (() => availability.reachable));
   let table: RouteTable | undefined;
   const routes = () => (table ??= routeTable((app as { router: { stack: [] } }).router.stack));
   const stopCounting = eventHub.onWritten((rows) => metrics.eventsWritten(rows));

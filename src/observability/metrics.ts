@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { StaleDoor } from '../domain/last-known';
 import type { ExecutionPath } from '../resolvers/compiled-execution';
 
 /** The counts of a connection pool at one moment (knex's pool, tarn.js: `numUsed()`, `numFree()`...). */
@@ -34,9 +35,14 @@ export class AppMetrics {
   private readonly auditEvents: Counter<'type'>;
   private readonly playground: Counter<'kind'>;
   private readonly graphqlExecutions: Counter<'executor'>;
+  private readonly staleAnswers: Counter<'door'>;
+  private readonly refusals: Counter<'api'>;
 
-  /** `pool`: the database pool's counts at scrape time (undefined when it is closed or not known). */
-  constructor(pool: () => PoolCounts | undefined) {
+  /**
+   * `pool`: the database pool's counts at scrape time (undefined when it is closed or not known); `reachable`: whether
+   * the database is reachable as far as the app knows (src/domain/database-availability.ts).
+   */
+  constructor(pool: () => PoolCounts | undefined, reachable?: () => boolean) {
     const registers = [this.registry];
     this.httpDuration = new Histogram({
       name: 'http_request_duration_seconds',
@@ -63,6 +69,24 @@ export class AppMetrics {
       labelNames: ['executor'],
       registers,
     });
+    this.staleAnswers = new Counter({
+      name: 'flagdeck_sdk_stale_answers_total',
+      help: 'SDK answers given from the last known state because the database was away or slow, by door: client_features, client_delta, client_streaming (streams opened), frontend',
+      labelNames: ['door'],
+      registers,
+    });
+    this.refusals = new Counter({
+      name: 'flagdeck_database_unavailable_refusals_total',
+      help: 'Requests refused with ServiceUnavailableError (503, Retry-After) because the database was not reachable, by api: rest or graphql (one per error)',
+      labelNames: ['api'],
+      registers,
+    });
+    if (reachable) {
+      new Gauge({
+        name: 'flagdeck_database_reachable', help: 'Whether the database is reachable as far as this instance knows (1) or has been found away (0)', registers,
+        collect() { this.set(reachable() ? 1 : 0); },
+      });
+    }
     // Unleash's names for the same pool figures. Read when scraped, so they cost nothing between scrapes.
     const poolGauge = (name: string, help: string, read: (p: PoolCounts) => number) => new Gauge({
       name, help, registers,
@@ -91,6 +115,16 @@ export class AppMetrics {
     const byType = new Map<string, number>();
     for (const { type } of rows) byType.set(type, (byType.get(type) ?? 0) + 1);
     for (const [type, n] of byType) this.auditEvents.inc({ type }, n);
+  }
+
+  /** One SDK answer given from the last known state. */
+  staleAnswer(door: StaleDoor): void {
+    this.staleAnswers.inc({ door });
+  }
+
+  /** One request (or GraphQL error) refused because the database was away. */
+  refusedForOutage(api: 'rest' | 'graphql'): void {
+    this.refusals.inc({ api });
   }
 
   playgroundEvaluated(kind: PlaygroundKind): void {

@@ -28,7 +28,13 @@ interface Timing {
 }
 
 const TIMING = Symbol('flagdeck.requestTiming');
-type Res = ServerResponse & { [TIMING]?: Timing };
+const REFUSED = Symbol('flagdeck.refusedForOutage');
+type Res = ServerResponse & { [TIMING]?: Timing; [REFUSED]?: 'rest' | 'graphql' };
+
+/** Marks an answer as a refusal because the database is away (counted in `flagdeck_database_unavailable_refusals_total`). */
+export function markRefusedForOutage(res: ServerResponse, api: 'rest' | 'graphql'): void {
+  (res as Res)[REFUSED] = api;
+}
 type Req = IncomingMessage & { route?: object; originalUrl?: string };
 
 /**
@@ -89,6 +95,7 @@ export function requestObserver(
     const timing = this[TIMING]!;
     const { route, status, durationMs } = outcome(timing.req, this);
     metrics.observeRequest(timing.req.method ?? '', route, status, durationMs / 1000);
+    if (this[REFUSED]) metrics.refusedForOutage(this[REFUSED]);
   }
   return (req, res) => {
     const r = res as Res;

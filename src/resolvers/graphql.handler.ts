@@ -72,10 +72,11 @@ function requestError(error: GraphQLError, document?: DocumentNode): GraphQLErro
 }
 
 /** The GraphQL error mask: domain errors keep their name (same as REST), anything else becomes a logged generic error. */
-export function maskError(logger: Logger) {
+export function maskError(logger: Logger, onRefusedForOutage?: () => void) {
   return (error: unknown): Error => {
     const raw = error instanceof GraphQLError ? error.originalError : error;
     const original = fromDatabaseError(raw) ?? raw;
+    if (original instanceof ServiceUnavailableError) onRefusedForOutage?.();
     const gql = error instanceof GraphQLError ? error : undefined;
     if (original instanceof DomainError) {
       return new GraphQLError(original.message, {
@@ -132,6 +133,8 @@ export interface ExecutionOptions {
   /** Executions of a text before it is compiled (default 1). */
   compileAfter?: number;
   onExecuted?: (path: ExecutionPath) => void;
+  /** Called for each error that refuses an operation because the database is away (a Prometheus count). */
+  onRefusedForOutage?: () => void;
   /**
    * Repeated reads answered from memory while `model_version` stands still (src/resolvers/response-cache.ts): the
    * app's reader of the counter; without one, nothing is cached.
@@ -145,7 +148,7 @@ export interface GraphQLHandler {
   cache?: ResponseCache['store'];
 }
 
-export function graphqlHandler(logger: Logger, limits: RequestLimits = {}, { compiled = true, compileAfter, onExecuted, responseCache: caching }: ExecutionOptions = {}): GraphQLHandler {
+export function graphqlHandler(logger: Logger, limits: RequestLimits = {}, { compiled = true, compileAfter, onExecuted, onRefusedForOutage, responseCache: caching }: ExecutionOptions = {}): GraphQLHandler {
   const schema = buildSchema();
   const cache = caching ? responseCache(schema, caching.versions, caching.limits, () => onExecuted?.('cached')) : undefined;
   const yoga = createYoga<{ req: Request & { scope?: { services: Services } }; res: Response }, GraphQLContext>({
@@ -157,7 +160,7 @@ export function graphqlHandler(logger: Logger, limits: RequestLimits = {}, { com
     graphiql: false,
     // CORS is the app's (src/rest/cors.ts, CORS_ORIGINS); yoga's own would echo any origin, with credentials.
     cors: false,
-    maskedErrors: { maskError: maskError(logger) },
+    maskedErrors: { maskError: maskError(logger, onRefusedForOutage) },
     // The response cache comes last: on a miss it wraps the execute function the compiled execution chose.
     plugins: [requestLimits(limits), compiled ? compiledExecution(schema, { compileAfter, onExecuted }).plugin : standardExecution(onExecuted), ...(cache?.plugins ?? [])],
     // The cost rules depend on each request's variables: a validation result must not be reused for the same text.

@@ -15,7 +15,7 @@ export interface CorsPolicy {
 export const FRONTEND_CORS: CorsPolicy = {
   methods: 'GET, POST',
   headers: 'Authorization, Content-Type, If-None-Match, Unleash-AppName, Unleash-Connection-Id, Unleash-SDK',
-  expose: 'ETag',
+  expose: 'ETag, Flagdeck-Stale-Since',
 };
 
 /**
@@ -27,7 +27,7 @@ export const FRONTEND_CORS: CorsPolicy = {
 export const API_CORS: CorsPolicy = {
   methods: 'GET, HEAD, POST, PUT, PATCH, DELETE',
   headers: 'Authorization, Content-Type, If-None-Match, Unleash-AppName, Unleash-Client-Spec, Unleash-Connection-Id, Unleash-InstanceId, Unleash-Interval, Unleash-SDK',
-  expose: 'ETag, Location, Content-Disposition, Retry-After',
+  expose: 'ETag, Location, Content-Disposition, Retry-After, Flagdeck-Stale-Since',
 };
 
 const MAX_AGE_SECONDS = '86400';

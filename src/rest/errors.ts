@@ -3,6 +3,7 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { fromDatabaseError } from '../domain/database-errors';
 import { ContentTooLarge, ContentTypeerror, DomainError, errorBody, NotFoundError, ServiceUnavailableError, STATUS_BY_NAME, ValidationError } from '../domain/errors';
 import { redactUrl, type Logger } from '../logger';
+import { markRefusedForOutage } from '../observability/requests';
 
 type Res = Parameters<RequestHandler>[1];
 
@@ -12,8 +13,14 @@ type Res = Parameters<RequestHandler>[1];
  * (src/rest/sdk/fast-paths.ts) answer errors byte for byte as Express's routes do.
  */
 export function sendError(res: ServerResponse, err: DomainError): void {
-  if (err instanceof ServiceUnavailableError) res.setHeader('Retry-After', String(err.retryAfterSeconds));
+  if (err instanceof ServiceUnavailableError) refusedForOutage(res, err, 'rest');
   writeJson(res, STATUS_BY_NAME[err.name] ?? 500, errorBody(err));
+}
+
+/** A refusal because the database is away: when to try again, and counted as such. */
+function refusedForOutage(res: ServerResponse, err: ServiceUnavailableError, api: 'rest' | 'graphql'): void {
+  res.setHeader('Retry-After', String(err.retryAfterSeconds));
+  markRefusedForOutage(res, api);
 }
 
 function writeJson(res: ServerResponse, status: number, value: unknown): void {
@@ -27,7 +34,7 @@ function writeJson(res: ServerResponse, status: number, value: unknown): void {
 /** The same error in GraphQL's response shape (as the error mask shapes it): `{errors: [{message, extensions}]}`. */
 export function sendGraphQLError(res: Res, err: DomainError): void {
   const code = STATUS_BY_NAME[err.name] ?? 500;
-  if (err instanceof ServiceUnavailableError) res.setHeader('Retry-After', String(err.retryAfterSeconds));
+  if (err instanceof ServiceUnavailableError) refusedForOutage(res, err, 'graphql');
   res.status(code).json({ errors: [{ message: err.message, extensions: { name: err.name, code, id: err.id, ...err.extra() } }] });
 }
 

@@ -9,12 +9,12 @@ describe('loadConfig', () => {
       playgroundCombinationLimit: 15000, graphqlMaxCost: 100000, shutdownTimeoutMs: 10000, publicUrl: 'http://localhost:4242',
       addonDelivery: { allowPrivateUrls: false, timeoutMs: 10000, maxAttempts: 5, retryBaseMs: 5000, pollMs: 1000, leaseMs: 30000, concurrency: 8 },
       changeRequestPollMs: 1000, importBodyLimit: '500kb', corsOrigins: [], metricsFlushMs: 5000, metricsRetentionHours: 48, memorySoftLimitMb: 400,
-      trustProxy: false,
+      trustProxy: false, sdkStaleAfterMs: 1000, sdkTokenGraceSeconds: 3600, databaseStallTimeoutMs: 5000,
     });
   });
   it('reads every variable', () => {
-    const c = loadConfig({ PORT: '8080', DATABASE_URL: 'postgresql://u@h:5432/db', DATA_DIR: '/tmp/x', INIT_ADMIN_API_TOKENS: '*:*.abcdefgh, *:*.ijklmnop', LOG_LEVEL: 'warn', LOG_FORMAT: 'pretty', DB_POOL_MAX: '4', PLAYGROUND_COMBINATION_LIMIT: '500', SHUTDOWN_TIMEOUT_MS: '2500', GRAPHQL_MAX_COST: '5000', PUBLIC_URL: 'https://flags.example.com/unleash/', CHANGE_REQUEST_POLL_MS: '250', IMPORT_BODY_LIMIT: '2MB', CORS_ORIGINS: 'https://app.example.com, http://localhost:3000/', CLIENT_METRICS_FLUSH_MS: '1000', CLIENT_METRICS_RETENTION_HOURS: '72', MEMORY_SOFT_LIMIT_MB: '0', TRUST_PROXY: 'loopback' });
-    expect(c).toEqual({ port: 8080, databaseUrl: 'postgresql://u@h:5432/db', dataDir: '/tmp/x', initAdminApiTokens: ['*:*.abcdefgh', '*:*.ijklmnop'], logLevel: 'warn', logFormat: 'pretty', dbPoolMax: 4, playgroundCombinationLimit: 500, graphqlMaxCost: 5000, shutdownTimeoutMs: 2500, publicUrl: 'https://flags.example.com/unleash', addonDelivery: expect.any(Object), changeRequestPollMs: 250, importBodyLimit: '2mb', corsOrigins: ['https://app.example.com', 'http://localhost:3000'], metricsFlushMs: 1000, metricsRetentionHours: 72, memorySoftLimitMb: 0, trustProxy: ['loopback'] });
+    const c = loadConfig({ PORT: '8080', DATABASE_URL: 'postgresql://u@h:5432/db', DATA_DIR: '/tmp/x', INIT_ADMIN_API_TOKENS: '*:*.abcdefgh, *:*.ijklmnop', LOG_LEVEL: 'warn', LOG_FORMAT: 'pretty', DB_POOL_MAX: '4', PLAYGROUND_COMBINATION_LIMIT: '500', SHUTDOWN_TIMEOUT_MS: '2500', GRAPHQL_MAX_COST: '5000', PUBLIC_URL: 'https://flags.example.com/unleash/', CHANGE_REQUEST_POLL_MS: '250', IMPORT_BODY_LIMIT: '2MB', CORS_ORIGINS: 'https://app.example.com, http://localhost:3000/', CLIENT_METRICS_FLUSH_MS: '1000', CLIENT_METRICS_RETENTION_HOURS: '72', MEMORY_SOFT_LIMIT_MB: '0', TRUST_PROXY: 'loopback', SDK_STALE_AFTER_MS: '250', SDK_TOKEN_GRACE_SECONDS: '0', DATABASE_STALL_TIMEOUT_MS: '2000' });
+    expect(c).toEqual({ port: 8080, databaseUrl: 'postgresql://u@h:5432/db', dataDir: '/tmp/x', initAdminApiTokens: ['*:*.abcdefgh', '*:*.ijklmnop'], logLevel: 'warn', logFormat: 'pretty', dbPoolMax: 4, playgroundCombinationLimit: 500, graphqlMaxCost: 5000, shutdownTimeoutMs: 2500, publicUrl: 'https://flags.example.com/unleash', addonDelivery: expect.any(Object), changeRequestPollMs: 250, importBodyLimit: '2mb', corsOrigins: ['https://app.example.com', 'http://localhost:3000'], metricsFlushMs: 1000, metricsRetentionHours: 72, memorySoftLimitMb: 0, trustProxy: ['loopback'], sdkStaleAfterMs: 250, sdkTokenGraceSeconds: 0, databaseStallTimeoutMs: 2000 });
   });
   it('reads the ADDON_* variables (the lease defaults to the timeout plus 20 s)', () => {
     expect(loadConfig({ ADDON_ALLOW_PRIVATE_URLS: 'true', ADDON_TIMEOUT_MS: '2000', ADDON_MAX_ATTEMPTS: '7', ADDON_RETRY_BASE_MS: '100', ADDON_POLL_MS: '250', ADDON_CONCURRENCY: '3' }).addonDelivery)
@@ -36,6 +36,9 @@ describe('loadConfig', () => {
     [{ LOG_FORMAT: 'xml' }, 'LOG_FORMAT'],
     [{ LOG_FORMAT: 'json,pretty' }, 'LOG_FORMAT'],
     [{ DB_POOL_MAX: '0' }, 'DB_POOL_MAX'],
+    [{ SDK_STALE_AFTER_MS: '0' }, 'SDK_STALE_AFTER_MS'],
+    [{ SDK_TOKEN_GRACE_SECONDS: '-1' }, 'SDK_TOKEN_GRACE_SECONDS'],
+    [{ DATABASE_STALL_TIMEOUT_MS: '10' }, 'DATABASE_STALL_TIMEOUT_MS'],
     [{ PLAYGROUND_COMBINATION_LIMIT: '0' }, 'PLAYGROUND_COMBINATION_LIMIT'],
     [{ SHUTDOWN_TIMEOUT_MS: '1s' }, 'SHUTDOWN_TIMEOUT_MS'],
     [{ GRAPHQL_MAX_COST: '0' }, 'GRAPHQL_MAX_COST'],

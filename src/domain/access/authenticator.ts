@@ -1,6 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { apiTokenByDigest, personalTokenUser, sessionUser, type UserPrincipalRow } from './credential.store';
+import { isDatabaseUnreachable } from '../database-errors';
+import { LATE, withinMs } from '../deadline';
 import { hashToken } from './password';
 import { SYSTEM_USER_ID, type Principal } from './principal';
 
@@ -19,6 +21,19 @@ export const tokenOf = (header: string): string => header.replace(/^Bearer\s+/i,
 interface Cached {
   principal: Principal | null;
   expires: number;
+  /** When the database last said this credential is valid (API tokens only: what an outage's grace counts from). */
+  verifiedAt?: number;
+}
+
+/**
+ * API tokens through a database outage (issue 42): a token the database said is valid within `graceMs` keeps working
+ * while the database is away (`away()`, or a lookup that fails for it or takes longer than `waitMs`), so SDKs go on
+ * being served from the last known state. A token never verified, or verified longer ago, gets the outage's 503.
+ */
+export interface CredentialGrace {
+  graceMs: number;
+  waitMs: number;
+  away: () => boolean;
 }
 
 /**
@@ -31,7 +46,10 @@ interface Cached {
 export class Authenticator {
   private readonly cache = new Map<string, Cached>();
 
-  constructor(private readonly em: EntityManager, private readonly ttlMs = 1_000, private readonly maxEntries = 10_000) {}
+  constructor(
+    private readonly em: EntityManager, private readonly ttlMs = 1_000, private readonly maxEntries = 10_000,
+    private readonly grace?: CredentialGrace,
+  ) {}
 
   /** The principal of an Authorization header value, or null when it is absent or not valid now. */
   fromHeader(header: string | undefined): Promise<Principal | null> {
@@ -40,7 +58,7 @@ export class Authenticator {
     if (!token || token.length > MAX_TOKEN_LENGTH) return Promise.resolve(null);
     return token.startsWith(PAT_PREFIX)
       ? this.cached(`pat ${hashToken(token)}`, (digest) => this.personalToken(digest))
-      : this.cached(`api ${hashToken(token)}`, (digest) => this.apiToken(digest));
+      : this.cached(`api ${hashToken(token)}`, (digest) => this.apiToken(digest), this.grace);
   }
 
   /** The principal of a session id from the cookie, or null. */
@@ -54,13 +72,27 @@ export class Authenticator {
     this.cache.clear();
   }
 
-  private async cached(key: string, lookup: (digest: string) => Promise<Principal | null>): Promise<Principal | null> {
+  private async cached(key: string, lookup: (digest: string) => Promise<Principal | null>, grace?: CredentialGrace): Promise<Principal | null> {
     const now = Date.now();
     const hit = this.cache.get(key);
     if (hit && hit.expires > now) return hit.principal;
-    const principal = await lookup(key.slice(key.indexOf(' ') + 1));
+    const graced = grace && hit?.principal && hit.verifiedAt !== undefined && now - hit.verifiedAt < grace.graceMs ? hit : undefined;
+    if (graced && grace!.away()) return graced.principal;
+    const asked = lookup(key.slice(key.indexOf(' ') + 1));
+    let principal: Principal | null;
+    try {
+      const answered = graced ? await withinMs(asked, grace!.waitMs) : await asked;
+      if (answered === LATE) {
+        asked.catch(() => {});
+        return graced!.principal;
+      }
+      principal = answered as Principal | null;
+    } catch (err) {
+      if (graced && isDatabaseUnreachable(err)) return graced.principal;
+      throw err;
+    }
     if (this.cache.size >= this.maxEntries) this.cache.clear();
-    this.cache.set(key, { principal, expires: now + this.ttlMs });
+    this.cache.set(key, { principal, expires: now + this.ttlMs, verifiedAt: grace && principal ? now : undefined });
     return principal;
   }
 

@@ -2,12 +2,15 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { tokenReadScope, type Principal } from '../access/principal';
 import { evaluateFast, type CompiledSnapshot, type FeatureDecision } from '../playground/engine';
 import type { SnapshotCache } from '../playground/snapshot-cache';
+import { currentOrKept, type LastKnownPolicy } from '../last-known';
 import type { FrontendContext } from './frontend-context';
 
 /** What one frontend API request evaluated: the snapshot, and each of its features' decision in snapshot order. */
 export interface FrontendEvaluation {
   snapshot: CompiledSnapshot;
   decisions: FeatureDecision[];
+  /** Set when the snapshot is the last one known while the database is away: since when it may be stale. */
+  staleSince?: Date;
 }
 
 /**
@@ -16,7 +19,7 @@ export interface FrontendEvaluation {
  * caches (a request costs the one `model_version` query while nothing changed). Reads only; no event.
  */
 export class FrontendApiService {
-  constructor(private readonly em: EntityManager, private readonly cache: SnapshotCache) {}
+  constructor(private readonly em: EntityManager, private readonly cache: SnapshotCache, private readonly lastKnown?: LastKnownPolicy) {}
 
   /**
    * `requestAddress` is the caller's address, the context's `remoteAddress` when it names none (as Unleash does).
@@ -27,8 +30,9 @@ export class FrontendApiService {
     const { environment, projects } = tokenScope(principal, context);
     if (context.remoteAddress === undefined && requestAddress) context.remoteAddress = requestAddress;
     if (context.sessionId === undefined) context.sessionId = String(Math.random());
-    const snapshot = (await this.cache.get(this.em, [environment], projects)).get(environment)!;
-    return { snapshot, decisions: evaluateFast(snapshot, context) };
+    const { value: snapshot, staleSince } = await currentOrKept(this.lastKnown, 'frontend',
+      async () => (await this.cache.get(this.em, [environment], projects)).get(environment)!, () => this.cache.kept(environment, projects));
+    return { snapshot, decisions: evaluateFast(snapshot, context), staleSince };
   }
 }
 

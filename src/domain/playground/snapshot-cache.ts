@@ -6,7 +6,12 @@ import { PlaygroundReadModel } from './playground.read-model';
 interface Entry {
   version: string;
   snapshot: CompiledSnapshot;
+  /** When a read of `model_version` last found this snapshot current. */
+  confirmedAt: number;
 }
+
+const snapshotKey = (environment: string, projects: readonly string[] | '*') =>
+  `${environment}\u0000${projects === '*' ? '*' : JSON.stringify([...projects].sort())}`;
 
 /**
  * Compiled evaluation snapshots per (environment, projects), kept while `model_version` (migration 0004) does not move.
@@ -23,17 +28,26 @@ export class SnapshotCache {
     this.entries.clear();
   }
 
+  /**
+   * The last snapshot compiled for an environment and projects, whatever its version, with when it was last found
+   * current: what the frontend API evaluates while the database is away (src/domain/last-known.ts).
+   */
+  kept(environment: string, projects: readonly string[] | '*'): { value: CompiledSnapshot; confirmedAt: Date } | undefined {
+    const entry = this.entries.get(snapshotKey(environment, projects));
+    return entry && { value: entry.snapshot, confirmedAt: new Date(entry.confirmedAt) };
+  }
+
   async get(em: EntityManager, environments: readonly string[], projects: readonly string[] | '*'): Promise<Map<string, CompiledSnapshot>> {
     // Read the version before the data: a change committed in between makes the next request reload, never the reverse.
     const version = await readModelVersion(em);
-    const projectsKey = projects === '*' ? '*' : JSON.stringify([...projects].sort());
-    const key = (env: string) => `${env}\u0000${projectsKey}`;
+    const key = (env: string) => snapshotKey(env, projects);
     const out = new Map<string, CompiledSnapshot>();
     const missing: string[] = [];
     for (const env of new Set(environments)) {
       const entry = this.entries.get(key(env));
       if (entry && entry.version === version) {
         out.set(env, entry.snapshot);
+        entry.confirmedAt = Date.now();
         // Most recently used last: eviction takes the oldest first.
         this.entries.delete(key(env));
         this.entries.set(key(env), entry);
@@ -47,7 +61,7 @@ export class SnapshotCache {
         const snapshot = compile(loaded.features.get(env) ?? [], loaded.segments);
         out.set(env, snapshot);
         this.entries.delete(key(env));
-        this.entries.set(key(env), { version, snapshot });
+        this.entries.set(key(env), { version, snapshot, confirmedAt: Date.now() });
       }
       while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
     }

@@ -137,6 +137,8 @@ export const DEFAULT_ANSWER_CACHE_LIMITS: AnswerCacheLimits = { maxEntries: 256,
 interface Entry {
   answer: ClientAnswer;
   cost: number;
+  /** When a read of `model_version` last found this answer current. */
+  confirmedAt: number;
 }
 
 /**
@@ -159,6 +161,7 @@ export class ClientAnswerCache {
     if (entry && entry.answer.version === version) {
       this.entries.delete(cacheKey);
       this.entries.set(cacheKey, entry);
+      entry.confirmedAt = Date.now();
       return entry.answer;
     }
     const pending = this.building.get(cacheKey);
@@ -185,6 +188,15 @@ export class ClientAnswerCache {
     return running;
   }
 
+  /**
+   * The last answer built for `key`, whatever its version, with when it was last found current: what the SDK doors
+   * serve while the database is away (src/domain/last-known.ts).
+   */
+  kept(key: ClientAnswerKey, cacheKey = answerKey(key)): { value: ClientAnswer; confirmedAt: Date } | undefined {
+    const entry = this.entries.get(cacheKey);
+    return entry && { value: entry.answer, confirmedAt: new Date(entry.confirmedAt) };
+  }
+
   /** Forgets every answer (the service is idle: src/idle-gc.ts); answers being built are still stored when done. */
   clear(): void {
     this.entries.clear();
@@ -200,7 +212,7 @@ export class ClientAnswerCache {
       this.entries.delete(cacheKey);
     }
     const cost = answer.body.length * 3;
-    this.entries.set(cacheKey, { answer, cost });
+    this.entries.set(cacheKey, { answer, cost, confirmedAt: Date.now() });
     this.bytes += cost;
     while (this.entries.size > this.limits.maxEntries || (this.bytes > this.limits.maxBytes && this.entries.size > 1)) {
       const [oldest, evicted] = this.entries.entries().next().value as [string, Entry];

@@ -10,6 +10,12 @@ const MAX_KEPT = 256;
 /** Characters of the scope's digest in the ETag (base64url: a `-gzip` suffix is told apart by the length). */
 const SCOPE_TAG_LENGTH = 12;
 
+/** What a delta poll sends: nothing new (304), a delta body, or a hydration of the whole answer; with the ETag of the revision reached. */
+export type DeltaOutcome =
+  | { kind: 'unchanged'; etag: string }
+  | { kind: 'delta'; etag: string; body: Buffer }
+  | { kind: 'hydration'; etag: string; answer: ClientAnswer };
+
 type Delta = { version: bigint; body: string | undefined | null };
 
 /**
@@ -39,13 +45,8 @@ export class ClientDeltaPolls {
   }
 
   /** What to send: a hydration (`answer`), a delta body, or nothing new (304); with the ETag of the revision reached. */
-  async poll(req: IncomingMessage, requested: ClientAnswerKey): Promise<
-    { kind: 'unchanged'; etag: string } | { kind: 'delta'; etag: string; body: Buffer } | { kind: 'hydration'; etag: string; answer: ClientAnswer }
-  > {
-    const key: ClientAnswerKey = { scope: requested.scope, mode: 'separate' };
-    const cacheKey = answerKey(key);
-    const scopeTag = createHash('sha256').update(cacheKey).digest('base64url').slice(0, SCOPE_TAG_LENGTH);
-    const etag = (revision: bigint | string) => `"${revision}:${scopeTag}"`;
+  async poll(req: IncomingMessage, requested: ClientAnswerKey): Promise<DeltaOutcome> {
+    const { key, cacheKey, scopeTag, etag } = deltaKey(requested);
     const version = BigInt(await this.current());
     const from = revisionOf(req.headers['if-none-match'], scopeTag);
     if (from === version) return { kind: 'unchanged', etag: etag(version) };
@@ -56,6 +57,17 @@ export class ClientDeltaPolls {
     }
     const answer = await this.answer(key, version.toString());
     return { kind: 'hydration', etag: etag(answer.version), answer };
+  }
+
+  /**
+   * What to send from an answer kept from before the database went away (src/domain/last-known.ts): nothing new
+   * when the client holds its revision, else its hydration.
+   */
+  fromAnswer(req: IncomingMessage, requested: ClientAnswerKey, answer: ClientAnswer): DeltaOutcome {
+    const { scopeTag, etag } = deltaKey(requested);
+    return revisionOf(req.headers['if-none-match'], scopeTag) === BigInt(answer.version)
+      ? { kind: 'unchanged', etag: etag(answer.version) }
+      : { kind: 'hydration', etag: etag(answer.version), answer };
   }
 
   private deltaOf(key: ClientAnswerKey, cacheKey: string, from: bigint, version: bigint): Promise<Delta> {
@@ -69,6 +81,14 @@ export class ClientDeltaPolls {
     if (this.kept.size > MAX_KEPT) this.kept.delete(this.kept.keys().next().value as string);
     return delta;
   }
+}
+
+/** The delta form of a scope: its answers are in the `separate` segment mode; its ETags name the revision and the scope. */
+export function deltaKey(requested: ClientAnswerKey) {
+  const key: ClientAnswerKey = { scope: requested.scope, mode: 'separate' };
+  const cacheKey = answerKey(key);
+  const scopeTag = createHash('sha256').update(cacheKey).digest('base64url').slice(0, SCOPE_TAG_LENGTH);
+  return { key, cacheKey, scopeTag, etag: (revision: bigint | string) => `"${revision}:${scopeTag}"` };
 }
 
 /** The revision an `If-None-Match` of ours names for this scope (undefined for anything else). */

@@ -15,9 +15,11 @@ import {
   ClientAnswerCache, DEFAULT_ANSWER_CACHE_LIMITS, representation,
   type AnswerCacheLimits, type ClientAnswer, type ClientAnswerKey, type Representation, type SegmentMode,
 } from './client-answers';
-import { ClientDeltaPolls } from './client-delta-polls';
+import { ClientDeltaPolls, deltaKey } from './client-delta-polls';
 import { ClientStreams, DEFAULT_STREAM_OPTIONS, type ClientStreamOptions } from './client-streaming';
 import { ifNoneMatchNames } from './etag';
+import { currentOrKept, type LastKnownPolicy, type Served, type StaleDoor } from '../../domain/last-known';
+import { markStale } from './stale';
 import { sdkPrincipal, type SdkDeps } from './sdk-deps';
 
 /** The first client specification with segments sent once and referenced by id (Unleash's threshold). */
@@ -141,16 +143,22 @@ export class ClientFeaturesDoor {
   private readonly cache: ClientAnswerCache;
   private readonly streams: ClientStreams;
   private readonly deltas: ClientDeltaPolls;
+  private readonly lastKnown: LastKnownPolicy | undefined;
 
   constructor(deps: SdkDeps, options: ClientFeaturesOptions = {}) {
+    this.lastKnown = deps.lastKnown;
     this.versions = deps.modelVersions ?? new VersionReader(() => readModelVersion(deps.orm.em.fork()), deps.eventHub.modelVersion);
     this.cache = new ClientAnswerCache(() => deps.orm.em.fork(), options.cache ?? DEFAULT_ANSWER_CACHE_LIMITS);
     this.streams = new ClientStreams(deps, this.cache, this.versions, { ...DEFAULT_STREAM_OPTIONS, ...options.streaming });
     this.deltas = new ClientDeltaPolls(deps.orm.em, () => this.versions.current(), (key, version) => this.cache.get(key, version));
   }
 
-  /** Forgets the cached answers (the service is idle: src/idle-gc.ts); the next poll builds its answer again. */
+  /**
+   * Forgets the cached answers (the service is idle: src/idle-gc.ts); the next poll builds its answer again. Kept
+   * while the database is away: they are what the SDKs are served meanwhile.
+   */
   forgetAnswers(): void {
+    if (this.lastKnown && !this.lastKnown.availability.reachable) return;
     this.cache.clear();
     this.deltas.clear();
   }
@@ -160,21 +168,34 @@ export class ClientFeaturesDoor {
     return this.cache.get(key, await this.versions.current());
   }
 
+  /** The answer of `key` as of now, or while the database is away the last one built for it (src/domain/last-known.ts). */
+  private served(key: ClientAnswerKey, door: StaleDoor): Promise<Served<ClientAnswer>> {
+    return currentOrKept(this.lastKnown, door, () => this.answer(key), () => this.cache.kept(key));
+  }
+
   /** `GET /api/client/features`: the answer of `key`, or a 304. */
   async poll(req: IncomingMessage, res: ServerResponse, key: ClientAnswerKey): Promise<void> {
-    await reply(req, res, await this.answer(key));
+    const { value, staleSince } = await this.served(key, 'client_features');
+    markStale(res, staleSince);
+    await reply(req, res, value);
   }
 
   /** `GET /api/client/features/:name`: one feature of the answer of `key`, or a 304; 404 when the answer has none of that name. */
   async featurePoll(req: IncomingMessage, res: ServerResponse, key: ClientAnswerKey, name: string): Promise<void> {
-    const feature = (await this.answer(key)).feature(name);
+    const { value, staleSince } = await this.served(key, 'client_features');
+    const feature = value.feature(name);
     if (!feature) throw new NotFoundError(`Could not find feature toggle ${name}`);
+    markStale(res, staleSince);
     await reply(req, res, feature);
   }
 
   /** `GET /api/client/delta`: a hydration, the events since the client's revision, or a 304 (src/rest/sdk/client-delta-polls.ts). */
   async deltaPoll(req: IncomingMessage, res: ServerResponse, key: ClientAnswerKey): Promise<void> {
-    const outcome = await this.deltas.poll(req, key);
+    const { value: outcome, staleSince } = await currentOrKept(this.lastKnown, 'client_delta', () => this.deltas.poll(req, key), () => {
+      const kept = this.cache.kept(deltaKey(key).key);
+      return kept && { value: this.deltas.fromAnswer(req, key, kept.value), confirmedAt: kept.confirmedAt };
+    });
+    markStale(res, staleSince);
     if (outcome.kind === 'unchanged') {
       res.setHeader('ETag', outcome.etag);
       res.statusCode = 304;

@@ -1,9 +1,12 @@
 import type { Request, Response } from 'express';
 import { advanceAll, catchUpFrom, deltaState, hydrationEvent, type DeltaState } from '../../domain/client-features/client-delta';
 import type { VersionReader } from '../../domain/client-features/version-reader';
+import { LATE, withinMs } from '../../domain/deadline';
 import { TooManyRequestsError } from '../../domain/errors';
 import { answerKey, type ClientAnswer, type ClientAnswerCache, type ClientAnswerKey } from './client-answers';
 import { DELTA_JSON, deltaBody, hydrationBody } from './client-delta.wire';
+import { currentOrKept } from '../../domain/last-known';
+import { markStale } from './stale';
 import type { SdkDeps } from './sdk-deps';
 
 export interface ClientStreamOptions {
@@ -86,6 +89,8 @@ export class ClientStreams {
   private unsubscribe: (() => void) | undefined;
   private running: Promise<void> | undefined;
   private again = false;
+  /** When `model_version` was last read for the streams: since then, while the database is away, they may be stale. */
+  private checkedAt: Date | undefined;
 
   constructor(
     private readonly deps: SdkDeps,
@@ -120,12 +125,20 @@ export class ClientStreams {
       await this.running;
     }
     let group = this.groups.get(cacheKey);
+    // While the database is away a stream opens on the last state this instance knew (src/domain/last-known.ts).
+    let staleSince: Date | undefined;
+    if (group && this.away()) {
+      staleSince = this.checkedAt ?? this.deps.lastKnown!.availability.unreachableSince;
+      this.deps.lastKnown!.onStale?.('client_streaming');
+    }
     if (!group) {
-      const answer = await this.cache.get(key, await this.versions.current(), cacheKey);
-      group = this.groups.get(cacheKey) ?? { key, cacheKey, state: stateFromAnswer(answer), members: new Set() };
+      const served = await currentOrKept(this.deps.lastKnown, 'client_streaming',
+        async () => this.cache.get(key, await this.versions.current(), cacheKey), () => this.cache.kept(key, cacheKey));
+      staleSince = served.staleSince;
+      group = this.groups.get(cacheKey) ?? { key, cacheKey, state: stateFromAnswer(served.value), members: new Set() };
     }
     const at = group.state.version;
-    const missed = resumeFrom !== undefined && resumeFrom < at ? await catchUpFrom(this.deps.orm.em, key.scope, group.state, resumeFrom) : null;
+    const missed = resumeFrom !== undefined && resumeFrom < at ? await this.catchUp(key, group.state, resumeFrom) : null;
     const catchUp = missed && deltaBody(missed);
     if (res.destroyed || req.socket.destroyed) return; // gone while the state was read
     if (this.deps.eventHub.closed) {
@@ -137,6 +150,7 @@ export class ClientStreams {
     res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
     res.setHeader('Cache-Control', 'no-cache, no-transform');
     res.setHeader('X-Accel-Buffering', 'no');
+    markStale(res, staleSince);
     if (req.method === 'HEAD') {
       res.end();
       return;
@@ -164,6 +178,31 @@ export class ClientStreams {
       return;
     }
     this.send(stream, ...this.hydrationOf(joined, 'unleash-connected'));
+  }
+
+  /** Whether the database is known to be away (then streams hold their state and new ones open on the last one known). */
+  private away(): boolean {
+    return this.deps.lastKnown?.availability.reachable === false;
+  }
+
+  /**
+   * What a reconnecting client missed since `from`, from the revision log; null (it is sent the whole state) when the
+   * database is away or does not answer in time.
+   */
+  private async catchUp(key: ClientAnswerKey, state: DeltaState<string>, from: bigint) {
+    const policy = this.deps.lastKnown;
+    if (!policy) return catchUpFrom(this.deps.orm.em, key.scope, state, from);
+    if (this.away()) return null;
+    const asked = catchUpFrom(this.deps.orm.em, key.scope, state, from);
+    try {
+      const missed = await withinMs(asked, policy.staleAfterMs);
+      if (missed !== LATE) return missed;
+      asked.catch((err: unknown) => { policy.availability.noteError(err); });
+      return null;
+    } catch (err) {
+      if (!policy.availability.noteError(err)) throw err;
+      return null;
+    }
   }
 
   /** The group's whole state as an event (`unleash-connected` on connect, `unleash-updated` to a stream that fell behind). */
@@ -232,7 +271,11 @@ export class ClientStreams {
       return;
     }
     this.running = this.pushChanges()
-      .catch((err: unknown) => { this.deps.logger.warn({ err }, 'client streams: could not check for changes'); })
+      .catch((err: unknown) => {
+        // The database going away is logged once, where it is noticed (src/domain/database-availability.ts); streams hold their state.
+        if (this.deps.lastKnown?.availability.noteError(err)) return;
+        this.deps.logger.warn({ err }, 'client streams: could not check for changes');
+      })
       .finally(() => {
         this.running = undefined;
         if (this.again && this.streamCount > 0) {
@@ -243,8 +286,9 @@ export class ClientStreams {
   }
 
   private async pushChanges(): Promise<void> {
-    if (this.streamCount === 0) return;
+    if (this.streamCount === 0 || this.away()) return;
     const version = BigInt(await this.versions.current());
+    this.checkedAt = new Date();
     const behind = [...this.groups.values()].filter((g) => g.state.version < version);
     if (behind.length === 0) return;
     const advanced = await advanceAll(this.deps.orm.em, DELTA_JSON, behind.map((g) => ({ scope: g.key.scope, state: g.state })));

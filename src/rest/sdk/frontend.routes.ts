@@ -6,6 +6,7 @@ import type { FrontendToggle } from '../../domain/frontend/frontend.shapes';
 import type { CompiledSnapshot, FeatureDecision } from '../../domain/playground/engine';
 import { ifNoneMatchNames } from './etag';
 import { sdkPrincipal, type SdkDeps } from './sdk-deps';
+import { markStale } from './stale';
 
 /**
  * One toggle of the answer as JSON text, `{name, enabled: true, variant, impressionData}` (Unleash v5.8's shape:
@@ -39,8 +40,10 @@ function renderToggles({ snapshot, decisions }: { snapshot: CompiledSnapshot; de
  */
 export function frontendRouter(deps: SdkDeps): Router {
   const answer = async (req: Request, res: Response, context: FrontendContext) => {
-    const service = new FrontendApiService(deps.orm.em.fork(), deps.playgroundCache);
-    const body = renderToggles(await service.evaluate(sdkPrincipal(req), context, req.ip));
+    const service = new FrontendApiService(deps.orm.em.fork(), deps.playgroundCache, deps.lastKnown);
+    const evaluation = await service.evaluate(sdkPrincipal(req), context, req.ip);
+    const body = renderToggles(evaluation);
+    markStale(res, evaluation.staleSince);
     const etag = `"${hash('sha1', body, 'base64url')}"`;
     res.setHeader('ETag', etag);
     if (req.method === 'GET' || req.method === 'HEAD') {

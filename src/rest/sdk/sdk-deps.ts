@@ -7,7 +7,9 @@ import { NoAccessError } from '../../domain/errors';
 import type { EventHub } from '../../domain/events/event-hub';
 import type { VersionReader } from '../../domain/client-features/version-reader';
 import type { SnapshotCache } from '../../domain/playground/snapshot-cache';
+import type { Services } from '../../domain/services';
 import type { Logger } from '../../logger';
+import type { LastKnownPolicy } from '../../domain/last-known';
 
 /**
  * What the SDK-facing doors (issue 14: `/api/client` for backend SDKs, `/api/frontend` for browser and mobile SDKs)
@@ -26,6 +28,10 @@ export interface SdkDeps {
   metricsFlushMs: number;
   /** How long hourly client metrics are kept (CLIENT_METRICS_RETENTION_HOURS). */
   metricsRetentionHours: number;
+  /** Answering from the last known state while the database is away (issue 42); without it, SDK doors need the database. */
+  lastKnown?: LastKnownPolicy;
+  /** The services of a principal outside any request (a registration held through an outage is written with them). */
+  servicesFor?: (principal: Principal) => Services;
 }
 
 /** The API token (client, frontend or admin) of an SDK request, set by the SDK door before any SDK route runs. */

@@ -259,7 +259,7 @@ describe('CORS (CORS_ORIGINS)', () => {
   it('a request from an allowed origin may read the answer and its ETag', async () => {
     const res = await get('', tokens.dev, { origin: ORIGIN });
     expect(res.status).toBe(200);
-    expect(cors(res)).toEqual({ 'access-control-allow-origin': ORIGIN, 'access-control-expose-headers': 'ETag' });
+    expect(cors(res)).toEqual({ 'access-control-allow-origin': ORIGIN, 'access-control-expose-headers': 'ETag, Flagdeck-Stale-Since' });
     expect(res.headers.get('vary')).toMatch(/Origin/);
     // Errors too, so the browser app can read why.
     const refused = await get('', 'nope', { origin: ORIGIN });

@@ -122,7 +122,10 @@ const rawMetricsQuery = z.object({ hoursBack: z.string().optional().describe('Ho
 // ---- Answers with headers ----
 
 const ETAG = 'A digest of the answer; send it back in `If-None-Match` to get a 304 while nothing changed';
-const notModified = { description: 'Not modified: the answer still has the ETag sent in `If-None-Match` (no body)', headers: { ETag: ETAG } };
+/** Issue 42: the SDK doors answer through a database outage from the last state they served. */
+const STALE = 'Only while the database is away: the answer is the last state this instance served, which may be stale since this instant (RFC 3339)';
+const notModified = { description: 'Not modified: the answer still has the ETag sent in `If-None-Match` (no body)', headers: { ETag: ETAG, 'Flagdeck-Stale-Since': STALE } };
+const OUTAGE_NOTE = ' While the database is away, the answer is the last one this instance served for the same scope, marked by `Flagdeck-Stale-Since`; a scope it never served, or a token it has not verified within SDK_TOKEN_GRACE_SECONDS, gets 503 ServiceUnavailableError with `Retry-After`.';
 const DOWNLOAD = '`attachment; filename="export-<date>_<time>.json"` (`.yml` for YAML) when a download was asked for';
 
 const addons = 'Addons';
@@ -217,50 +220,50 @@ export const SDK_DOCS: RouteDocs = {
   // ---- Client API (backend SDKs) ----
   'GET /api/client/features': {
     tag: client, auth: 'client', summary: 'Get the features an SDK evaluates', query: clientQuery,
-    description: 'The token decides the environment and the projects; the query narrows them. With an `Unleash-Client-Spec` header of 4.2.0 or later, segments are sent once in `segments` and strategies refer to them by id; otherwise their constraints are inlined into each strategy. Large answers are gzipped for clients that accept it.',
-    responses: { 200: { description: 'OK', schema: ClientFeaturesAnswer, headers: { ETag: ETAG } }, 304: notModified },
+    description: 'The token decides the environment and the projects; the query narrows them. With an `Unleash-Client-Spec` header of 4.2.0 or later, segments are sent once in `segments` and strategies refer to them by id; otherwise their constraints are inlined into each strategy. Large answers are gzipped for clients that accept it.' + OUTAGE_NOTE,
+    responses: { 200: { description: 'OK', schema: ClientFeaturesAnswer, headers: { ETag: ETAG, 'Flagdeck-Stale-Since': STALE } }, 304: notModified },
   },
   'GET /api/client/features/:name': {
     tag: client, auth: 'client', summary: 'Get one feature as SDKs evaluate it', query: clientQuery,
-    responses: { 200: { description: 'OK', schema: ClientFeature, headers: { ETag: ETAG } }, 304: notModified },
+    responses: { 200: { description: 'OK', schema: ClientFeature, headers: { ETag: ETAG, 'Flagdeck-Stale-Since': STALE } }, 304: notModified },
   },
   'GET /api/client/delta': {
     tag: client, auth: 'client', summary: 'Get what changed since the SDK’s revision', query: clientQuery,
-    description: 'Without `If-None-Match`: a `hydration` of the token’s scope (the features of `GET /api/client/features`, segments apart), with its revision in the ETag. With the ETag last received: the flags and segments that changed since, as the token sees them, or 304 when nothing it sees changed. A revision older than the log keeps (10,000 revisions), or an ETag of another scope, gets a hydration.',
-    responses: { 200: { description: 'OK', schema: ClientDelta, headers: { ETag: ETAG } }, 304: notModified },
+    description: 'Without `If-None-Match`: a `hydration` of the token’s scope (the features of `GET /api/client/features`, segments apart), with its revision in the ETag. With the ETag last received: the flags and segments that changed since, as the token sees them, or 304 when nothing it sees changed. A revision older than the log keeps (10,000 revisions), or an ETag of another scope, gets a hydration.' + OUTAGE_NOTE,
+    responses: { 200: { description: 'OK', schema: ClientDelta, headers: { ETag: ETAG, 'Flagdeck-Stale-Since': STALE } }, 304: notModified },
   },
   'GET /api/client/streaming': {
     tag: client, auth: 'client', summary: 'Receive the features as server-sent events, then what changes', query: clientQuery,
-    description: 'Events carry a `ClientDelta` body: `unleash-connected` with a `hydration` of the token’s scope, then `unleash-updated` with only the flags and segments that changed, after each change the token can see; `: keep-alive` comments in between. Each event’s `id` is the revision it brings the client to: a reconnect with `Last-Event-ID` is sent what it missed, or a hydration when the log no longer reaches it.',
+    description: 'Events carry a `ClientDelta` body: `unleash-connected` with a `hydration` of the token’s scope, then `unleash-updated` with only the flags and segments that changed, after each change the token can see; `: keep-alive` comments in between. Each event’s `id` is the revision it brings the client to: a reconnect with `Last-Event-ID` is sent what it missed, or a hydration when the log no longer reaches it. Streams stay open while the database is away and carry the next change once it is back.' + OUTAGE_NOTE,
     responses: {
-      200: { description: 'The event stream', contentType: 'text/event-stream' },
+      200: { description: 'The event stream', contentType: 'text/event-stream', headers: { 'Flagdeck-Stale-Since': STALE } },
       204: { description: 'The service is stopping: connect to another instance' },
     },
     errors: ['TooManyRequestsError'],
   },
   'POST /api/client/register': {
     tag: client, auth: 'client', summary: 'Register an SDK instance', body: ClientRegistration,
-    description: 'Unknown properties are accepted and ignored. The environment is the token’s (for admin tokens the body’s, else `default`).',
+    description: 'Unknown properties are accepted and ignored. The environment is the token’s (for admin tokens the body’s, else `default`). While the database is away the registration is held in memory (the latest per instance, up to 10,000) and written once it is back.',
     responses: { 202: null },
   },
   'POST /api/client/metrics': {
     tag: client, auth: 'client', summary: 'Report how often features were checked', body: ClientMetrics,
-    description: 'Counted in memory and written a few seconds later. Unknown properties are accepted and ignored.',
+    description: 'Counted in memory and written a few seconds later (while the database is away, once it is back; up to 200,000 counts are held). Unknown properties are accepted and ignored.',
     responses: { 202: null },
   },
 
   // ---- Frontend API (browser and mobile SDKs) ----
   'GET /api/frontend': {
     tag: frontend, auth: 'frontend', summary: 'Get the features enabled for a context', query: frontendQuery,
-    description: 'The context is the query string: the standard fields, `properties[name]=value` for a property, and any other parameter as a property too. The answer may be kept by the caller’s own cache for 2 seconds.',
+    description: 'The context is the query string: the standard fields, `properties[name]=value` for a property, and any other parameter as a property too. The answer may be kept by the caller’s own cache for 2 seconds.' + OUTAGE_NOTE,
     responses: {
-      200: { description: 'OK', schema: FrontendAnswer, headers: { ETag: ETAG, 'Cache-Control': '`private, max-age=2`' } },
+      200: { description: 'OK', schema: FrontendAnswer, headers: { ETag: ETAG, 'Cache-Control': '`private, max-age=2`', 'Flagdeck-Stale-Since': STALE } },
       304: notModified,
     },
   },
   'POST /api/frontend': {
     tag: frontend, auth: 'frontend', summary: 'Get the features enabled for a context sent in the body', body: frontendBody, bodyOptional: true,
-    responses: { 200: { description: 'OK', schema: FrontendAnswer, headers: { ETag: 'A digest of the answer' } } },
+    responses: { 200: { description: 'OK', schema: FrontendAnswer, headers: { ETag: 'A digest of the answer', 'Flagdeck-Stale-Since': STALE } } },
   },
   'POST /api/frontend/client/register': {
     tag: frontend, auth: 'frontend', summary: 'Register a frontend SDK instance', body: ClientRegistration, responses: { 200: null },

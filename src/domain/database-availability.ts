@@ -1,0 +1,85 @@
+import { isDatabaseUnreachable } from './database-errors';
+
+/** How often the database is asked whether it is back while it is known to be away. */
+export const AVAILABILITY_PROBE_MS = 1_000;
+
+export type AvailabilityListener = (reachable: boolean) => void;
+
+/**
+ * What this instance knows of its database's reach (issue 42): reachable, or unreachable since an instant. It turns
+ * unreachable when a caller notes an error that says so (isDatabaseUnreachable), and reachable again when a probe
+ * (`select 1`, bounded) answers or a caller notes a success. While it is away it probes every `probeMs`, so its return
+ * is noticed without any traffic.
+ *
+ * The SDK doors read it to answer from their last state at once instead of waiting on a database known to be away;
+ * the event listener drops its connection on the way down (a cut network leaves it hanging otherwise).
+ */
+export class DatabaseAvailability {
+  private since: Date | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private probing = false;
+  private stopped = false;
+  private readonly listeners = new Set<AvailabilityListener>();
+
+  constructor(private readonly probe: () => Promise<boolean>, private readonly probeMs = AVAILABILITY_PROBE_MS) {}
+
+  /** When the database was first found out of reach, or undefined while it is reachable. */
+  get unreachableSince(): Date | undefined {
+    return this.since;
+  }
+
+  get reachable(): boolean {
+    return this.since === undefined;
+  }
+
+  /** Whether `err` says the database is out of reach; if it does, the database is taken to be away from now. */
+  noteError(err: unknown): boolean {
+    if (!isDatabaseUnreachable(err)) return false;
+    if (this.since === undefined && !this.stopped) {
+      this.since = new Date();
+      this.timer = setInterval(() => { void this.check(); }, this.probeMs);
+      this.timer.unref();
+      this.emit(false);
+    }
+    return true;
+  }
+
+  /** The database answered. */
+  noteReachable(): void {
+    if (this.since === undefined) return;
+    this.since = undefined;
+    clearInterval(this.timer);
+    this.timer = undefined;
+    this.emit(true);
+  }
+
+  /** Calls `listener` on every change of reach; returns its removal. */
+  onChange(listener: AvailabilityListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Asks the database now (one probe at a time); notes what it finds. */
+  async check(): Promise<boolean> {
+    if (this.probing) return this.reachable;
+    this.probing = true;
+    try {
+      const answered = await this.probe();
+      if (answered) this.noteReachable();
+      return answered;
+    } finally {
+      this.probing = false;
+    }
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearInterval(this.timer);
+    this.timer = undefined;
+    this.listeners.clear();
+  }
+
+  private emit(reachable: boolean): void {
+    for (const listener of this.listeners) listener(reachable);
+  }
+}
