@@ -3,7 +3,7 @@ import proxyaddr from 'proxy-addr';
 import { checkPasswordStrength } from './domain/access/password';
 import type { DeliveryOptions } from './domain/addons/delivery-options';
 import { MEMORY_SOFT_LIMIT_MB } from './idle-gc';
-import { DEFAULT_STALL_TIMEOUT_MS } from './db/stall-guard';
+import { DEFAULT_STALL_TIMEOUT_MS } from './db/connection-guard';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 /** How log lines are written: one JSON object a line, or pino-pretty's lines for people. */

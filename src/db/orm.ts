@@ -1,9 +1,9 @@
 import { MikroORM, PostgreSqlDriver, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import { entities } from '../domain/entities';
-import { recordDatabasePlace } from '../domain/database-errors';
+import { markDatabaseSocketError, recordDatabasePlace } from '../domain/database-errors';
 import { migrationsList } from './migrations';
-import { DEFAULT_STALL_TIMEOUT_MS, stallGuard } from './stall-guard';
+import { connectionGuard, DEFAULT_STALL_TIMEOUT_MS } from './connection-guard';
 
 export interface OrmOptions {
   url: string;
@@ -17,7 +17,7 @@ export interface OrmOptions {
   onQuery?: (sql: string) => void;
   /**
    * A PostgreSQL server over the network: how long a statement may go without a byte of answer before the server is
-   * asked whether it is there, and the connection given up if not (DATABASE_STALL_TIMEOUT_MS; src/db/stall-guard.ts).
+   * asked whether it is there, and the connection given up if not (DATABASE_STALL_TIMEOUT_MS; src/db/connection-guard.ts).
    */
   stallTimeoutMs?: number;
 }
@@ -35,8 +35,8 @@ export function ormConfig({ url, poolMax, holdConnection, stallTimeoutMs = DEFAU
     discovery: { warnWhenNoEntities: false },
     // The embedded database serves one session: a second connection would wait forever. Fail fast instead.
     pool: holdConnection
-      ? { min: 1, max: 1, acquireTimeoutMillis: 10_000, idleTimeoutMillis: 2 ** 31 - 1 }
-      : { min: 0, max: poolMax, acquireTimeoutMillis: 10_000, ...(stallTimeoutMs ? { afterCreate: stallGuard(url, stallTimeoutMs) } : {}) },
+      ? { min: 1, max: 1, acquireTimeoutMillis: 10_000, idleTimeoutMillis: 2 ** 31 - 1, afterCreate: connectionGuard(url, undefined) }
+      : { min: 0, max: poolMax, acquireTimeoutMillis: 10_000, afterCreate: connectionGuard(url, stallTimeoutMs) },
     driverOptions: {
       // knex prints a lost connection to the console; the app logs the outage once instead (src/domain/database-availability.ts).
       log: { warn: (message: string) => { if (!String(message).startsWith('Connection Error')) console.warn(message); } },
@@ -48,10 +48,24 @@ export function ormConfig({ url, poolMax, holdConnection, stallTimeoutMs = DEFAU
   };
 }
 
+/**
+ * Errors of opening a pool connection are the database's: a server going down resets a connection being opened with
+ * a `read ECONNRESET` that names no address (the connection guard marks those of open connections).
+ */
+function markConnectErrors(orm: MikroORM): void {
+  const client = orm.em.getConnection().getKnex().client as { acquireRawConnection(): Promise<unknown> };
+  const acquire = client.acquireRawConnection.bind(client);
+  client.acquireRawConnection = () => acquire().catch((err: unknown) => {
+    markDatabaseSocketError(err);
+    throw err;
+  });
+}
+
 /** Opens the ORM and brings the schema up to date (migrations run at every start). */
 export async function openOrm(options: OrmOptions): Promise<MikroORM> {
   recordDatabasePlace(options.url);
   const orm = await MikroORM.init(ormConfig(options));
+  markConnectErrors(orm);
   if (options.onQuery) {
     const knex = orm.em.getConnection().getKnex();
     knex.on('query', (q: { sql: string }) => options.onQuery!(q.sql));

@@ -7,8 +7,8 @@ export type AvailabilityListener = (reachable: boolean) => void;
 
 /**
  * What this instance knows of its database's reach (issue 42): reachable, or unreachable since an instant. It turns
- * unreachable when a caller notes an error that says so (isDatabaseUnreachable), and reachable again when a probe
- * (`select 1`, bounded) answers or a caller notes a success. While it is away it probes every `probeMs`, so its return
+ * unreachable when a caller notes an error that says so (isDatabaseUnreachable) or a probe (`select 1`, bounded) goes
+ * unanswered, and reachable again when a probe answers or a caller notes a success. While it is away it probes every `probeMs`, so its return
  * is noticed without any traffic.
  *
  * The SDK doors read it to answer from their last state at once instead of waiting on a database known to be away;
@@ -17,7 +17,7 @@ export type AvailabilityListener = (reachable: boolean) => void;
 export class DatabaseAvailability {
   private since: Date | undefined;
   private timer: NodeJS.Timeout | undefined;
-  private probing = false;
+  private probing: Promise<boolean> | undefined;
   private stopped = false;
   private readonly listeners = new Set<AvailabilityListener>();
 
@@ -35,13 +35,16 @@ export class DatabaseAvailability {
   /** Whether `err` says the database is out of reach; if it does, the database is taken to be away from now. */
   noteError(err: unknown): boolean {
     if (!isDatabaseUnreachable(err)) return false;
-    if (this.since === undefined && !this.stopped) {
-      this.since = new Date();
-      this.timer = setInterval(() => { void this.check(); }, this.probeMs);
-      this.timer.unref();
-      this.emit(false);
-    }
+    this.noteUnreachable();
     return true;
+  }
+
+  private noteUnreachable(): void {
+    if (this.since !== undefined || this.stopped) return;
+    this.since = new Date();
+    this.timer = setInterval(() => { void this.check(); }, this.probeMs);
+    this.timer.unref();
+    this.emit(false);
   }
 
   /** The database answered. */
@@ -59,17 +62,18 @@ export class DatabaseAvailability {
     return () => this.listeners.delete(listener);
   }
 
-  /** Asks the database now (one probe at a time); notes what it finds. */
-  async check(): Promise<boolean> {
-    if (this.probing) return this.reachable;
-    this.probing = true;
-    try {
-      const answered = await this.probe();
+  /**
+   * Asks the database now (callers meanwhile share the question) and notes what it finds: a database that does not
+   * answer within the probe's bound is taken to be away (or too busy to wait for: SDKs are then served their last
+   * state, and it is asked again every `probeMs`).
+   */
+  check(): Promise<boolean> {
+    this.probing ??= this.probe().catch(() => false).then((answered) => {
       if (answered) this.noteReachable();
+      else this.noteUnreachable();
       return answered;
-    } finally {
-      this.probing = false;
-    }
+    }).finally(() => { this.probing = undefined; });
+    return this.probing;
   }
 
   stop(): void {

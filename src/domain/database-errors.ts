@@ -177,6 +177,14 @@ const UNAVAILABLE_STATES = new Set(['08000', '08001', '08003', '08004', '08006',
 // `timeout expired`: a connection not made within its connectTimeout (src/db/orm.ts).
 const LOST_CONNECTION = /Connection terminated|Connection ended unexpectedly|Client has encountered a connection error|Transaction query already complete|^timeout expired$/;
 
+/** Errors raised by a database connection's own socket (`read ECONNRESET` names no place): src/db/connection-guard.ts marks them. */
+const socketErrors = new WeakSet<object>();
+
+/** Marks an error as raised by a database connection's socket (as it is raised, before anyone handles it). */
+export function markDatabaseSocketError(err: unknown): void {
+  if (err && typeof err === 'object') socketErrors.add(err);
+}
+
 /** Where the database is (src/db/orm.ts records it): a socket error naming it is the database's, not an outbound call's. */
 const databasePlaces = new Set<string>();
 
@@ -207,7 +215,7 @@ export function isDatabaseUnreachable(err: unknown): boolean {
   const fromDriver = e.name === 'DriverException' || e.name === 'ConnectionException';
   if (typeof e.code === 'string') {
     if (UNAVAILABLE_STATES.has(e.code)) return true;
-    if ((SOCKET_CODES.has(e.code) || e.code === 'ENOENT') && (fromDriver || namesDatabase(e))) return true;
+    if ((SOCKET_CODES.has(e.code) || e.code === 'ENOENT') && (fromDriver || namesDatabase(e) || socketErrors.has(err))) return true;
   }
   if (e.name === 'KnexTimeoutError' || e.name === 'ConnectionException') return true;
   // The same socket error copied with its message only (GraphQL execution keeps no more): `connect ECONNREFUSED host:port`.

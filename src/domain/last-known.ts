@@ -49,6 +49,8 @@ export async function currentOrKept<T>(policy: LastKnownPolicy | undefined, door
     const value = held ? await withinMs(asked, policy.staleAfterMs) : await asked;
     if (value === LATE) {
       asked.catch((err: unknown) => { availability.noteError(err); });
+      // Slow or away: a bounded probe tells, and once it is known away, requests no longer wait for it.
+      void availability.check();
       return stale(held!);
     }
     availability.noteReachable();

@@ -128,7 +128,7 @@ describe('the SDK doors while the database is away', () => {
     expect([stale.status, stale.body]).toEqual([200, full.body]);
     expect(staleSince(stale)).not.toBeNull();
     expect(took).toBeLessThan(2500);
-    // A write waits for the stall guard (src/db/stall-guard.ts), then is refused by name: bounded, not minutes.
+    // A write waits for the stall guard (src/db/connection-guard.ts), then is refused by name: bounded, not minutes.
     const write = await app.post(`${P}/features`, { name: 'hung' });
     expect([write.status, write.body.name]).toEqual([503, 'ServiceUnavailableError']);
     expect(Date.now() - started).toBeLessThan(20_000);

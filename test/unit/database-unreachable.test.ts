@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { fromDatabaseError, isDatabaseUnreachable, recordDatabasePlace } from '../../src/domain/database-errors';
+import { fromDatabaseError, isDatabaseUnreachable, markDatabaseSocketError, recordDatabasePlace } from '../../src/domain/database-errors';
 import { ServiceUnavailableError, ValidationError } from '../../src/domain/errors';
 
 /** Issue 42: which errors mean "the database cannot be reached" (503 ServiceUnavailableError), and which do not. */
@@ -20,6 +20,16 @@ describe('telling an unreachable database from other failures', () => {
     expect(isDatabaseUnreachable(Object.assign(new Error('Knex: Timeout acquiring a connection. The pool is probably full.'), { name: 'KnexTimeoutError' }))).toBe(true);
     expect(isDatabaseUnreachable(driverError('Transaction query already complete, run with DEBUG=knex:tx for more info'))).toBe(true);
     expect(fromDatabaseError(socketError('ECONNREFUSED', 6543))).toBeInstanceOf(ServiceUnavailableError);
+  });
+
+  it('counts a reset that names no place only when a database connection\'s socket raised it (src/db/connection-guard.ts marks it)', () => {
+    const reset = () => Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET', errno: -104, syscall: 'read' });
+    const outbound = reset();
+    expect(isDatabaseUnreachable(outbound)).toBe(false);
+    const fromDatabase = reset();
+    markDatabaseSocketError(fromDatabase);
+    expect(isDatabaseUnreachable(fromDatabase)).toBe(true);
+    expect(isDatabaseUnreachable(outbound)).toBe(false);
   });
 
   it('leaves alone an outbound call that fails the same way, a refused statement and anything else', () => {

@@ -43,17 +43,22 @@ describe('currentOrKept (src/domain/last-known.ts)', () => {
   });
 
   it('does not ask a database known to be away when a value is kept, and answers a hanging one after its bound', async () => {
-    const { p, availability, stale } = policy(async () => false, 30);
+    let answers = true;
+    const { p, availability, stale } = policy(async () => answers, 30);
     const fresh = jest.fn(() => new Promise<string>(() => {}));
     const started = Date.now();
     expect(await currentOrKept(p, 'client_features', fresh, () => kept)).toEqual({ value: 'old', staleSince: new Date(1000) });
     expect(Date.now() - started).toBeGreaterThanOrEqual(25);
-    expect(availability.reachable).toBe(true); // slow is not away
-    availability.noteError(unreachable());
+    await availability.check();
+    expect(availability.reachable).toBe(true); // slow, and the probe answered: not away
+    answers = false;
+    await currentOrKept(p, 'client_features', fresh, () => kept);
+    await availability.check();
+    expect(availability.reachable).toBe(false); // the probe the late answer started went unanswered
     fresh.mockClear();
     expect((await currentOrKept(p, 'client_features', fresh, () => kept)).staleSince).toEqual(new Date(1000));
     expect(fresh).not.toHaveBeenCalled();
-    expect(stale).toEqual(['client_features', 'client_features']);
+    expect(stale).toEqual(['client_features', 'client_features', 'client_features']);
     availability.stop();
   });
 
@@ -77,6 +82,9 @@ describe('DatabaseAvailability', () => {
     answers = true;
     for (const end = Date.now() + 2000; !availability.reachable && Date.now() < end;) await new Promise((r) => setTimeout(r, 10));
     expect(changes).toEqual([false, true]);
+    answers = false;
+    expect(await availability.check()).toBe(false); // a probe unanswered: away
+    expect(changes).toEqual([false, true, false]);
     availability.stop();
   });
 });

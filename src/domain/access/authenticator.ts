@@ -34,6 +34,8 @@ export interface CredentialGrace {
   graceMs: number;
   waitMs: number;
   away: () => boolean;
+  /** A lookup took longer than `waitMs` (the app then probes the database). */
+  onLate?: () => void;
 }
 
 /**
@@ -84,6 +86,7 @@ export class Authenticator {
       const answered = graced ? await withinMs(asked, grace!.waitMs) : await asked;
       if (answered === LATE) {
         asked.catch(() => {});
+        grace!.onLate?.();
         return graced!.principal;
       }
       principal = answered as Principal | null;
