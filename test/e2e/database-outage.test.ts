@@ -1,20 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startDbProxy, type DbProxy } from '../support/db-proxy';
 import { startTestApp, type TestApp } from '../support/harness';
+import { startReceiver } from '../support/receiver';
 
 /**
  * Issue 42, first part: the database taken away under a running service (through a proxy between the app and the
  * suite's database, test/support/db-proxy.ts). Writes are refused with the named error and `Retry-After` on both
  * doors and leave nothing behind; liveness stays good while readiness says the database is away; writes work again
- * as soon as it is back; a change request due during the outage is applied once it is back, not failed. (SDK doors
- * served from the last known state come with the rest of the issue.)
+ * as soon as it is back; a change request due during the outage is applied once it is back, not failed, and an addon
+ * delivery due meanwhile is sent then. (The SDK doors: database-outage-sdk.test.ts; under load on a server of its own:
+ * database-outage-acceptance.test.ts.)
  */
 let app: TestApp;
 let proxy: DbProxy;
 
 beforeAll(async () => {
   proxy = await startDbProxy(process.env.DATABASE_URL!);
-  app = await startTestApp({ databaseUrl: proxy.url, scheduler: { pollMs: 100 } });
+  app = await startTestApp({ databaseUrl: proxy.url, scheduler: { pollMs: 100 }, deliveries: { retryBaseMs: 300, pollMs: 50, maxAttempts: 5, timeoutMs: 2000, leaseMs: 5000 } });
 });
 afterAll(async () => {
   await proxy.start().catch(() => undefined);
@@ -97,5 +99,29 @@ describe('the database away', () => {
     expect((await app.events('change-request-applied')).filter((e) => e.data.changeRequestId === id)).toHaveLength(1);
     expect((await app.events('change-request-scheduled-application-failure')).filter((e) => e.data.changeRequestId === id)).toEqual([]);
     expect((await app.get(`${P}/features/outage-flag`)).body.environments.find((e: { name: string }) => e.name === 'production').enabled).toBe(true);
+  });
+
+  it('sends an addon delivery whose retry fell due while the database was away once it is back, once', async () => {
+    const receiver = await startReceiver((_r, i) => (i === 0 ? 500 : 200));
+    try {
+      const addon = (await app.post('/api/admin/addons', { provider: 'webhook', parameters: { url: `${receiver.url}/hook` }, events: ['feature-created'] })).body.id as number;
+      expect((await app.post('/api/admin/projects/default/features', { name: 'outage-delivery' })).status).toBe(201);
+      for (const end = Date.now() + 5000; receiver.requests.length === 0 && Date.now() < end;) await new Promise((r) => setTimeout(r, 20));
+      expect(receiver.requests).toHaveLength(1); // answered 500: a retry is due 300 ms later, while the database is away
+
+      await proxy.stop();
+      await new Promise((r) => setTimeout(r, 1200));
+      expect(receiver.requests).toHaveLength(1);
+      await proxy.start();
+      let deliveries: Array<{ status: string; attempts: unknown[] }> = [];
+      for (const end = Date.now() + 10_000; deliveries[0]?.status !== 'delivered' && Date.now() < end;) {
+        await new Promise((r) => setTimeout(r, 50));
+        deliveries = (await app.get(`/api/admin/addons/${addon}/deliveries?limit=10`)).body.deliveries ?? [];
+      }
+      expect(deliveries.map((d) => [d.status, d.attempts.length])).toEqual([['delivered', 2]]);
+      expect(receiver.requests).toHaveLength(2);
+    } finally {
+      await receiver.close();
+    }
   });
 });
