@@ -36,7 +36,7 @@ export function ormConfig({ url, poolMax, holdConnection, stallTimeoutMs = DEFAU
     // The embedded database serves one session: a second connection would wait forever. Fail fast instead.
     pool: holdConnection
       ? { min: 1, max: 1, acquireTimeoutMillis: 10_000, idleTimeoutMillis: 2 ** 31 - 1, afterCreate: connectionGuard(url, undefined) }
-      : { min: 0, max: poolMax, acquireTimeoutMillis: 10_000, afterCreate: connectionGuard(url, stallTimeoutMs) },
+      : { min: 0, max: poolMax, acquireTimeoutMillis: 10_000, afterCreate: connectionGuard(url, overNetwork(url) ? stallTimeoutMs : undefined) },
     driverOptions: {
       // knex prints a lost connection to the console; the app logs the outage once instead (src/domain/database-availability.ts).
       log: { warn: (message: string) => { if (!String(message).startsWith('Connection Error')) console.warn(message); } },
@@ -47,6 +47,9 @@ export function ormConfig({ url, poolMax, holdConnection, stallTimeoutMs = DEFAU
     forceUtcTimezone: true,
   };
 }
+
+/** Whether the database is reached over TCP (a network can be cut), not a unix socket (the embedded database's). */
+const overNetwork = (url: string) => !decodeURIComponent(new URL(url).hostname).startsWith('/');
 
 /**
  * Errors of opening a pool connection are the database's: a server going down resets a connection being opened with
