@@ -151,7 +151,7 @@ export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinati
   app.use(cors(corsOrigins));
   // Through a database outage (issue 42) API tokens checked within the grace keep working, so SDKs are served.
   const credentials = new Authenticator(orm.em, credentialTtlMs, undefined,
-    sdkTokenGraceSeconds > 0 ? { graceMs: sdkTokenGraceSeconds * 1000, waitMs: sdkStaleAfterMs, away: () => !availability.reachable, onLate: () => { void availability.check(); } } : undefined);
+    sdkTokenGraceSeconds > 0 ? { graceMs: sdkTokenGraceSeconds * 1000, waitMs: sdkStaleAfterMs, away: () => availability.doubtful, onLate: () => availability.suspect() } : undefined);
   const onCredentialsRevoked = () => credentials.invalidate();
   const playgroundCache = new SnapshotCache();
   const overviewCache = new FeatureOverviewCache();

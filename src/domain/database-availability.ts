@@ -18,6 +18,7 @@ export class DatabaseAvailability {
   private since: Date | undefined;
   private timer: NodeJS.Timeout | undefined;
   private probing: Promise<boolean> | undefined;
+  private suspected = false;
   private stopped = false;
   private readonly listeners = new Set<AvailabilityListener>();
 
@@ -30,6 +31,21 @@ export class DatabaseAvailability {
 
   get reachable(): boolean {
     return this.since === undefined;
+  }
+
+  /**
+   * Known away, or in doubt: something waited on it longer than it should have, and a probe is finding out. SDK doors do
+   * not wait on a database in doubt (so a cut network costs a request one wait, not one per step).
+   */
+  get doubtful(): boolean {
+    return this.since !== undefined || this.suspected;
+  }
+
+  /** Something waited too long on the database: it is in doubt until a probe tells (check). */
+  suspect(): void {
+    if (this.suspected || this.stopped) return;
+    this.suspected = true;
+    void this.check().finally(() => { this.suspected = false; });
   }
 
   /** Whether `err` says the database is out of reach; if it does, the database is taken to be away from now. */

@@ -30,7 +30,8 @@ export interface Served<T> {
 
 /**
  * The value the database gives now, or, while the database is away, the value kept from when it last answered:
- * - known away (an earlier request found it so) with a kept value: the kept value at once, the database not asked;
+ * - known away or in doubt (an earlier request found it so, or waited too long) with a kept value: the kept value at
+ *   once, the database not asked;
  * - asked and refused with an error that says it is out of reach: the kept value, else that error (a 503 at the door);
  * - asked and not answering within `staleAfterMs` (a cut network hangs): the kept value, the question left to finish.
  * Any other error is the caller's. Without a policy, only the database answers.
@@ -43,14 +44,14 @@ export async function currentOrKept<T>(policy: LastKnownPolicy | undefined, door
     return { value: k.value, staleSince: k.confirmedAt };
   };
   const held = kept();
-  if (held && !availability.reachable) return stale(held);
+  if (held && availability.doubtful) return stale(held);
   const asked = fresh();
   try {
     const value = held ? await withinMs(asked, policy.staleAfterMs) : await asked;
     if (value === LATE) {
       asked.catch((err: unknown) => { availability.noteError(err); });
-      // Slow or away: a bounded probe tells, and once it is known away, requests no longer wait for it.
-      void availability.check();
+      // Slow or away: a bounded probe tells; meanwhile, and once it is known away, requests no longer wait for it.
+      availability.suspect();
       return stale(held!);
     }
     availability.noteReachable();

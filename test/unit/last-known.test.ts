@@ -62,6 +62,21 @@ describe('currentOrKept (src/domain/last-known.ts)', () => {
     availability.stop();
   });
 
+  it('does not wait again on a database in doubt: after a late answer, until the probe it started tells', async () => {
+    let tell!: (answered: boolean) => void;
+    const { p, availability } = policy(() => new Promise<boolean>((resolve) => { tell = resolve; }), 20);
+    const fresh = jest.fn(() => new Promise<string>(() => {}));
+    await currentOrKept(p, 'client_delta', fresh, () => kept);
+    expect([fresh.mock.calls.length, availability.doubtful, availability.reachable]).toEqual([1, true, true]);
+    const started = Date.now();
+    await currentOrKept(p, 'client_delta', fresh, () => kept);
+    expect([fresh.mock.calls.length, Date.now() - started < 15]).toEqual([1, true]);
+    tell(true);
+    await availability.check();
+    expect(availability.doubtful).toBe(false);
+    availability.stop();
+  });
+
   it('only answers from the database without a policy', async () => {
     const err = unreachable();
     await expect(currentOrKept(undefined, 'frontend', async () => { throw err; }, () => kept)).rejects.toBe(err);
