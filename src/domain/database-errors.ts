@@ -1,3 +1,4 @@
+import type { Logger } from './logger';
 import { DomainError, NameExistsError, NotFoundError, ServiceUnavailableError, ValidationError } from './errors';
 
 /**
@@ -222,4 +223,13 @@ export function isDatabaseUnreachable(err: unknown): boolean {
   const copied = typeof e.message === 'string' ? /^connect (E[A-Z]+) (\S+):(\d+)$/.exec(e.message) : null;
   if (copied && SOCKET_CODES.has(copied[1]!) && namesDatabase({ port: copied[3] })) return true;
   return (fromDriver || e.name === 'Error') && typeof e.message === 'string' && LOST_CONNECTION.test(e.message);
+}
+
+/**
+ * A background round (a flush, a poll of due work) that failed: a warning, unless the database is out of reach; an
+ * outage is logged once where it is noticed (src/domain/database-availability.ts), and its rounds at debug only.
+ */
+export function warnUnlessUnreachable(logger: Logger, fields: { err: unknown } & Record<string, unknown>, message: string): void {
+  if (isDatabaseUnreachable(fields.err)) logger.debug(fields, message);
+  else logger.warn(fields, message);
 }

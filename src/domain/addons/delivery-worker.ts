@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { warnUnlessUnreachable } from '../database-errors';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from '../logger';
 import type { EventHub } from '../events/event-hub';
@@ -110,7 +111,7 @@ export class DeliveryWorker {
         if (claimed.length < room) return;
       }
     } catch (err) {
-      if (!this.stopped) this.logger.warn({ err }, 'could not claim addon deliveries');
+      if (!this.stopped) warnUnlessUnreachable(this.logger, { err }, 'could not claim addon deliveries');
     }
   }
 

@@ -1,4 +1,5 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import { warnUnlessUnreachable } from '../database-errors';
 import type { Logger } from '../logger';
 import { AccessService } from '../access/access.service';
 import { userPrincipal } from '../access/authenticator';
@@ -85,7 +86,7 @@ export class ChangeRequestScheduler {
 
   private tick(): void {
     if (this.stopped) return;
-    void this.runDue().catch((err) => this.logger.warn({ err }, 'scheduled change requests could not be read')).finally(() => {
+    void this.runDue().catch((err) => warnUnlessUnreachable(this.logger, { err }, 'scheduled change requests could not be read')).finally(() => {
       if (this.stopped) return;
       this.timer = setTimeout(() => this.tick(), this.options.pollMs);
       this.timer.unref();

@@ -1,4 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { warnUnlessUnreachable } from '../database-errors';
 import type { Principal } from '../access/principal';
 import type { Logger } from '../logger';
 import { isEmptyBatch, MetricsBuffer, type MetricsBatch } from './metrics-buffer';
@@ -99,7 +100,7 @@ export class MetricsIntake {
     } catch (err) {
       this.buffer.restore(batch);
       this.stats.failures += 1;
-      this.logger.warn({ err, keys: batchKeys(batch) }, 'client metrics could not be written; they are kept for the next flush');
+      warnUnlessUnreachable(this.logger, { err, keys: batchKeys(batch) }, 'client metrics could not be written; they are kept for the next flush');
     }
   }
 
