@@ -16,7 +16,7 @@ let proxy: DbProxy;
 
 beforeAll(async () => {
   proxy = await startDbProxy(process.env.DATABASE_URL!);
-  app = await startTestApp({ databaseUrl: proxy.url, scheduler: { pollMs: 100 }, deliveries: { retryBaseMs: 300, pollMs: 50, maxAttempts: 5, timeoutMs: 2000, leaseMs: 5000 } });
+  app = await startTestApp({ databaseUrl: proxy.url, scheduler: { pollMs: 100 }, deliveries: { retryBaseMs: 1000, pollMs: 50, maxAttempts: 5, timeoutMs: 2000, leaseMs: 5000 } });
 });
 afterAll(async () => {
   await proxy.start().catch(() => undefined);
@@ -106,11 +106,13 @@ describe('the database away', () => {
     try {
       const addon = (await app.post('/api/admin/addons', { provider: 'webhook', parameters: { url: `${receiver.url}/hook` }, events: ['feature-created'] })).body.id as number;
       expect((await app.post('/api/admin/projects/default/features', { name: 'outage-delivery' })).status).toBe(201);
-      for (const end = Date.now() + 5000; receiver.requests.length === 0 && Date.now() < end;) await new Promise((r) => setTimeout(r, 20));
-      expect(receiver.requests).toHaveLength(1); // answered 500: a retry is due 300 ms later, while the database is away
+      // The first attempt answered 500 and recorded: its retry is due 0.5 to 1 s later, while the database is away.
+      const attempts = async () => ((await app.get(`/api/admin/addons/${addon}/deliveries?limit=10`)).body.deliveries?.[0]?.attempts ?? []).length as number;
+      for (const end = Date.now() + 5000; (await attempts()) === 0 && Date.now() < end;) await new Promise((r) => setTimeout(r, 10));
+      expect(receiver.requests).toHaveLength(1);
 
       await proxy.stop();
-      await new Promise((r) => setTimeout(r, 1200));
+      await new Promise((r) => setTimeout(r, 1500));
       expect(receiver.requests).toHaveLength(1);
       await proxy.start();
       let deliveries: Array<{ status: string; attempts: unknown[] }> = [];
