@@ -149,9 +149,11 @@ export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinati
   idle.touch();
   app.use((_req, _res, next) => { idle.touch(); next(); });
   app.use(cors(corsOrigins));
-  // Through a database outage (issue 42) API tokens checked within the grace keep working, so SDKs are served.
+  // Through a database outage (issue 42) the SDK doors answer from their last state (src/domain/last-known.ts), and
+  // API tokens checked within the grace keep working, so SDKs are served.
+  const lastKnown: LastKnownPolicy = { availability, staleAfterMs: sdkStaleAfterMs, onStale: (door) => obs.metrics.staleAnswer(door) };
   const credentials = new Authenticator(orm.em, credentialTtlMs, undefined,
-    sdkTokenGraceSeconds > 0 ? { graceMs: sdkTokenGraceSeconds * 1000, waitMs: sdkStaleAfterMs, away: () => availability.doubtful, onLate: () => availability.suspect() } : undefined);
+    sdkTokenGraceSeconds > 0 ? { graceMs: sdkTokenGraceSeconds * 1000, policy: lastKnown } : undefined);
   const onCredentialsRevoked = () => credentials.invalidate();
   const playgroundCache = new SnapshotCache();
   const overviewCache = new FeatureOverviewCache();
@@ -209,7 +211,6 @@ export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinati
   // API, a client token on the frontend API), and SDK tokens stay refused on the admin API.
   // One reader of `model_version` for the caches keyed by it (the client API's answers, GraphQL's response cache).
   const modelVersions = new VersionReader(() => readModelVersion(orm.em.fork()), eventHub.modelVersion);
-  const lastKnown: LastKnownPolicy = { availability, staleAfterMs: sdkStaleAfterMs, onStale: (door) => obs.metrics.staleAnswer(door) };
   const sdk: SdkDeps = {
     orm, logger, eventHub, playgroundCache, modelVersions, metricsFlushMs, metricsRetentionHours, lastKnown,
     servicesFor: (principal) => createServices(orm.em.fork(), principal, serviceOptions),

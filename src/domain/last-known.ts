@@ -16,10 +16,10 @@ export interface LastKnownPolicy {
   onStale?: (door: StaleDoor) => void;
 }
 
-/** A value kept from when the database last answered, with the instant it was last known current. */
+/** A value kept from when the database last answered, with the instant (epoch ms) it was last known current. */
 export interface Kept<T> {
   value: T;
-  confirmedAt: Date;
+  confirmedAt: number;
 }
 
 /** The current value, or the kept one with the instant from which it may be stale. */
@@ -34,14 +34,15 @@ export interface Served<T> {
  *   once, the database not asked;
  * - asked and refused with an error that says it is out of reach: the kept value, else that error (a 503 at the door);
  * - asked and not answering within `staleAfterMs` (a cut network hangs): the kept value, the question left to finish.
- * Any other error is the caller's. Without a policy, only the database answers.
+ * Any other error is the caller's. Without a policy, only the database answers. `door` names the SDK door an answer
+ * from the kept value is counted for (none: not counted).
  */
-export async function currentOrKept<T>(policy: LastKnownPolicy | undefined, door: StaleDoor, fresh: () => Promise<T>, kept: () => Kept<T> | undefined): Promise<Served<T>> {
+export async function currentOrKept<T>(policy: LastKnownPolicy | undefined, door: StaleDoor | undefined, fresh: () => Promise<T>, kept: () => Kept<T> | undefined): Promise<Served<T>> {
   if (!policy) return { value: await fresh() };
   const { availability } = policy;
   const stale = (k: Kept<T>): Served<T> => {
-    policy.onStale?.(door);
-    return { value: k.value, staleSince: k.confirmedAt };
+    if (door) policy.onStale?.(door);
+    return { value: k.value, staleSince: new Date(k.confirmedAt) };
   };
   const held = kept();
   if (held && availability.doubtful) return stale(held);

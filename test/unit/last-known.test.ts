@@ -13,7 +13,7 @@ function policy(probe: () => Promise<boolean> = async () => false, staleAfterMs 
   const p: LastKnownPolicy = { availability, staleAfterMs, onStale: (door) => stale.push(door) };
   return { p, availability, stale };
 }
-const kept = { value: 'old', confirmedAt: new Date(1000) };
+const kept = { value: 'old', confirmedAt: 1000 };
 
 describe('currentOrKept (src/domain/last-known.ts)', () => {
   it('answers from the database while it answers, and notes it reachable', async () => {

@@ -1,8 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { apiTokenByDigest, personalTokenUser, sessionUser, type UserPrincipalRow } from './credential.store';
-import { isDatabaseUnreachable } from '../database-errors';
-import { LATE, withinMs } from '../deadline';
+import { currentOrKept, type LastKnownPolicy } from '../last-known';
 import { hashToken } from './password';
 import { SYSTEM_USER_ID, type Principal } from './principal';
 
@@ -27,15 +26,12 @@ interface Cached {
 
 /**
  * API tokens through a database outage (issue 42): a token the database said is valid within `graceMs` keeps working
- * while the database is away (`away()`, or a lookup that fails for it or takes longer than `waitMs`), so SDKs go on
- * being served from the last known state. A token never verified, or verified longer ago, gets the outage's 503.
+ * while the database is away, as the SDK doors' answers do (`policy`: src/domain/last-known.ts), so SDKs go on being
+ * served from the last known state. A token never verified, or verified longer ago, gets the outage's 503.
  */
 export interface CredentialGrace {
   graceMs: number;
-  waitMs: number;
-  away: () => boolean;
-  /** A lookup took longer than `waitMs` (the app then probes the database). */
-  onLate?: () => void;
+  policy: LastKnownPolicy;
 }
 
 /**
@@ -79,21 +75,11 @@ export class Authenticator {
     const hit = this.cache.get(key);
     if (hit && hit.expires > now) return hit.principal;
     const graced = grace && hit?.principal && hit.verifiedAt !== undefined && now - hit.verifiedAt < grace.graceMs ? hit : undefined;
-    if (graced && grace!.away()) return graced.principal;
-    const asked = lookup(key.slice(key.indexOf(' ') + 1));
-    let principal: Principal | null;
-    try {
-      const answered = graced ? await withinMs(asked, grace!.waitMs) : await asked;
-      if (answered === LATE) {
-        asked.catch(() => {});
-        grace!.onLate?.();
-        return graced!.principal;
-      }
-      principal = answered as Principal | null;
-    } catch (err) {
-      if (graced && isDatabaseUnreachable(err)) return graced.principal;
-      throw err;
-    }
+    const served = await currentOrKept(grace?.policy, undefined, () => lookup(key.slice(key.indexOf(' ') + 1)),
+      () => (graced ? { value: graced.principal, confirmedAt: graced.verifiedAt! } : undefined));
+    // Kept through an outage: not cached again, so the grace still counts from the last real check.
+    if (served.staleSince) return served.value;
+    const principal = served.value;
     if (this.cache.size >= this.maxEntries) this.cache.clear();
     this.cache.set(key, { principal, expires: now + this.ttlMs, verifiedAt: grace && principal ? now : undefined });
     return principal;

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Kept } from '../last-known';
 import { readModelVersion } from '../model-version.read-model';
 import { compile, type CompiledSnapshot } from './engine';
 import { PlaygroundReadModel } from './playground.read-model';
@@ -32,9 +33,9 @@ export class SnapshotCache {
    * The last snapshot compiled for an environment and projects, whatever its version, with when it was last found
    * current: what the frontend API evaluates while the database is away (src/domain/last-known.ts).
    */
-  kept(environment: string, projects: readonly string[] | '*'): { value: CompiledSnapshot; confirmedAt: Date } | undefined {
+  kept(environment: string, projects: readonly string[] | '*'): Kept<CompiledSnapshot> | undefined {
     const entry = this.entries.get(snapshotKey(environment, projects));
-    return entry && { value: entry.snapshot, confirmedAt: new Date(entry.confirmedAt) };
+    return entry && { value: entry.snapshot, confirmedAt: entry.confirmedAt };
   }
 
   async get(em: EntityManager, environments: readonly string[], projects: readonly string[] | '*'): Promise<Map<string, CompiledSnapshot>> {

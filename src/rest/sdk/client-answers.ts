@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { gzip } from 'node:zlib';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { HeldFeature } from '../../domain/client-features/client-delta';
+import type { Kept } from '../../domain/last-known';
 import {
   loadClientFeatures, segmentIds, type ClientFeatureScope, type ClientFeatureSnapshot,
 } from '../../domain/client-features/client-features.read-model';
@@ -192,9 +193,9 @@ export class ClientAnswerCache {
    * The last answer built for `key`, whatever its version, with when it was last found current: what the SDK doors
    * serve while the database is away (src/domain/last-known.ts).
    */
-  kept(key: ClientAnswerKey, cacheKey = answerKey(key)): { value: ClientAnswer; confirmedAt: Date } | undefined {
+  kept(key: ClientAnswerKey, cacheKey = answerKey(key)): Kept<ClientAnswer> | undefined {
     const entry = this.entries.get(cacheKey);
-    return entry && { value: entry.answer, confirmedAt: new Date(entry.confirmedAt) };
+    return entry && { value: entry.answer, confirmedAt: entry.confirmedAt };
   }
 
   /** Forgets every answer (the service is idle: src/idle-gc.ts); answers being built are still stored when done. */

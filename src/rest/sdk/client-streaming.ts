@@ -1,7 +1,6 @@
 import type { Request, Response } from 'express';
 import { advanceAll, catchUpFrom, deltaState, hydrationEvent, type DeltaState } from '../../domain/client-features/client-delta';
 import type { VersionReader } from '../../domain/client-features/version-reader';
-import { LATE, withinMs } from '../../domain/deadline';
 import { TooManyRequestsError } from '../../domain/errors';
 import { answerKey, type ClientAnswer, type ClientAnswerCache, type ClientAnswerKey } from './client-answers';
 import { DELTA_JSON, deltaBody, hydrationBody } from './client-delta.wire';
@@ -190,19 +189,9 @@ export class ClientStreams {
    * database is away or does not answer in time.
    */
   private async catchUp(key: ClientAnswerKey, state: DeltaState<string>, from: bigint) {
-    const policy = this.deps.lastKnown;
-    if (!policy) return catchUpFrom(this.deps.orm.em, key.scope, state, from);
-    if (this.away()) return null;
-    const asked = catchUpFrom(this.deps.orm.em, key.scope, state, from);
-    try {
-      const missed = await withinMs(asked, policy.staleAfterMs);
-      if (missed !== LATE) return missed;
-      asked.catch((err: unknown) => { policy.availability.noteError(err); });
-      return null;
-    } catch (err) {
-      if (!policy.availability.noteError(err)) throw err;
-      return null;
-    }
+    const served = await currentOrKept(this.deps.lastKnown, undefined,
+      () => catchUpFrom(this.deps.orm.em, key.scope, state, from), () => ({ value: null, confirmedAt: 0 }));
+    return served.value;
   }
 
   /** The group's whole state as an event (`unleash-connected` on connect, `unleash-updated` to a stream that fell behind). */
