@@ -18,14 +18,19 @@ export async function enableChangeRequests(page: Page, project: string, environm
       await page.waitForTimeout(100);
     }
   };
-  await switchOn();
-  await page.getByRole('textbox', { name: `Approvals needed in ${environment}` }).fill(String(approvals));
-  await switchOn();
-  const save = page.getByRole('button', { name: `Save change requests for ${environment}`, disabled: false });
-  await save.waitFor();
-  await save.click();
-  // Saved: the row is read again from the service and nothing is left to save.
-  await page.getByRole('button', { name: `Save change requests for ${environment}`, disabled: true }).waitFor();
+  // Saved: the row is read again from the service and nothing is left to save. A CI run under load once saved it
+  // switched off (a click landing as the row re-rendered): the saved row must show it on, else it is set again.
+  for (let round = 0; round < 3; round += 1) {
+    await switchOn();
+    await page.getByRole('textbox', { name: `Approvals needed in ${environment}` }).fill(String(approvals));
+    await switchOn();
+    const save = page.getByRole('button', { name: `Save change requests for ${environment}`, disabled: false });
+    await save.waitFor();
+    await save.click();
+    await page.getByRole('button', { name: `Save change requests for ${environment}`, disabled: true }).waitFor();
+    if (await toggle.isChecked()) return;
+  }
+  throw new Error(`change requests in ${environment} would not stay switched on`);
 }
 
 /** The region of one environment on a flag page. */
