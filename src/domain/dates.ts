@@ -7,3 +7,7 @@ export const iso = (d: Date | string | number): string => new Date(d).toISOStrin
 
 /** `iso`, or null for a time that is not set. */
 export const isoOrNull = (d: Date | string | number | null | undefined): string | null => (d === null || d === undefined ? null : iso(d));
+
+/** RFC 3339 date-time (the time zone optional, as Unleash's schema accepts), and a time JavaScript can read. */
+const DATE_TIME = /^\d{4}-\d\d-\d\d[Tt ]\d\d:\d\d:\d\d(?:\.\d+)?(?:[Zz]|[+-]\d\d(?::?\d\d)?)?$/;
+export const isDate = (v: string) => DATE_TIME.test(v) && !Number.isNaN(Date.parse(v));

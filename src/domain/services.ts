@@ -21,6 +21,7 @@ import { EventService } from './events/event.service';
 import { FeatureMoveService } from './features/feature-move.service';
 import { FeatureStrategyService } from './features/feature-strategy.service';
 import { FeatureService } from './features/feature.service';
+import { HistoryService } from './history/history.service';
 import { PlaygroundService } from './playground/playground.service';
 import { SnapshotCache } from './playground/snapshot-cache';
 import { ImportExportService } from './import-export/import-export.service';
@@ -73,6 +74,7 @@ export function createServices(em: EntityManager, principal: Principal, options:
     features: new FeatureService(em, principal, access, overviews),
     featureStrategies: new FeatureStrategyService(em, principal, access),
     featureMoves: new FeatureMoveService(em, principal, access),
+    history: new HistoryService(em),
     segments: new SegmentService(em, principal, access),
     strategies: new StrategyDefinitionService(em, principal, access),
     events: new EventService(em, options.eventHub),

@@ -21,6 +21,11 @@ export function featuresRouter(): Router {
   });
   r.get(featurePath, async (req, res) => {
     const { projectId, featureName } = params(req);
+    // `?at=` / `?revision=`: the flag as it was (issue 43).
+    if (req.query.at !== undefined || req.query.revision !== undefined) {
+      res.json(await services(req).history.featureAt(projectId, featureName, req.query));
+      return;
+    }
     res.json(await services(req).features.getProjectFeature(projectId, featureName));
   });
   r.put(featurePath, async (req, res) => {

@@ -20,6 +20,7 @@ import { Migration0020IdentityById } from './0020-identity-by-id';
 import { Migration0021ModelVersionAtCommit } from './0021-model-version-at-commit';
 import { Migration0022RoleDescriptions } from './0022-role-descriptions';
 import { Migration0023ClientRevisionLog } from './0023-client-revision-log';
+import { Migration0024Versions } from './0024-versions';
 
 /** Explicit, ordered migration list: no globbing, identical under tsx, jest and compiled dist/. */
 export const migrationsList = [
@@ -45,4 +46,5 @@ export const migrationsList = [
   { name: '0021-model-version-at-commit', class: Migration0021ModelVersionAtCommit },
   { name: '0022-role-descriptions', class: Migration0022RoleDescriptions },
   { name: '0023-client-revision-log', class: Migration0023ClientRevisionLog },
+  { name: '0024-versions', class: Migration0024Versions },
 ];

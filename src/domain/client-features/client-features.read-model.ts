@@ -68,13 +68,13 @@ export async function readClientFeatures(tx: EntityManager, scope: ClientFeature
   if ((scope.projects !== '*' && scope.projects.length === 0) || names?.length === 0) return { features: [], segments: [] };
   const filter = featureFilter(scope, names);
   const env = scope.environment;
-  const features = await tx.execute<FeatureDbRow[]>(
+  const features = await tx.execute<ClientFeatureDbRow[]>(
     `select f.name, f.project, f.type, f.description, f.stale, f.impression_data from features f where ${filter.sql} order by f.name`, filter.params);
   if (features.length === 0) return { features: [], segments: [] };
-  const envRows = await tx.execute<EnvDbRow[]>(
+  const envRows = await tx.execute<ClientEnvDbRow[]>(
     `select fe.feature_name, fe.enabled, fe.variants from feature_environments fe join features f on f.name = fe.feature_name
       where fe.environment = ? and ${filter.sql}`, [env, ...filter.params]);
-  const strategyRows = await tx.execute<StrategyDbRow[]>(
+  const strategyRows = await tx.execute<ClientStrategyDbRow[]>(
     `select fs.feature_name, fs.strategy_name, fs.parameters, fs.constraints, fs.variants, fs.disabled,
             ${SEGMENT_IDS} as segments
        from feature_strategies fs join features f on f.name = fs.feature_name
@@ -82,12 +82,17 @@ export async function readClientFeatures(tx: EntityManager, scope: ClientFeature
       where fs.environment = ? and ${filter.sql}
       group by fs.id
       order by fs.sort_order, fs.created_at, fs.id`, [env, ...filter.params]);
-  const dependencyRows = await tx.execute<DependencyDbRow[]>(
+  const dependencyRows = await tx.execute<ClientDependencyDbRow[]>(
     `select d.parent, d.child, d.enabled, d.variants from feature_dependencies d join features f on f.name = d.child
       where ${filter.sql} order by d.parent`, filter.params);
+  return { features: assembleClientFeatures(features, envRows, strategyRows, dependencyRows), segments: await readClientSegments(tx, usedSegmentIds(strategyRows)) };
+}
+
+/** The segments the enabled strategies of `rows` use: those a client answer carries. */
+export function usedSegmentIds(rows: readonly ClientStrategyDbRow[]): number[] {
   const used = new Set<number>();
-  for (const s of strategyRows) if (!s.disabled) for (const id of s.segments ?? []) used.add(Number(id));
-  return { features: assemble(features, envRows, strategyRows, dependencyRows), segments: await readClientSegments(tx, [...used]) };
+  for (const s of rows) if (!s.disabled) for (const id of s.segments ?? []) used.add(Number(id));
+  return [...used];
 }
 
 /** The segments of `ids` that exist, in the client shape, by id. */
@@ -144,7 +149,13 @@ function featureFilter(scope: ClientFeatureScope, names?: readonly string[]): { 
   return { sql: parts.join(' and '), params };
 }
 
-function assemble(features: FeatureDbRow[], envRows: EnvDbRow[], strategyRows: StrategyDbRow[], dependencyRows: DependencyDbRow[]): ClientFeature[] {
+/**
+ * Client features from their rows (in name order; strategies in evaluation order): the live rows, or a past state's
+ * (src/domain/history), so both answer the same bytes.
+ */
+export function assembleClientFeatures(
+  features: readonly ClientFeatureDbRow[], envRows: readonly ClientEnvDbRow[], strategyRows: readonly ClientStrategyDbRow[], dependencyRows: readonly ClientDependencyDbRow[],
+): ClientFeature[] {
   const byName = new Map<string, ClientFeature>();
   const hasDisabled = new Set<string>();
   const out = features.map((f) => {
@@ -210,12 +221,12 @@ export function clientConstraint(stored: Constraint): ClientConstraint {
   return out;
 }
 
-const toSegment = (r: SegmentDbRow): ClientSegment => ({ id: Number(r.id), name: r.name, constraints: (r.constraints ?? []).map(clientConstraint) });
+export const toSegment = (r: SegmentDbRow): ClientSegment => ({ id: Number(r.id), name: r.name, constraints: (r.constraints ?? []).map(clientConstraint) });
 
-type FeatureDbRow = Pick<TableRow<FeatureRow>, 'name' | 'project' | 'type' | 'description' | 'stale' | 'impression_data'>;
-type EnvDbRow = Pick<TableRow<FeatureEnvironmentRow>, 'feature_name' | 'enabled' | 'variants'>;
+export type ClientFeatureDbRow = Pick<TableRow<FeatureRow>, 'name' | 'project' | 'type' | 'description' | 'stale' | 'impression_data'>;
+export type ClientEnvDbRow = Pick<TableRow<FeatureEnvironmentRow>, 'feature_name' | 'enabled' | 'variants'>;
 /** With the ids of the segments it uses (`SEGMENT_IDS`: an aggregate over its links). */
-type StrategyDbRow = Pick<TableRow<FeatureStrategyRow>, 'feature_name' | 'strategy_name' | 'parameters' | 'constraints' | 'variants' | 'disabled'>
+export type ClientStrategyDbRow = Pick<TableRow<FeatureStrategyRow>, 'feature_name' | 'strategy_name' | 'parameters' | 'constraints' | 'variants' | 'disabled'>
   & { segments: Array<number | string> | null };
-type DependencyDbRow = Pick<TableRow<FeatureDependencyRow>, 'parent' | 'child' | 'enabled' | 'variants'>;
-type SegmentDbRow = Pick<TableRow<SegmentRow>, 'id' | 'name' | 'constraints'>;
+export type ClientDependencyDbRow = Pick<TableRow<FeatureDependencyRow>, 'parent' | 'child' | 'enabled' | 'variants'>;
+export type SegmentDbRow = Pick<TableRow<SegmentRow>, 'id' | 'name' | 'constraints'>;

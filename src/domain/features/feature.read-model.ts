@@ -289,7 +289,7 @@ export class FeatureReadModel {
   }
 }
 
-function assembleFeatures(
+export function assembleFeatures(
   summaries: FeatureSummary[], envs: Map<string, FeatureEnvironmentState[]>, strategies: Map<string, FeatureStrategy[]>,
   tags: Map<string, Tag[]>, deps: Map<string, FeatureDependency[]>, children: Map<string, string[]>,
 ): Feature[] {

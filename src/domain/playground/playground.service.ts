@@ -1,13 +1,16 @@
 import { z } from 'zod';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { isDate } from '../dates';
 import { ValidationError } from '../errors';
 import { nameMap, ownRecord } from '../records';
 import { parse, URL_FRIENDLY } from '../validation';
-import { evaluate } from './engine';
+import { playgroundSnapshotsAt } from '../history/past-answers';
+import { evaluate, type CompiledSnapshot } from './engine';
 import { SnapshotCache } from './snapshot-cache';
-import type { PlaygroundContext } from './types';
+import type { EvaluationOptions, PlaygroundContext } from './types';
 import type { AdvancedPlaygroundFeature, PlaygroundFeatureEvaluation } from './playground.shapes';
 
+export { isDate };
 export const DEFAULT_COMBINATION_LIMIT = 15_000;
 /** Most context text (estimated JSON bytes) all entries of one advanced playground answer may repeat. */
 export const MAX_CONTEXT_BYTES = 64_000_000;
@@ -20,9 +23,6 @@ function averageJsonLength(values: unknown[]): number {
   return sum / Math.max(1, values.length);
 }
 
-/** RFC 3339 date-time (the time zone optional, as Unleash's schema accepts), and a time JavaScript can read. */
-const DATE_TIME = /^\d{4}-\d\d-\d\d[Tt ]\d\d:\d\d:\d\d(?:\.\d+)?(?:[Zz]|[+-]\d\d(?::?\d\d)?)?$/;
-export const isDate = (v: string) => DATE_TIME.test(v) && !Number.isNaN(Date.parse(v));
 /**
  * The spec's Client context: `appName` required; known fields typed; any other property accepted. Property names are
  * the user's (`__proto__` included): zod's output drops a `__proto__` key, so evaluation reads the context as sent.
@@ -38,11 +38,15 @@ export const contextSchema = z.object({
 }).passthrough();
 const projectsSchema = z.union([z.literal('*'), z.array(z.string().max(100)).max(1000)], { error: 'must be "*" (all projects) or an array of project ids' }).optional();
 // Unknown top-level keys are accepted and echoed back in `input`, as Unleash does.
-export const basicSchema = z.object({ environment: z.string().max(100), projects: projectsSchema, context: contextSchema }).passthrough();
+/** Evaluates the flags as they were at this instant (issue 43), with it as the current time unless the context names one. */
+const atSchema = z.string().max(40).refine(isDate, { message: 'must be an ISO 8601 date-time' }).optional()
+  .describe('Evaluate the flags as they were at this instant (ISO 8601); the context’s currentTime defaults to it');
+export const basicSchema = z.object({ environment: z.string().max(100), projects: projectsSchema, context: contextSchema, at: atSchema }).passthrough();
 export const advancedSchema = z.object({
   environments: z.array(z.string().min(1).max(100).regex(URL_FRIENDLY, { message: 'must be URL friendly' })).min(1).max(100),
   projects: projectsSchema,
   context: contextSchema,
+  at: atSchema,
 }).passthrough();
 
 /**
@@ -68,10 +72,10 @@ export class PlaygroundService {
 
   async evaluate(body: unknown): Promise<{ input: unknown; features: PlaygroundFeatureEvaluation[] }> {
     const input = parse(basicSchema, body);
-    const snapshots = await this.cache.get(this.em, [input.environment], input.projects ?? '*');
+    const snapshots = await this.snapshots([input.environment], input.projects ?? '*', input.at);
     // The context as sent (validated above), as the advanced playground evaluates it.
     const context = (body as { context: PlaygroundContext }).context;
-    const features = evaluate(snapshots.get(input.environment)!, context, input.environment);
+    const features = evaluate(snapshots.get(input.environment)!, context, input.environment, evaluationOptions(input.at));
     this.onEvaluated?.('playground');
     return { input: body, features };
   }
@@ -89,7 +93,7 @@ export class PlaygroundService {
       throw ValidationError.single('context', `The context has ${axes.length} fields (properties included); at most ${MAX_CONTEXT_KEYS} are evaluated.`);
     }
     const contexts = axes.reduce((n, [, values]) => n * values.length, 1);
-    const snapshots = await this.cache.get(this.em, environments, input.projects ?? '*');
+    const snapshots = await this.snapshots(environments, input.projects ?? '*', input.at);
     const featureCount = snapshots.get(environments[0])!.features.length;
     const total = environments.length * featureCount * contexts;
     if (total > this.combinationLimit) {
@@ -115,11 +119,12 @@ export class PlaygroundService {
     }
     this.contextBytesUsed += contextBytes;
     const combinations = expand(axes);
+    const options = evaluationOptions(input.at);
     const grouped = new Map<string, AdvancedPlaygroundFeature>();
     for (const environment of environments) {
       const compiled = snapshots.get(environment)!;
       for (const context of combinations) {
-        for (const result of evaluate(compiled, context as PlaygroundContext, environment)) {
+        for (const result of evaluate(compiled, context as PlaygroundContext, environment, options)) {
           let feature = grouped.get(result.name);
           if (!feature) grouped.set(result.name, (feature = { name: result.name, projectId: result.projectId, environments: nameMap() }));
           (feature.environments[environment] ??= []).push({ ...result, environment, context });
@@ -129,7 +134,18 @@ export class PlaygroundService {
     this.onEvaluated?.('advanced');
     return { input: body, features: [...grouped.values()] };
   }
+
+  /** The compiled snapshots of now (cached) or of a past instant (from versions). */
+  private snapshots(environments: readonly string[], projects: readonly string[] | '*', at: string | undefined): Promise<Map<string, CompiledSnapshot>> {
+    return at === undefined ? this.cache.get(this.em, environments, projects) : playgroundSnapshotsAt(this.em, { at: new Date(at) }, environments, projects);
+  }
 }
+
+const evaluationOptions = (at: string | undefined): EvaluationOptions | undefined => {
+  if (at === undefined) return undefined;
+  const now = Date.parse(at);
+  return { now: () => now };
+};
 
 /**
  * The values of each context key, in key order: strings split on "," (parts not trimmed), other values as they are,

@@ -50,7 +50,7 @@ function many(query: Query, name: string): string[] {
 }
 
 /** A query parameter given at most once (empty counts as absent). */
-function one(query: Query, name: string): string | undefined {
+export function one(query: Query, name: string): string | undefined {
   const raw = query[name];
   if (raw === undefined || raw === '') return undefined;
   if (typeof raw !== 'string') throw ValidationError.single(name, `\`${name}\` may be given only once.`);
@@ -70,7 +70,12 @@ const sortedUnique = (values: Iterable<string>) => [...new Set(values)].sort();
  *   each strategy's constraints.
  */
 export function resolveClientQuery(query: Query, specHeader: string | string[] | undefined, principal: Principal): ClientAnswerKey {
-  const { environment, projects: tokenProjects } = tokenReadScope(principal, one(query, 'environment'));
+  const { environment, projects } = tokenReadScope(principal, one(query, 'environment'));
+  return { scope: narrowScope(query, environment, projects), mode: segmentMode(specHeader) };
+}
+
+/** The scope of a token that reads `environment` and `tokenProjects`, narrowed by the query (see resolveClientQuery). */
+export function narrowScope(query: Query, environment: string, tokenProjects: readonly string[] | '*'): ClientFeatureScope {
   const requested = many(query, 'project');
   let projects: string[] | '*';
   if (tokenProjects === '*') projects = requested.length > 0 ? sortedUnique(requested) : '*';
@@ -81,18 +86,17 @@ export function resolveClientQuery(query: Query, specHeader: string | string[] |
     return [tag.slice(0, colon), tag.slice(colon + 1)] as const;
   });
   const uniqueTags = new Map(tags.map((t) => [JSON.stringify(t), t]));
-  const scope: ClientFeatureScope = {
+  return {
     environment,
     projects,
     namePrefix: one(query, 'namePrefix'),
     tags: [...uniqueTags.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, t]) => t),
   };
-  return { scope, mode: segmentMode(specHeader) };
 }
 
 const clientQuery = (req: Request, principal: Principal) => resolveClientQuery(req.query, req.headers['unleash-client-spec'], principal);
 
-function segmentMode(header: string | string[] | undefined): SegmentMode {
+export function segmentMode(header: string | string[] | undefined): SegmentMode {
   const version = typeof header === 'string' ? semverValid(header.trim()) : null;
   return version && semverGte(version, SEGMENTS_SPEC) ? 'separate' : 'inline';
 }

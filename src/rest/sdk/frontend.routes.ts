@@ -16,7 +16,7 @@ import { markStale } from './stale';
  */
 const toggleText = new WeakMap<FeatureDecision, string>();
 
-function renderToggles({ snapshot, decisions }: { snapshot: CompiledSnapshot; decisions: FeatureDecision[] }): string {
+export function renderToggles({ snapshot, decisions }: { snapshot: CompiledSnapshot; decisions: FeatureDecision[] }): string {
   const parts: string[] = [];
   for (let i = 0; i < decisions.length; i++) {
     const decision = decisions[i];

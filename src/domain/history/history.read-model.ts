@@ -1,0 +1,137 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { FeatureState, SegmentState } from './feature-state';
+
+/** A past instant (a commit time at or before it) or revision (a `model_version` at or before it). */
+export type Point = { at: Date } | { revision: string };
+
+/** A version's row. */
+export interface VersionRow {
+  version: number;
+  revision: string;
+  committed_at: string;
+  txid: string;
+  state: FeatureState | null;
+}
+
+/** An event that made a version (the version's transaction wrote it). */
+export interface VersionEventRow {
+  id: string;
+  txid: string;
+  type: string;
+  created_by: string;
+  created_by_user_id: number | null;
+  created_at: string;
+  environment: string | null;
+  feature_name: string | null;
+}
+
+export interface StatesFilter {
+  /** `*` or absent: every project (the project the feature was in at that point). */
+  projects?: readonly string[] | '*';
+  names?: readonly string[];
+  /** Only features that were not archived then. */
+  active?: boolean;
+  /** Name order (the client API's) or creation order (the playground's). */
+  order?: 'name' | 'created';
+}
+
+const pointSql = (point: Point): [string, unknown] =>
+  ('at' in point ? ['committed_at <= ?', point.at.toISOString()] : ['revision <= ?', point.revision]);
+
+/**
+ * Reads of versions (migration 0024). The state of everything at a point is, per feature, its newest version at or
+ * before it; a feature whose newest version there is null did not exist then. Each read is one statement.
+ */
+export class HistoryReadModel {
+  constructor(private readonly em: EntityManager) {}
+
+  /** The earliest instant history describes (null: every instant since the database was created). */
+  async horizon(): Promise<Date | null> {
+    const rows: Array<{ since: string }> = await this.em.execute(`select since from history_horizon where id = 1`);
+    return rows.length ? new Date(rows[0].since) : null;
+  }
+
+  async states(point: Point, filter: StatesFilter = {}): Promise<FeatureState[]> {
+    if (filter.names?.length === 0 || (filter.projects !== undefined && filter.projects !== '*' && filter.projects.length === 0)) return [];
+    const [cond, value] = pointSql(point);
+    const params: unknown[] = [value];
+    let names = '';
+    if (filter.names) {
+      names = ' and feature_name in (?)';
+      params.push([...filter.names]);
+    }
+    const where = ['v.state is not null'];
+    if (filter.active) where.push(`v.state->>'archivedAt' is null`);
+    if (filter.projects !== undefined && filter.projects !== '*') {
+      where.push(`v.state->>'project' in (?)`);
+      params.push([...filter.projects]);
+    }
+    const order = filter.order === 'created' ? `v.state->>'createdAt', v.feature_name` : 'v.feature_name';
+    const rows: Array<{ state: FeatureState }> = await this.em.execute(
+      `select v.state from (
+         select distinct on (feature_name) feature_name, state from feature_versions
+          where ${cond}${names}
+          order by feature_name, version desc) v
+        where ${where.join(' and ')}
+        order by ${order}`, params);
+    return rows.map((r) => r.state);
+  }
+
+  /** The segments that existed at `point` (of `ids` when given), by id. */
+  async segments(point: Point, ids?: readonly number[]): Promise<SegmentState[]> {
+    if (ids?.length === 0) return [];
+    const [cond, value] = pointSql(point);
+    const rows: Array<{ state: SegmentState }> = await this.em.execute(
+      `select v.state from (
+         select distinct on (segment_id) segment_id, state from segment_versions
+          where ${cond}${ids ? ' and segment_id in (?)' : ''}
+          order by segment_id, version desc) v
+        where v.state is not null order by v.segment_id`, ids ? [value, [...ids]] : [value]);
+    return rows.map((r) => r.state);
+  }
+
+  /** A feature's versions, newest first: `limit` of them older than version `before` (all when absent). */
+  async versions(name: string, limit: number, before?: number): Promise<VersionRow[]> {
+    return this.em.execute(
+      `select version, revision::text as revision, committed_at, txid::text as txid, state from feature_versions
+        where feature_name = ?${before !== undefined ? ' and version < ?' : ''} order by version desc limit ?`,
+      before !== undefined ? [name, before, limit] : [name, limit]);
+  }
+
+  /** One version of a feature, or undefined. */
+  async version(name: string, version: number): Promise<VersionRow | undefined> {
+    const rows: VersionRow[] = await this.em.execute(
+      `select version, revision::text as revision, committed_at, txid::text as txid, state from feature_versions where feature_name = ? and version = ?`,
+      [name, version]);
+    return rows[0];
+  }
+
+  /** The newest version of a feature at `point` (the newest of all when absent), or undefined. */
+  async versionAt(name: string, point?: Point): Promise<VersionRow | undefined> {
+    const [cond, value] = point ? pointSql(point) : ['true', undefined];
+    const rows: VersionRow[] = await this.em.execute(
+      `select version, revision::text as revision, committed_at, txid::text as txid, state from feature_versions
+        where feature_name = ? and ${cond} order by version desc limit 1`, point ? [name, value] : [name]);
+    return rows[0];
+  }
+
+  /** The events the transactions `txids` wrote about feature `name` (or about no feature), oldest first. */
+  async events(txids: readonly string[], name: string): Promise<VersionEventRow[]> {
+    if (txids.length === 0) return [];
+    return this.em.execute(
+      `select id::text as id, txid::text as txid, type, created_by, created_by_user_id, created_at, environment, feature_name from events
+        where txid in (?) and (feature_name = ? or feature_name is null) order by id`, [[...txids], name]);
+  }
+
+  /** Names of the features that depended on `name` at `point` (its children then), by name. */
+  async children(name: string, point: Point): Promise<string[]> {
+    const [cond, value] = pointSql(point);
+    const rows: Array<{ name: string }> = await this.em.execute(
+      `select v.feature_name as name from (
+         select distinct on (feature_name) feature_name, state from feature_versions where ${cond}
+          order by feature_name, version desc) v
+        where v.state is not null and v.state->'dependencies' @> ?::jsonb order by v.feature_name`,
+      [value, JSON.stringify([{ feature: name }])]);
+    return rows.map((r) => r.name);
+  }
+}
