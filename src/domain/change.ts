@@ -2,7 +2,7 @@ import { LockMode, type EntityName, type FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Principal } from './access/principal';
 import { eventHubOf } from './events/event-hub';
-import { appendEvents, type AppendedEvents, type EventInput } from './events/event.store';
+import { appendEvents, type AppendedEvents, type EventCause, type EventInput } from './events/event.store';
 
 /**
  * # Concurrency rule for every state change (issue 8)
@@ -77,6 +77,8 @@ export async function change<T>(
   em: EntityManager,
   principal: Principal,
   work: (tx: EntityManager, emit: (event: EventInput) => void) => Promise<T>,
+  /** Why the change is made, written on each of its events (those of changes that join it included). */
+  cause?: EventCause,
 ): Promise<T> {
   // A change made inside another one (applying a change request runs each of its changes through the services of
   // direct edits) joins the outer transaction: its events are the outer change's, written at its commit.
@@ -97,7 +99,7 @@ export async function change<T>(
         joined.set(tx as EntityManager, emit);
         const out = await work(tx as EntityManager, emit);
         await tx.flush();
-        appended = await appendEvents(tx as EntityManager, principal, events, wholeRows, hub?.inlineAnnouncement(events.length));
+        appended = await appendEvents(tx as EntityManager, principal, events, wholeRows, hub?.inlineAnnouncement(events.length), cause);
         if (!appended.announced) await hub?.announceInTransaction(tx as EntityManager, appended.rows, appended.deliveries);
         return out;
       }, { clear: true });

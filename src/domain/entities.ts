@@ -12,6 +12,7 @@ import { UserLoginNameSchema, UserSchema } from './access/user.entity';
 import { AddonDeliverySchema } from './addons/addon-delivery.entity';
 import { AddonSchema } from './addons/addon.entity';
 import { ChangeRequestChangeSchema, ChangeRequestCommentSchema, ChangeRequestReviewSchema, ChangeRequestSchema } from './change-requests/change-request.entity';
+import { FeatureVersionSchema, HistoryHorizonSchema, SegmentVersionSchema } from './history/version.entity';
 import { ClientChangeSchema, ClientRevisionHorizonSchema, ClientRevisionSchema } from './client-features/revision-log.entity';
 import { ContextFieldSchema, ContextFieldUsageSchema } from './context/context-field.entity';
 import { EnvironmentSchema } from './environments/environment.entity';
@@ -49,5 +50,7 @@ export const entities = [
   ChangeRequestSchema, ChangeRequestChangeSchema, ChangeRequestCommentSchema, ChangeRequestReviewSchema,
   ClientApplicationSchema, ClientInstanceSchema, ClientMetricsHourlySchema, ClientMetricsHourlyVariantSchema,
   ClientRevisionSchema, ClientChangeSchema, ClientRevisionHorizonSchema,
+  // versions (issue 43)
+  FeatureVersionSchema, SegmentVersionSchema, HistoryHorizonSchema,
   ModelVersionSchema, LastSeenVersionSchema,
 ];

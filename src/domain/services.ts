@@ -22,6 +22,7 @@ import { FeatureMoveService } from './features/feature-move.service';
 import { FeatureStrategyService } from './features/feature-strategy.service';
 import { FeatureService } from './features/feature.service';
 import { HistoryService } from './history/history.service';
+import { RevertService } from './history/revert.service';
 import { PlaygroundService } from './playground/playground.service';
 import { SnapshotCache } from './playground/snapshot-cache';
 import { ImportExportService } from './import-export/import-export.service';
@@ -75,6 +76,15 @@ export function createServices(em: EntityManager, principal: Principal, options:
     featureStrategies: new FeatureStrategyService(em, principal, access),
     featureMoves: new FeatureMoveService(em, principal, access),
     history: new HistoryService(em),
+    reverts: new RevertService(em, principal, (tx) => {
+      const txAccess = new AccessService(tx, principal);
+      return {
+        features: new FeatureService(tx, principal, txAccess, overviews),
+        featureStrategies: new FeatureStrategyService(tx, principal, txAccess),
+        featureMoves: new FeatureMoveService(tx, principal, txAccess),
+        changeRequests: new ChangeRequestService(tx, principal, txAccess),
+      };
+    }),
     segments: new SegmentService(em, principal, access),
     strategies: new StrategyDefinitionService(em, principal, access),
     events: new EventService(em, options.eventHub),

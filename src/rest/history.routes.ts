@@ -29,6 +29,10 @@ export function historyRouter(): Router {
     const { projectId, featureName } = params(req);
     res.json({ versions: await services(req).history.versions(projectId, featureName, req.query) });
   });
+  r.post(`${featurePath}/revert`, async (req, res) => {
+    const { projectId, featureName } = params(req);
+    res.json(await services(req).reverts.revert(projectId, featureName, req.body));
+  });
   r.get(`${featurePath}/diff`, async (req, res) => {
     const { projectId, featureName } = params(req);
     const [diff] = await services(req).history.diff(projectId, featureName, req.query);

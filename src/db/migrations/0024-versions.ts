@@ -61,6 +61,8 @@ export class Migration0024Versions extends Migration {
     this.addSql(`alter table events add column txid xid8`);
     this.addSql(`alter table events alter column txid set default pg_current_xact_id()`);
     this.addSql(`create index events_txid_idx on events (txid) where txid is not null`);
+    // An event written by a revert names the version it brought back.
+    this.addSql(`alter table events add column revert_of jsonb`);
 
     this.addSql(`create table feature_versions (
   feature_name text not null,

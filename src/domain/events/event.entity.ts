@@ -19,6 +19,10 @@ export const EventSchema = defineEntity({
     data: p.json<unknown>().nullable(),
     preData: p.json<unknown>().nullable(),
     tags: p.json<Tag[]>().default('[]'),
+    /** The writing transaction (migration 0024): the versions it recorded have the same (src/domain/history). */
+    txid: p.string().columnType('xid8').runtimeType('string').nullable().defaultRaw('pg_current_xact_id()'),
+    /** Set on the events of a revert: the flag and version it brought back. */
+    revertOf: p.json<{ featureName: string; version: number }>().nullable(),
   },
 });
 export type EventRow = InferEntity<typeof EventSchema>;

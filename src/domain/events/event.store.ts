@@ -17,10 +17,16 @@ export interface EventInput {
   tags?: Tag[];
 }
 
-/** An event's row as EVENT_COLUMNS selects it: every column (`id` is int8, so text). */
-export type EventDbRow = TableRow<EventRow>;
+/** What a change's events may say of why it was made (every event of the change says it). */
+export interface EventCause {
+  /** The change brings a flag back to this version of it (issue 43). */
+  revertOf?: { featureName: string; version: number };
+}
 
-export const EVENT_COLUMNS = 'id, type, created_at, created_by, created_by_user_id, project, environment, feature_name, data, pre_data, tags';
+/** An event's row as EVENT_COLUMNS selects it: every column (`id` is int8, so text). */
+export type EventDbRow = Omit<TableRow<EventRow>, 'txid'>;
+
+export const EVENT_COLUMNS = 'id, type, created_at, created_by, created_by_user_id, project, environment, feature_name, data, pre_data, tags, revert_of';
 
 export function toAuditEvent(r: EventDbRow): AuditEvent {
   return {
@@ -35,6 +41,7 @@ export function toAuditEvent(r: EventDbRow): AuditEvent {
     data: r.data ?? null,
     preData: r.pre_data ?? null,
     tags: r.tags ?? [],
+    ...(r.revert_of ? { revertOf: r.revert_of } : {}),
   };
 }
 
@@ -73,33 +80,37 @@ const ADDON_MATCH = `a.enabled and jsonb_exists(a.events, i.type)
  * With `announceOn` (a channel), the same statement also queues the notification that announces the events at commit,
  * in the event hub's payload form `<deliveries>:<id>,<id>…` (event-hub.ts), saving a round trip per change.
  */
-export async function appendEvents(em: EntityManager, principal: Principal, events: EventInput[], wholeRows = false, announceOn?: string): Promise<AppendedEvents> {
+export async function appendEvents(
+  em: EntityManager, principal: Principal, events: EventInput[], wholeRows = false, announceOn?: string, cause: EventCause = {},
+): Promise<AppendedEvents> {
   if (events.length === 0) return { rows: [], deliveries: 0 };
-  // One statement binds 9 parameters per event and PostgreSQL takes at most 65,535: a large change (an import of
+  // One statement binds 10 parameters per event and PostgreSQL takes at most 65,535: a large change (an import of
   // thousands of strategies) is written in batches, in order, inside the same transaction.
   if (events.length > EVENTS_PER_STATEMENT) {
     const out: AppendedEvents = { rows: [], deliveries: 0 };
     for (let i = 0; i < events.length; i += EVENTS_PER_STATEMENT) {
-      const part = await appendEvents(em, principal, events.slice(i, i + EVENTS_PER_STATEMENT), wholeRows);
+      const part = await appendEvents(em, principal, events.slice(i, i + EVENTS_PER_STATEMENT), wholeRows, undefined, cause);
       out.rows.push(...part.rows);
       out.deliveries += part.deliveries;
     }
     return out;
   }
   const values: unknown[] = [];
+  const revertOf = json(cause.revertOf);
   const rows = events.map((e) => {
     values.push(e.type, principal.name, principal.userId, e.project ?? null, e.environment ?? null, e.featureName ?? null,
-      json(e.data), json(e.preData), e.tags ? JSON.stringify(e.tags) : null);
-    return '(?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb)';
+      json(e.data), json(e.preData), e.tags ? JSON.stringify(e.tags) : null, revertOf);
+    return '(?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb, ?::jsonb)';
   });
   if (announceOn !== undefined) values.push(announceOn);
   const inserted: Array<EventDbRow & { queued: number }> = await em.execute(
     `with i as (
-       insert into events (type, created_by, created_by_user_id, project, environment, feature_name, data, pre_data, tags)
+       insert into events (type, created_by, created_by_user_id, project, environment, feature_name, data, pre_data, tags, revert_of)
        select v.type, v.created_by, v.created_by_user_id::int, v.project, v.environment, v.feature_name, v.data, v.pre_data,
               coalesce(v.tags, (select coalesce(jsonb_agg(jsonb_build_object('type', ft.tag_type, 'value', ft.tag_value) order by ft.tag_type, ft.tag_value), '[]'::jsonb)
-                                 from feature_tags ft where ft.feature_name = v.feature_name))
-         from (values ${rows.join(', ')}) as v(type, created_by, created_by_user_id, project, environment, feature_name, data, pre_data, tags)
+                                 from feature_tags ft where ft.feature_name = v.feature_name)),
+              v.revert_of
+         from (values ${rows.join(', ')}) as v(type, created_by, created_by_user_id, project, environment, feature_name, data, pre_data, tags, revert_of)
        returning ${wholeRows ? EVENT_COLUMNS : KEY_COLUMNS}),
      q as (insert into addon_deliveries (addon_id, event_id) select a.id, i.id from i join addons a on ${ADDON_MATCH} returning 1)${announceOn === undefined ? '' : `,
      n as materialized (select pg_notify(?, (select count(*) from q)::text || ':' || (select string_agg(id::text, ',' order by id) from i)))`}

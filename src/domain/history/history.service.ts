@@ -16,6 +16,7 @@ import { stateRows, type FeatureState } from './feature-state';
 import { HistoryReadModel, type Point, type VersionEventRow, type VersionRow } from './history.read-model';
 import type { FeatureVersion } from './history.shapes';
 import { checkKept, pointOf, pointSchema } from './point';
+import { projectOf } from './revert.store';
 import { diffStates, type DiffEntry } from './version-diff';
 
 export const versionsQuerySchema = z.object({
@@ -115,11 +116,7 @@ export class HistoryService {
 
   /** 404 unless the flag is in `project` now, or was there in its last recorded state. */
   private async checkProject(project: string, name: string): Promise<void> {
-    const rows: Array<{ project: string | null }> = await this.em.execute(
-      `select coalesce((select project from features where name = ?),
-                       (select state->>'project' from feature_versions where feature_name = ? and state is not null order by version desc limit 1)) as project`,
-      [name, name]);
-    if (rows[0]?.project !== project) throw new NotFoundError(`There's no feature named "${name}" in project "${project}".`);
+    if ((await projectOf(this.em, name)) !== project) throw new NotFoundError(`There's no feature named "${name}" in project "${project}".`);
   }
 
   /** A past state in the Feature shape: environments of its project that are on now, their type and order as now. */

@@ -48,9 +48,12 @@ async function text(path: string, token: string, init: { method?: string; body?:
   return body;
 }
 
+/** The every-project token reads segments apart (a spec version that knows them), the one-project token inlined. */
+const SEPARATE = { 'unleash-client-spec': '5.0.0' };
+
 async function record(step: string): Promise<void> {
   const client = {
-    all: await text('/api/client/features', tokens.all),
+    all: await text('/api/client/features', tokens.all, { headers: SEPARATE }),
     scoped: await text('/api/client/features', tokens.scoped),
   };
   const frontend: string[] = [];
@@ -59,7 +62,8 @@ async function record(step: string): Promise<void> {
 }
 
 const clientAt = (at: string, projects?: string) =>
-  text(`/api/admin/history/client-features?environment=${ENVIRONMENT}${projects ? `&projects=${projects}` : ''}&at=${encodeURIComponent(at)}`, ADMIN_TOKEN);
+  text(`/api/admin/history/client-features?environment=${ENVIRONMENT}${projects ? `&projects=${projects}` : ''}&at=${encodeURIComponent(at)}`, ADMIN_TOKEN,
+    { headers: projects ? {} : SEPARATE });
 const frontendAt = (at: string, context: unknown) =>
   text('/api/admin/history/frontend', ADMIN_TOKEN, { method: 'POST', body: { environment: ENVIRONMENT, at, context } });
 
@@ -109,4 +113,30 @@ describe(`history replays ${CHANGES} random changes (seed ${SEED})`, () => {
       for (const [i, context] of CONTEXTS.entries()) expectSame(`frontend answer (context ${i + 1}) ${r.step}`, await frontendAt(r.at, context), r.frontend[i]);
     }
   }, 120_000);
+
+  it('a flag reverted to the version it had at a recorded instant is served as it was served then', async () => {
+    // Flags with several versions, each taken back to the version it had at a recorded instant drawn at random.
+    const reverted: string[] = [];
+    for (const name of [...changes.flags.keys()]) {
+      const { versions } = await ok(`versions of ${name}`, app.get(`${changes.featurePath(name)}/versions?limit=100`));
+      if (versions.length < 4 || reverted.length >= 6) continue;
+      const first = versions[versions.length - 1].createdAt;
+      const candidates = records.filter((r) => r.at >= first);
+      const r = candidates[changes.int(0, Math.floor(candidates.length / 2))];
+      const version = versions.find((v: { createdAt: string }) => v.createdAt <= r.at);
+      if (!version || version.deleted || version.version === versions[0].version) continue;
+      const made = await ok(`reverting ${name} to version ${version.version}`, app.post(`${changes.featurePath(name)}/revert`, { version: version.version }));
+      expect(made).toMatchObject({ version: version.version, drafts: [] });
+      const flag = (answer: string) => (JSON.parse(answer).features as Array<{ name: string }>).find((f) => f.name === name);
+      const now = await text('/api/client/features', tokens.all, { headers: SEPARATE });
+      expect({ name, version: version.version, served: flag(now) }).toEqual({ name, version: version.version, served: flag(r.client.all) });
+      // Its events say what they undo; the flag's newest version is the result.
+      const events = (await app.events()).filter((e) => e.featureName === name && e.revertOf);
+      if (made.changes.length > 0) expect(events.length).toBeGreaterThan(0);
+      for (const e of events) expect(e.revertOf).toEqual({ featureName: name, version: version.version });
+      if (changes.flags.get(name)!.archived !== (version.archived as boolean)) changes.flags.get(name)!.archived = version.archived;
+      reverted.push(`${name}@${version.version}: ${made.changes.map((c: { action: string }) => c.action).join(' ')}`);
+    }
+    expect({ reverted: reverted.length >= 3 && reverted.some((r) => r.includes(':  ') === false && !r.endsWith(': ')) }).toEqual({ reverted: true });
+  }, 60_000);
 });
