@@ -33,6 +33,9 @@ export function historyRouter(): Router {
     const { projectId, featureName } = params(req);
     res.json(await services(req).reverts.revert(projectId, featureName, req.body));
   });
+  r.post('/events/:id/revert', async (req, res) => {
+    res.json(await services(req).reverts.revertEvent(req.params.id as string));
+  });
   r.get(`${featurePath}/diff`, async (req, res) => {
     const { projectId, featureName } = params(req);
     const [diff] = await services(req).history.diff(projectId, featureName, req.query);

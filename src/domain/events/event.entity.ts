@@ -22,7 +22,7 @@ export const EventSchema = defineEntity({
     /** The writing transaction (migration 0024): the versions it recorded have the same (src/domain/history). */
     txid: p.string().columnType('xid8').runtimeType('string').nullable().defaultRaw('pg_current_xact_id()'),
     /** Set on the events of a revert: the flag and version it brought back. */
-    revertOf: p.json<{ featureName: string; version: number }>().nullable(),
+    revertOf: p.json<{ featureName: string; version: number; eventId?: number }>().nullable(),
   },
 });
 export type EventRow = InferEntity<typeof EventSchema>;

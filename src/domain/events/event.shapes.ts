@@ -15,7 +15,10 @@ export const Event = named('Event', z.object({
   data: z.unknown().describe('The subject after the change (its shape depends on the type), or null'),
   preData: z.unknown().describe('The subject before the change, or null'),
   tags: z.array(Tag).describe('The feature’s tags at the time of the event'),
-  revertOf: z.object({ featureName: z.string(), version: z.number().int() }).optional()
-    .describe('Present on the events of a revert: the flag and the version it brought back'),
+  revertOf: z.object({
+    featureName: z.string(),
+    version: z.number().int().describe('The version brought back (with `eventId`: the one before that event’s change, for the parts it changed)'),
+    eventId: z.number().int().optional().describe('The event whose change was undone'),
+  }).optional().describe('Present on the events of a revert: what it brought back'),
 }), 'An audit log entry');
 export type AuditEvent = z.output<typeof Event>;

@@ -20,7 +20,7 @@ export interface EventInput {
 /** What a change's events may say of why it was made (every event of the change says it). */
 export interface EventCause {
   /** The change brings a flag back to this version of it (issue 43). */
-  revertOf?: { featureName: string; version: number };
+  revertOf?: { featureName: string; version: number; eventId?: number };
 }
 
 /** An event's row as EVENT_COLUMNS selects it: every column (`id` is int8, so text). */

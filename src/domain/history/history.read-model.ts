@@ -106,6 +106,14 @@ export class HistoryReadModel {
     return rows[0];
   }
 
+  /** The version of a feature the transaction `txid` recorded, or undefined. */
+  async versionOfTransaction(name: string, txid: string): Promise<VersionRow | undefined> {
+    const rows: VersionRow[] = await this.em.execute(
+      `select version, revision::text as revision, committed_at, txid::text as txid, state from feature_versions where feature_name = ? and txid = ?::xid8`,
+      [name, txid]);
+    return rows[0];
+  }
+
   /** The newest version of a feature at `point` (the newest of all when absent), or undefined. */
   async versionAt(name: string, point?: Point): Promise<VersionRow | undefined> {
     const [cond, value] = point ? pointSql(point) : ['true', undefined];

@@ -86,7 +86,8 @@ export class HistoryService {
     await checkKept(this.read, from);
     if (name !== undefined) await this.checkProject(project, name);
     const filter = name !== undefined ? { names: [name] } : { projects: [project] };
-    const [before, after] = await Promise.all([this.read.states(from, filter), this.read.states(to, filter)]);
+    const before = await this.read.states(from, filter);
+    const after = await this.read.states(to, filter);
     const beforeByName = new Map(before.map((s) => [s.name, s]));
     const afterByName = new Map(after.map((s) => [s.name, s]));
     const names = [...new Set([...beforeByName.keys(), ...afterByName.keys()])].sort();

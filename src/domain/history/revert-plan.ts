@@ -115,8 +115,11 @@ function environmentSteps(environment: string, current: EnvironmentState | undef
     else steps.push({ action: 'addStrategy', environment, payload });
   }
   if (want.enabled && !now.enabled) steps.push({ action: 'updateEnabled', environment, payload: { enabled: true } });
-  for (const s of now.strategies) if (!kept.has(s.id)) steps.push({ action: 'deleteStrategy', environment, payload: { id: s.id } });
-  if (!want.enabled && now.enabled) steps.push({ action: 'updateEnabled', environment, payload: { enabled: false } });
+  const deleted = now.strategies.filter((s) => !kept.has(s.id));
+  for (const s of deleted) steps.push({ action: 'deleteStrategy', environment, payload: { id: s.id } });
+  // Deleting the last active strategy switches the flag off by itself (the service does, with its event).
+  const offByItself = deleted.length > 0 && want.strategies.every((s) => s.disabled);
+  if (!want.enabled && now.enabled && !offByItself) steps.push({ action: 'updateEnabled', environment, payload: { enabled: false } });
   if (!same(now.variants ?? [], want.variants ?? [])) steps.push({ action: 'patchVariant', environment, payload: { variants: (want.variants ?? []).map(canonicalVariant) } });
   return steps;
 }

@@ -4,16 +4,18 @@ import type { Principal } from '../access/principal';
 import { change } from '../change';
 import { lockChangeRequestEnvironments } from '../change-requests/change-request-config.store';
 import type { ChangeRequestService } from '../change-requests/change-request.service';
-import { NotFoundError, ValidationError } from '../errors';
+import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import type { FeatureMoveService } from '../features/feature-move.service';
 import type { FeatureStrategyService } from '../features/feature-strategy.service';
 import type { StrategyInput } from '../features/feature-strategy.schemas';
 import type { FeatureService } from '../features/feature.service';
 import { lockFeatures } from '../features/feature.store';
 import { parse } from '../validation';
+import { rowId } from '../validation';
 import { HistoryReadModel } from './history.read-model';
+import { diffStates, valueAt, withValueAt, type DiffEntry } from './version-diff';
 import { planRevert, type RevertStep } from './revert-plan';
-import { currentState, projectOf, refuseWhatIsGone } from './revert.store';
+import { currentState, loadEventForRevert, projectOf, refuseWhatIsGone, type RevertedEvent } from './revert.store';
 
 export const revertSchema = z.object({
   version: z.number().int().min(1).max(2_147_483_647).describe('The version to bring the flag back to'),
@@ -35,6 +37,16 @@ export interface RevertResult {
   changes: RevertStep[];
   /** The drafts made for environments under change requests, with the changes each holds. */
   drafts: Array<{ environment: string; changeRequestId: number; changes: RevertStep[] }>;
+}
+
+const pointer = (name: string) => name.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** The parts of a flag's diff an event is about: its environment's (its strategy's, for a strategy event), or the flag's own fields. */
+function inScope(event: RevertedEvent): (e: DiffEntry) => boolean {
+  if (event.environment === null) return (e) => !e.path.startsWith('/environments/');
+  let prefix = `/environments/${pointer(event.environment)}`;
+  if (event.strategyId) prefix += `/strategies/${event.strategyId}`;
+  return (e) => e.path === prefix || e.path.startsWith(`${prefix}/`);
 }
 
 /** Change-request actions of the steps a draft can hold (per environment). */
@@ -70,6 +82,45 @@ export class RevertService {
       await refuseWhatIsGone(tx, name, version, steps);
       return this.apply(tx, name, version, steps, guarded);
     }, { revertOf: { featureName: name, version } });
+  }
+
+  /**
+   * Undoes the change one audit event made to its flag (`POST /api/admin/events/:id/revert`), when nothing touched the
+   * same thing since (else a 409 naming each path changed since): what the event changed is taken from the version its
+   * transaction recorded and the one before, narrowed to the event's environment (and strategy); the rest of the flag
+   * stays as it is now.
+   */
+  async revertEvent(id: string | number): Promise<RevertResult> {
+    const eventId = rowId(id);
+    if (eventId === undefined) throw new NotFoundError(`Could not find an event with id ${id}.`);
+    const preview = await loadEventForRevert(this.em, eventId);
+    // The version brought back is known once the event's version is read; its events are written after that.
+    const cause = { revertOf: { featureName: preview.featureName, version: 0, eventId } };
+    return change(this.em, this.principal, async (tx) => {
+      const guarded = new Set(await lockChangeRequestEnvironments(tx, preview.project));
+      await lockFeatures(tx, [preview.featureName]);
+      const event = await loadEventForRevert(tx, eventId);
+      const read = new HistoryReadModel(tx);
+      const made = await read.versionOfTransaction(event.featureName, event.txid);
+      if (!made) throw ValidationError.single('id', `Event ${eventId} changed nothing of ${event.featureName}'s configuration: there is nothing to revert.`);
+      cause.revertOf.version = made.version - 1;
+      const before = made.version > 1 ? (await read.version(event.featureName, made.version - 1))?.state ?? null : null;
+      const entries = diffStates(before, made.state).filter(inScope(event));
+      if (entries.length === 0) throw ValidationError.single('id', `Event ${eventId} changed nothing of ${event.featureName}'s configuration: there is nothing to revert.`);
+      if (entries.some((e) => e.path === '')) {
+        throw ValidationError.single('id', `Event ${eventId} ${made.state === null ? 'deleted' : 'created'} ${event.featureName}: revert to a version of the flag instead.`);
+      }
+      const current = await currentState(tx, event.featureName);
+      if (current === null) throw new ConflictError(`${event.featureName} was deleted since event ${eventId}: revert to a version of the flag instead.`);
+      const changedSince = entries.filter((e) => JSON.stringify(valueAt(current, e.path)) !== JSON.stringify(e.after)).map((e) => e.path);
+      if (changedSince.length > 0) {
+        throw new ConflictError(`${event.featureName} changed since event ${eventId} where it would be reverted: ${changedSince.join(', ')}. Revert to a version of the flag instead.`);
+      }
+      const target = entries.reduce((state, e) => withValueAt(state, e.path, e.before), current);
+      const steps = planRevert(current, target);
+      await refuseWhatIsGone(tx, event.featureName, made.version - 1, steps);
+      return this.apply(tx, event.featureName, made.version - 1, steps, guarded);
+    }, cause);
   }
 
   private async apply(tx: EntityManager, name: string, version: number, steps: RevertStep[], guarded: ReadonlySet<string>): Promise<RevertResult> {

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ConflictError } from '../errors';
+import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import type { FeatureState } from './feature-state';
 import type { RevertStep } from './revert-plan';
 
@@ -56,4 +56,27 @@ export async function refuseWhatIsGone(tx: EntityManager, name: string, version:
   if (gone.length > 0) {
     throw new ConflictError(`Version ${version} of ${name} needs ${gone.join(', ')}, deleted since: it cannot be brought back.`);
   }
+}
+
+/** An audit event as a revert of it needs it. */
+export interface RevertedEvent {
+  id: number;
+  featureName: string;
+  project: string;
+  environment: string | null;
+  /** The strategy a strategy event is about. */
+  strategyId: string | null;
+  txid: string;
+}
+
+/** The event to revert: 404 when unknown; 400 when it is not about a flag or predates versions. */
+export async function loadEventForRevert(em: EntityManager, id: number): Promise<RevertedEvent> {
+  const [row]: Array<{ feature_name: string | null; project: string | null; environment: string | null; txid: string | null; type: string; strategy_id: string | null }> = await em.execute(
+    `select feature_name, project, environment, txid::text as txid, type,
+            case when type like 'feature-strategy-%' then coalesce(data->>'id', pre_data->>'id') end as strategy_id
+       from events where id = ?`, [id]);
+  if (!row) throw new NotFoundError(`Could not find an event with id ${id}.`);
+  if (!row.feature_name || !row.project) throw ValidationError.single('id', `Event ${id} is not about a flag: only a flag's changes can be reverted.`);
+  if (!row.txid) throw ValidationError.single('id', `Event ${id} was written before versions were kept: revert to a version of the flag instead.`);
+  return { id, featureName: row.feature_name, project: row.project, environment: row.environment, strategyId: row.strategy_id, txid: row.txid };
 }

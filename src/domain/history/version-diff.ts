@@ -62,3 +62,60 @@ function diffStrategies(path: string, before: StrategyState[], after: StrategySt
   for (const a of after) if (!beforeIds.has(a.id)) out.push({ path: `${path}/${a.id}`, before: null, after: a });
   return out;
 }
+
+/** The parts of a diff path: `/environments/<env>/strategies/<id>/<field>` and shorter, unescaped. */
+function parts(path: string): string[] {
+  return path === '' ? [] : path.slice(1).split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+/** The value at a diff path of a state (null where the state has nothing there). */
+export function valueAt(state: FeatureState | null, path: string): unknown {
+  const [head, env, list, id, field] = parts(path);
+  if (head === undefined) return state;
+  if (state === null) return null;
+  if (head !== 'environments') return (state as unknown as Record<string, unknown>)[head] ?? null;
+  const e = state.environments.find((x) => x.name === env);
+  if (!e || list === undefined) return e ?? null;
+  if (list !== 'strategies') return (e as unknown as Record<string, unknown>)[list] ?? null;
+  const s = e.strategies.find((x) => x.id === id);
+  if (!s || field === undefined) return s ?? null;
+  return (s as unknown as Record<string, unknown>)[field] ?? null;
+}
+
+/**
+ * A copy of `state` with `value` at a diff path (null removes an environment or strategy; a strategy put back takes
+ * its place by sort order). The root path is not settable: a flag's existence is not a field.
+ */
+export function withValueAt(state: FeatureState, path: string, value: unknown): FeatureState {
+  const [head, env, list, id, field] = parts(path);
+  if (head === undefined) throw new Error('withValueAt: the root is not a field');
+  const out: FeatureState = structuredClone(state);
+  if (head !== 'environments') {
+    (out as unknown as Record<string, unknown>)[head] = value;
+    return out;
+  }
+  const index = out.environments.findIndex((x) => x.name === env);
+  if (list === undefined) {
+    if (index >= 0) out.environments.splice(index, 1);
+    if (value !== null) out.environments.push(value as EnvironmentState);
+    out.environments.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return out;
+  }
+  if (index < 0) out.environments.push({ name: env, configured: true, enabled: false, variants: [], strategies: [] });
+  const e = out.environments[index < 0 ? out.environments.length - 1 : index];
+  if (list !== 'strategies') {
+    (e as unknown as Record<string, unknown>)[list] = value;
+    return out;
+  }
+  const at = e.strategies.findIndex((x) => x.id === id);
+  if (field !== undefined) {
+    if (at >= 0) (e.strategies[at] as unknown as Record<string, unknown>)[field] = value;
+    return out;
+  }
+  if (at >= 0) e.strategies.splice(at, 1);
+  if (value !== null) {
+    e.strategies.push(value as StrategyState);
+    e.strategies.sort((a, b) => a.sortOrder - b.sortOrder);
+  }
+  return out;
+}

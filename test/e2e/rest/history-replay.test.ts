@@ -137,6 +137,7 @@ describe(`history replays ${CHANGES} random changes (seed ${SEED})`, () => {
       if (changes.flags.get(name)!.archived !== (version.archived as boolean)) changes.flags.get(name)!.archived = version.archived;
       reverted.push(`${name}@${version.version}: ${made.changes.map((c: { action: string }) => c.action).join(' ')}`);
     }
-    expect({ reverted: reverted.length >= 3 && reverted.some((r) => r.includes(':  ') === false && !r.endsWith(': ')) }).toEqual({ reverted: true });
+    // Enough reverts that changed something (a version equal to the flag now changes nothing).
+    expect({ reverted, changing: reverted.filter((r) => !r.endsWith(': ')).length >= 3 }).toMatchObject({ changing: true });
   }, 60_000);
 });
