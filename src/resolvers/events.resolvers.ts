@@ -18,6 +18,15 @@ const EventTagRef = builder.objectRef<{ type: string; value: string }>('EventTag
   }),
 });
 
+const EventRevertOfRef = builder.objectRef<NonNullable<AuditEvent['revertOf']>>('EventRevertOf').implement({
+  description: 'What a revert brought back.',
+  fields: (t) => ({
+    featureName: t.exposeString('featureName', { description: 'The flag.' }),
+    version: t.exposeInt('version', { description: 'The version brought back (with eventId: the one before that event’s change, for the parts it changed).' }),
+    eventId: t.exposeInt('eventId', { nullable: true, description: 'The event whose change was undone.' }),
+  }),
+});
+
 export const EventRef = builder.objectRef<AuditEvent>('Event').implement({
   description: 'An audit event: one state change, written in the same transaction as the change.',
   fields: (t) => ({
@@ -32,6 +41,7 @@ export const EventRef = builder.objectRef<AuditEvent>('Event').implement({
     data: t.expose('data', { type: 'JSON', nullable: true, description: 'New state of the subject.' }),
     preData: t.expose('preData', { type: 'JSON', nullable: true, description: 'Previous state of the subject.' }),
     tags: t.field({ type: [EventTagRef], description: 'Tags of the feature at write time.', resolve: (e) => e.tags }),
+    revertOf: t.field({ type: EventRevertOfRef, nullable: true, description: 'Set on the events of a revert: what it brought back.', resolve: (e) => e.revertOf ?? null }),
   }),
 });
 

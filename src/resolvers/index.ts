@@ -12,6 +12,7 @@ import './strategies.resolvers';
 import './features.resolvers';
 import './feature-environments.resolvers';
 import './feature-move.resolvers';
+import './history.resolvers';
 import './playground.resolvers';
 import './users.resolvers';
 import './roles.resolvers';

@@ -36,6 +36,8 @@ export interface WorldIds {
   addonDelivery: string;
   /** A Draft change request in each project (development), by the admin token. */
   changeRequests: Map<string, number>;
+  /** In each project, the event of a description change of `<project>-hist` (a revert of it, or to its version 1, brings the description back). */
+  histEvents: Map<string, number>;
   /** An identity provider's certificate for the SAML settings. */
   samlCertificate: string;
 }
@@ -71,6 +73,14 @@ export async function buildWorld(app: TestApp): Promise<WorldIds> {
   for (const p of PROJECTS) {
     changeRequests.set(p, Number((await must('POST', `/api/admin/projects/${p}/environments/development/change-requests`, { action: 'updateEnabled', feature: `${p}-f`, payload: { enabled: true } })).id));
   }
+  const histEvents = new Map<string, number>();
+  for (const p of PROJECTS) {
+    await must('POST', `/api/admin/projects/${p}/features`, { name: `${p}-hist`, description: 'first' });
+    await must('PUT', `/api/admin/projects/${p}/features/${p}-hist`, { description: 'second' });
+    const [{ id }] = await app.orm.em.fork().execute<Array<{ id: string }>>(
+      `select id from events where type = 'feature-metadata-updated' and feature_name = ? order by id desc limit 1`, [`${p}-hist`]);
+    histEvents.set(p, Number(id));
+  }
   const person = Number((await must('POST', '/api/admin/user-admin', { username: 'mx-person', rootRole: 'Viewer' })).id);
   const [{ id: group }] = await app.orm.em.fork().execute<Array<{ id: number }>>(`insert into groups (name) values ('mx-group') returning id`);
   const clientToken = Number((await must('POST', '/api/admin/api-tokens', { tokenName: 'mx-client', type: 'client' })).id);
@@ -80,7 +90,7 @@ export async function buildWorld(app: TestApp): Promise<WorldIds> {
   const addon = Number((await must('POST', '/api/admin/addons', { provider: 'webhook', parameters: { url: 'https://hooks.mx.example/in' }, events: ['feature-created', 'addon-config-created'] })).id);
   const addonDelivery = String((await must('GET', `/api/admin/addons/${addon}/deliveries`)).deliveries[0].id);
   await must('POST', '/api/client/register', { appName: 'mx-app', instanceId: 'mx-1', strategies: ['default'], started: new Date().toISOString(), interval: 10_000 });
-  return { segment, strategies, person, group, clientToken, role, signupToken, samlCertificate, addon, addonDelivery, changeRequests };
+  return { segment, strategies, person, group, clientToken, role, signupToken, samlCertificate, addon, addonDelivery, changeRequests, histEvents };
 }
 
 export interface Where {
@@ -157,6 +167,8 @@ export function restSamples(ids: WorldIds, { project: p, environment: e }: Where
     'POST /api/admin/projects/:projectId/features/:featureName/clone': { params: feature, body: { name: `${p}-clone` } },
     'POST /api/admin/projects/:projectId/features/:featureName/changeProject': { params: feature, body: { newProjectId: moveTarget(p) } },
     'POST /api/admin/projects/:projectId/stale': { params: { projectId: p }, body: { features: [f], stale: true } },
+    'POST /api/admin/projects/:projectId/features/:featureName/revert': { params: { projectId: p, featureName: `${p}-hist` }, body: { version: 1 } },
+    'POST /api/admin/events/:id/revert': { params: { id: String(ids.histEvents.get(p)) } },
     'POST /api/admin/projects/:projectId/archive': { params: { projectId: p }, body: { features: [`${p}-arch`] } },
     'POST /api/admin/projects/:projectId/revive': { params: { projectId: p }, body: { features: [`${p}-archived`] } },
     'POST /api/admin/projects/:projectId/delete': { params: { projectId: p }, body: { features: [`${p}-archived2`] } },
@@ -265,6 +277,8 @@ export function mutationSamples(ids: WorldIds, { project: p, environment: e }: W
     cloneFeature: { project: p, feature: f, name: `${p}-clone` },
     moveFeatureToProject: { project: p, feature: f, newProject: moveTarget(p) },
     setFeaturesStale: { project: p, features: [f], stale: true },
+    revertFeature: { project: p, feature: `${p}-hist`, version: 1 },
+    revertEvent: { id: ids.histEvents.get(p) },
     reviveFeatures: { project: p, features: [`${p}-archived`] },
     deleteFeatures: { project: p, features: [`${p}-archived2`] },
     updateFeatureType: { id: 'release', lifetimeDays: 41 },

@@ -95,6 +95,9 @@ export const OPERATION_PERMISSIONS: readonly OperationPermission[] = [
   op('UPDATE_FEATURE', 'project', ['POST /api/admin/projects/:projectId/stale'], ['setFeaturesStale']),
   op('UPDATE_FEATURE', 'project', ['POST /api/admin/projects/:projectId/revive'], ['reviveFeatures']),
   op('DELETE_FEATURE', 'project', ['POST /api/admin/projects/:projectId/delete'], ['deleteFeatures']),
+  // A revert (issue 43) needs what each of its changes needs, checked by the service of that change; the samples
+  // bring back a description, which needs UPDATE_FEATURE.
+  op('UPDATE_FEATURE', 'project', [`POST ${F}/revert`, 'POST /api/admin/events/:id/revert'], ['revertFeature', 'revertEvent']),
   op(NONE, 'root', ['POST /api/admin/features/validate']),
   // batch import and export (issue 13): validation and export read (export writes only its audit event); an import
   // needs UPDATE_FEATURE in the project, plus whatever else it would change (import-plan.ts names each).

@@ -7,6 +7,7 @@ import { batchVariantsSchema, strategyPayloadSchemas } from '../../../domain/fea
 import { moveSchema } from '../../../domain/features/feature-move.service';
 import { patchSchema } from '../../../domain/features/json-patch';
 import { featureVariantsSchema } from '../../../domain/features/variants';
+import { pointSchema } from '../../../domain/history/point';
 import { version1, type RouteDocs } from '../describe';
 import { Tag } from '../../../domain/tags/tag.shapes';
 import { Feature, FeatureArchived, FeatureEnvironment, FeatureStrategy, FeatureType } from '../../../domain/features/feature.shapes';
@@ -42,7 +43,12 @@ export const FEATURE_DOCS: RouteDocs = {
     description: 'The feature starts switched off, with no strategy, in every environment of the project. It must fit the project’s naming pattern and feature limit.',
     body: createFeatureSchema, responses: { 201: Feature }, errors: ['NameExistsError', 'PatternError', 'InvalidOperationError'],
   },
-  [`GET ${F}`]: { tag: features, summary: 'Get a feature, with its environments, strategies, variants, tags and dependencies', responses: { 200: Feature } },
+  [`GET ${F}`]: {
+    tag: features, summary: 'Get a feature, with its environments, strategies, variants, tags and dependencies', query: pointSchema,
+    description: 'With `at` (or `revision`): the feature as it was then, from its versions (404 where it did not exist; 400 before what history keeps). '
+      + 'Environments are those of its project that are on now, with their type and order as now; `lastSeenAt` is null.',
+    responses: { 200: Feature },
+  },
   [`PUT ${F}`]: {
     tag: features, summary: 'Update a feature’s type, description, impression data or stale flag',
     description: 'Properties left out are kept. `name`, `project` and `archived` may be sent back as read but cannot change.',

@@ -2,6 +2,7 @@ import type { RouteDocs } from '../describe';
 import { ACCESS_DOCS } from './access.docs';
 import { EVENT_DOCS } from './events.docs';
 import { FEATURE_DOCS } from './features.docs';
+import { HISTORY_DOCS } from './history.docs';
 import { PLAYGROUND_DOCS } from './playground.docs';
 import { PROJECT_DOCS } from './projects.docs';
 import { SDK_DOCS } from './sdk.docs';
@@ -13,6 +14,7 @@ export const ROUTE_DOCS: RouteDocs = {
   ...ACCESS_DOCS,
   ...EVENT_DOCS,
   ...FEATURE_DOCS,
+  ...HISTORY_DOCS,
   ...PLAYGROUND_DOCS,
   ...PROJECT_DOCS,
   ...SDK_DOCS,

@@ -44,7 +44,7 @@ const ClientQuery = named('ClientQuery', z.object({
   inlineSegmentConstraints: z.boolean(),
 }), 'What the SDK asked for, as resolved against its token');
 
-const ClientFeaturesAnswer = named('ClientFeaturesAnswer', z.object({
+export const ClientFeaturesAnswer = named('ClientFeaturesAnswer', z.object({
   version: z.literal(2),
   features: z.array(ClientFeature),
   query: ClientQuery,
@@ -64,7 +64,7 @@ const ClientDeltaEvent = named('ClientDeltaEvent', z.discriminatedUnion('type', 
 const ClientDelta = named('ClientDelta', z.object({ events: z.array(ClientDeltaEvent) }),
   'What an SDK lacks: a `hydration` (the whole state), or the changes since its revision');
 
-const FrontendAnswer = named('FrontendAnswer', z.object({ toggles: z.array(FrontendToggle) }), 'The features enabled for the context (only those)');
+export const FrontendAnswer = named('FrontendAnswer', z.object({ toggles: z.array(FrontendToggle) }), 'The features enabled for the context (only those)');
 
 const HealthGood = z.object({ health: z.literal('GOOD') });
 const HealthBad = z.object({ health: z.literal('BAD') });
