@@ -46,6 +46,8 @@ export interface Config {
   metricsFlushMs: number;
   /** How long hourly SDK metrics are kept (CLIENT_METRICS_RETENTION_HOURS). */
   metricsRetentionHours: number;
+  /** How long versions of flags and segments are kept (HISTORY_RETENTION_DAYS; 0 forever). */
+  historyRetentionDays: number;
   /** RSS above which a busy process collects garbage fully now and then (MEMORY_SOFT_LIMIT_MB; 0 never). */
   memorySoftLimitMb: number;
   /**
@@ -122,6 +124,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const corsOrigins = parseOrigins(env.CORS_ORIGINS);
   const metricsFlushMs = integer('CLIENT_METRICS_FLUSH_MS', env.CLIENT_METRICS_FLUSH_MS, 5_000, 10, 600_000);
   const metricsRetentionHours = integer('CLIENT_METRICS_RETENTION_HOURS', env.CLIENT_METRICS_RETENTION_HOURS, 48, 1, 24 * 366);
+  const historyRetentionDays = integer('HISTORY_RETENTION_DAYS', env.HISTORY_RETENTION_DAYS, 90, 0, 36_500);
   const memorySoftLimitMb = integer('MEMORY_SOFT_LIMIT_MB', env.MEMORY_SOFT_LIMIT_MB, MEMORY_SOFT_LIMIT_MB, 0, 1_048_576);
   const trustProxy = parseTrustProxy(env.TRUST_PROXY);
   const sdkStaleAfterMs = integer('SDK_STALE_AFTER_MS', env.SDK_STALE_AFTER_MS, 1_000, 10, 60_000);
@@ -130,7 +133,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port, databaseUrl, dataDir, initAdminApiTokens, initAdminPassword, logLevel, logFormat, dbPoolMax, playgroundCombinationLimit, graphqlMaxCost, shutdownTimeoutMs,
     publicUrl, addonDelivery, changeRequestPollMs, importBodyLimit, corsOrigins, metricsFlushMs, metricsRetentionHours, memorySoftLimitMb, trustProxy,
-    sdkStaleAfterMs, sdkTokenGraceSeconds, databaseStallTimeoutMs,
+    sdkStaleAfterMs, sdkTokenGraceSeconds, databaseStallTimeoutMs, historyRetentionDays,
   };
 }
 

@@ -12,6 +12,7 @@ import { StartupError, type EmbeddedDatabase } from './db/embedded';
 import { openDatabase } from './db/open-database';
 import { DeliveryWorker } from './domain/addons/delivery-worker';
 import { ChangeRequestScheduler } from './domain/change-requests/change-request-scheduler';
+import { HistoryRetention } from './domain/history/history-retention';
 import { EventHub } from './domain/events/event-hub';
 import { listenForEvents, type EventListener } from './domain/events/event-listener';
 import { DatabaseAvailability } from './domain/database-availability';
@@ -99,6 +100,8 @@ export async function startServer(config: Config, logger: Logger, embeddedStarti
   const worker = new DeliveryWorker(openedOrm, { ...config.addonDelivery, publicUrl: config.publicUrl }, logger, eventHub).start();
   // Scheduled change requests: every instance looks for due ones; each is applied by one of them.
   const scheduler = new ChangeRequestScheduler(openedOrm, { pollMs: config.changeRequestPollMs }, logger).start();
+  // Versions past HISTORY_RETENTION_DAYS go, hourly.
+  const retention = new HistoryRetention(openedOrm, config.historyRetentionDays, logger).start();
   let stopping: Promise<void> | undefined;
   return {
     server, orm: openedOrm, port, generated, unshown,
@@ -111,7 +114,7 @@ export async function startServer(config: Config, logger: Logger, embeddedStarti
         eventHub.close();
         // No new deliveries are claimed; those being sent finish (within ADDON_TIMEOUT_MS) while requests drain. What
         // is still queued stays in the outbox for the next start or another instance.
-        const workerStopped = Promise.all([worker.stop(), scheduler.stop()]);
+        const workerStopped = Promise.all([worker.stop(), scheduler.stop(), retention.stop()]);
         // Connections that finish their response while we wait become idle: close those as they appear.
         const sweep = setInterval(() => server.closeIdleConnections(), 50);
         const deadline = setTimeout(() => {

@@ -36,7 +36,7 @@ import type { Plugin } from 'graphql-yoga';
 export const COMPILED_ROOT_FIELDS: ReadonlySet<string> = new Set([
   '__typename', '__schema', '__type',
   'addon', 'addonProviders', 'addons', 'apiTokens', 'application', 'applications', 'changeRequestConfig',
-  'contextField', 'contextFields', 'environment', 'environments', 'events', 'eventTypes', 'feature', 'featureTypes', 'featureUsage',
+  'contextField', 'contextFields', 'environment', 'environments', 'events', 'eventTypes', 'feature', 'featureAt', 'featureDiff', 'featureTypes', 'featureUsage',
   'features', 'group', 'groups', 'me', 'permissions', 'personalAccessTokens', 'project', 'projects',
   'publicSignupToken', 'publicSignupTokens', 'role', 'roles', 'samlSettings', 'segment', 'segments', 'stateExport',
   'strategies', 'strategy', 'tag', 'tagType', 'tagTypes', 'tags', 'uiConfig', 'user', 'users', 'validateImport',

@@ -131,6 +131,24 @@ export class HistoryReadModel {
         where txid in (?) and (feature_name = ? or feature_name is null) order by id`, [[...txids], name]);
   }
 
+  /** The environments of a project that are on now, with their type and order: where a past flag is shown. */
+  async projectEnvironments(project: string): Promise<Array<{ name: string; type: string; sort_order: number }>> {
+    return this.em.execute(
+      `select e.name, e.type, e.sort_order from environments e
+         join project_environments pe on pe.environment_name = e.name and pe.project_id = ?
+        where e.enabled order by e.sort_order, e.name`, [project]);
+  }
+
+  /** The revision a point names, or the newest committed at or before its instant ('0' before any). */
+  async revisionAt(point: Point): Promise<string> {
+    if ('revision' in point) return point.revision;
+    const at = point.at.toISOString();
+    const rows: Array<{ revision: string | null }> = await this.em.execute(
+      `select greatest((select max(revision) from feature_versions where committed_at <= ?),
+                       (select max(revision) from segment_versions where committed_at <= ?))::text as revision`, [at, at]);
+    return rows[0]?.revision ?? '0';
+  }
+
   /** Names of the features that depended on `name` at `point` (its children then), by name. */
   async children(name: string, point: Point): Promise<string[]> {
     const [cond, value] = pointSql(point);

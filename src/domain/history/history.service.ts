@@ -122,10 +122,7 @@ export class HistoryService {
 
   /** A past state in the Feature shape: environments of its project that are on now, their type and order as now. */
   private async asFeature(state: FeatureState, point: Point): Promise<Feature> {
-    const environments: Array<{ name: string; type: string; sort_order: number }> = await this.em.execute(
-      `select e.name, e.type, e.sort_order from environments e
-         join project_environments pe on pe.environment_name = e.name and pe.project_id = ?
-        where e.enabled order by e.sort_order, e.name`, [state.project]);
+    const environments = await this.read.projectEnvironments(state.project);
     const rows = stateRows([state]);
     const summary = toFeatureSummary(rows.features[0]);
     const strategies = new Map<string, FeatureStrategy[]>();

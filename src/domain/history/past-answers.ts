@@ -30,7 +30,7 @@ export async function clientSnapshotAt(em: EntityManager, scope: ClientFeatureSc
     const rows = stateRows(states, new Set([scope.environment]));
     const features = assembleClientFeatures(rows.features, rows.envRows, rows.strategyRows, rows.dependencyRows);
     const segments = (await read.segments(point, usedSegmentIds(rows.strategyRows))).map(toSegment);
-    return { version: await revisionAt(tx, point), features, segments };
+    return { version: await read.revisionAt(point), features, segments };
   }, READ);
 }
 
@@ -47,13 +47,4 @@ export async function playgroundSnapshotsAt(
     const segments = (await read.segments(point)).map(toPlaygroundSegment);
     return new Map([...byEnvironment].map(([env, features]) => [env, compile(features, segments)]));
   }, READ);
-}
-
-/** The revision a point names, or the newest committed at or before its instant ('0' before any). */
-async function revisionAt(tx: EntityManager, point: Point): Promise<string> {
-  if ('revision' in point) return point.revision;
-  const rows: Array<{ revision: string | null }> = await tx.execute(
-    `select greatest((select max(revision) from feature_versions where committed_at <= ?), (select max(revision) from segment_versions where committed_at <= ?))::text as revision`,
-    [point.at.toISOString(), point.at.toISOString()]);
-  return rows[0]?.revision ?? '0';
 }
