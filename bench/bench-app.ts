@@ -20,8 +20,9 @@ export const TOKEN = '*:*.bench-feature-model-token';
 export interface BenchApp {
   base: string;
   describe: string;
-  /** The app's database (for a bench to read what it wrote). */
+  /** The app's database (for a bench to read what it wrote), and its URL. */
   orm: MikroORM;
+  url: string;
   close(): Promise<void>;
 }
 
@@ -57,6 +58,7 @@ export async function startBenchApp(pgBase: string, options: BenchAppOptions = {
     base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     describe: `seeded 1 project, 2 environments, 20 context fields, ${FEATURES} features (4 strategies each), ${eventCount} events in ${Date.now() - t0} ms; PostgreSQL at ${url.host}`,
     orm,
+    url: url.toString(),
     async close() {
       await new Promise((r) => server.close(r));
       await app.close(); // buffered SDK metrics are written, as src/server.ts does

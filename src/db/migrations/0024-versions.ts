@@ -72,7 +72,11 @@ export class Migration0024Versions extends Migration {
   txid xid8 not null,
   state jsonb,
   primary key (feature_name, version))`);
-    this.addSql(`create index feature_versions_committed_at_idx on feature_versions (committed_at)`);
+    // Which version of each flag was current at an instant, read from the index alone (no state is read for the others).
+    this.addSql(`create index feature_versions_committed_at_idx on feature_versions (committed_at) include (feature_name, version, revision)`);
+    // A flag's children at an instant: the few versions that hold dependencies, found without reading every state.
+    this.addSql(`create index feature_versions_dependencies_idx on feature_versions using gin ((state->'dependencies') jsonb_path_ops)
+  where state->'dependencies' <> '[]'::jsonb`);
     this.addSql(`create table segment_versions (
   segment_id integer not null,
   version integer not null,
@@ -81,7 +85,7 @@ export class Migration0024Versions extends Migration {
   txid xid8 not null,
   state jsonb,
   primary key (segment_id, version))`);
-    this.addSql(`create index segment_versions_committed_at_idx on segment_versions (committed_at)`);
+    this.addSql(`create index segment_versions_committed_at_idx on segment_versions (committed_at) include (segment_id, version, revision)`);
     this.addSql(`create table history_horizon (id integer primary key check (id = 1), since timestamptz not null)`);
 
     this.addSql(ISO);

@@ -33,6 +33,8 @@ export interface StatesFilter {
   active?: boolean;
   /** Name order (the client API's) or creation order (the playground's). */
   order?: 'name' | 'created';
+  /** Only these environments of each state (default all). */
+  environments?: readonly string[];
 }
 
 const pointSql = (point: Point): [string, unknown] =>
@@ -54,7 +56,14 @@ export class HistoryReadModel {
   async states(point: Point, filter: StatesFilter = {}): Promise<FeatureState[]> {
     if (filter.names?.length === 0 || (filter.projects !== undefined && filter.projects !== '*' && filter.projects.length === 0)) return [];
     const [cond, value] = pointSql(point);
-    const params: unknown[] = [value];
+    const params: unknown[] = [];
+    // Only the environments asked for leave the database: half the bytes to send and parse for one of two.
+    let state = 'v.state';
+    if (filter.environments) {
+      state = `v.state || jsonb_build_object('environments', coalesce((select jsonb_agg(e) from jsonb_array_elements(v.state->'environments') e where e->>'name' in (?)), '[]'::jsonb))`;
+      params.push([...filter.environments]);
+    }
+    params.push(value);
     let names = '';
     if (filter.names) {
       names = ' and feature_name in (?)';
@@ -67,11 +76,13 @@ export class HistoryReadModel {
       params.push([...filter.projects]);
     }
     const order = filter.order === 'created' ? `v.state->>'createdAt', v.feature_name` : 'v.feature_name';
+    // Each flag's newest version at the point, from the index on commit times; then only those states are read, one
+    // primary-key lookup each (a lateral with `limit 1`, which the planner keeps as it is: it cannot estimate the jsonb filters and would
+    // otherwise join the other way round, testing every version against every flag).
     const rows: Array<{ state: FeatureState }> = await this.em.execute(
-      `select v.state from (
-         select distinct on (feature_name) feature_name, state from feature_versions
-          where ${cond}${names}
-          order by feature_name, version desc) v
+      `select ${state} as state from (
+         select feature_name, max(version) as version from feature_versions where ${cond}${names} group by feature_name) l
+         cross join lateral (select x.feature_name, x.state from feature_versions x where x.feature_name = l.feature_name and x.version = l.version limit 1) v
         where ${where.join(' and ')}
         order by ${order}`, params);
     return rows.map((r) => r.state);
@@ -83,9 +94,8 @@ export class HistoryReadModel {
     const [cond, value] = pointSql(point);
     const rows: Array<{ state: SegmentState }> = await this.em.execute(
       `select v.state from (
-         select distinct on (segment_id) segment_id, state from segment_versions
-          where ${cond}${ids ? ' and segment_id in (?)' : ''}
-          order by segment_id, version desc) v
+         select segment_id, max(version) as version from segment_versions where ${cond}${ids ? ' and segment_id in (?)' : ''} group by segment_id) l
+         cross join lateral (select x.segment_id, x.state from segment_versions x where x.segment_id = l.segment_id and x.version = l.version limit 1) v
         where v.state is not null order by v.segment_id`, ids ? [value, [...ids]] : [value]);
     return rows.map((r) => r.state);
   }
@@ -142,22 +152,27 @@ export class HistoryReadModel {
   /** The revision a point names, or the newest committed at or before its instant ('0' before any). */
   async revisionAt(point: Point): Promise<string> {
     if ('revision' in point) return point.revision;
+    // Commit times follow revisions (both are taken under the counter's lock), so the newest commit time's rows hold it.
+    const newest = (table: string) => `(select max(revision) from ${table} where committed_at = (select max(committed_at) from ${table} where committed_at <= ?))`;
     const at = point.at.toISOString();
     const rows: Array<{ revision: string | null }> = await this.em.execute(
-      `select greatest((select max(revision) from feature_versions where committed_at <= ?),
-                       (select max(revision) from segment_versions where committed_at <= ?))::text as revision`, [at, at]);
+      `select greatest(${newest('feature_versions')}, ${newest('segment_versions')})::text as revision`, [at, at]);
     return rows[0]?.revision ?? '0';
   }
 
   /** Names of the features that depended on `name` at `point` (its children then), by name. */
   async children(name: string, point: Point): Promise<string[]> {
     const [cond, value] = pointSql(point);
+    const parent = JSON.stringify([{ feature: name }]);
+    // Candidates first, through the index on versions that hold dependencies; then each one's state at the point.
     const rows: Array<{ name: string }> = await this.em.execute(
       `select v.feature_name as name from (
-         select distinct on (feature_name) feature_name, state from feature_versions where ${cond}
+         select distinct on (feature_name) feature_name, state from feature_versions
+          where ${cond} and feature_name in (
+            select feature_name from feature_versions where state->'dependencies' <> '[]'::jsonb and state->'dependencies' @> ?::jsonb)
           order by feature_name, version desc) v
-        where v.state is not null and v.state->'dependencies' @> ?::jsonb order by v.feature_name`,
-      [value, JSON.stringify([{ feature: name }])]);
+        where v.state->'dependencies' @> ?::jsonb order by v.feature_name`,
+      [value, parent, parent]);
     return rows.map((r) => r.name);
   }
 }

@@ -26,7 +26,7 @@ export async function clientSnapshotAt(em: EntityManager, scope: ClientFeatureSc
   return em.fork().transactional(async (tx) => {
     const read = new HistoryReadModel(tx);
     await checkKept(read, point);
-    const states = (await read.states(point, { projects: scope.projects, active: true, order: 'name' })).filter(inScope(scope));
+    const states = (await read.states(point, { projects: scope.projects, active: true, order: 'name', environments: [scope.environment] })).filter(inScope(scope));
     const rows = stateRows(states, new Set([scope.environment]));
     const features = assembleClientFeatures(rows.features, rows.envRows, rows.strategyRows, rows.dependencyRows);
     const segments = (await read.segments(point, usedSegmentIds(rows.strategyRows))).map(toSegment);
@@ -41,7 +41,7 @@ export async function playgroundSnapshotsAt(
   return em.fork().transactional(async (tx) => {
     const read = new HistoryReadModel(tx);
     await checkKept(read, point);
-    const states = await read.states(point, { projects, active: true, order: 'created' });
+    const states = await read.states(point, { projects, active: true, order: 'created', environments });
     const rows = stateRows(states, new Set(environments));
     const byEnvironment = assemblePlaygroundFeatures(environments, rows.features, rows.envRows, rows.strategyRows, rows.dependencyRows);
     const segments = (await read.segments(point)).map(toPlaygroundSegment);
