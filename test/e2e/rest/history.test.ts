@@ -98,6 +98,29 @@ describe('the flag at an instant', () => {
   });
 });
 
+describe('what SDKs were served', () => {
+  it('refuses a question without a scope or an instant, with the field named', async () => {
+    for (const [query, path] of [['at=2026-01-01T00:00:00Z', 'environment'], ['environment=development', 'at'], ['environment=development&at=soon', 'at'], ['environment=development&at=2026-01-01T00:00:00Z&projects=,', 'projects']]) {
+      const r = await app.get(`/api/admin/history/client-features?${query}`);
+      expect([query, r.status, r.body.name, r.body.details?.[0]?.path]).toEqual([query, 400, 'ValidationError', path]);
+    }
+    const frontend = await app.post('/api/admin/history/frontend', { environment: 'development', context: {} });
+    expect([frontend.status, frontend.body.name]).toEqual([400, 'ValidationError']);
+  });
+
+  it('answers the client API body of a scope at an instant, and the frontend answer for a context', async () => {
+    const client = await app.get(`/api/admin/history/client-features?environment=production&projects=default&at=${instants[2]}`);
+    expect(client.status).toBe(200);
+    expect(client.body.query).toEqual({ project: ['default'], environment: 'production', inlineSegmentConstraints: true });
+    expect(client.body.features.find((f: any) => f.name === 'hist')).toMatchObject({ enabled: true, description: 'second', strategies: [expect.objectContaining({ name: 'flexibleRollout' })] });
+    const before = await app.get(`/api/admin/history/client-features?environment=production&at=${instants[0]}`);
+    expect(before.body.features.find((f: any) => f.name === 'hist')).toBeUndefined();
+    const frontend = await app.post('/api/admin/history/frontend', { environment: 'production', at: instants[2], context: { userId: 'u1' } });
+    expect(frontend.status).toBe(200);
+    expect(Array.isArray(frontend.body.toggles)).toBe(true);
+  });
+});
+
 describe('revert', () => {
   it('is refused with the 403 of the equivalent edit, and changes nothing', async () => {
     const res = await app.post(`${H}/revert`, { version: 2 }, viewer);
