@@ -61,6 +61,21 @@ describe('versions', () => {
     }
   });
 
+  it('records N concurrent changes of one flag as N versions, numbered in commit order, each with its own event', async () => {
+    await app.post(F, { name: 'hist-race', description: 'start' });
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => app.put(`${F}/hist-race`, { description: `d${i}` })));
+    expect(results.map((r) => r.status)).toEqual(Array(10).fill(200));
+    const { versions } = (await app.get(`${F}/hist-race/versions?limit=20`)).body;
+    expect(versions.map((v: any) => v.version)).toEqual([11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1]);
+    for (const v of versions.slice(0, 10)) {
+      expect(v.diff).toEqual([{ path: '/description', before: expect.anything(), after: expect.stringMatching(/^d\d$/) }]);
+      expect(v.events.map((e: any) => e.type)).toEqual(['feature-metadata-updated']);
+    }
+    // Each version's "before" is the previous version's "after": no change was lost or recorded twice.
+    for (let i = 0; i < 9; i += 1) expect(versions[i].diff[0].before).toBe(versions[i + 1].diff[0].after);
+    expect(new Set(versions.slice(0, 10).map((v: any) => v.diff[0].after)).size).toBe(10);
+  });
+
   it('records a change made with plain SQL, with no events and no author', async () => {
     await app.orm.em.fork().execute(`update features set description = 'by sql' where name = 'hist'`);
     const [latest] = (await app.get(`${H}/versions?limit=1`)).body.versions;
