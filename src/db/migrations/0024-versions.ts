@@ -94,22 +94,26 @@ export class Migration0024Versions extends Migration {
     this.addSql(ISO);
     this.addSql(FEATURE_STATE);
     this.addSql(SEGMENT_STATE);
+    // Each state is computed once (a materialized CTE: inlined, the planner would call the function again for each
+    // mention of it in the filter).
     this.addSql(`create function history_record(v bigint) returns void language plpgsql as $$
 declare
   tx xid8 := pg_current_xact_id();
   at timestamptz := date_trunc('milliseconds', clock_timestamp());
 begin
+  with c as materialized (
+    select k.key, feature_version_state(k.key) as state
+      from (select distinct key from client_changes where txid = tx and kind = 'f') k)
   insert into feature_versions (feature_name, version, revision, committed_at, txid, state)
   select c.key, coalesce(last.version, 0) + 1, v, at, tx, c.state
-    from (select k.key, feature_version_state(k.key) as state
-            from (select distinct key from client_changes where txid = tx and kind = 'f') k) c
-    left join lateral (select fv.version, fv.state from feature_versions fv where fv.feature_name = c.key order by fv.version desc limit 1) last on true
+    from c left join lateral (select fv.version, fv.state from feature_versions fv where fv.feature_name = c.key order by fv.version desc limit 1) last on true
    where (last.version is null and c.state is not null) or (last.version is not null and last.state is distinct from c.state);
+  with c as materialized (
+    select k.id, segment_version_state(k.id) as state
+      from (select distinct key::integer as id from client_changes where txid = tx and kind = 's') k)
   insert into segment_versions (segment_id, version, revision, committed_at, txid, state)
   select c.id, coalesce(last.version, 0) + 1, v, at, tx, c.state
-    from (select k.id, segment_version_state(k.id) as state
-            from (select distinct key::integer as id from client_changes where txid = tx and kind = 's') k) c
-    left join lateral (select sv.version, sv.state from segment_versions sv where sv.segment_id = c.id order by sv.version desc limit 1) last on true
+    from c left join lateral (select sv.version, sv.state from segment_versions sv where sv.segment_id = c.id order by sv.version desc limit 1) last on true
    where (last.version is null and c.state is not null) or (last.version is not null and last.state is distinct from c.state);
 end $$`);
     // Truncation writes no row changes: every feature and segment that is gone gets its "deleted" version.
