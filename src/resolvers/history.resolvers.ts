@@ -59,7 +59,7 @@ builder.objectField(FeatureRef, 'versions', (t) => t.field({
     first: t.arg.int({ defaultValue: 20, description: 'Most versions, 1..100 (default 20).' }),
     before: t.arg.int({ description: 'Only versions older than this version number (the next page).' }),
   },
-  resolve: (f, args, ctx) => ctx.services.history.versions(f.project, f.name, defined({ limit: args.first, before: args.before })),
+  resolve: (f, args, ctx) => ctx.services.history.versions(f.project, f.name, defined({ limit: args.first ?? undefined, before: args.before ?? undefined })),
 }));
 
 interface PastEnvironment {
@@ -122,7 +122,7 @@ builder.queryFields((t) => ({
       at: t.arg({ type: 'DateTime', description: 'The instant.' }),
       revision: t.arg.string({ description: 'Or the revision.' }),
     },
-    resolve: (_r, args, ctx) => ctx.services.history.featureAt(args.project, args.feature, defined({ at: args.at, revision: args.revision })),
+    resolve: (_r, args, ctx) => ctx.services.history.featureAt(args.project, args.feature, defined({ at: args.at ?? undefined, revision: args.revision ?? undefined })),
   }),
   featureDiff: t.field({
     type: [FeatureDiffRef],
@@ -134,7 +134,7 @@ builder.queryFields((t) => ({
       from: t.arg({ type: 'DateTime', required: true, description: 'The earlier instant.' }),
       to: t.arg({ type: 'DateTime', description: 'The later instant (default now).' }),
     },
-    resolve: (_r, args, ctx) => ctx.services.history.diff(args.project, args.feature ?? undefined, defined({ from: args.from, to: args.to })),
+    resolve: (_r, args, ctx) => ctx.services.history.diff(args.project, args.feature ?? undefined, defined({ from: args.from, to: args.to ?? undefined })),
   }),
 }));
 
@@ -185,7 +185,7 @@ builder.mutationFields((t) => ({
     type: RevertResultRef,
     description: 'Brings a flag (or some of its environments) back to a version through ordinary changes in one transaction: each needs its own permission and writes its usual event, marked `revertOf`; an environment under change requests gets a draft instead. ConflictError when the version needs something deleted since.',
     args: { input: t.arg({ type: RevertFeatureInput, required: true, description: 'Flag, version and environments.' }) },
-    resolve: (_r, { input }, ctx) => ctx.services.reverts.revert(input.project, input.feature, defined({ version: input.version, environments: input.environments })),
+    resolve: (_r, { input }, ctx) => ctx.services.reverts.revert(input.project, input.feature, defined({ version: input.version, environments: input.environments ?? undefined })),
   }),
   revertEvent: t.field({
     type: RevertResultRef,

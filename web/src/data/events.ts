@@ -8,7 +8,10 @@ import { eventKeys } from './keys';
 
 /** The fields the event log reads, for the list and the stream alike, so a streamed event renders like a listed one. */
 export const EventLogEvent = graphql(`
-  fragment EventLogEvent on Event { id type createdAt createdBy project environment featureName data preData }
+  fragment EventLogEvent on Event {
+    id type createdAt createdBy project environment featureName data preData
+    revertOf { featureName version eventId }
+  }
 `);
 
 /** The events committed from now on that match a filter (followed by `followEvents`). */

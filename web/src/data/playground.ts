@@ -58,24 +58,28 @@ export interface AdvancedRow {
 /** The simple form asks about one environment; the advanced one about several, and every combination of values. */
 export type PlaygroundQuestion = { mode: 'simple'; input: PlaygroundInput } | { mode: 'advanced'; input: AdvancedPlaygroundInput };
 
+/** `at`: the instant the flags were evaluated as of (ISO 8601), null for now. */
 export type PlaygroundAnswer =
-  | { mode: 'simple'; environment: string; features: PlaygroundResultFeatureFragment[] }
-  | { mode: 'advanced'; environments: string[]; rows: AdvancedRow[] };
+  | { mode: 'simple'; environment: string; features: PlaygroundResultFeatureFragment[]; at: string | null }
+  | { mode: 'advanced'; environments: string[]; rows: AdvancedRow[]; at: string | null };
 
 /** What the form offers: the environments, projects and context fields. */
 export const usePlaygroundOptions = () => useQuery({ queryKey: playgroundKeys.options(), queryFn: () => gql(OptionsQuery), staleTime: 60_000 });
 
-/** Evaluates a question on demand (nothing is written); the advanced answer is flattened into one row per result. */
+/**
+ * Evaluates a question on demand (nothing is written), as the flags are now or, with `at`, as they were then; the
+ * advanced answer is flattened into one row per result.
+ */
 export const usePlaygroundEvaluation = () => useMutation({
   mutationFn: async (question: PlaygroundQuestion): Promise<PlaygroundAnswer> => {
     if (question.mode === 'simple') {
       const data = await gql(EvaluateQuery, { input: question.input });
-      return { mode: 'simple', environment: question.input.environment, features: data.playground };
+      return { mode: 'simple', environment: question.input.environment, features: data.playground, at: question.input.at ?? null };
     }
     const data = await gql(AdvancedQuery, { input: question.input });
     const rows: AdvancedRow[] = data.advancedPlayground.flatMap((f) => f.environments.flatMap((e) => e.entries.map((entry) => ({
       feature: f.name, project: f.projectId, environment: e.environment, context: (entry.context ?? {}) as Record<string, unknown>, evaluation: entry.evaluation,
     }))));
-    return { mode: 'advanced', environments: question.input.environments, rows };
+    return { mode: 'advanced', environments: question.input.environments, rows, at: question.input.at ?? null };
   },
 });

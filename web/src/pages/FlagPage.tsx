@@ -1,4 +1,4 @@
-import { Anchor, Badge, Breadcrumbs, Grid, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Breadcrumbs, Grid, Group, Loader, Stack, Tabs, Text, Title } from '@mantine/core';
 import { Link, useParams } from 'react-router';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { useChangeRequestConfig, useFlag, usePendingChangeRequests } from '../data/flags/flag';
@@ -8,13 +8,19 @@ import { ArchivedNotice, FlagActions } from './flag/FlagActions';
 import { FlagDependencies } from './flag/FlagDependencies';
 import { FlagDetails, FlagTags } from './flag/FlagDetails';
 import { FlagEvents } from './flag/FlagEvents';
+import { FlagHistory } from './flag/FlagHistory';
 import { FlagUsage } from './flag/FlagUsage';
 import { href, links } from '../routing/links';
+import { useUrlState } from '../routing/useUrlState';
+
+const TABS = ['overview', 'history'] as const;
+type Tab = (typeof TABS)[number];
 
 /**
- * A flag (`/projects/:projectId/features/:featureName`): its metadata, tags and dependencies, each environment with its
- * switch, strategies and variants, clone/archive/revive, and its events. Every control appears only when the service
- * says the user may use it, and every change is read back from the service.
+ * A flag (`/projects/:projectId/features/:featureName`), in two tabs (`?tab=`, so a link can open either): "Overview",
+ * its metadata, tags and dependencies, each environment with its switch, strategies and variants, clone/archive/revive,
+ * and its events; "History", its versions, the flag as it was at each, and reverting to one. Every control appears only
+ * when the service says the user may use it, and every change is read back from the service.
  */
 export default function FlagPage() {
   const { projectId = '', featureName = '' } = useParams();
@@ -29,6 +35,8 @@ function FlagView({ projectId, featureName }: { projectId: string; featureName: 
   const anyGuarded = !!changeRequests.data?.changeRequestConfig.some((c) => c.changeRequestsEnabled);
   const pending = usePendingChangeRequests(project, featureName, anyGuarded);
   const allowed = useAllowed(project);
+  const [{ tab: tabParam }, setUrl] = useUrlState(['tab']);
+  const tab: Tab = TABS.find((t) => t === tabParam) ?? 'overview';
 
   if (flag.isPending) {
     return <Stack><Title order={1}>{featureName}</Title><Loader role="status" aria-label="Loading the flag" /></Stack>;
@@ -66,30 +74,41 @@ function FlagView({ projectId, featureName }: { projectId: string; featureName: 
       {f.archived && <ArchivedNotice flag={f} mayRevive={allowed.can('UPDATE_FEATURE')} />}
       <ErrorNotice error={changeRequests.error} />
 
-      <Grid gutter="md">
-        <Grid.Col span={{ base: 12, lg: 8 }}>
-          <Stack gap="md">
-            {f.environments.length === 0 && <Text c="dimmed">The project has no environments.</Text>}
-            {f.environments.map((env) => {
-              const cr = guarded.get(env.name);
-              return (
-                <EnvironmentSection key={env.name} project={f.project} featureName={f.name} environment={env} readOnly={readOnly}
-                  pending={(pending.data?.pendingChangeRequests ?? []).filter((r) => r.environment === env.name)}
-                  {...(cr ? { changeRequests: { requiredApprovals: cr.requiredApprovals } } : {})} />
-              );
-            })}
-            <FlagEvents featureName={f.name} />
-          </Stack>
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, lg: 4 }}>
-          <Stack gap="md">
-            <FlagDetails flag={f} mayUpdate={!readOnly && allowed.can('UPDATE_FEATURE')} />
-            <FlagTags flag={f} mayUpdate={!readOnly && allowed.can('UPDATE_FEATURE')} />
-            <FlagDependencies flag={f} mayUpdate={!readOnly && allowed.can('UPDATE_FEATURE_DEPENDENCY')} />
-            <FlagUsage featureName={f.name} />
-          </Stack>
-        </Grid.Col>
-      </Grid>
+      <Tabs value={tab} onChange={(v) => setUrl({ tab: v === 'overview' ? null : v })} keepMounted={false}>
+        <Tabs.List aria-label="Views of the flag">
+          <Tabs.Tab value="overview">Overview</Tabs.Tab>
+          <Tabs.Tab value="history">History</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="overview" pt="md">
+          <Grid gutter="md">
+            <Grid.Col span={{ base: 12, lg: 8 }}>
+              <Stack gap="md">
+                {f.environments.length === 0 && <Text c="dimmed">The project has no environments.</Text>}
+                {f.environments.map((env) => {
+                  const cr = guarded.get(env.name);
+                  return (
+                    <EnvironmentSection key={env.name} project={f.project} featureName={f.name} environment={env} readOnly={readOnly}
+                      pending={(pending.data?.pendingChangeRequests ?? []).filter((r) => r.environment === env.name)}
+                      {...(cr ? { changeRequests: { requiredApprovals: cr.requiredApprovals } } : {})} />
+                  );
+                })}
+                <FlagEvents featureName={f.name} />
+              </Stack>
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, lg: 4 }}>
+              <Stack gap="md">
+                <FlagDetails flag={f} mayUpdate={!readOnly && allowed.can('UPDATE_FEATURE')} />
+                <FlagTags flag={f} mayUpdate={!readOnly && allowed.can('UPDATE_FEATURE')} />
+                <FlagDependencies flag={f} mayUpdate={!readOnly && allowed.can('UPDATE_FEATURE_DEPENDENCY')} />
+                <FlagUsage featureName={f.name} />
+              </Stack>
+            </Grid.Col>
+          </Grid>
+        </Tabs.Panel>
+        <Tabs.Panel value="history" pt="md">
+          <FlagHistory flag={f} guardedEnvironments={[...guarded.keys()]} />
+        </Tabs.Panel>
+      </Tabs>
     </Stack>
   );
 }

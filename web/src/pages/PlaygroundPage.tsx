@@ -1,7 +1,8 @@
-import { Button, Group, Loader, MultiSelect, Paper, Select, SimpleGrid, Stack, Switch, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Loader, MultiSelect, Paper, Select, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { usePlaygroundEvaluation, usePlaygroundOptions } from '../data/playground';
+import { asOfInstant } from '../logic/as-of';
 import { combinationsPerFlag, toContextInput, type ContextEntry } from '../logic/playground-context';
 import { ContextForm } from './playground/ContextForm';
 import { AdvancedResults, SimpleResults } from './playground/Results';
@@ -11,7 +12,8 @@ const START_FIELDS = ['userId', 'sessionId', 'remoteAddress', 'currentTime'];
 
 /**
  * `/playground`: evaluates a context against the flags of chosen projects in one environment (or, in the advanced
- * form, several environments and every combination of comma-separated values), and shows why each flag came out so.
+ * form, several environments and every combination of comma-separated values), and shows why each flag came out so;
+ * with "As of" set, the flags are evaluated as they were at that instant.
  */
 export default function PlaygroundPage() {
   const options = usePlaygroundOptions();
@@ -21,22 +23,25 @@ export default function PlaygroundPage() {
   const [projects, setProjects] = useState<string[]>([]);
   const [appName, setAppName] = useState('playground');
   const [entries, setEntries] = useState<ContextEntry[]>(START_FIELDS.map((name) => ({ name, value: '' })));
+  const [asOfText, setAsOfText] = useState('');
+  const asOf = asOfInstant(asOfText);
 
   const evaluate = usePlaygroundEvaluation();
 
   const envOptions = (options.data?.environments ?? []).filter((e) => e.enabled).map((e) => e.name);
   const projectOptions = (options.data?.projects ?? []).map((p) => ({ value: p.id, label: p.name }));
   const perFlag = combinationsPerFlag(Math.max(1, environments.length), appName, entries);
-  const ready = appName.trim() !== '' && (advanced ? environments.length > 0 : environment !== null);
+  const ready = appName.trim() !== '' && asOf.ok && (advanced ? environments.length > 0 : environment !== null);
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (!ready) return;
     const context = toContextInput(appName, entries, advanced);
     const projectList = projects.length ? projects : undefined;
+    const at = asOf.ok && asOf.iso ? { at: asOf.iso } : {};
     evaluate.mutate(advanced
-      ? { mode: 'advanced', input: { environments, projects: projectList, context } }
-      : { mode: 'simple', input: { environment: environment ?? '', projects: projectList, context } });
+      ? { mode: 'advanced', input: { environments, projects: projectList, context, ...at } }
+      : { mode: 'simple', input: { environment: environment ?? '', projects: projectList, context, ...at } });
   };
 
   return (
@@ -57,6 +62,10 @@ export default function PlaygroundPage() {
             )}
             <MultiSelect label="Projects" placeholder={projects.length ? undefined : 'All projects'} data={projectOptions}
               value={projects} onChange={setProjects} searchable clearable />
+            <TextInput label="As of" placeholder="Now" value={asOfText} onChange={(e) => setAsOfText(e.currentTarget.value)}
+              inputWrapperOrder={['label', 'input', 'description', 'error']}
+              description="The flags as they were then: 2030-01-02 13:45 (your local time) or ISO 8601 with its offset; blank for now"
+              error={asOf.ok ? undefined : asOf.error} />
           </SimpleGrid>
           <Title order={2} size="h4" mt="xs">Context</Title>
           {options.isPending ? <Loader size="sm" aria-label="Loading context fields" /> : (
@@ -72,6 +81,11 @@ export default function PlaygroundPage() {
       </Paper>
       <section aria-label="Evaluation results">
         <Title order={2} size="h4" mb="xs">Results</Title>
+        {evaluate.data?.at && (
+          <Alert color="orange" variant="light" role="note" mb="xs" title="Evaluated as of an instant">
+            These are the flags as they were at <time dateTime={evaluate.data.at}>{new Date(evaluate.data.at).toLocaleString()}</time> ({evaluate.data.at}).
+          </Alert>
+        )}
         {!evaluate.data && !evaluate.isPending && (
           <Text c="dimmed">Choose an environment and a context, then press Evaluate to see which flags the context gets, and why.</Text>
         )}

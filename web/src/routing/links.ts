@@ -26,6 +26,9 @@ export function withSearch(path: string, search: Record<string, string | null | 
 export const links = {
   project: (projectId: string) => href('project', { projectId }),
   flag: (projectId: string, featureName: string) => href('flag', { projectId, featureName }),
+  /** A flag's History tab; with an event, at the version that event's change made (`#event-<id>`). */
+  flagHistory: (projectId: string, featureName: string, eventId?: number) =>
+    `${withSearch(href('flag', { projectId, featureName }), { tab: 'history' })}${eventId === undefined ? '' : `#event-${eventId}`}`,
   changeRequests: (projectId: string) => href('changeRequests', { projectId }),
   changeRequest: (projectId: string, id: number) => href('changeRequest', { projectId, id }),
   application: (appName: string) => href('application', { appName }),

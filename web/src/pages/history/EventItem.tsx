@@ -1,9 +1,11 @@
-import { Badge, Button, Code, Collapse, Group, Paper, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Badge, Button, Code, Collapse, Group, Paper, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useId } from 'react';
+import { Link } from 'react-router';
 import type { LiveEvent } from '../../api/live-events';
 import { jsonChanges } from '../../logic/json-diff';
 import { TableHead } from '../../components/TableHead';
+import { links } from '../../routing/links';
 
 const pretty = (value: unknown) => JSON.stringify(value, null, 2);
 
@@ -13,7 +15,10 @@ export function formatTime(iso: string): string {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
 }
 
-/** One audit event: what, to which flag, where, by whom and when; its data and what it changed on demand. */
+/**
+ * One audit event: what, to which flag, where, by whom and when; its data and what it changed on demand; for a flag's
+ * event, a link to the version it made in the flag's history, and for a revert's, the version it brought back.
+ */
 export function EventItem({ event, fresh }: { event: LiveEvent; fresh?: boolean }) {
   const [opened, { toggle }] = useDisclosure(false);
   const panelId = useId();
@@ -26,6 +31,11 @@ export function EventItem({ event, fresh }: { event: LiveEvent; fresh?: boolean 
             {event.featureName && <Text fw={600}>{event.featureName}</Text>}
             <Code>{event.type}</Code>
             {fresh && <Badge size="sm" variant="light" color="#0b6b5f" tt="none">new</Badge>}
+            {event.revertOf && (
+              <Badge size="sm" variant="light" color="orange" tt="none">
+                Revert of version {event.revertOf.version}{event.revertOf.eventId != null ? ` (undoing event ${event.revertOf.eventId})` : ''}
+              </Badge>
+            )}
           </Group>
           <Text size="sm" c="dimmed">
             {event.project ? <>project <b>{event.project}</b> · </> : null}
@@ -33,12 +43,20 @@ export function EventItem({ event, fresh }: { event: LiveEvent; fresh?: boolean 
             by <b>{event.createdBy}</b> · <time dateTime={event.createdAt}>{formatTime(event.createdAt)}</time>
           </Text>
         </Stack>
-        {hasData && (
-          <Button variant="subtle" size="xs" onClick={toggle} aria-expanded={opened} aria-controls={panelId}
-            aria-label={`${opened ? 'Hide' : 'Show'} data of event ${event.id}`}>
-            {opened ? 'Hide data' : 'Show data'}
-          </Button>
-        )}
+        <Group gap="xs" wrap="nowrap">
+          {event.featureName && event.project && (
+            <Anchor component={Link} size="sm" to={links.flagHistory(event.project, event.featureName, event.id)}
+              aria-label={`View change of event ${event.id} in the history of ${event.featureName}`} style={{ whiteSpace: 'nowrap' }}>
+              View change
+            </Anchor>
+          )}
+          {hasData && (
+            <Button variant="subtle" size="xs" onClick={toggle} aria-expanded={opened} aria-controls={panelId}
+              aria-label={`${opened ? 'Hide' : 'Show'} data of event ${event.id}`}>
+              {opened ? 'Hide data' : 'Show data'}
+            </Button>
+          )}
+        </Group>
       </Group>
       {hasData && (
         <Collapse in={opened} id={panelId}>
