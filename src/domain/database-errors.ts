@@ -106,6 +106,9 @@ export const UNIQUE_KEYS: ReadonlyMap<string, UniqueKey> = new Map<string, Uniqu
   ['client_metrics_hourly_variants_pkey', fixed('That variant count of the hour is already recorded')],
   ['client_revisions_pkey', fixed('That revision of the client API is already recorded')],
   ['client_revision_horizon_pkey', fixed('The client revision log already has its horizon')],
+  ['feature_versions_pkey', fixed('That version of the flag is already recorded')],
+  ['segment_versions_pkey', fixed('That version of the segment is already recorded')],
+  ['history_horizon_pkey', fixed('The history already has its horizon')],
 ]);
 
 /** Longest key value repeated in a message (names are at most 100 characters; anything longer is cut). */

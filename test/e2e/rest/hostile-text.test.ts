@@ -267,6 +267,9 @@ function catalog(): Record<string, Sample> {
     'POST /api/admin/projects/:projectId/features/:featureName/clone': { params: feature('sw-f'), body: { name: 'sw-clone', replaceGroupId: true }, ok: 201 },
     'POST /api/admin/projects/:projectId/features/:featureName/changeProject': { params: { projectId: 'sw', featureName: 'sw-move' }, body: { newProjectId: 'sw-dest' }, ok: 200 },
     'POST /api/admin/projects/:projectId/stale': { params: { projectId: F }, body: { features: ['sw-f'], stale: true }, ok: 202 },
+    'POST /api/admin/projects/:projectId/features/:featureName/revert': { params: feature('sw-hist'), body: { version: 1, environments: ['development'] }, ok: 200 },
+    'POST /api/admin/events/:id/revert': { params: { id: fixture.histEvent }, ok: 200 },
+    'POST /api/admin/history/frontend': { body: { environment: 'development', projects: [F], at: '2099-01-01T00:00:00Z', context: { userId: 'u1', properties: { tenant: 'acme' } } }, ok: 200 },
     'POST /api/admin/projects/:projectId/archive': { params: { projectId: F }, body: { features: ['sw-arch'] }, ok: 202 },
     'POST /api/admin/projects/:projectId/revive': { params: { projectId: F }, body: { features: ['sw-archived'] }, ok: 200 },
     'POST /api/admin/projects/:projectId/delete': { params: { projectId: F }, body: { features: ['sw-archived2'] }, ok: 200 },
@@ -428,6 +431,11 @@ beforeAll(async () => {
   fixture.addon = String((await must('POST', '/api/admin/addons', { provider: 'webhook', parameters: { url: 'https://hooks.sw.example/a', authorization: 'Bearer a' }, events: ['feature-created', 'addon-config-created'] })).id);
   // The addon's own creation event is its first delivery.
   fixture.addonDelivery = String((await must('GET', `/api/admin/addons/${fixture.addon}/deliveries`)).deliveries[0].id);
+  // A flag with a second version, and the event that made it (the revert samples bring the first back).
+  await must('POST', `/api/admin/projects/${F}/features`, { name: 'sw-hist', description: 'first' });
+  await must('PUT', `/api/admin/projects/${F}/features/sw-hist`, { description: 'second' });
+  const [histEvent] = await app.orm.em.fork().execute(`select id from events where feature_name = 'sw-hist' and type = 'feature-metadata-updated'`);
+  fixture.histEvent = String(histEvent.id);
   // A user created without a password: its invite link's token is used by the /auth/reset/password sample.
   fixture.resetToken = new URL((await must('POST', '/api/admin/user-admin', { username: 'sw-invited', rootRole: 'Viewer' })).inviteLink).searchParams.get('token')!;
   // SAML: an identity provider, the settings that trust it, and one signed response for the callback's control (valid
