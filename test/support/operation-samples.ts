@@ -229,6 +229,7 @@ export function restSamples(ids: WorldIds, { project: p, environment: e }: Where
     'PUT /api/admin/invite-link/tokens/:token': { params: { token: ids.signupToken }, body: { enabled: false } },
     'POST /api/admin/playground': { params: {}, body: { environment: e, projects: [p], context: { appName: 'app' } } },
     'POST /api/admin/playground/advanced': { params: {}, body: { environments: [e], projects: [p], context: { appName: 'app' } } },
+    'POST /api/admin/history/frontend': { params: {}, body: { environment: e, projects: [p], at: '2099-01-01T00:00:00Z', context: { userId: 'u1' } } },
     'POST /api/admin/auth/saml/settings': { params: {}, body: { entityId: 'https://idp.mx.test/saml', signOnUrl: 'https://idp.mx.test/sso', certificate: ids.samlCertificate } },
     'POST /api/admin/metrics/applications/:appName': { params: { appName: 'mx-app' }, body: { description: 'Changed' } },
     'DELETE /api/admin/metrics/applications/:appName': { params: { appName: 'mx-app' } },

@@ -123,6 +123,8 @@ export const OPERATION_PERMISSIONS: readonly OperationPermission[] = [
 
   // evaluation
   op(NONE, 'root', ['POST /api/admin/playground', 'POST /api/admin/playground/advanced']),
+  // The frontend API's answer at a past instant (issue 43): an evaluation, readable like the playground.
+  op(NONE, 'root', ['POST /api/admin/history/frontend']),
 
   // users, the caller's own account, API tokens (issue 9)
   op(ADMIN, 'root', ['POST /api/admin/user-admin'], ['createUser']),
