@@ -12,6 +12,7 @@ const F = '/api/admin/projects/default/features';
 const H = `${F}/hist`;
 type As = { token: null; headers: { cookie: string; 'content-type': string } };
 let viewer: As;
+let editor: As;
 const instants: string[] = [];
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 
@@ -24,6 +25,8 @@ beforeAll(async () => {
   app = await startTestApp();
   await app.post('/api/admin/user-admin', { username: 'hist-viewer', password: 'History-Pass-42', rootRole: 'Viewer' });
   viewer = await login('hist-viewer');
+  await app.post('/api/admin/user-admin', { username: 'hist-editor', password: 'History-Pass-42', rootRole: 'Editor' });
+  editor = await login('hist-editor');
   instants.push(new Date().toISOString());
   await tick();
   expect((await app.post(F, { name: 'hist', description: 'first' })).status).toBe(201);
@@ -162,20 +165,29 @@ describe('revert', () => {
     expect((await app.post(`${H}/revert`, { version: 1 })).body.changes).toEqual([]);
   });
 
-  it('gives a draft in an environment under change requests', async () => {
-    await app.put('/api/admin/projects/default/environments/production/change-requests/config', { changeRequestsEnabled: true, requiredApprovals: 1 });
+  it('gives a draft in an environment under change requests, which applied brings the version back', async () => {
+    const P = '/api/admin/projects/default';
+    await app.put(`${P}/environments/production/change-requests/config`, { changeRequestsEnabled: true, requiredApprovals: 1 });
     try {
-      const res = await app.post(`${H}/revert`, { version: 4, environments: ['production'] });
+      const res = await app.post(`${H}/revert`, { version: 4, environments: ['production'] }, editor);
       expect(res.status).toBe(200);
       expect(res.body.changes).toEqual([]);
       expect(res.body.drafts).toEqual([{ environment: 'production', changeRequestId: expect.any(Number), changes: [
         expect.objectContaining({ action: 'addStrategy' }), { action: 'updateEnabled', environment: 'production', payload: { enabled: true } },
       ] }]);
-      const draft = (await app.get(`/api/admin/projects/default/change-requests/${res.body.drafts[0].changeRequestId}`)).body;
+      const id = res.body.drafts[0].changeRequestId;
+      const draft = (await app.get(`${P}/change-requests/${id}`)).body;
       expect(draft.features[0].changes.map((c: any) => c.action)).toEqual(['addStrategy', 'updateEnabled']);
       expect((await app.get(H)).body.environments.find((e: any) => e.name === 'production').enabled).toBe(false);
+      // Reviewed and applied as any request: production is then as version 4 had it.
+      expect((await app.put(`${P}/change-requests/${id}/state`, { state: 'In review' }, editor)).status).toBe(200);
+      expect((await app.put(`${P}/change-requests/${id}/state`, { state: 'Approved' })).status).toBe(200);
+      expect((await app.put(`${P}/change-requests/${id}/state`, { state: 'Applied' })).status).toBe(200);
+      const production = (await app.get(H)).body.environments.find((e: any) => e.name === 'production');
+      expect({ enabled: production.enabled, strategies: production.strategies.map((s: any) => [s.name, s.parameters]) })
+        .toEqual({ enabled: true, strategies: [['flexibleRollout', { rollout: '25', stickiness: 'default', groupId: 'hist' }]] });
     } finally {
-      await app.put('/api/admin/projects/default/environments/production/change-requests/config', { changeRequestsEnabled: false, requiredApprovals: 1 });
+      await app.put(`${P}/environments/production/change-requests/config`, { changeRequestsEnabled: false, requiredApprovals: 1 });
     }
   });
 
