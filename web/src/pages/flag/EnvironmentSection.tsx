@@ -1,4 +1,4 @@
-import { Badge, Button, Card, Group, Modal, Stack, Switch, Table, Text, Title } from '@mantine/core';
+import { Badge, Button, Card, Group, Modal, Stack, Switch, Text, Title } from '@mantine/core';
 import { useCallback, useState } from 'react';
 import { Can } from '../../components/Can';
 import { ErrorNotice } from '../../components/ErrorNotice';
@@ -8,11 +8,11 @@ import { useSetEnabled, useSortStrategies, type Propose } from '../../data/flags
 import type { FlagEnvironment, FlagStrategy } from '../../data/flags/flag';
 import { useAllowed } from '../../data/session';
 import type { PermissionName } from '../../gql/graphql';
-import { movedSortOrder, weightPercent } from '../../logic/flag-summary';
+import { movedSortOrder } from '../../logic/flag-summary';
 import { DraftBanner, type PendingRequest } from '../changes/DraftBanner';
 import { useProposeChanges } from '../../data/change-requests';
 import { StrategyCard } from './StrategyCard';
-import { TableHead } from '../../components/TableHead';
+import { VariantsTable } from './VariantsTable';
 
 interface EnvironmentSectionProps {
   project: string;
@@ -123,19 +123,7 @@ export function EnvironmentSection({ project, featureName, environment, changeRe
       {environment.variants.length === 0 ? (
         <Text size="sm" c="dimmed">No variants.</Text>
       ) : (
-        <Table withTableBorder striped fz="sm" aria-label={`Variants in ${env}`}>
-          <TableHead columns={['Name', 'Weight', 'Payload', 'Stickiness']} />
-          <Table.Tbody>
-            {environment.variants.map((v) => (
-              <Table.Tr key={v.name}>
-                <Table.Td>{v.name}</Table.Td>
-                <Table.Td>{weightPercent(v.weight)}{v.weightType === 'fix' ? ' (fixed)' : ''}</Table.Td>
-                <Table.Td>{v.payload?.type ?? '—'}</Table.Td>
-                <Table.Td>{v.stickiness}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+        <VariantsTable variants={environment.variants} label={`Variants in ${env}`} />
       )}
 
       <Modal opened={editing !== null} onClose={() => setEditing(null)} title={editing === 'new' ? 'Add strategy' : 'Edit strategy'} size="xl">

@@ -1,7 +1,7 @@
-import { Alert, Badge, Button, Card, Group, List, Loader, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Card, Group, List, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useRef } from 'react';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { TableHead } from '../../components/TableHead';
+import { VariantsTable } from './VariantsTable';
 import type { FlagRef } from '../../data/flags/edits';
 import { useFlagAt, type FlagVersion, type PastEnvironment, type PastFlag, type PastStrategy } from '../../data/flags/history';
 import { constraintSentence, parameterSummary, strategyHeading, strategyLabel, weightPercent } from '../../logic/flag-summary';
@@ -99,19 +99,7 @@ function PastEnvironmentCard({ environment }: { environment: PastEnvironment }) 
         {environment.strategies.map((s, i) => <PastStrategyItem key={s.id} strategy={s} position={i} />)}
       </Stack>
       {environment.variants.length > 0 && (
-        <Table withTableBorder striped fz="sm" mt="sm" aria-label={`Variants in ${env} then`}>
-          <TableHead columns={['Name', 'Weight', 'Payload', 'Stickiness']} />
-          <Table.Tbody>
-            {environment.variants.map((v) => (
-              <Table.Tr key={v.name}>
-                <Table.Td>{v.name}</Table.Td>
-                <Table.Td>{weightPercent(v.weight)}{v.weightType === 'fix' ? ' (fixed)' : ''}</Table.Td>
-                <Table.Td>{v.payload?.type ?? '—'}</Table.Td>
-                <Table.Td>{v.stickiness}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+        <VariantsTable variants={environment.variants} label={`Variants in ${env} then`} mt="sm" />
       )}
     </Card>
   );
