@@ -13,7 +13,7 @@ import { lockFeatures } from '../features/feature.store';
 import { parse } from '../validation';
 import { rowId } from '../validation';
 import { HistoryReadModel } from './history.read-model';
-import { diffStates, valueAt, withValueAt, type DiffEntry } from './version-diff';
+import { diffStates, pointerSegment, valueAt, withValueAt, type DiffEntry } from './version-diff';
 import { planRevert, type RevertStep } from './revert-plan';
 import { currentState, loadEventForRevert, projectOf, refuseWhatIsGone, type RevertedEvent } from './revert.store';
 
@@ -39,12 +39,10 @@ export interface RevertResult {
   drafts: Array<{ environment: string; changeRequestId: number; changes: RevertStep[] }>;
 }
 
-const pointer = (name: string) => name.replace(/~/g, '~0').replace(/\//g, '~1');
-
 /** The parts of a flag's diff an event is about: its environment's (its strategy's, for a strategy event), or the flag's own fields. */
 function inScope(event: RevertedEvent): (e: DiffEntry) => boolean {
   if (event.environment === null) return (e) => !e.path.startsWith('/environments/');
-  let prefix = `/environments/${pointer(event.environment)}`;
+  let prefix = `/environments/${pointerSegment(event.environment)}`;
   if (event.strategyId) prefix += `/strategies/${event.strategyId}`;
   return (e) => e.path === prefix || e.path.startsWith(`${prefix}/`);
 }

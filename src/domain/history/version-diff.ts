@@ -8,7 +8,7 @@ export interface DiffEntry {
 }
 
 /** RFC 6901: `~` and `/` in a name are escaped, so any environment name makes one path segment. */
-const segment = (name: string) => name.replace(/~/g, '~0').replace(/\//g, '~1');
+export const pointerSegment = (name: string) => name.replace(/~/g, '~0').replace(/\//g, '~1');
 
 const FEATURE_FIELDS = ['project', 'type', 'description', 'stale', 'impressionData', 'createdAt', 'archivedAt', 'tags', 'dependencies'] as const;
 const ENVIRONMENT_FIELDS = ['configured', 'enabled', 'variants'] as const;
@@ -36,7 +36,7 @@ export function diffStates(before: FeatureState | null, after: FeatureState | nu
   for (const e of before.environments) envs.set(e.name, [e, undefined]);
   for (const e of after.environments) envs.set(e.name, [envs.get(e.name)?.[0], e]);
   for (const [name, [b, a]] of [...envs].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))) {
-    const path = `/environments/${segment(name)}`;
+    const path = `/environments/${pointerSegment(name)}`;
     if (!b || !a) {
       out.push({ path, before: b ?? null, after: a ?? null });
       continue;
