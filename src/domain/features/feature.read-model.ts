@@ -108,6 +108,17 @@ export type DependencyLink = Pick<TableRow<FeatureDependencyRow>, 'parent' | 'ch
 
 export const strategyKey = (feature: string, environment: string) => `${feature}\u0000${environment}`;
 
+/** Strategy rows (in sort order) as strategies keyed by `strategyKey(feature, environment)`. */
+export function groupStrategies(rows: readonly StrategyDbRow[], out = new Map<string, FeatureStrategy[]>()): Map<string, FeatureStrategy[]> {
+  for (const r of rows) {
+    const key = strategyKey(r.feature_name, r.environment);
+    let list = out.get(key);
+    if (!list) out.set(key, (list = []));
+    list.push(toFeatureStrategy(r));
+  }
+  return out;
+}
+
 /**
  * Reads of the feature model in a fixed number of queries, whatever the number of features: each method takes a
  * batch of keys (what a dataloader collects) and answers with one statement.
@@ -199,13 +210,7 @@ export class FeatureReadModel {
         where fs.feature_name in (?)
         group by fs.id
         order by fs.sort_order, fs.created_at, fs.id`, [names as string[]]);
-    for (const r of rows) {
-      const key = strategyKey(r.feature_name, r.environment);
-      let list = out.get(key);
-      if (!list) out.set(key, (list = []));
-      list.push(toFeatureStrategy(r));
-    }
-    return out;
+    return groupStrategies(rows, out);
   }
 
   /** Strategies by id (missing ids are absent from the map). */

@@ -3,9 +3,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { iso } from '../dates';
 import { NotFoundError, ValidationError } from '../errors';
 import {
-  assembleFeatures, strategyKey, toFeatureEnvironmentState, toFeatureStrategy, toFeatureSummary,
+  assembleFeatures, groupStrategies, toFeatureEnvironmentState, toFeatureSummary,
 } from '../features/feature.read-model';
-import type { Feature, FeatureStrategy } from '../features/feature.shapes';
+import type { Feature } from '../features/feature.shapes';
 import { contextFromBody } from '../frontend/frontend-context';
 import type { FrontendEvaluation } from '../frontend/frontend-api.service';
 import type { ClientFeatureScope, ClientFeatureSnapshot } from '../client-features/client-features.read-model';
@@ -125,13 +125,7 @@ export class HistoryService {
     const environments = await this.read.projectEnvironments(state.project);
     const rows = stateRows([state]);
     const summary = toFeatureSummary(rows.features[0]);
-    const strategies = new Map<string, FeatureStrategy[]>();
-    for (const r of rows.strategyRows) {
-      const key = strategyKey(r.feature_name, r.environment);
-      let list = strategies.get(key);
-      if (!list) strategies.set(key, (list = []));
-      list.push(toFeatureStrategy(r));
-    }
+    const strategies = groupStrategies(rows.strategyRows);
     const envStates = environments.flatMap((e) => {
       const past = state.environments.find((p) => p.name === e.name && p.configured);
       if (!past) return [];
