@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Client } from 'pg';
 import { startTestApp, type TestApp } from '../../support/harness';
+import { itWhen, NEEDS_POSTGRES, onPostgres } from '../../support/skip';
 
 /**
  * Issue 43 through REST: a flag's versions (newest first, paged, each with its diff and the events that made it), the
@@ -15,6 +17,7 @@ let viewer: As;
 let editor: As;
 const instants: string[] = [];
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
+const onPostgresIt = itWhen(onPostgres, NEEDS_POSTGRES);
 
 const login = async (username: string): Promise<As> => {
   const res = await app.post('/auth/simple/login', { username, password: 'History-Pass-42' }, { token: null });
@@ -77,6 +80,41 @@ describe('versions', () => {
     // Each version's "before" is the previous version's "after": no change was lost or recorded twice.
     for (let i = 0; i < 9; i += 1) expect(versions[i].diff[0].before).toBe(versions[i + 1].diff[0].after);
     expect(new Set(versions.slice(0, 10).map((v: any) => v.diff[0].after)).size).toBe(10);
+  });
+
+  onPostgresIt('records two commits that waited on each other, each with the rows the one before it committed', async () => {
+    // Two transactions add a tag each to one flag (rows of their own: no row lock between them) while a third holds the
+    // revision counter, so both compute their states before either commits; the second to take the counter must not
+    // record a state without the first one's tag.
+    await app.post(F, { name: 'hist-interleaved' });
+    for (const value of ['x0', 'x1']) expect((await app.post('/api/admin/tags', { type: 'simple', value })).status).toBe(201);
+    const url = process.env.DATABASE_URL;
+    const [holder, first, second] = [new Client({ connectionString: url }), new Client({ connectionString: url }), new Client({ connectionString: url })];
+    await Promise.all([holder, first, second].map((c) => c.connect()));
+    try {
+      await holder.query(`begin; select version from model_version where id = 1 for update`);
+      const commits = [first, second].map(async (c, i) => {
+        await c.query(`begin; insert into feature_tags (feature_name, tag_type, tag_value) values ('hist-interleaved', 'simple', 'x${i}')`);
+        return c.query('commit');
+      });
+      // Both are waiting for the counter once their commits' states were computed.
+      for (let waiting = 0; waiting < 2;) {
+        await tick();
+        // (Activity is read once per transaction unless the snapshot is dropped.)
+        await holder.query('select pg_stat_clear_snapshot()');
+        const { rows } = await holder.query(`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query = 'commit'`);
+        waiting = rows[0].n;
+      }
+      await holder.query('commit');
+      await Promise.all(commits);
+    } finally {
+      await Promise.all([holder, first, second].map((c) => c.end()));
+    }
+    const { versions } = (await app.get(`${F}/hist-interleaved/versions?limit=5`)).body;
+    expect(versions.map((v: any) => v.version)).toEqual([3, 2, 1]);
+    const tagsOf = async (at: string) => (await app.get(`${F}/hist-interleaved?at=${at}`)).body.tags.map((t: any) => t.value).sort();
+    expect((await tagsOf(versions[1].createdAt)).length).toBe(1);
+    expect(await tagsOf(versions[0].createdAt)).toEqual(['x0', 'x1']);
   });
 
   it('records a change made with plain SQL, with no events and no author', async () => {
