@@ -12,8 +12,7 @@ import { Migration } from '@mikro-orm/migrations';
  *   from a sample where seeding or an import wrote thousands of rows in one transaction, so every commit planned them
  *   again. Now a loop over the keys runs simple statements whose plans are kept, and the column says what it holds in
  *   steady state: a handful of rows per transaction.
- * - The states were computed while holding the counter's lock, so concurrent commits waited for each other's states
- *   (4 writers: 17% slower than without versions); now they are computed before it.
+ * - The states were worked out while holding the revision counter's lock (see ADVANCE).
  */
 const FEATURE_STATE = `create or replace function feature_version_state(wanted text) returns jsonb language plpgsql stable as $$
 begin
@@ -43,75 +42,78 @@ begin
 end $$`;
 
 /**
- * The states a transaction's versions record, computed before the counter's lock: commits queue on that lock, so it is
- * held only to number and write them. The statement reads the revision its snapshot saw (`seen`); a commit that could
- * have changed a flag (segment) after that has a revision between `seen` and this one, and the log names what it
- * touched, so only those states are computed again under the lock (none when nothing else committed in between).
+ * Versions are worked out before the revision counter's lock: commits queue on that lock, so it is held only to number
+ * and write them (with 4 writers, working them out under it made each commit wait for the others' states). Per flag
+ * (segment) the transaction touched: its state, and the version that state is (null when it equals the last one). A
+ * commit that could have changed one of them after this transaction's snapshot took its revision between the revision
+ * that snapshot saw and this one, and the revision log names what it touched: only those are worked out again, under
+ * the lock (none when nothing committed in between). Replaces `history_record()`.
  */
 const ADVANCE = `create or replace function model_version_advance() returns bigint language plpgsql as $$
 declare
   tx xid8 := pg_current_xact_id();
+  -- The revision this transaction's snapshot has seen: states read after this include every commit up to it.
+  seen bigint := coalesce((select version from model_version where id = 1), 0);
   v bigint;
-  seen bigint;
-  feature_keys text[];
-  feature_states jsonb[];
-  segment_keys integer[];
-  segment_states jsonb[];
-begin
-  select coalesce((select version from model_version where id = 1), 0), f.keys, f.states, s.keys, s.states
-    into seen, feature_keys, feature_states, segment_keys, segment_states
-    from (select array_agg(k.key order by k.key) as keys, array_agg(feature_version_state(k.key) order by k.key) as states
-            from (select distinct key from client_changes where txid = tx and kind = 'f') k) f,
-         (select array_agg(k.id order by k.id) as keys, array_agg(segment_version_state(k.id) order by k.id) as states
-            from (select distinct key::integer as id from client_changes where txid = tx and kind = 's') k) s;
-  insert into model_version (id, version) values (1, 1)
-  on conflict (id) do update set version = model_version.version + 1
-  returning version into v;
-  insert into client_revisions (revision, txid) values (v, tx) on conflict (revision) do nothing;
-  perform history_record(v, seen, feature_keys, feature_states, segment_keys, segment_states);
-  if v % 256 = 0 then perform client_revisions_prune(v); end if;
-  perform pg_notify('flagdeck_model_version', '');
-  return v;
-end $$`;
-
-const RECORD = `create function history_record(v bigint, seen bigint, feature_keys text[], feature_states jsonb[],
-                               segment_keys integer[], segment_states jsonb[]) returns void language plpgsql as $$
-declare
-  tx xid8 := pg_current_xact_id();
-  at timestamptz := date_trunc('milliseconds', clock_timestamp());
-  -- Whether commits after the snapshot may have changed what was computed; all of it when the log no longer reaches back.
-  moved boolean := seen < v - 1;
-  stale boolean := seen < v - 1 and coalesce((select revision from client_revision_horizon where id = 1), 0) > seen;
+  at timestamptz;
+  change record;
+  kinds char[] := '{}';
+  keys text[] := '{}';
+  states jsonb[] := '{}';
+  nexts integer[] := '{}';
+  due boolean[] := '{}';
+  n integer := 0;
   s jsonb;
   last_version integer;
   last_state jsonb;
+  stale boolean;
 begin
-  for i in 1 .. coalesce(array_length(feature_keys, 1), 0) loop
-    s := feature_states[i];
-    if stale or (moved and exists (select 1 from client_revisions r join client_changes c on c.txid = r.txid
-                                    where r.revision > seen and r.revision < v and c.kind = 'f' and c.key = feature_keys[i])) then
-      s := feature_version_state(feature_keys[i]);
-    end if;
-    select fv.version, fv.state into last_version, last_state
-      from feature_versions fv where fv.feature_name = feature_keys[i] order by fv.version desc limit 1;
-    if (last_version is null and s is not null) or (last_version is not null and last_state is distinct from s) then
-      insert into feature_versions (feature_name, version, revision, committed_at, txid, state)
-      values (feature_keys[i], coalesce(last_version, 0) + 1, v, at, tx, s);
+  for change in select distinct c.kind, c.key from client_changes c where c.txid = tx loop
+    n := n + 1;
+    kinds[n] := change.kind;
+    keys[n] := change.key;
+    due[n] := true;
+  end loop;
+  -- Twice at most: every change before the lock, then those a commit in between may have changed.
+  loop
+    for i in 1 .. n loop
+      continue when not due[i];
+      if kinds[i] = 'f' then
+        s := feature_version_state(keys[i]);
+        select fv.version, fv.state into last_version, last_state from feature_versions fv where fv.feature_name = keys[i] order by fv.version desc limit 1;
+      else
+        s := segment_version_state(keys[i]::integer);
+        select sv.version, sv.state into last_version, last_state from segment_versions sv where sv.segment_id = keys[i]::integer order by sv.version desc limit 1;
+      end if;
+      states[i] := s;
+      nexts[i] := case when (last_version is null and s is not null) or (last_version is not null and last_state is distinct from s) then coalesce(last_version, 0) + 1 end;
+      due[i] := false;
+    end loop;
+    exit when v is not null;
+    insert into model_version (id, version) values (1, 1)
+    on conflict (id) do update set version = model_version.version + 1
+    returning version into v;
+    exit when seen = v - 1;
+    -- The log names what each commit since seen touched, unless it no longer reaches back that far.
+    stale := coalesce((select revision from client_revision_horizon where id = 1), 0) > seen;
+    for i in 1 .. n loop
+      due[i] := stale or exists (select 1 from client_revisions r join client_changes c on c.txid = r.txid
+                                  where r.revision > seen and r.revision < v and c.kind = kinds[i] and c.key = keys[i]);
+    end loop;
+  end loop;
+  insert into client_revisions (revision, txid) values (v, tx) on conflict (revision) do nothing;
+  at := date_trunc('milliseconds', clock_timestamp());
+  for i in 1 .. n loop
+    continue when nexts[i] is null;
+    if kinds[i] = 'f' then
+      insert into feature_versions (feature_name, version, revision, committed_at, txid, state) values (keys[i], nexts[i], v, at, tx, states[i]);
+    else
+      insert into segment_versions (segment_id, version, revision, committed_at, txid, state) values (keys[i]::integer, nexts[i], v, at, tx, states[i]);
     end if;
   end loop;
-  for i in 1 .. coalesce(array_length(segment_keys, 1), 0) loop
-    s := segment_states[i];
-    if stale or (moved and exists (select 1 from client_revisions r join client_changes c on c.txid = r.txid
-                                    where r.revision > seen and r.revision < v and c.kind = 's' and c.key = segment_keys[i]::text)) then
-      s := segment_version_state(segment_keys[i]);
-    end if;
-    select sv.version, sv.state into last_version, last_state
-      from segment_versions sv where sv.segment_id = segment_keys[i] order by sv.version desc limit 1;
-    if (last_version is null and s is not null) or (last_version is not null and last_state is distinct from s) then
-      insert into segment_versions (segment_id, version, revision, committed_at, txid, state)
-      values (segment_keys[i], coalesce(last_version, 0) + 1, v, at, tx, s);
-    end if;
-  end loop;
+  if v % 256 = 0 then perform client_revisions_prune(v); end if;
+  perform pg_notify('flagdeck_model_version', '');
+  return v;
 end $$`;
 
 export class Migration0025VersionsCheaper extends Migration {
@@ -120,9 +122,8 @@ export class Migration0025VersionsCheaper extends Migration {
   select to_char(t at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
 $$`);
     this.addSql(FEATURE_STATE);
-    this.addSql(`drop function history_record(bigint)`);
-    this.addSql(RECORD);
     this.addSql(ADVANCE);
+    this.addSql(`drop function history_record(bigint)`);
     // About four log rows per transaction (a row per changed row); a negative n_distinct is that ratio, kept by ANALYZE.
     this.addSql(`alter table client_changes alter column txid set (n_distinct = -0.25)`);
     this.addSql(`analyze client_changes`);
