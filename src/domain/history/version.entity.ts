@@ -2,8 +2,9 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import type { FeatureState, SegmentState } from './feature-state';
 
 /**
- * Versions of flags and segments (migration 0024), written only at commit by `model_version_advance()` (migration 0025) and read with SQL by
- * history.read-model.ts. Revisions are int8 and transaction ids xid8, both read as text (as revision-log.entity.ts).
+ * Versions of flags and segments (migration 0024), written only at commit by `model_version_advance()` (migration 0025)
+ * and read with SQL by history.read-model.ts. Revisions are int8 and transaction ids xid8, both read as text (as
+ * revision-log.entity.ts).
  */
 export const FeatureVersionSchema = defineEntity({
   name: 'FeatureVersion',
