@@ -31,6 +31,7 @@ import { EventHub } from '../src/domain/events/event-hub';
 import { listenForEvents } from '../src/domain/events/event-listener';
 import { createLogger } from '../src/logger';
 import { benchDatabase, migrateAndSeed, percentile } from './bench-app';
+import { F, requestsOf, STEPS } from './writes-sequence';
 
 const args = process.argv.slice(2);
 const opt = (name: string, fallback?: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
@@ -45,25 +46,6 @@ const unleashToken = opt('--unleash-token');
 const unleashPid = opt('--unleash-pid');
 const TOKEN = '*:*.bench-writes-admin-token';
 const WARMUP = 20;
-const STEPS = ['create flag', 'add strategy', 'enable'] as const;
-const F = '/api/admin/projects/default/features';
-
-/** The three requests of sequence `name`, as the clients send them (the strategy as side-by-side-client.ts seeds it). */
-const requestsOf = (name: string) => [
-  { path: F, body: { name, type: 'release', description: `write bench ${name}` }, expect: [201, 200] },
-  {
-    path: `${F}/${name}/environments/production/strategies`, expect: [200],
-    body: {
-      name: 'flexibleRollout', parameters: { rollout: '50', stickiness: 'default', groupId: name },
-      constraints: [
-        { contextName: 'userId', operator: 'IN', values: ['u1', 'u4'] },
-        { contextName: 'appName', operator: 'STR_STARTS_WITH', values: ['web'] },
-      ],
-    },
-  },
-  { path: `${F}/${name}/environments/production/on`, body: undefined, expect: [200] },
-];
-
 /**
  * The clients, plain JavaScript in a child process (its CPU is not the server's): `clients` closed loops over keep-alive
  * connections share the sequence numbers; each runs its sequence's three requests in order and records each one's ms.
