@@ -2,6 +2,7 @@ import { Anchor, Button, Divider, PasswordInput, TextInput } from '@mantine/core
 import { useForm } from '@mantine/form';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useSignIn, useSignInConfig } from '../data/session';
+import { safeNextPath } from '../logic/safe-next';
 import { href } from '../routing/links';
 import { PublicForm, PublicFrame } from './access/PublicFrame';
 
@@ -11,11 +12,8 @@ const samePath = (url: string) => {
   return `${u.pathname}${u.search}`;
 };
 
-/** Where to go after signing in: only a path of this app (never another origin), default the projects. */
-function safeNext(next: string | null): string {
-  if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith(href('login'))) return href('projects');
-  return next;
-}
+/** Where to go after signing in: only a path of this app (never another origin, nor the login page), else home. */
+const safeNext = (next: string | null) => safeNextPath(next, href('home'), href('login'));
 
 /** `/login`: username or e-mail and password (POST /auth/simple/login), and "Sign in with SSO" when SAML is on. */
 export function LoginPage() {
