@@ -25,7 +25,8 @@ describe('MetricsBuffer', () => {
       'a/api/production/2026-11-22T10:00:00.000Z': { yes: 1, no: 0, variants: undefined },
     });
     expect(batch.seen).toEqual([{ feature: 'a', environment: 'production', at: NOW + 2000, projects: ['*'] }, { feature: 'b', environment: 'production', at: NOW, projects: ['*'] }]);
-    expect(batch.instances.map((i) => [i.app, i.instanceId, i.environment, i.at])).toEqual([['web', 'web-1', 'production', NOW + 1000], ['api', 'web-1', 'production', NOW + 2000]]);
+    // Each instance's first report and its latest: the flush creates an instance (and its application) at the first.
+    expect(batch.instances.map((i) => [i.app, i.instanceId, i.environment, i.firstAt, i.at])).toEqual([['web', 'web-1', 'production', NOW, NOW + 1000], ['api', 'web-1', 'production', NOW + 2000, NOW + 2000]]);
     expect(b.take()).toEqual({ counts: [], seen: [], instances: [] });
   });
 
@@ -75,7 +76,7 @@ describe('MetricsBuffer', () => {
       'b/web/production/2026-11-22T10:00:00.000Z': { yes: 0, no: 1, variants: undefined },
     });
     expect(batch.seen.find((s) => s.feature === 'a')!.at).toBe(NOW + 500);
-    expect(batch.instances).toHaveLength(1);
+    expect(batch.instances.map((i) => [i.firstAt, i.at])).toEqual([[NOW, NOW + 500]]);
   });
 });
 

@@ -173,19 +173,22 @@ export async function addHourlyVariantCounts(tx: EntityManager, variants: string
 
 /**
  * The applications first seen through their metrics (their SDK did not register, or registered elsewhere first), as
- * created (`instances`: records `{a, e, i, ip, p, by, t}`).
+ * created (`instances`: records `{a, e, i, ip, p, by, f, t}`, `f` the instance's first report held, `t` its latest).
+ * An application is created at its first report and seen at its latest, not at the flush's time (later than both).
  */
 export async function insertReportingApplications(tx: EntityManager, instances: string): Promise<ApplicationDbRow[]> {
   return bound(tx,
-    `insert into client_applications (app_name, created_by, seen_at)
-     select distinct on (r.a) r.a, r.by, r.t from jsonb_to_recordset(?::jsonb) as r(a text, by text, t timestamptz)
+    `insert into client_applications (app_name, created_by, created_at, updated_at, seen_at)
+     select distinct on (r.a) r.a, r.by, min(r.f) over app, min(r.f) over app, max(r.t) over app
+       from jsonb_to_recordset(?::jsonb) as r(a text, by text, f timestamptz, t timestamptz)
+     window app as (partition by r.a)
       order by r.a, r.t desc
      on conflict (app_name) do nothing
      returning ${APPLICATION_COLUMNS}`,
     [instances]);
 }
 
-/** Moves applications' "seen" forward and writes their reporting instances (the same records). */
+/** Moves applications' "seen" forward and writes their reporting instances (the same records; a new one created at `f`). */
 export async function upsertReportingInstances(tx: EntityManager, instances: string): Promise<void> {
   await bound(tx,
     `update client_applications ca set seen_at = s.t
@@ -193,8 +196,8 @@ export async function upsertReportingInstances(tx: EntityManager, instances: str
       where ca.app_name = s.a and (ca.seen_at is null or ca.seen_at < s.t)`,
     [instances]);
   await bound(tx,
-    `insert into client_instances (app_name, environment, instance_id, client_ip, projects, seen_at)
-     select r.a, r.e, r.i, r.ip, r.p, r.t from jsonb_to_recordset(?::jsonb) as r(a text, e text, i text, ip text, p jsonb, t timestamptz)
+    `insert into client_instances (app_name, environment, instance_id, client_ip, projects, created_at, seen_at)
+     select r.a, r.e, r.i, r.ip, r.p, r.f, r.t from jsonb_to_recordset(?::jsonb) as r(a text, e text, i text, ip text, p jsonb, f timestamptz, t timestamptz)
       where exists (select 1 from client_applications where app_name = r.a)
       order by r.a, r.e, r.i
      on conflict (app_name, environment, instance_id)

@@ -6,7 +6,8 @@ import type { MetricsReport } from './metrics-input';
  * reports behind it:
  * - counts per feature, application, environment and hour (yes, no, variants);
  * - the latest report time per feature and environment (the feature environment's `lastSeenAt`);
- * - the latest report per application instance (its `seen_at`, address and token projects).
+ * - the first and latest report per application instance (its `created_at` when the flush creates it, its `seen_at`,
+ *   address and token projects).
  * The number of keys is bounded: once `maxKeys` are held, reports for new keys are counted as dropped (the caller logs
  * them) while counts for keys already held keep adding up; reaching `flushAt` keys asks for an early flush.
  */
@@ -45,6 +46,12 @@ export interface InstanceRow {
   projects: string[];
   /** Who reported (the token's name): the creator of an application first seen through its metrics. */
   reporter: string;
+  /**
+   * Epoch milliseconds of the first report held: the instance's (and its application's) creation time when the flush
+   * creates them. Not the flush's own time, which is later than `at`: "first seen" would follow "last seen".
+   */
+  firstAt: number;
+  /** Epoch milliseconds of the latest report. */
   at: number;
 }
 
@@ -168,7 +175,7 @@ export class MetricsBuffer {
       held.clientIp = source.clientIp;
       held.projects = source.projects;
     } else if (this.instances.size < this.maxKeys) {
-      this.instances.set(key, { app, environment: source.environment, instanceId, clientIp: source.clientIp, projects: source.projects, reporter: source.reporter, at: now });
+      this.instances.set(key, { app, environment: source.environment, instanceId, clientIp: source.clientIp, projects: source.projects, reporter: source.reporter, firstAt: now, at: now });
     } else {
       this.dropped += 1;
     }
@@ -218,8 +225,10 @@ export class MetricsBuffer {
     for (const i of batch.instances) {
       const key = i.app + SEP + i.environment + SEP + i.instanceId;
       const held = this.instances.get(key);
-      if (held) held.at = Math.max(held.at, i.at);
-      else this.instances.set(key, i);
+      if (held) {
+        held.at = Math.max(held.at, i.at);
+        held.firstAt = Math.min(held.firstAt, i.firstAt);
+      } else this.instances.set(key, i);
     }
   }
 

@@ -28,7 +28,7 @@ export async function writeMetrics(em: EntityManager, batch: MetricsBatch, reten
   const counts = batch.counts.map((c) => ({ f: c.feature, a: c.app, e: c.environment, h: iso(c.hour), y: c.yes, n: c.no, p: c.projects }));
   const variants = batch.counts.flatMap((c) => [...(c.variants ?? [])].map(([v, n]) => ({ f: c.feature, a: c.app, e: c.environment, h: iso(c.hour), v, c: n, p: c.projects })));
   const seen = batch.seen.map((s) => ({ f: s.feature, e: s.environment, t: iso(s.at), p: s.projects }));
-  const instances = batch.instances.map((i) => ({ a: i.app, e: i.environment, i: i.instanceId, ip: i.clientIp, p: i.projects, by: i.reporter, t: iso(i.at) }));
+  const instances = batch.instances.map((i) => ({ a: i.app, e: i.environment, i: i.instanceId, ip: i.clientIp, p: i.projects, by: i.reporter, f: iso(i.firstAt), t: iso(i.at) }));
   const features = [...new Set([...batch.seen.map((s) => s.feature), ...batch.counts.map((c) => c.feature)])];
 
   return change(em, systemPrincipal, async (tx, emit) => {
