@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, expect, it, jest } from '@jest/globals';
 import type { Page } from 'playwright-core';
-import { ADMIN_PASSWORD, browserSuite, expectAccessible, signIn, startUi, type UiHarness } from '../../support/ui-browser';
+import { ADMIN_PASSWORD, browserSuite, eventually, expectAccessible, signIn, startUi, type UiHarness } from '../../support/ui-browser';
 
 /**
  * Issue 28 items 7 and 8 in Chromium: the playground shows each flag's result and why (the constraint that failed),
  * for one environment and in the advanced form; the event log lists events with the service's type names, filters and
- * pages them, and shows a change made elsewhere while it is open, without a reload.
+ * pages them, and shows a change made elsewhere while it is open, without a reload. Issue 44: the playground starts on
+ * an environment, ready to evaluate (the first enabled one, then the one of the last evaluation in this browser).
  */
 let ui: UiHarness;
 const FLAG = 'pg-checkout';
@@ -58,6 +59,13 @@ browserSuite()('the web UI: playground and live event log', () => {
     const { page } = ui;
     await page.goto('/playground');
     await page.getByRole('heading', { level: 1, name: 'Playground' }).waitFor();
+    // A first visit (nothing remembered in this browser) starts on the first enabled environment, ready to evaluate.
+    const { environments } = await ui.admin<{ environments: Array<{ name: string; enabled: boolean }> }>('{ environments { name enabled } }');
+    const firstEnabled = environments.find((e) => e.enabled)?.name;
+    expect(firstEnabled).toBeDefined();
+    const environmentBox = page.getByRole('textbox', { name: 'Environment', exact: true });
+    await eventually(() => environmentBox.inputValue(), (v) => v === firstEnabled, 'the first enabled environment');
+    expect(await page.getByRole('button', { name: 'Evaluate' }).isEnabled()).toBe(true);
     await choose(page, 'Environment', 'development');
     await page.getByRole('textbox', { name: 'userId', exact: true }).fill('alice');
     await page.getByRole('button', { name: 'Evaluate' }).click();
@@ -89,14 +97,25 @@ browserSuite()('the web UI: playground and live event log', () => {
     await row.getByText('disabled', { exact: true }).waitFor();
     await page.getByRole('button', { name: 'Remove context field region' }).click();
     expect(await page.getByRole('textbox', { name: 'region', exact: true }).count()).toBe(0);
+
+    // The next visit starts on the environment of the last evaluation, not on the first enabled one.
+    expect(firstEnabled).not.toBe('production');
+    await choose(page, 'Environment', 'production');
+    await page.getByRole('button', { name: 'Evaluate' }).click();
+    await page.getByText(/flags in production:/).waitFor();
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Playground' }).waitFor();
+    await eventually(() => environmentBox.inputValue(), (v) => v === 'production', 'the remembered environment');
+    expect(await page.getByRole('button', { name: 'Evaluate' }).isEnabled()).toBe(true);
   });
 
   it('evaluates two environments and two users in the advanced form', async () => {
     const { page } = ui;
     await page.getByRole('switch', { name: /Advanced form/ }).check();
+    // The advanced form starts on the simple form's environment (production, remembered above): it can evaluate at once.
+    expect(await page.getByRole('button', { name: 'Evaluate' }).isEnabled()).toBe(true);
     await page.getByRole('textbox', { name: 'Environments', exact: true }).click();
     await page.getByRole('option', { name: 'development', exact: true }).click();
-    await page.getByRole('option', { name: 'production', exact: true }).click();
     await page.keyboard.press('Escape');
     await page.getByRole('textbox', { name: 'userId', exact: true }).fill('alice, bob');
     await page.getByRole('button', { name: 'Evaluate' }).click();

@@ -4,6 +4,7 @@ import { ErrorNotice } from '../components/ErrorNotice';
 import { usePlaygroundEvaluation, usePlaygroundOptions } from '../data/playground';
 import { asOfInstant } from '../logic/as-of';
 import { combinationsPerFlag, toContextInput, type ContextEntry } from '../logic/playground-context';
+import { rememberedEnvironment, rememberEnvironment, startEnvironment } from '../logic/playground-environment';
 import { ContextForm } from './playground/ContextForm';
 import { AdvancedResults, SimpleResults } from './playground/Results';
 
@@ -13,13 +14,16 @@ const START_FIELDS = ['userId', 'sessionId', 'remoteAddress', 'currentTime'];
 /**
  * `/playground`: evaluates a context against the flags of chosen projects in one environment (or, in the advanced
  * form, several environments and every combination of comma-separated values), and shows why each flag came out so;
- * with "As of" set, the flags are evaluated as they were at that instant.
+ * with "As of" set, the flags are evaluated as they were at that instant. It starts on an environment, ready to
+ * evaluate: the one of the last evaluation in this browser while it is enabled, else the first enabled one.
  */
 export default function PlaygroundPage() {
   const options = usePlaygroundOptions();
   const [advanced, setAdvanced] = useState(false);
-  const [environment, setEnvironment] = useState<string | null>(null);
-  const [environments, setEnvironments] = useState<string[]>([]);
+  // null: not chosen on this page yet, the start environment (or, in the advanced form, the simple form's) stands.
+  const [chosenEnvironment, setEnvironment] = useState<string | null>(null);
+  const [chosenEnvironments, setEnvironments] = useState<string[] | null>(null);
+  const [remembered] = useState(rememberedEnvironment);
   const [projects, setProjects] = useState<string[]>([]);
   const [appName, setAppName] = useState('playground');
   const [entries, setEntries] = useState<ContextEntry[]>(START_FIELDS.map((name) => ({ name, value: '' })));
@@ -29,6 +33,8 @@ export default function PlaygroundPage() {
   const evaluate = usePlaygroundEvaluation();
 
   const envOptions = (options.data?.environments ?? []).filter((e) => e.enabled).map((e) => e.name);
+  const environment = chosenEnvironment ?? startEnvironment(envOptions, remembered);
+  const environments = chosenEnvironments ?? (environment === null ? [] : [environment]);
   const projectOptions = (options.data?.projects ?? []).map((p) => ({ value: p.id, label: p.name }));
   const perFlag = combinationsPerFlag(Math.max(1, environments.length), appName, entries);
   const ready = appName.trim() !== '' && asOf.ok && (advanced ? environments.length > 0 : environment !== null);
@@ -39,6 +45,7 @@ export default function PlaygroundPage() {
     const context = toContextInput(appName, entries, advanced);
     const projectList = projects.length ? projects : undefined;
     const at = asOf.ok && asOf.iso ? { at: asOf.iso } : {};
+    if (!advanced && environment !== null) rememberEnvironment(environment);
     evaluate.mutate(advanced
       ? { mode: 'advanced', input: { environments, projects: projectList, context, ...at } }
       : { mode: 'simple', input: { environment: environment ?? '', projects: projectList, context, ...at } });
