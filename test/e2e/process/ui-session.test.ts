@@ -87,6 +87,19 @@ browserSuite()('the web UI: serving and signing in', () => {
     await page.getByRole('heading', { level: 1, name: 'Playground' }).waitFor();
   });
 
+  it('a next= the browser would read as another origin (a backslash, a tab, a newline after the first slash) signs in to the projects', async () => {
+    // Issue 44: the router refused to go there, and the user stayed on /login although signed in.
+    for (const next of ['/\\evil.example/', '/\t/evil.example/', '/\n/evil.example/']) {
+      const context = await ui.newContext();
+      const page = await context.newPage();
+      await signIn(page, 'admin', ADMIN_PASSWORD, `/login?next=${encodeURIComponent(next)}`);
+      await page.waitForURL(/\/projects$/);
+      await page.getByRole('link', { name: 'Default' }).waitFor();
+      await context.close();
+    }
+    expect(ui.seen.elsewhere).toEqual([]);
+  });
+
   it('an invitation link and a reset link each set a password that then signs in; a used link is refused', async () => {
     const page = await (await ui.newContext()).newPage();
     const created = await ui.admin<{ createUser: { id: number; inviteLink: string } }>(
