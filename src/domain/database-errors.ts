@@ -53,6 +53,7 @@ export const UNIQUE_KEYS: ReadonlyMap<string, UniqueKey> = new Map<string, Uniqu
     message: (v) => `The feature ${v.get('feature_name')} already has the tag ${v.get('tag_type')}:${v.get('tag_value')}`,
     fallback: 'The feature already has that tag',
   }],
+  ['feature_lifecycles_pkey', fixed('The flag already entered that lifecycle stage')],
   ['feature_dependencies_pkey', {
     columns: ['parent', 'child'],
     message: (v) => `The feature ${v.get('child')} already depends on ${v.get('parent')}`,

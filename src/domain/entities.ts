@@ -24,6 +24,7 @@ import { FeatureTagSchema } from './features/feature-tag.entity';
 import { FeatureSchema, FeatureTypeSchema } from './features/feature.entity';
 import { ClientApplicationSchema, ClientInstanceSchema } from './metrics/application.entity';
 import { ClientMetricsHourlySchema, ClientMetricsHourlyVariantSchema } from './metrics/client-metrics.entity';
+import { FeatureLifecycleSchema } from './lifecycle/lifecycle.entity';
 import { LastSeenVersionSchema, ModelVersionSchema } from './model-version.entity';
 import { ProjectEnvironmentSchema, ProjectSchema } from './projects/project.entity';
 import { SegmentSchema } from './segments/segment.entity';
@@ -52,5 +53,7 @@ export const entities = [
   ClientRevisionSchema, ClientChangeSchema, ClientRevisionHorizonSchema,
   // versions (issue 43)
   FeatureVersionSchema, SegmentVersionSchema, HistoryHorizonSchema,
+  // flag lifecycle (issue 44)
+  FeatureLifecycleSchema,
   ModelVersionSchema, LastSeenVersionSchema,
 ];

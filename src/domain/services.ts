@@ -22,6 +22,7 @@ import { FeatureMoveService } from './features/feature-move.service';
 import { FeatureStrategyService } from './features/feature-strategy.service';
 import { FeatureService } from './features/feature.service';
 import { HistoryService } from './history/history.service';
+import { LifecycleService } from './lifecycle/lifecycle.service';
 import { RevertService } from './history/revert.service';
 import { PlaygroundService } from './playground/playground.service';
 import { SnapshotCache } from './playground/snapshot-cache';
@@ -76,6 +77,7 @@ export function createServices(em: EntityManager, principal: Principal, options:
     featureStrategies: new FeatureStrategyService(em, principal, access),
     featureMoves: new FeatureMoveService(em, principal, access),
     history: new HistoryService(em),
+    lifecycle: new LifecycleService(em, principal, access),
     reverts: new RevertService(em, principal, (tx) => {
       const txAccess = new AccessService(tx, principal);
       return {

@@ -223,7 +223,7 @@ builder.queryFields((t) => ({
 
 // ---- inputs ------------------------------------------------------------------------------------------------
 
-const FeatureRefInput = builder.inputType('FeatureRefInput', {
+export const FeatureRefInput = builder.inputType('FeatureRefInput', {
   description: 'Names a feature of a project.',
   fields: (t) => ({
     ...featureKey(t),

@@ -13,6 +13,7 @@ import './features.resolvers';
 import './feature-environments.resolvers';
 import './feature-move.resolvers';
 import './history.resolvers';
+import './lifecycle.resolvers';
 import './playground.resolvers';
 import './users.resolvers';
 import './roles.resolvers';

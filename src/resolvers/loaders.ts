@@ -4,6 +4,7 @@ import { strategyKey } from '../domain/features/feature.read-model';
 import type { Tag } from '../domain/tags/tag.shapes';
 import type { AuditEvent } from '../domain/events/event.shapes';
 import type { ProjectFeaturePage } from '../domain/projects/feature-overview.read-model';
+import type { FeatureLifecycle } from '../domain/lifecycle/lifecycle.shapes';
 import type { Segment } from '../domain/segments/segment.shapes';
 import type { GraphQLContext } from './builder';
 
@@ -18,6 +19,8 @@ export interface FeatureLoaders {
   dependencies: DataLoader<string, FeatureDependency[]>;
   children: DataLoader<string, string[]>;
   segments: DataLoader<number, Segment | undefined>;
+  /** Lifecycles of features (issue 44), one query for all asked. */
+  lifecycles: DataLoader<string, FeatureLifecycle | undefined>;
   /** The first page of events of features, one loader per page size. */
   featureEvents(first: number): DataLoader<string, { events: AuditEvent[]; totalEvents: number }>;
   /** Features of projects, one loader per distinct page request (filter, first, after). */
@@ -61,6 +64,10 @@ export function loaders(ctx: GraphQLContext): FeatureLoaders {
     segments: new DataLoader<number, Segment | undefined>(async (ids) => {
       const map = await ctx.services.segments.byIds(ids);
       return ids.map((id) => map.get(id));
+    }),
+    lifecycles: new DataLoader<string, FeatureLifecycle | undefined>(async (names) => {
+      const map = await ctx.services.lifecycle.lifecycles(names);
+      return names.map((n) => map.get(n));
     }),
   };
   cache.set(ctx, l);

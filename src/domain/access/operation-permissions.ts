@@ -95,6 +95,8 @@ export const OPERATION_PERMISSIONS: readonly OperationPermission[] = [
   op('UPDATE_FEATURE', 'project', ['POST /api/admin/projects/:projectId/stale'], ['setFeaturesStale']),
   op('UPDATE_FEATURE', 'project', ['POST /api/admin/projects/:projectId/revive'], ['reviveFeatures']),
   op('DELETE_FEATURE', 'project', ['POST /api/admin/projects/:projectId/delete'], ['deleteFeatures']),
+  // flag lifecycle (issue 44)
+  op('UPDATE_FEATURE', 'project', [`POST ${F}/lifecycle/complete`, `POST ${F}/lifecycle/uncomplete`], ['completeFeature', 'uncompleteFeature']),
   // A revert (issue 43) needs what each of its changes needs, checked by the service of that change; the samples
   // bring back a description, which needs UPDATE_FEATURE.
   op('UPDATE_FEATURE', 'project', [`POST ${F}/revert`, 'POST /api/admin/events/:id/revert'], ['revertFeature', 'revertEvent']),

@@ -1,5 +1,5 @@
 import { ValidationError } from '../errors';
-/** Event types, exactly the spec's list. */
+/** Event types: the spec's list, then those of later issues. */
 export const EVENT_TYPES = [
   'application-created', 'feature-created', 'feature-deleted', 'feature-updated', 'feature-metadata-updated', 'feature-variants-updated',
   'feature-environment-variants-updated', 'feature-project-change', 'feature-archived', 'feature-revived', 'feature-import', 'feature-tagged',
@@ -25,6 +25,8 @@ export const EVENT_TYPES = [
   'banner-updated', 'banner-deleted', 'project-environment-added', 'project-environment-removed', 'default-strategy-updated', 'segment-import',
   'incoming-webhook-created', 'incoming-webhook-updated', 'incoming-webhook-deleted', 'incoming-webhook-token-created',
   'incoming-webhook-token-updated', 'incoming-webhook-token-deleted',
+  // Beyond the spec's list: a flag's lifecycle marked completed and taken back (issue 44; Unleash 6.2's names).
+  'feature-completed', 'feature-uncompleted',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TableRow } from '../rows';
 import type { FeatureEnvironmentRow } from './feature-environment.entity';
 import { PROJECT_ENVIRONMENT_LINKED } from './feature.store';
+import { PRE_LIVE_ON_SWITCH } from '../lifecycle/lifecycle.store';
 
 /** The SQL of switching a feature on and off in an environment (its `feature_environments` row). */
 
@@ -33,8 +34,14 @@ export async function insertFeatureEnvironment(tx: EntityManager, feature: strin
   await tx.execute(`insert into feature_environments (feature_name, environment, enabled) values (?, ?, false)`, [feature, environment]);
 }
 
+/**
+ * Switches the feature on or off in the environment; switched on outside production, the flag enters the pre-live
+ * lifecycle stage if it had not (issue 44), in the same statement.
+ */
 export async function setEnvironmentEnabled(tx: EntityManager, feature: string, environment: string, enabled: boolean): Promise<void> {
-  await tx.execute(`update feature_environments set enabled = ? where feature_name = ? and environment = ?`, [enabled, feature, environment]);
+  await tx.execute(
+    `with switched as (update feature_environments set enabled = ? where feature_name = ? and environment = ? returning feature_name, environment, enabled)
+     ${PRE_LIVE_ON_SWITCH}`, [enabled, feature, environment]);
 }
 
 type ActiveStrategyStateRow = Pick<TableRow<FeatureEnvironmentRow>, 'enabled'> & { active: number };

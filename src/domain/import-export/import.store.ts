@@ -4,6 +4,7 @@ import type { FeatureDependencyRow } from '../features/feature-dependency.entity
 import type { FeatureEnvironmentRow } from '../features/feature-environment.entity';
 import type { FeatureStrategyRow } from '../features/feature-strategy.entity';
 import type { FeatureRow } from '../features/feature.entity';
+import { PRE_LIVE_ON_SWITCH } from '../lifecycle/lifecycle.store';
 import type { TableRow } from '../rows';
 import type { TagRow } from '../tags/tag.entity';
 import type { TagTypeDbRow } from '../tags/tag.store';
@@ -92,9 +93,12 @@ export async function insertStrategySegments(tx: EntityManager, links: Array<{ i
 /** The features' switch and variants in the environment (the variants as the plan holds them: `overrides` may be left out). */
 export async function upsertFeatureEnvironments(tx: EntityManager, environment: string, rows: Array<Pick<TableRow<FeatureEnvironmentRow>, 'feature_name' | 'enabled'> & { variants: unknown[] }>): Promise<void> {
   await tx.execute(
-    `insert into feature_environments (feature_name, environment, enabled, variants)
-     select r.feature_name, ?, r.enabled, r.variants from jsonb_to_recordset(?::jsonb) as r(feature_name text, enabled boolean, variants jsonb)
-     on conflict (feature_name, environment) do update set enabled = excluded.enabled, variants = excluded.variants`,
+    `with switched as (
+       insert into feature_environments (feature_name, environment, enabled, variants)
+       select r.feature_name, ?, r.enabled, r.variants from jsonb_to_recordset(?::jsonb) as r(feature_name text, enabled boolean, variants jsonb)
+       on conflict (feature_name, environment) do update set enabled = excluded.enabled, variants = excluded.variants
+       returning feature_name, environment, enabled)
+     ${PRE_LIVE_ON_SWITCH}`,
     [environment, recordset(rows)]);
 }
 

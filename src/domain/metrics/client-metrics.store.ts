@@ -144,6 +144,24 @@ export async function updateLastSeen(tx: EntityManager, seen: string): Promise<v
     [seen]);
 }
 
+/**
+ * The lifecycle stages reports enter (issue 44): pre-live for a flag reported anywhere, live (and pre-live, which it
+ * passes through) for one reported in a production environment, each at its first report; entered once.
+ */
+export async function enterReportedStages(tx: EntityManager, seen: string): Promise<void> {
+  await bound(tx,
+    `insert into feature_lifecycles (feature_name, stage, entered_at)
+     select r.f, st.stage, min(r.t) from jsonb_to_recordset(?::jsonb) as r(f text, e text, t timestamptz, p jsonb)
+       join features x on x.name = r.f and ${TOKEN_COVERS}
+       join environments e on e.name = r.e
+       cross join lateral (values ('pre-live'), ('live')) as st(stage)
+      where st.stage = 'pre-live' or e.type = 'production'
+      group by r.f, st.stage
+      order by r.f, st.stage
+     on conflict (feature_name, stage) do nothing`,
+    [seen]);
+}
+
 /** Adds hourly counts (`counts`: records `{f, a, e, h, y, n, p}`). */
 export async function addHourlyCounts(tx: EntityManager, counts: string): Promise<void> {
   await bound(tx,

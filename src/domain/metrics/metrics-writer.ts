@@ -5,7 +5,7 @@ import { iso } from '../dates';
 import type { MetricsBatch } from './metrics-buffer';
 import { applicationCreatedData } from './application.read-model';
 import {
-  addHourlyCounts, addHourlyVariantCounts, insertReportingApplications, lockReportedFeatures, pruneMetrics, updateLastSeen,
+  addHourlyCounts, addHourlyVariantCounts, enterReportedStages, insertReportingApplications, lockReportedFeatures, pruneMetrics, updateLastSeen,
   upsertReportingInstances,
 } from './client-metrics.store';
 
@@ -33,7 +33,11 @@ export async function writeMetrics(em: EntityManager, batch: MetricsBatch, reten
 
   return change(em, systemPrincipal, async (tx, emit) => {
     if (features.length > 0) await lockReportedFeatures(tx, JSON.stringify(features));
-    if (seen.length > 0) await updateLastSeen(tx, JSON.stringify(seen));
+    if (seen.length > 0) {
+      const json = JSON.stringify(seen);
+      await updateLastSeen(tx, json);
+      await enterReportedStages(tx, json);
+    }
     if (counts.length > 0) await addHourlyCounts(tx, JSON.stringify(counts));
     if (variants.length > 0) await addHourlyVariantCounts(tx, JSON.stringify(variants));
     let applicationsCreated = 0;

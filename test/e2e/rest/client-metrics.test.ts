@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Unleash } from 'unleash-client';
 import { graphql } from '../../gql';
+import { until } from '../../support/until';
 import { startTestApp, type TestApp } from '../../support/harness';
 import { itWhen, NEEDS_POSTGRES } from '../../support/skip';
 import { stopSdk } from '../../support/sdk-harness';
@@ -21,16 +22,6 @@ const FAST_FLUSH = 50;
 
 const sql = (query: string, params: unknown[] = []): Promise<any[]> => app.orm.em.fork().execute(query, params);
 
-/** Polls `check` until it returns something truthy (the flush runs on its own timer). */
-async function until<T>(check: () => Promise<T | undefined | null | false>, what: string, timeoutMs = 5_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 const bucket = (toggles: Record<string, { yes?: number; no?: number; variants?: Record<string, number> }>, start = new Date()) => ({
   start: start.toISOString(), stop: new Date(start.getTime() + 10_000).toISOString(), toggles,
@@ -297,7 +288,7 @@ describe('the flush', () => {
     };
     const [small] = await flushes({ 'cm-many-0': { yes: 1 } }, ['cm-few']);
     const large = await flushes(Object.fromEntries(names.map((n) => [n, { yes: 1 }])), ['cm-lots-1', 'cm-lots-2', 'cm-lots-3']);
-    expect(small).toBe(9); // the lock, lastSeenAt of features and environments, counts, applications (2), instances, pruning (2)
+    expect(small).toBe(10); // the lock, lastSeenAt of features and environments, the lifecycle stages reports enter, counts, applications (2), instances, pruning (2)
     expect(new Set(large)).toEqual(new Set([small]));
   });
 

@@ -269,6 +269,8 @@ function catalog(): Record<string, Sample> {
     'POST /api/admin/projects/:projectId/stale': { params: { projectId: F }, body: { features: ['sw-f'], stale: true }, ok: 202 },
     'POST /api/admin/projects/:projectId/features/:featureName/revert': { params: feature('sw-hist'), body: { version: 1, environments: ['development'] }, ok: 200 },
     'POST /api/admin/events/:id/revert': { params: { id: fixture.histEvent }, ok: 200 },
+    'POST /api/admin/projects/:projectId/features/:featureName/lifecycle/complete': { params: feature('sw-f'), body: { status: 'kept', statusValue: 'blue' }, ok: 200 },
+    'POST /api/admin/projects/:projectId/features/:featureName/lifecycle/uncomplete': { params: feature('sw-f'), ok: 200 },
     'POST /api/admin/history/frontend': { body: { environment: 'development', projects: [F], at: '2099-01-01T00:00:00Z', context: { userId: 'u1', properties: { tenant: 'acme' } } }, ok: 200 },
     'POST /api/admin/projects/:projectId/archive': { params: { projectId: F }, body: { features: ['sw-arch'] }, ok: 202 },
     'POST /api/admin/projects/:projectId/revive': { params: { projectId: F }, body: { features: ['sw-archived'] }, ok: 200 },

@@ -3,6 +3,7 @@ import { ACCESS_DOCS } from './access.docs';
 import { EVENT_DOCS } from './events.docs';
 import { FEATURE_DOCS } from './features.docs';
 import { HISTORY_DOCS } from './history.docs';
+import { LIFECYCLE_DOCS } from './lifecycle.docs';
 import { PLAYGROUND_DOCS } from './playground.docs';
 import { PROJECT_DOCS } from './projects.docs';
 import { SDK_DOCS } from './sdk.docs';
@@ -15,6 +16,7 @@ export const ROUTE_DOCS: RouteDocs = {
   ...EVENT_DOCS,
   ...FEATURE_DOCS,
   ...HISTORY_DOCS,
+  ...LIFECYCLE_DOCS,
   ...PLAYGROUND_DOCS,
   ...PROJECT_DOCS,
   ...SDK_DOCS,

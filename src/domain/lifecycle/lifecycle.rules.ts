@@ -1,0 +1,45 @@
+import { LIFECYCLE_STAGES, type FeatureLifecycle, type LifecycleSource, type LifecycleStage, type LifecycleStageName } from './lifecycle.shapes';
+
+const order = (s: LifecycleStageName) => LIFECYCLE_STAGES.indexOf(s);
+const DAY_MS = 24 * 3600 * 1000;
+
+/** The stages a flag entered, in lifecycle order: `initial` at its creation, `archived` while it is archived. */
+export function stagesOf(source: LifecycleSource): LifecycleStage[] {
+  const stages: LifecycleStage[] = [{ stage: 'initial', enteredStageAt: source.createdAt }];
+  for (const r of [...source.recorded].sort((a, b) => order(a.stage) - order(b.stage))) {
+    stages.push({
+      stage: r.stage, enteredStageAt: r.enteredAt,
+      ...(r.status ? { status: r.status } : {}), ...(r.statusValue !== null && r.status ? { statusValue: r.statusValue } : {}),
+    });
+  }
+  if (source.archivedAt) stages.push({ stage: 'archived', enteredStageAt: source.archivedAt });
+  return stages;
+}
+
+/** The flag's lifecycle at `now`: its current stage (the furthest one entered), each stage's span, and the warning. */
+export function lifecycleOf(source: LifecycleSource, now: number): FeatureLifecycle {
+  const stages = stagesOf(source);
+  const spans = stages.map((s, i) => {
+    const left = stages[i + 1]?.enteredStageAt ?? null;
+    return { ...s, leftStageAt: left, durationMs: Math.max(0, (left === null ? now : Date.parse(left)) - Date.parse(s.enteredStageAt)) };
+  });
+  const current = stages[stages.length - 1];
+  const completed = stages.find((s) => s.stage === 'completed');
+  return {
+    stage: current.stage,
+    enteredStageAt: current.enteredStageAt,
+    stages: spans,
+    trafficAfterDiscard: completed?.status === 'discarded' && source.lastSeenAt !== null && Date.parse(source.lastSeenAt) > Date.parse(completed.enteredStageAt),
+    // As the project's health report counts it.
+    potentiallyStale: !source.stale && source.lifetimeDays !== null && now - Date.parse(source.createdAt) >= source.lifetimeDays * DAY_MS,
+  };
+}
+
+/**
+ * A flag's stage in one environment, where it can differ from the flag's: live once an SDK reported it in a production
+ * environment, pre-live once reported elsewhere or switched on, initial before either.
+ */
+export function environmentStage(env: { type: string; enabled: boolean; lastSeenAt: string | null }): 'initial' | 'pre-live' | 'live' {
+  if (env.lastSeenAt !== null) return env.type === 'production' ? 'live' : 'pre-live';
+  return env.enabled ? 'pre-live' : 'initial';
+}
