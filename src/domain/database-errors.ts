@@ -54,6 +54,7 @@ export const UNIQUE_KEYS: ReadonlyMap<string, UniqueKey> = new Map<string, Uniqu
     fallback: 'The feature already has that tag',
   }],
   ['feature_lifecycles_pkey', fixed('The flag already entered that lifecycle stage')],
+  ['unknown_flags_pkey', fixed('That unknown flag is already recorded for the application and environment')],
   ['feature_dependencies_pkey', {
     columns: ['parent', 'child'],
     message: (v) => `The feature ${v.get('child')} already depends on ${v.get('parent')}`,

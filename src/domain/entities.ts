@@ -30,6 +30,7 @@ import { ProjectEnvironmentSchema, ProjectSchema } from './projects/project.enti
 import { SegmentSchema } from './segments/segment.entity';
 import { StrategyDefinitionSchema } from './strategies/strategy-definition.entity';
 import { TagSchema, TagTypeSchema } from './tags/tag.entity';
+import { UnknownFlagSchema } from './unknown-flags/unknown-flag.entity';
 
 /**
  * Every table's entity (MikroORM's `mikro_orm_migrations` aside), as the ORM is given them. The migrations make the
@@ -53,7 +54,7 @@ export const entities = [
   ClientRevisionSchema, ClientChangeSchema, ClientRevisionHorizonSchema,
   // versions (issue 43)
   FeatureVersionSchema, SegmentVersionSchema, HistoryHorizonSchema,
-  // flag lifecycle (issue 44)
-  FeatureLifecycleSchema,
+  // flag lifecycle and unknown flags (issue 44)
+  FeatureLifecycleSchema, UnknownFlagSchema,
   ModelVersionSchema, LastSeenVersionSchema,
 ];

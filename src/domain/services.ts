@@ -23,6 +23,7 @@ import { FeatureStrategyService } from './features/feature-strategy.service';
 import { FeatureService } from './features/feature.service';
 import { HistoryService } from './history/history.service';
 import { LifecycleService } from './lifecycle/lifecycle.service';
+import { UnknownFlagService } from './unknown-flags/unknown-flag.service';
 import { RevertService } from './history/revert.service';
 import { PlaygroundService } from './playground/playground.service';
 import { SnapshotCache } from './playground/snapshot-cache';
@@ -105,6 +106,7 @@ export function createServices(em: EntityManager, principal: Principal, options:
     importExport: new ImportExportService(em, principal, access),
     playground: new PlaygroundService(em, options.playgroundCombinationLimit, options.playgroundCache, options.onPlaygroundEvaluation),
     clientMetrics: new ClientMetricsService(em, principal, access),
+    unknownFlags: new UnknownFlagService(em),
     uiConfig: new UiConfigService(options.publicUrl ?? 'http://localhost:4242', options.servicePackage),
     changeRequestPreview: new ChangeRequestPreviewService(em, new ChangeRequestService(em, principal, access), options.playgroundCombinationLimit),
   };

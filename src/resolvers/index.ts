@@ -28,6 +28,7 @@ import './change-request-preview.resolvers';
 import './import-export.resolvers';
 import './state-export.resolvers';
 import './metrics.resolvers';
+import './unknown-flags.resolvers';
 import './ui-config.resolvers';
 
 let built: GraphQLSchema | undefined;

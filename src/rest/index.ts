@@ -10,6 +10,7 @@ import { featuresRouter } from './features.routes';
 import { groupsRouter } from './groups.routes';
 import { historyRouter } from './history.routes';
 import { lifecycleRouter } from './lifecycle.routes';
+import { unknownFlagsRouter } from './unknown-flags.routes';
 import { importExportRouter } from './import-export.routes';
 import { metricsRouter } from './metrics.routes';
 import { playgroundRouter } from './playground.routes';
@@ -28,6 +29,6 @@ import { usersRouter } from './users.routes';
 /** Every `/api/admin` route. Routes parse, call one service method and shape the JSON; nothing else. */
 export function adminRouter(): Router {
   const r = Router();
-  r.use(environmentsRouter(), projectsRouter(), projectSettingsRouter(), contextRouter(), tagsRouter(), segmentsRouter(), eventsRouter(), strategiesRouter(), historyRouter(), lifecycleRouter(), featuresRouter(), playgroundRouter(), usersRouter(), rolesRouter(), groupsRouter(), signupTokensRouter(), samlSettingsRouter(), addonsRouter(), changeRequestsRouter(), changeRequestPreviewRouter(), importExportRouter(), stateExportRouter(), metricsRouter(), uiConfigRouter(), backupRouter());
+  r.use(environmentsRouter(), projectsRouter(), projectSettingsRouter(), contextRouter(), tagsRouter(), segmentsRouter(), eventsRouter(), strategiesRouter(), historyRouter(), lifecycleRouter(), featuresRouter(), playgroundRouter(), usersRouter(), rolesRouter(), groupsRouter(), signupTokensRouter(), samlSettingsRouter(), addonsRouter(), changeRequestsRouter(), changeRequestPreviewRouter(), importExportRouter(), stateExportRouter(), metricsRouter(), unknownFlagsRouter(), uiConfigRouter(), backupRouter());
   return r;
 }

@@ -104,7 +104,7 @@ export async function deleteApplicationRow(tx: EntityManager, appName: string): 
  * values into the SQL text (escaping each one); a flush's lists are one jsonb value of up to a few MB, which would be
  * escaped character by character on the event loop.
  */
-async function bound<T = unknown>(tx: EntityManager, sql: string, values: unknown[]): Promise<T[]> {
+export async function bound<T = unknown>(tx: EntityManager, sql: string, values: unknown[]): Promise<T[]> {
   const trx = tx.getTransactionContext<Knex.Transaction>();
   if (!trx) return tx.execute(sql, values);
   return ((await trx.raw(sql, values as Knex.RawBinding[])) as { rows: T[] }).rows;

@@ -3,6 +3,7 @@ import { systemPrincipal } from '../access/principal';
 import { change } from '../change';
 import { iso } from '../dates';
 import type { MetricsBatch } from './metrics-buffer';
+import { recordUnknownFlags } from '../unknown-flags/unknown-flag.store';
 import { applicationCreatedData } from './application.read-model';
 import {
   addHourlyCounts, addHourlyVariantCounts, enterReportedStages, insertReportingApplications, lockReportedFeatures, pruneMetrics, updateLastSeen,
@@ -33,12 +34,17 @@ export async function writeMetrics(em: EntityManager, batch: MetricsBatch, reten
 
   return change(em, systemPrincipal, async (tx, emit) => {
     if (features.length > 0) await lockReportedFeatures(tx, JSON.stringify(features));
+    const seenJson = JSON.stringify(seen);
     if (seen.length > 0) {
-      const json = JSON.stringify(seen);
-      await updateLastSeen(tx, json);
-      await enterReportedStages(tx, json);
+      await updateLastSeen(tx, seenJson);
+      await enterReportedStages(tx, seenJson);
     }
-    if (counts.length > 0) await addHourlyCounts(tx, JSON.stringify(counts));
+    if (counts.length > 0) {
+      const json = JSON.stringify(counts);
+      await addHourlyCounts(tx, json);
+      // Names no flag has, which the statements above leave out (issue 44).
+      await recordUnknownFlags(tx, json, seenJson);
+    }
     if (variants.length > 0) await addHourlyVariantCounts(tx, JSON.stringify(variants));
     let applicationsCreated = 0;
     if (instances.length > 0) {

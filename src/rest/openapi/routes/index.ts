@@ -9,6 +9,7 @@ import { PROJECT_DOCS } from './projects.docs';
 import { SDK_DOCS } from './sdk.docs';
 import { SERVICE_DOCS } from './service.docs';
 import { TAG_DOCS } from './tags.docs';
+import { UNKNOWN_FLAG_DOCS } from './unknown-flags.docs';
 
 /** The documentation of every REST route, one file per group. A test fails for a route of the app missing here. */
 export const ROUTE_DOCS: RouteDocs = {
@@ -22,4 +23,5 @@ export const ROUTE_DOCS: RouteDocs = {
   ...SDK_DOCS,
   ...SERVICE_DOCS,
   ...TAG_DOCS,
+  ...UNKNOWN_FLAG_DOCS,
 };
