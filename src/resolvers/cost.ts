@@ -62,6 +62,11 @@ export const WEIGHTS = {
   eventStream: 1_000,
   /** Hourly SDK counts of a page of features over up to 48 hours (one statement for all of them): per feature. */
   featureMetrics: 5,
+  /**
+   * A flag's exposure chart (issue 44): a statement per part for all flags of the request, plus one unit per period
+   * (the exposure field adds them), each period being a bucket per environment assembled and answered.
+   */
+  featureExposure: 5,
   /** Hashes a password with scrypt (32 MiB, about 100 ms of CPU): ten per request at the default budget. */
   passwordHash: 10_000,
 } as const;

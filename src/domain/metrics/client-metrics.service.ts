@@ -12,6 +12,9 @@ import {
 } from './application.read-model';
 import type { Application, ApplicationDetails, ApplicationInstance, FeatureMetricsBucket, FeatureUsage } from './application.shapes';
 import { featureMetricsBuckets, featureUsage, HOUR_MS } from './client-metrics.read-model';
+import type { ExposureWindow } from './exposure-window';
+import { exposureApplications, exposureChanges, exposureCounts, type ExposureCounts } from './exposure.read-model';
+import type { AuditEvent } from '../events/event.shapes';
 import {
   deleteApplicationRow, insertApplication, insertRegisteredApplication, loadApplication, updateApplicationDetails, updateRegisteredApplication,
   upsertRegisteredInstance,
@@ -165,5 +168,22 @@ export class ClientMetricsService {
     const currentHour = Math.floor(Date.now() / HOUR_MS) * HOUR_MS;
     const from = currentHour - (hours - 1) * HOUR_MS;
     return featureMetricsBuckets(this.em, featureNames, from, currentHour);
+  }
+
+  /**
+   * Flags' exposure charts (issue 44): their counts in the window (exposure-window.ts), summed per environment and
+   * period; the applications that reported them there; and their own changes there. One statement each, for any
+   * number of flags (the GraphQL loaders).
+   */
+  async exposure(featureNames: readonly string[], window: ExposureWindow): Promise<Map<string, ExposureCounts>> {
+    return featureNames.length === 0 ? new Map() : exposureCounts(this.em, featureNames, window);
+  }
+
+  async exposureApplications(featureNames: readonly string[], window: ExposureWindow): Promise<Map<string, string[]>> {
+    return featureNames.length === 0 ? new Map() : exposureApplications(this.em, featureNames, window);
+  }
+
+  async exposureChanges(featureNames: readonly string[], window: ExposureWindow): Promise<Map<string, AuditEvent[]>> {
+    return featureNames.length === 0 ? new Map() : exposureChanges(this.em, featureNames, window);
   }
 }
