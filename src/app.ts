@@ -127,7 +127,7 @@ const refuse = (req: Request, res: Response, err: DomainError) => (req.baseUrl =
  * read, so an anonymous caller cannot make the server parse anything; everything the door refuses, it refuses before
  * routing, so no route or service sees it.
  */
-export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinationLimit, graphqlMaxCost, graphqlCompiled = true, graphqlCompileAfter, graphqlResponseCache = true, credentialTtlMs, publicUrl = 'http://localhost:4242', eventHub = new EventHub('local'), allowPrivateAddonUrls = false, importBodyLimit = '500kb', corsOrigins = [], metricsFlushMs = 5_000, metricsRetentionHours = 48, memorySoftLimitMb = MEMORY_SOFT_LIMIT_MB, trustProxy = false, backups,
+export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinationLimit, graphqlMaxCost, graphqlCompiled = true, graphqlCompileAfter, graphqlResponseCache = true, credentialTtlMs, publicUrl = 'http://localhost:4242', eventHub = new EventHub('local'), allowPrivateAddonUrls = false, importBodyLimit = '500kb', corsOrigins = [], metricsFlushMs = 5_000, metricsRetentionHours = 720, memorySoftLimitMb = MEMORY_SOFT_LIMIT_MB, trustProxy = false, backups,
   availability = new DatabaseAvailability(() => databaseAnswers(orm, READY_TIMEOUT_MS)), sdkStaleAfterMs = DEFAULT_STALE_AFTER_MS, sdkTokenGraceSeconds = 3_600 }: AppDeps): App {
   attachEventHub(orm.em, eventHub);
   const app = express();

@@ -44,7 +44,7 @@ export interface Config {
   corsOrigins: string[];
   /** How often buffered SDK metrics are written to the database (CLIENT_METRICS_FLUSH_MS). */
   metricsFlushMs: number;
-  /** How long hourly SDK metrics are kept (CLIENT_METRICS_RETENTION_HOURS). */
+  /** How long hourly SDK metrics are kept (CLIENT_METRICS_RETENTION_HOURS; 30 days, for the exposure charts). */
   metricsRetentionHours: number;
   /** How long versions of flags and segments are kept (HISTORY_RETENTION_DAYS; 0 forever). */
   historyRetentionDays: number;
@@ -123,7 +123,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const importBodyLimit = byteSize('IMPORT_BODY_LIMIT', env.IMPORT_BODY_LIMIT, '500kb', 1024, 100 * 1024 * 1024);
   const corsOrigins = parseOrigins(env.CORS_ORIGINS);
   const metricsFlushMs = integer('CLIENT_METRICS_FLUSH_MS', env.CLIENT_METRICS_FLUSH_MS, 5_000, 10, 600_000);
-  const metricsRetentionHours = integer('CLIENT_METRICS_RETENTION_HOURS', env.CLIENT_METRICS_RETENTION_HOURS, 48, 1, 24 * 366);
+  const metricsRetentionHours = integer('CLIENT_METRICS_RETENTION_HOURS', env.CLIENT_METRICS_RETENTION_HOURS, 720, 1, 24 * 366);
   const historyRetentionDays = integer('HISTORY_RETENTION_DAYS', env.HISTORY_RETENTION_DAYS, 90, 0, 36_500);
   const memorySoftLimitMb = integer('MEMORY_SOFT_LIMIT_MB', env.MEMORY_SOFT_LIMIT_MB, MEMORY_SOFT_LIMIT_MB, 0, 1_048_576);
   const trustProxy = parseTrustProxy(env.TRUST_PROXY);

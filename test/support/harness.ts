@@ -88,7 +88,7 @@ export interface TestAppOptions {
   importBodyLimit?: string;
   /** CORS_ORIGINS of the frontend API (default none). */
   corsOrigins?: string[];
-  /** CLIENT_METRICS_FLUSH_MS (default 5000) and CLIENT_METRICS_RETENTION_HOURS (default 48). */
+  /** CLIENT_METRICS_FLUSH_MS (default 5000) and CLIENT_METRICS_RETENTION_HOURS (default 720). */
   metricsFlushMs?: number;
   metricsRetentionHours?: number;
   /**

@@ -8,7 +8,7 @@ describe('loadConfig', () => {
       port: 4242, databaseUrl: undefined, dataDir: path.resolve('./data'), initAdminApiTokens: [], logLevel: 'info', logFormat: 'json', dbPoolMax: 10,
       playgroundCombinationLimit: 15000, graphqlMaxCost: 100000, shutdownTimeoutMs: 10000, publicUrl: 'http://localhost:4242',
       addonDelivery: { allowPrivateUrls: false, timeoutMs: 10000, maxAttempts: 5, retryBaseMs: 5000, pollMs: 1000, leaseMs: 30000, concurrency: 8 },
-      changeRequestPollMs: 1000, importBodyLimit: '500kb', corsOrigins: [], metricsFlushMs: 5000, metricsRetentionHours: 48, memorySoftLimitMb: 400,
+      changeRequestPollMs: 1000, importBodyLimit: '500kb', corsOrigins: [], metricsFlushMs: 5000, metricsRetentionHours: 720, memorySoftLimitMb: 400,
       trustProxy: false, sdkStaleAfterMs: 1000, sdkTokenGraceSeconds: 3600, databaseStallTimeoutMs: 5000, historyRetentionDays: 90,
     });
   });

@@ -224,11 +224,15 @@ export async function upsertReportingInstances(tx: EntityManager, instances: str
 }
 
 /**
- * Deletes hourly counts (and their variant counts) and instances older than the retention. Any number of instances
- * may run it at once: a row another one deleted first is simply gone.
+ * Deletes hourly counts (and their variant counts) older than the retention, and instances silent for longer than
+ * it or two days, whichever is shorter. Any number of instances may run it at once: a row another one deleted first
+ * is simply gone.
  */
 export async function pruneMetrics(tx: EntityManager, retentionHours: number): Promise<void> {
+  // Counts are kept for 30-day charts (issue 44); a stopped SDK leaves its application's instance list after two
+  // days, as in Unleash, rather than lingering there for the charts' sake.
+  const instanceHours = Math.min(retentionHours, 48);
   // SQL: part of the metrics flush (its hot path), and an age reckoned by the database's clock.
   await tx.execute(`delete from client_metrics_hourly where hour < now() - make_interval(hours => ?)`, [retentionHours]);
-  await tx.execute(`delete from client_instances where seen_at < now() - make_interval(hours => ?)`, [retentionHours]);
+  await tx.execute(`delete from client_instances where seen_at < now() - make_interval(hours => ?)`, [instanceHours]);
 }

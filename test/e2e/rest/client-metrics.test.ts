@@ -292,16 +292,18 @@ describe('the flush', () => {
     expect(new Set(large)).toEqual(new Set([small]));
   });
 
-  it('old counts and silent instances are pruned after the retention', async () => {
+  it('counts are pruned after the retention (default 30 days, for the exposure charts), silent instances after two days', async () => {
+    const at = (hours: number) => `date_trunc('hour', now() - interval '${hours} hours')`;
     await sql(`insert into client_applications (app_name, created_by) values ('cm-old', 'test')`);
     await sql(`insert into client_instances (app_name, environment, instance_id, seen_at) values ('cm-old', 'development', 'i', now() - interval '49 hours')`);
-    await sql(`insert into client_metrics_hourly (feature_name, app_name, environment, hour, yes, no) values ('cm-a', 'cm-old', 'development', date_trunc('hour', now() - interval '49 hours'), 5, 5)`);
-    await sql(`insert into client_metrics_hourly_variants (feature_name, app_name, environment, hour, variant, count) values ('cm-a', 'cm-old', 'development', date_trunc('hour', now() - interval '49 hours'), 'v', 5)`);
-    await sql(`insert into client_metrics_hourly (feature_name, app_name, environment, hour, yes, no) values ('cm-a', 'cm-old', 'development', date_trunc('hour', now() - interval '47 hours'), 1, 1)`);
+    await sql(`insert into client_metrics_hourly (feature_name, app_name, environment, hour, yes, no) values ('cm-a', 'cm-old', 'development', ${at(722)}, 5, 5)`);
+    await sql(`insert into client_metrics_hourly_variants (feature_name, app_name, environment, hour, variant, count) values ('cm-a', 'cm-old', 'development', ${at(722)}, 'v', 5)`);
+    await sql(`insert into client_metrics_hourly (feature_name, app_name, environment, hour, yes, no) values ('cm-a', 'cm-old', 'development', ${at(49)}, 1, 1)`);
+    await sql(`insert into client_metrics_hourly (feature_name, app_name, environment, hour, yes, no) values ('cm-a', 'cm-old', 'development', ${at(718)}, 2, 2)`);
     await app.post('/api/client/metrics', report('cm-prune', { 'cm-a': { yes: 1 } }), { token: tokens.clientDev });
     await until(async () => (await sql(`select 1 from client_instances where app_name = 'cm-old'`)).length === 0, 'pruning');
-    const left = await sql(`select extract(epoch from now() - hour) / 3600 > 48 as old from client_metrics_hourly where app_name = 'cm-old'`);
-    expect(left).toEqual([{ old: false }]);
+    const left = await sql(`select yes::int from client_metrics_hourly where app_name = 'cm-old' order by hour`);
+    expect(left).toEqual([{ yes: 2 }, { yes: 1 }]);
     expect(await sql(`select * from client_metrics_hourly_variants where app_name = 'cm-old'`)).toEqual([]);
   });
 
