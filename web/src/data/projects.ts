@@ -30,11 +30,13 @@ export const useCreateProject = () => useAppMutation({
 /** The service's largest page: a project of up to 1000 flags comes in one request. */
 const PAGE = 1000;
 
+// Each row's sparkline comes with it: its last 24 hours of evaluations, one statement for the whole page (Feature.exposure).
 graphql(`
   fragment ProjectFlagsRow on Feature {
     name type description stale createdAt
     tags { type value }
     environments { name enabled lastSeenAt }
+    exposure(hoursBack: 24) { totals }
   }
 `);
 

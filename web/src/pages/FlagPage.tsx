@@ -8,6 +8,7 @@ import { ArchivedNotice, FlagActions } from './flag/FlagActions';
 import { FlagDependencies } from './flag/FlagDependencies';
 import { FlagDetails, FlagTags } from './flag/FlagDetails';
 import { FlagEvents } from './flag/FlagEvents';
+import { FlagExposure } from './flag/FlagExposure';
 import { FlagHistory } from './flag/FlagHistory';
 import { FlagUsage } from './flag/FlagUsage';
 import { href, links } from '../routing/links';
@@ -92,6 +93,7 @@ function FlagView({ projectId, featureName }: { projectId: string; featureName: 
                       {...(cr ? { changeRequests: { requiredApprovals: cr.requiredApprovals } } : {})} />
                   );
                 })}
+                <FlagExposure featureName={f.name} environments={f.environments.map((e) => e.name)} />
                 <FlagEvents featureName={f.name} />
               </Stack>
             </Grid.Col>

@@ -8,6 +8,8 @@ export const flagKeys = {
   versions: (name: string) => ['flags', 'flag', name, 'versions'] as const,
   at: (name: string, at: string) => ['flags', 'flag', name, 'at', at] as const,
   changesSince: (name: string, from: string) => ['flags', 'flag', name, 'changes-since', from] as const,
+  /** Its exposure chart (under the flag: a change of it is a new marker), one entry per window and filter. */
+  exposure: (name: string, window: object) => ['flags', 'flag', name, 'exposure', window] as const,
   /** What SDKs reported of it: outside the flag's prefix, since a change of the flag does not change it (it is read every minute). */
   usage: (name: string) => ['flags', 'usage', name] as const,
   /** Feature types and tag types, for the details and tag editors. */

@@ -1,0 +1,163 @@
+/**
+ * A flag's exposure chart as the flag page draws it (issue 44): the ranges it offers, its rows per environment, the
+ * flag's changes placed on the time axis, and the table of the same numbers. Plain computations over what
+ * `Feature.exposure` answers, unit tested in test/unit/web-exposure.test.ts.
+ */
+
+export const RANGES = [
+  { value: '1h', label: '1 h', hoursBack: 1 },
+  { value: '24h', label: '24 h', hoursBack: 24 },
+  { value: '48h', label: '48 h', hoursBack: 48 },
+  { value: '7d', label: '7 days', hoursBack: 7 * 24 },
+  { value: '30d', label: '30 days', hoursBack: 30 * 24 },
+] as const;
+export type Range = (typeof RANGES)[number];
+export type Granularity = 'hour' | 'day';
+/** What the bars stack: evaluations to on and off, or the variants handed out. */
+export type ExposureView = 'onoff' | 'variants';
+
+/** The range of the `range` address parameter; 24 hours when absent or unknown. */
+export const rangeOf = (value: string | null): Range => RANGES.find((r) => r.value === value) ?? RANGES[1];
+
+export interface ExposureBucket {
+  timestamp: string;
+  environment: string;
+  yes: number;
+  no: number;
+  variants: ReadonlyArray<{ name: string; count: number }>;
+}
+
+export interface ExposureChange {
+  id: number;
+  type: string;
+  createdAt: string;
+  createdBy: string;
+  environment?: string | null;
+  data?: unknown;
+  preData?: unknown;
+}
+
+export interface Exposure {
+  to: string;
+  granularity: Granularity;
+  periods: readonly string[];
+  environments: readonly string[];
+  buckets: readonly ExposureBucket[];
+  changes: readonly ExposureChange[];
+}
+
+/** One bar of the chart: its period (`t`, the x value) and a number per series key. */
+export type ChartRow = { t: string } & Record<string, number | string>;
+
+export interface ChartSeries {
+  /** The key of the rows' number (variant names may hold any character, so they get `v0`, `v1`, …). */
+  key: string;
+  label: string;
+  color: string;
+}
+
+const VARIANT_COLORS = ['violet.6', 'cyan.6', 'orange.6', 'pink.6', 'lime.7', 'indigo.6', 'teal.6', 'grape.6', 'yellow.7', 'blue.4'];
+
+/** The rows and series of one environment's chart: a row per period, stacking on/off or the variants. */
+export function chartOf(exposure: Exposure, environment: string, view: ExposureView): { rows: ChartRow[]; series: ChartSeries[] } {
+  const buckets = exposure.buckets.filter((b) => b.environment === environment);
+  if (view === 'onoff') {
+    return {
+      rows: buckets.map((b) => ({ t: b.timestamp, yes: b.yes, no: b.no })),
+      series: [{ key: 'yes', label: 'On (yes)', color: 'teal.6' }, { key: 'no', label: 'Off (no)', color: 'gray.5' }],
+    };
+  }
+  const names = [...new Set(buckets.flatMap((b) => b.variants.map((v) => v.name)))].sort();
+  const keyOf = new Map(names.map((n, i) => [n, `v${i}`]));
+  return {
+    rows: buckets.map((b) => {
+      const row: ChartRow = { t: b.timestamp };
+      for (const n of names) row[keyOf.get(n)!] = 0;
+      for (const v of b.variants) row[keyOf.get(v.name)!] = v.count;
+      return row;
+    }),
+    series: names.map((n, i) => ({ key: keyOf.get(n)!, label: n, color: VARIANT_COLORS[i % VARIANT_COLORS.length] })),
+  };
+}
+
+export type ChangeKind = 'switch' | 'strategy' | 'variants';
+
+export interface Marker {
+  change: ExposureChange;
+  kind: ChangeKind;
+  /** The period it falls in (its `t`), and how far into it (0..1), to place it inside that bar. */
+  period: string;
+  fraction: number;
+  /** What happened, in a sentence. */
+  text: string;
+}
+
+const KINDS: Record<string, ChangeKind> = {
+  'feature-environment-enabled': 'switch',
+  'feature-environment-disabled': 'switch',
+  'feature-strategy-add': 'strategy',
+  'feature-strategy-update': 'strategy',
+  'feature-strategy-remove': 'strategy',
+  'strategy-order-changed': 'strategy',
+  'feature-variants-updated': 'variants',
+  'feature-environment-variants-updated': 'variants',
+};
+
+const strategyName = (d: unknown): string | null => {
+  if (!d || typeof d !== 'object') return null;
+  const s = d as { title?: unknown; name?: unknown };
+  return typeof s.title === 'string' && s.title ? s.title : typeof s.name === 'string' ? s.name : null;
+};
+
+/** A change in a sentence: what happened, where (when it names an environment). */
+export function describeChange(c: ExposureChange): string {
+  const where = c.environment ? ` in ${c.environment}` : '';
+  const strategy = strategyName(c.data) ?? strategyName(c.preData);
+  const named = strategy ? ` “${strategy}”` : '';
+  switch (c.type) {
+    case 'feature-environment-enabled': return `Switched on${where}`;
+    case 'feature-environment-disabled': return `Switched off${where}`;
+    case 'feature-strategy-add': return `Strategy${named} added${where}`;
+    case 'feature-strategy-update': return `Strategy${named} changed${where}`;
+    case 'feature-strategy-remove': return `Strategy${named} removed${where}`;
+    case 'strategy-order-changed': return `Strategies reordered${where}`;
+    default: return `Variants changed${where}`;
+  }
+}
+
+/** The changes drawn on one environment's chart (those in it or in none), each in the period it falls in. */
+export function markersOf(exposure: Pick<Exposure, 'periods' | 'to' | 'changes'>, environment: string): Marker[] {
+  const starts = exposure.periods.map((p) => Date.parse(p));
+  const end = Date.parse(exposure.to);
+  const out: Marker[] = [];
+  for (const change of exposure.changes) {
+    if (change.environment && change.environment !== environment) continue;
+    const t = Date.parse(change.createdAt);
+    let i = starts.length - 1;
+    while (i >= 0 && starts[i] > t) i--;
+    if (i < 0 || t >= end) continue;
+    const next = i + 1 < starts.length ? starts[i + 1] : end;
+    out.push({
+      change, kind: KINDS[change.type] ?? 'variants', period: exposure.periods[i],
+      fraction: Math.min(1, Math.max(0, (t - starts[i]) / (next - starts[i]))), text: describeChange(change),
+    });
+  }
+  return out;
+}
+
+/** The table of the chart's numbers: one row per environment and period with evaluations, oldest first. */
+export function tableRows(exposure: Pick<Exposure, 'buckets'>): ExposureBucket[] {
+  return exposure.buckets.filter((b) => b.yes + b.no > 0 || b.variants.length > 0);
+}
+
+/** A period's start as its axis and table show it: the time of an hour (with the day when the range spans days), or the day. */
+export function periodLabel(iso: string, granularity: Granularity, spansDays: boolean): string {
+  const d = new Date(iso);
+  if (granularity === 'day') return d.toLocaleDateString(undefined, { month: 'short', day: 'numeric' });
+  const time = d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  return spansDays ? `${d.toLocaleDateString(undefined, { month: 'short', day: 'numeric' })} ${time}` : time;
+}
+
+/** "Variant counts" as a cell shows them: `blue 15, green 10`, or "—". */
+export const variantText = (variants: ExposureBucket['variants']): string =>
+  (variants.length === 0 ? '—' : variants.map((v) => `${v.name} ${v.count.toLocaleString()}`).join(', '));
