@@ -90,7 +90,7 @@ export default function ProjectFlagsPage() {
       </Group>
       {refusal && <ErrorNotice error={refusal.error} title={`${refusal.flag} in ${refusal.environment}: refused`} />}
       <FlagTable projectId={projectId} flags={shown} environments={environments} canSwitch={switches.canSwitch} sort={sort} onSort={onSort}
-        onSwitch={switches.onSwitch} selection={selection} />
+        onSwitch={switches.onSwitch} selection={selection} exposure />
       {shown.length === 0 && <Text c="dimmed" mt="sm">{list.data.flags.length === 0 ? 'No flags in this project yet.' : 'No flag matches these filters.'}</Text>}
       <ExportModal opened={exporting} onClose={exportDialog.close} projectId={projectId} environments={environments} selected={exportable} />
       {creating && <NewFlagModal onClose={close} projectId={projectId} featureTypes={featureTypes} naming={project.featureNaming} />}

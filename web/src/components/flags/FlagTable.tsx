@@ -4,6 +4,8 @@ import { memo, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import classes from './FlagTable.module.css';
 import { lastSeen, relativeTime, type FlagListItem, type SortDirection, type SortKey } from '../../logic/flag-list';
+import { SEEN_LABELS, seenLevel } from '../../logic/last-seen';
+import { Sparkline } from './Sparkline';
 import { links } from '../../routing/links';
 
 /** Every row has this height, so the virtualiser never measures (scrolling 1000 rows does no layout reads). */
@@ -13,6 +15,8 @@ const SHOWN_TAGS = 2;
 
 export interface FlagRowData extends FlagListItem {
   description?: string | null;
+  /** Its last 24 hours of evaluations per hour (a sparkline column when the table has `exposure`). */
+  exposure?: { totals: readonly number[] } | null;
 }
 
 export interface FlagTableProps {
@@ -28,6 +32,8 @@ export interface FlagTableProps {
   onSwitch: (flag: string, environment: string, enabled: boolean) => void;
   /** With it, a first column of checkboxes ("Select <flag>", and "Select all shown" in the header). */
   selection?: FlagSelection;
+  /** With it, a column of each flag's last 24 hours as a sparkline (`exposure` of the rows). */
+  exposure?: boolean;
 }
 
 export interface FlagSelection {
@@ -54,7 +60,7 @@ function useMinuteClock(): number {
  * (@tanstack/react-virtual): two spacer rows stand for the rest, so the table keeps its semantics (header row,
  * aria-rowcount and aria-rowindex tell a screen reader where it is in the whole list).
  */
-export function FlagTable({ projectId, flags, environments, canSwitch, sort, onSort, onSwitch, selection }: FlagTableProps) {
+export function FlagTable({ projectId, flags, environments, canSwitch, sort, onSort, onSwitch, selection, exposure = false }: FlagTableProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: flags.length,
@@ -69,7 +75,7 @@ export function FlagTable({ projectId, flags, environments, canSwitch, sort, onS
   const items = virtualizer.getVirtualItems();
   const top = items.length ? items[0].start - HEADER_HEIGHT : 0;
   const bottom = items.length ? virtualizer.getTotalSize() - items[items.length - 1].end : 0;
-  const columns = 5 + environments.length + (selection ? 1 : 0);
+  const columns = 5 + environments.length + (selection ? 1 : 0) + (exposure ? 1 : 0);
   const selectedShown = selection ? flags.filter((f) => selection.selected.has(f.name)).length : 0;
   const now = useMinuteClock();
 
@@ -83,7 +89,7 @@ export function FlagTable({ projectId, flags, environments, canSwitch, sort, onS
 
   return (
     <div ref={scrollRef} data-testid="flag-scroll" style={{ maxHeight: 'max(360px, calc(100vh - 300px))', overflow: 'auto', contain: 'content' }}>
-      <Table stickyHeader layout="fixed" highlightOnHover aria-label="Flags" aria-rowcount={flags.length + 1} miw={720 + environments.length * 110 + (selection ? 44 : 0)}>
+      <Table stickyHeader layout="fixed" highlightOnHover aria-label="Flags" aria-rowcount={flags.length + 1} miw={720 + environments.length * 110 + (selection ? 44 : 0) + (exposure ? 96 : 0)}>
         <Table.Thead>
           <Table.Tr h={HEADER_HEIGHT} aria-rowindex={1}>
             {selection && (
@@ -98,6 +104,7 @@ export function FlagTable({ projectId, flags, environments, canSwitch, sort, onS
             <Table.Th>Tags</Table.Th>
             {header('createdAt', 'Created', 120)}
             {header('lastSeen', 'Last seen', 130)}
+            {exposure && <Table.Th w={96} title="Evaluations per hour over the last 24 hours">24 h</Table.Th>}
             {environments.map((env) => <Table.Th key={env} w={110}>{env}</Table.Th>)}
           </Table.Tr>
         </Table.Thead>
@@ -105,7 +112,7 @@ export function FlagTable({ projectId, flags, environments, canSwitch, sort, onS
           {top > 0 && <tr aria-hidden="true"><td colSpan={columns} style={{ height: top, padding: 0, border: 0 }} /></tr>}
           {items.map((item) => (
             <FlagRow key={item.key} index={item.index} flag={flags[item.index]} projectId={projectId} environments={environments}
-              canSwitch={canSwitch} onSwitch={onSwitch} now={now}
+              canSwitch={canSwitch} onSwitch={onSwitch} now={now} exposure={exposure}
               selected={selection ? selection.selected.has(flags[item.index].name) : undefined} onSelect={selection?.onSelect} />
           ))}
           {bottom > 0 && <tr aria-hidden="true"><td colSpan={columns} style={{ height: bottom, padding: 0, border: 0 }} /></tr>}
@@ -123,14 +130,16 @@ interface FlagRowProps {
   canSwitch: Record<string, boolean>;
   onSwitch: FlagTableProps['onSwitch'];
   now: number;
+  exposure: boolean;
   /** Undefined when the table has no selection column. */
   selected?: boolean;
   onSelect?: FlagSelection['onSelect'];
 }
 
 /** One flag, in plain elements but its switches; memoised, so switching one flag re-renders that row alone. */
-const FlagRow = memo(function FlagRow({ index, flag, projectId, environments, canSwitch, onSwitch, now, selected, onSelect }: FlagRowProps) {
+const FlagRow = memo(function FlagRow({ index, flag, projectId, environments, canSwitch, onSwitch, now, exposure, selected, onSelect }: FlagRowProps) {
   const seen = lastSeen(flag);
+  const level = seenLevel(seen, now);
   const byEnv = new Map(flag.environments.map((e) => [e.name, e.enabled]));
   const extraTags = flag.tags.slice(SHOWN_TAGS);
   return (
@@ -159,8 +168,15 @@ const FlagRow = memo(function FlagRow({ index, flag, projectId, environments, ca
         <time dateTime={flag.createdAt} title={exactTime(flag.createdAt)}>{relativeTime(flag.createdAt, now)}</time>
       </td>
       <td className={classes.cell}>
-        {seen ? <time dateTime={seen} title={exactTime(seen)}>{relativeTime(seen, now)}</time> : <span className={classes.dimmed}>never</span>}
+        {/* The colour says how recent at a glance; the text says it in words (the colour alone tells a screen reader nothing). */}
+        <span className={classes.seen} data-seen={level} title={SEEN_LABELS[level]} aria-hidden="true" />
+        {seen ? <time dateTime={seen} title={`${exactTime(seen)}: ${SEEN_LABELS[level]}`}>{relativeTime(seen, now)}</time> : <span className={classes.dimmed}>never</span>}
       </td>
+      {exposure && (
+        <td className={classes.cell}>
+          {flag.exposure ? <Sparkline values={flag.exposure.totals} className={classes.sparkline} /> : <span className={classes.dimmed}>—</span>}
+        </td>
+      )}
       {environments.map((env) => (
         <td key={env} className={classes.cell}>
           <Switch aria-label={`${flag.name} in ${env}`} checked={byEnv.get(env) ?? false} disabled={!canSwitch[env]}
