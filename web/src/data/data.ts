@@ -228,3 +228,17 @@ export const useImport = (project: string) => useAppMutation({
   invalidates: (_v, r) => [projectKeys.flags(project), ...(r?.importFeatures.changes ?? []).map((c) => flagKeys.flag(c.feature))],
   done: (r, v) => `Imported ${r.importFeatures.changes.length} flag(s) into ${project} (${v.environment}).`,
 });
+
+// ---- unknown flags (issue 44) -----------------------------------------------------------------------------------
+
+const UnknownFlagsQuery = graphql(`
+  query DataUnknownFlags {
+    unknownFlags { name appName environment seenAt }
+    projects { id name }
+    featureTypes { id name }
+  }
+`);
+
+/** Names SDKs report that no flag has, with the projects and types "Create this flag" offers; read every minute while shown. */
+export const useUnknownFlags = () =>
+  useQuery({ queryKey: dataKeys.unknownFlags(), queryFn: () => gql(UnknownFlagsQuery), refetchInterval: 60_000 });

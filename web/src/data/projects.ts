@@ -2,7 +2,7 @@ import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { gql } from '../api/client';
 import { graphql } from '../gql';
 import type { CreateFeatureInput, CreateProjectInput, ProjectFlagsRowFragment, UpdateChangeRequestConfigInput } from '../gql/graphql';
-import { changeRequestKeys, definitionKeys, eventKeys, flagKeys, integrationKeys, playgroundKeys, projectKeys } from './keys';
+import { changeRequestKeys, dataKeys, definitionKeys, eventKeys, flagKeys, integrationKeys, playgroundKeys, projectKeys } from './keys';
 import { useAppMutation } from './mutation';
 import { allowedQuery } from './session';
 
@@ -142,7 +142,7 @@ const CreateFeature = graphql(`mutation ProjectFlagsCreateFeature($input: Create
 /** A new flag of the project; the answer names it (the page opens it). */
 export const useCreateFlag = (project: string) => useAppMutation({
   mutationFn: (input: Omit<CreateFeatureInput, 'project'>) => gql(CreateFeature, { input: { project, ...input } }).then((r) => r.createFeature),
-  invalidates: [projectKeys.flags(project), projectKeys.list(), flagKeys.projectFlagNames(project)],
+  invalidates: [projectKeys.flags(project), projectKeys.list(), flagKeys.projectFlagNames(project), flagKeys.everyFlag(), dataKeys.unknownFlags()],
 });
 
 // ---- a project's settings ---------------------------------------------------------------------------------------

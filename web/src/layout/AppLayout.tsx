@@ -5,6 +5,7 @@ import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { useAllowed, useMe, useSignOut } from '../data/session';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { OutageBanner } from '../components/OutageBanner';
+import { CommandPalette } from './CommandPalette';
 import { visibleNav } from './navigation';
 import { href } from '../routing/links';
 
@@ -24,6 +25,7 @@ export function AppLayout() {
   // Who is signed in could not be read at all (a refetch that fails keeps what was read): the refusal, in its words.
   if (me.isError && !me.data) return <main style={{ padding: 24 }}><OutageBanner /><ErrorNotice error={me.error} /></main>;
   const user = me.data.me.user;
+  const nav = visibleNav(root.can);
 
   return (
     <AppShell header={{ height: 56 }} navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
@@ -34,14 +36,15 @@ export function AppLayout() {
             <Title order={2} size="h4">flagdeck</Title>
           </Group>
           <Group gap="sm">
-            <Text size="sm" c="dimmed">Signed in as {user.name || user.username || user.email}</Text>
+            <CommandPalette nav={nav} />
+            <Text size="sm" c="dimmed" visibleFrom="sm">Signed in as {user.name || user.username || user.email}</Text>
             <Button variant="default" size="xs" onClick={onSignOut}>Sign out</Button>
           </Group>
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label="Main navigation">
         <ScrollArea type="auto">
-          {visibleNav(root.can).map((section, i) => (
+          {nav.map((section, i) => (
             <div key={section.label ?? i}>
               {i > 0 && <Divider my={6} />}
               {section.label && <Text size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" py={4}>{section.label}</Text>}

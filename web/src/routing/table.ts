@@ -39,6 +39,7 @@ export const ROUTES = {
 
   home: { path: '/', redirect: '/projects', title: 'Projects', frame: 'app' },
   projects: { path: '/projects', title: 'Projects', frame: 'app', nav: { section: 'main', label: 'Projects' } },
+  flags: { path: '/flags', title: 'Flags', frame: 'app', nav: { section: 'main', label: 'Flags' } },
   project: { path: '/projects/:projectId', title: (p) => `${p.projectId} · Flags`, frame: 'app', projectTab: 'Flags' },
   flag: { path: '/projects/:projectId/features/:featureName', title: (p) => `${p.featureName}`, frame: 'app' },
   changeRequests: { path: '/projects/:projectId/change-requests', title: (p) => `${p.projectId} · Change requests`, frame: 'app', projectTab: 'Change requests' },
@@ -51,6 +52,7 @@ export const ROUTES = {
   archive: { path: '/archive', title: 'Archive', frame: 'app', nav: { section: 'main', label: 'Archive' } },
   applications: { path: '/applications', title: 'Applications', frame: 'app', nav: { section: 'main', label: 'Applications' } },
   application: { path: '/applications/:appName', title: (p) => `${p.appName} · Applications`, frame: 'app' },
+  unknownFlags: { path: '/unknown-flags', title: 'Unknown flags', frame: 'app', nav: { section: 'main', label: 'Unknown flags' } },
 
   environments: { path: '/admin/environments', title: 'Environments', frame: 'app', nav: { section: 'Definitions', label: 'Environments' } },
   contextFields: { path: '/admin/context-fields', title: 'Context fields', frame: 'app', nav: { section: 'Definitions', label: 'Context fields' } },

@@ -14,6 +14,8 @@ export const flagKeys = {
   usage: (name: string) => ['flags', 'usage', name] as const,
   /** Feature types and tag types, for the details and tag editors. */
   choices: () => ['flags', 'choices'] as const,
+  /** Every flag of every project, for the Flags page and the command palette (read again when shown, changes elsewhere included). */
+  everyFlag: () => ['flags', 'every-flag'] as const,
   /** A project's flag names, for the dependency picker. */
   projectFlagNames: (project: string) => ['flags', 'project-flag-names', project] as const,
 };
