@@ -6,7 +6,7 @@ import { Migration } from '@mikro-orm/migrations';
  * older than 7 days; a name that became a flag goes at the next prune. `unknown_flags_record()` writes a flush's names and prunes in one call, so the metrics flush stays
  * a fixed number of statements.
  */
-export class Migration0029UnknownFlags extends Migration {
+export class Migration0028UnknownFlags extends Migration {
   override async up(): Promise<void> {
     this.addSql(`create table unknown_flags (
   name text not null,

@@ -24,7 +24,7 @@ import { Migration0024Versions } from './0024-versions';
 import { Migration0025VersionsCheaper } from './0025-versions-cheaper';
 import { Migration0026VersionsSeenFromLog } from './0026-versions-seen-from-log';
 import { Migration0027FeatureLifecycle } from './0027-feature-lifecycle';
-import { Migration0029UnknownFlags } from './0029-unknown-flags';
+import { Migration0028UnknownFlags } from './0028-unknown-flags';
 
 /** Explicit, ordered migration list: no globbing, identical under tsx, jest and compiled dist/. */
 export const migrationsList = [
@@ -54,5 +54,5 @@ export const migrationsList = [
   { name: '0025-versions-cheaper', class: Migration0025VersionsCheaper },
   { name: '0026-versions-seen-from-log', class: Migration0026VersionsSeenFromLog },
   { name: '0027-feature-lifecycle', class: Migration0027FeatureLifecycle },
-  { name: '0029-unknown-flags', class: Migration0029UnknownFlags },
+  { name: '0028-unknown-flags', class: Migration0028UnknownFlags },
 ];

@@ -1,6 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 
-/** Names SDKs reported that no flag has (migration 0029), per application and environment. */
+/** Names SDKs reported that no flag has (migration 0028), per application and environment. */
 export const UnknownFlagSchema = defineEntity({
   name: 'UnknownFlag',
   tableName: 'unknown_flags',
