@@ -30,6 +30,17 @@ describe('the cost model', () => {
     expect(costOf(query)).toBeLessThan(DEFAULT_MAX_COST);
   });
 
+  it('an exposure chart costs its weight and one per period; the project list\'s 1000 rows with 24-hour sparklines fit the budget', () => {
+    expect(costOf('{ feature(name: "f") { exposure(hoursBack: 720) { totals } } }')).toBe(WEIGHTS.feature + WEIGHTS.featureExposure + 720);
+    // 30 days fall on at most 31 calendar days of any time zone.
+    expect(costOf('{ feature(name: "f") { exposure(hoursBack: 720, granularity: day) { totals } } }')).toBe(WEIGHTS.feature + WEIGHTS.featureExposure + 31);
+    const list = `query ($id: String!) { project(id: $id) { id name featureNaming { pattern } environments { environment }
+      features(first: 1000) { nodes { name type description stale createdAt tags { type value } environments { name enabled lastSeenAt }
+        exposure(hoursBack: 24) { totals } } pageInfo { hasNextPage endCursor } } }
+      changeRequestConfig(project: $id) { environment changeRequestsEnabled } featureTypes { id name } }`;
+    expect(costOf(list, { id: 'p' })).toBeLessThan(DEFAULT_MAX_COST / 2);
+  });
+
   it('`first` multiplies the page, and each row read costs whatever is selected; paging bookkeeping is free', () => {
     // Per row: its `node` object (its scalars free); edges and cursors are bookkeeping.
     const page = (first: number) => WEIGHTS.events + WEIGHTS.eventRow * first + first * 1;
