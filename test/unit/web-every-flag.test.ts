@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { filterChoices, filterFlags, type EveryFlagFilters, type FilterableFlag } from '../../web/src/logic/every-flag';
+import { filterChoices, filterFlags, stageDuration, type EveryFlagFilters, type FilterableFlag } from '../../web/src/logic/every-flag';
 import { groupUnknownFlags } from '../../web/src/logic/unknown-flags';
 import { rankPalette, type PaletteItem } from '../../web/src/logic/palette';
 
@@ -74,5 +74,14 @@ describe('the command palette', () => {
     expect(labels('checkout web')).toEqual(['new-checkout-flow', 'legacycheckout']);
     expect(labels('nothing')).toEqual([]);
     expect(labels('', 2)).toEqual(['Flags', 'Checkout']);
+  });
+});
+
+describe('lifecycle stage lengths', () => {
+  it('are told in their largest whole unit', () => {
+    expect(stageDuration(30_000)).toBe('< 1 minute');
+    expect(stageDuration(60_000)).toBe('1 minute');
+    expect(stageDuration(3 * 3_600_000 + 59 * 60_000)).toBe('3 hours');
+    expect(stageDuration(12 * 86_400_000)).toBe('12 days');
   });
 });

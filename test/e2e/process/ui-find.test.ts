@@ -70,6 +70,42 @@ browserSuite()('the web UI: finding flags', () => {
     expect(await table.getByRole('row').count()).toBe(2);
   });
 
+  it('the flag page shows the lifecycle, marks a flag completed as discarded, and the project warns when SDKs still report it', async () => {
+    const { page } = ui;
+    await page.goto('/projects/alpha/features/alpha-one');
+    const card = page.getByRole('region', { name: 'Lifecycle' });
+    await card.getByText('Pre-live', { exact: true }).first().waitFor();
+    await card.getByRole('button', { name: 'Mark completed' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Mark completed' });
+    await dialog.getByRole('radio', { name: /Discarded/ }).check();
+    await expectAccessible(page);
+    await dialog.getByRole('button', { name: 'Mark completed' }).click();
+    await card.getByRole('button', { name: 'Undo completed' }).waitFor();
+    const read = () => ui.admin<{ feature: { lifecycle: { stage: string; stages: Array<{ stage: string; status: string | null }> } } }>(
+      `{ feature(name: "alpha-one") { lifecycle { stage stages { stage status } } } }`);
+    expect((await read()).feature.lifecycle.stages.at(-1)).toEqual({ stage: 'completed', status: 'discarded' });
+    await expectAccessible(page);
+    await ui.shot('find-lifecycle');
+
+    // An SDK still reports it: the flag page and its project say its code is still in use.
+    const token = await fetch(`${ui.base}/api/admin/api-tokens`, {
+      method: 'POST', headers: { authorization: ADMIN_TOKEN, 'content-type': 'application/json' },
+      body: JSON.stringify({ tokenName: 'find-metrics', type: 'client', environment: 'development', projects: ['alpha'] }),
+    }).then((r) => r.json() as Promise<{ secret: string }>);
+    const start = new Date();
+    const sent = await fetch(`${ui.base}/api/client/metrics`, {
+      method: 'POST', headers: { authorization: token.secret, 'content-type': 'application/json' },
+      body: JSON.stringify({ appName: 'find-metrics', instanceId: 'm-1', bucket: { start: start.toISOString(), stop: new Date(start.getTime() + 1000).toISOString(), toggles: { 'alpha-one': { yes: 1, no: 0 } } } }),
+    });
+    expect(sent.status).toBe(202);
+    await eventually(() => ui.admin<{ feature: { lifecycle: { trafficAfterDiscard: boolean } } }>(`{ feature(name: "alpha-one") { lifecycle { trafficAfterDiscard } } }`),
+      (r) => r.feature.lifecycle.trafficAfterDiscard, 'the warning');
+    await page.goto('/projects/alpha');
+    await page.getByRole('alert').filter({ hasText: 'Discarded flags still in use' }).waitFor();
+    await page.goto('/projects/alpha/features/alpha-one');
+    await card.getByText('Discarded, yet still in use').waitFor();
+  });
+
   it('a name the Node SDK asks for that no flag has shows on the unknown-flags page, and "Create this flag" creates it', async () => {
     const { page } = ui;
     const token = await fetch(`${ui.base}/api/admin/api-tokens`, {

@@ -47,6 +47,7 @@ const ProjectFlagsQuery = graphql(`
       id name description
       featureNaming { pattern example description }
       environments { environment }
+      lifecycleCounts { discardedWithTraffic }
       features(first: $first) { nodes { ...ProjectFlagsRow } pageInfo { hasNextPage endCursor } }
     }
     changeRequestConfig(project: $id) { environment changeRequestsEnabled }

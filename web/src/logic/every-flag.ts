@@ -66,3 +66,13 @@ export function filterChoices(flags: readonly FilterableFlag[]): { projects: str
   const sorted = (s: Set<string>) => [...s].sort((a, b) => a.localeCompare(b));
   return { projects: sorted(projects), types: sorted(types), tags: sorted(tags) };
 }
+
+/** A stage's length, roughly: "5 minutes", "3 hours", "12 days" (the largest whole unit, at least one minute shown as "< 1 minute"). */
+export function stageDuration(ms: number): string {
+  const units: Array<[number, string]> = [[86_400_000, 'day'], [3_600_000, 'hour'], [60_000, 'minute']];
+  for (const [size, name] of units) {
+    const n = Math.floor(ms / size);
+    if (n >= 1) return `${n} ${name}${n === 1 ? '' : 's'}`;
+  }
+  return '< 1 minute';
+}

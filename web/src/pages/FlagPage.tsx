@@ -10,6 +10,7 @@ import { FlagDetails, FlagTags } from './flag/FlagDetails';
 import { FlagEvents } from './flag/FlagEvents';
 import { FlagExposure } from './flag/FlagExposure';
 import { FlagHistory } from './flag/FlagHistory';
+import { FlagLifecycle } from './flag/FlagLifecycle';
 import { FlagUsage } from './flag/FlagUsage';
 import { href, links } from '../routing/links';
 import { useUrlState } from '../routing/useUrlState';
@@ -62,6 +63,8 @@ function FlagView({ projectId, featureName }: { projectId: string; featureName: 
             <Title order={1}>{f.name}</Title>
             {f.archived && <Badge color="orange" size="lg">Archived</Badge>}
             {f.stale && <Badge color="yellow" variant="light" size="lg" tt="none">Stale</Badge>}
+            {!f.stale && f.potentiallyStale && <Badge color="orange" variant="light" size="lg" tt="none">Potentially stale</Badge>}
+            {f.lifecycle.trafficAfterDiscard && <Badge color="red" variant="light" size="lg" tt="none">Discarded, still in use</Badge>}
           </Group>
           <Text size="sm" c="dimmed" mt={4}>
             Project {f.project} · type {f.type} · created {new Date(f.createdAt).toLocaleDateString(undefined, { dateStyle: 'medium' })}
@@ -100,6 +103,7 @@ function FlagView({ projectId, featureName }: { projectId: string; featureName: 
             <Grid.Col span={{ base: 12, lg: 4 }}>
               <Stack gap="md">
                 <FlagDetails flag={f} mayUpdate={!readOnly && allowed.can('UPDATE_FEATURE')} />
+                <FlagLifecycle flag={f} mayUpdate={!readOnly && allowed.can('UPDATE_FEATURE')} />
                 <FlagTags flag={f} mayUpdate={!readOnly && allowed.can('UPDATE_FEATURE')} />
                 <FlagDependencies flag={f} mayUpdate={!readOnly && allowed.can('UPDATE_FEATURE_DEPENDENCY')} />
                 <FlagUsage featureName={f.name} />

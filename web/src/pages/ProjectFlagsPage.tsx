@@ -71,6 +71,13 @@ export default function ProjectFlagsPage() {
         </Group>
       </Group>
       <ProjectNav projectId={projectId} />
+      {project.lifecycleCounts.discardedWithTraffic > 0 && (
+        <Alert color="red" variant="light" my="xs" title="Discarded flags still in use">
+          {project.lifecycleCounts.discardedWithTraffic === 1 ? '1 flag' : `${project.lifecycleCounts.discardedWithTraffic} flags`} marked completed and discarded
+          {' '}still get reported by SDKs: their code is still there.{' '}
+          <Anchor component={Link} to={links.flags({ project: projectId, lifecycle: 'completed' })}>See completed flags</Anchor>
+        </Alert>
+      )}
       {guarded.length > 0 && (
         <Alert color="blue" variant="light" my="xs" title="Change requests">
           Change requests guard {guarded.join(', ')}.{' '}

@@ -32,6 +32,8 @@ export const links = {
   changeRequests: (projectId: string) => href('changeRequests', { projectId }),
   changeRequest: (projectId: string, id: number) => href('changeRequest', { projectId, id }),
   application: (appName: string) => href('application', { appName }),
+  /** The Flags page, filtered (`project`, `lifecycle`, … as its address keeps them). */
+  flags: (filters: Record<string, string | undefined> = {}) => withSearch(href('flags'), filters),
   /** The login page, coming back to `next` once signed in. */
   login: (next?: string) => withSearch(href('login'), { next }),
 };

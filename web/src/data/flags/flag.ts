@@ -10,12 +10,13 @@ import { changeRequestKeys, flagKeys } from '../keys';
 const FlagQuery = graphql(`
   query FlagPageFeature($name: String!) {
     feature(name: $name) {
-      name project type description stale impressionData archived archivedAt createdAt
+      name project type description stale potentiallyStale impressionData archived archivedAt createdAt
+      lifecycle { stage enteredStageAt trafficAfterDiscard stages { stage enteredAt leftAt durationMs status statusValue } }
       tags { type value }
       dependencies { feature enabled variants }
       children
       environments {
-        name type enabled sortOrder lastSeenAt
+        name type enabled sortOrder lastSeenAt lifecycleStage
         strategies {
           id name title disabled sortOrder parameters segmentIds
           segments { id name }
