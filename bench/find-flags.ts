@@ -1,0 +1,83 @@
+/**
+ * Finding flags at 10,000 (issue 44, Speed), in Chromium against the real service on a fresh embedded database
+ * (test/support/ui-browser.ts): 10 projects of 1000 flags each, seeded through GraphQL as admin. Prints, over runs:
+ * - Flags page: a full load of /flags until the rows show and a search has filtered them to one flag (goal ≤ 1 s);
+ * - palette: from a keystroke in the Ctrl+K search box until its results show the match, timed inside the page
+ *   (goal ≤ 100 ms), with the flags already loaded (the first opening loads them, also printed).
+ * Not a test: it prints figures.   npx tsx bench/find-flags.ts [--runs 5] [--projects 10] [--flags 1000]
+ */
+import { ADMIN_PASSWORD, signIn, startUi } from '../test/support/ui-browser';
+import { seededName, seedFlags } from '../test/support/ui-seed';
+
+const arg = (name: string, fallback: number) => { const i = process.argv.indexOf(name); return i > 0 ? Number(process.argv[i + 1]) : fallback; };
+const RUNS = arg('--runs', 5);
+const PROJECTS = arg('--projects', 10);
+const PER_PROJECT = arg('--flags', 1000);
+
+const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
+const p = (xs: number[], q: number) => { const s = sorted(xs); return s[Math.min(s.length - 1, Math.ceil((q / 100) * s.length) - 1)]; };
+const line = (label: string, xs: number[], goal: string) =>
+  console.log(`| ${label.padEnd(52)} | ${String(xs.length).padStart(4)} | ${p(xs, 50).toFixed(1).padStart(8)} ms | ${Math.max(...xs).toFixed(1).padStart(8)} ms | ${goal.padEnd(10)} |`);
+
+async function main(): Promise<void> {
+  const ui = await startUi();
+  try {
+    const { page } = ui;
+    let t = performance.now();
+    for (let i = 0; i < PROJECTS; i++) {
+      await ui.admin(`mutation { createProject(input: { id: "p${i}", name: "Project ${i}" }) { id } }`);
+      await seedFlags(ui.admin, `p${i}`, PER_PROJECT, { prefix: `p${i}-flag`, environments: ['development'] });
+    }
+    const total = PROJECTS * PER_PROJECT;
+    console.log(`# seeded ${total} flags in ${PROJECTS} projects through GraphQL in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+    await page.context().addInitScript({ content: 'window.__name = (f) => f;' });
+    await signIn(page, 'admin', ADMIN_PASSWORD);
+    await page.waitForURL(/\/projects$/);
+
+    const target = seededName(`p${PROJECTS - 1}-flag`, PER_PROJECT - 1);
+    const flagsPage: number[] = [];
+    const table = page.getByRole('table', { name: 'Every flag' });
+    for (let run = 0; run < RUNS; run++) {
+      await page.goto('about:blank');
+      t = performance.now();
+      await page.goto('/flags');
+      await table.getByRole('link', { name: seededName('p0-flag', 0), exact: true }).waitFor({ timeout: 60_000 });
+      await page.getByRole('textbox', { name: 'Search' }).fill(target);
+      await page.getByText(`1 of ${total} flags`).waitFor();
+      flagsPage.push(performance.now() - t);
+    }
+
+    // The palette: opened once (it loads the list if the page has not), then keystrokes timed inside the page.
+    await page.goto('/projects');
+    t = performance.now();
+    await page.keyboard.press('Control+k');
+    const search = page.getByRole('dialog', { name: 'Go to' }).getByRole('searchbox', { name: 'Search' });
+    await search.waitFor();
+    const firstOpen = performance.now() - t;
+    // Consecutive terms give different results (the page is waited on until the list changes).
+    const terms = ['p1-flag-00', 'p2-flag-01', target, 'p5-flag-05', 'p7-flag-09', 'Project 3', 'nothing-like-it'];
+    const keystrokes: number[] = [];
+    for (let run = 0; run < RUNS; run++) {
+      for (const term of terms) {
+        keystrokes.push(await page.evaluate(async (value) => {
+          const input = document.querySelector('input[aria-label="Search"]') as HTMLInputElement;
+          const list = document.getElementById('palette-results')!;
+          const before = list.textContent;
+          const start = performance.now();
+          Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(input, value);
+          input.dispatchEvent(new Event('input', { bubbles: true }));
+          for (let i = 0; i < 600 && list.textContent === before; i++) await new Promise((r) => requestAnimationFrame(r));
+          return performance.now() - start;
+        }, term));
+      }
+    }
+    console.log(`\n| measure (${total} flags) | runs | p50 | max | goal |\n|---|---|---|---|---|`);
+    line('Flags page: load, rows shown, searched to one flag', flagsPage, '≤ 1000 ms');
+    line('palette: first opening (loads every flag)', [firstOpen], '');
+    line('palette: keystroke to results shown', keystrokes, '≤ 100 ms');
+  } finally {
+    await ui.close();
+  }
+}
+
+main().catch((err) => { console.error(err); process.exit(1); });
