@@ -3,6 +3,7 @@ import { BarChart } from '@mantine/charts';
 import { Box, Group, Stack, Text, Tooltip } from '@mantine/core';
 import { useMemo } from 'react';
 import { Rectangle, usePlotArea, useXAxisScale, type BarShapeProps } from 'recharts';
+import classes from './ExposureChart.module.css';
 import { chartOf, markersOf, periodLabel, type ChangeKind, type Exposure, type ExposureView, type Marker } from '../../logic/exposure';
 
 /**
@@ -91,7 +92,7 @@ function ChangeMarker({ marker, x, top, bottom }: { marker: Marker; x: number; t
     <Tooltip withArrow multiline w={260} events={{ hover: true, focus: true, touch: true }}
       label={<><Text size="sm" fw={600}>{marker.text}</Text><Text size="xs">{when} · {marker.change.createdBy}</Text></>}>
       <g tabIndex={0} role="img" aria-label={name} data-change-id={marker.change.id} data-change-type={marker.change.type}
-        data-change-kind={marker.kind} data-period={marker.period} data-time={marker.change.createdAt} style={{ cursor: 'pointer', outline: 'none' }}>
+        data-change-kind={marker.kind} data-period={marker.period} data-time={marker.change.createdAt} className={classes.marker}>
         <line x1={x} x2={x} y1={top} y2={bottom} stroke={color} strokeWidth={2} strokeDasharray="4 3" />
         <path d={`M ${x} ${top - 7} L ${x + 6} ${top} L ${x} ${top + 7} L ${x - 6} ${top} Z`} fill={color} />
         {/* A wider, invisible target than the 2-pixel line, for the pointer. */}
