@@ -65,7 +65,7 @@ export default function PlaygroundPage() {
                 value={environments} onChange={setEnvironments} searchable />
             ) : (
               <Select label="Environment" placeholder="Choose an environment" data={envOptions} value={environment}
-                onChange={setEnvironment} searchable />
+                onChange={setEnvironment} searchable allowDeselect={false} />
             )}
             <MultiSelect label="Projects" placeholder={projects.length ? undefined : 'All projects'} data={projectOptions}
               value={projects} onChange={setProjects} searchable clearable />
