@@ -10,7 +10,8 @@
  *
  * The flush runs every 5 s, the service's default (CLIENT_METRICS_FLUSH_MS); `--flush-ms 1000` shows the cost of
  * flushing five times as often (on 2 shared cores, the database's share of the flush comes out of the intake's).
- * Usage: npm run bench:client-metrics [-- --pg postgresql://postgres@127.0.0.1:5432/postgres] [-- --seconds 3] [-- --flush-ms 5000]
+ * `--unknown N` adds N names no flag has to every bucket (300 distinct in all), which the flush records as unknown flags.
+ * Usage: npm run bench:client-metrics [-- --pg postgresql://postgres@127.0.0.1:5432/postgres] [-- --seconds 3] [-- --flush-ms 5000] [-- --unknown 5]
  */
 import { Worker } from 'node:worker_threads';
 import { percentile, startBenchApp, TOKEN, createApiToken } from './bench-app';
@@ -22,6 +23,8 @@ const pgBase = opt('--pg', process.env.DATABASE_URL ?? 'postgresql://postgres@12
 const seconds = Number(opt('--seconds', '3'));
 const flushMs = Number(opt('--flush-ms', '5000'));
 const TOGGLES_PER_BUCKET = 50;
+/** Names per bucket that no flag has (issue 44: recorded as unknown flags by the flush; not in the counts checked). */
+const UNKNOWN_PER_BUCKET = Number(opt('--unknown', '0'));
 const BODIES = 400;
 
 /** The load generator: `connections` loops over kept-alive connections, each sending one body after the other. */
@@ -87,6 +90,7 @@ function body(i: number): { text: string; yes: number; no: number } {
     yes += t.yes;
     no += t.no;
   }
+  for (let k = 0; k < UNKNOWN_PER_BUCKET; k++) toggles[`bench-unknown-${(i * 7 + k * 13) % 300}`] = { yes: 1, no: 1, variants: {} };
   const start = new Date();
   const appName = `bench-app-${i % 20}`;
   const text = JSON.stringify({
@@ -108,7 +112,7 @@ async function main() {
     console.log(app.describe);
     const clientToken = await createApiToken(app.base, 'bench-client', 'client', 'production', [PROJECT]);
     const bodies = Array.from({ length: BODIES }, (_, i) => body(i));
-    console.log(`node ${process.version}; ${seconds} s per row after 0.5 s of warm-up; ${TOGGLES_PER_BUCKET} features per bucket (${(Buffer.byteLength(bodies[0].text) / 1024).toFixed(1)} kB body); CLIENT_METRICS_FLUSH_MS=${flushMs}`);
+    console.log(`node ${process.version}; ${seconds} s per row after 0.5 s of warm-up; ${TOGGLES_PER_BUCKET} features${UNKNOWN_PER_BUCKET ? ` and ${UNKNOWN_PER_BUCKET} unknown names` : ''} per bucket (${(Buffer.byteLength(bodies[0].text) / 1024).toFixed(1)} kB body); CLIENT_METRICS_FLUSH_MS=${flushMs}`);
     console.log('| request                                   | conns |   req/s | median     | p99        | SQL statements during the row | flushes |');
     console.log('|-------------------------------------------|-------|---------|------------|------------|-------------------------------|---------|');
     for (const connections of [1, 8]) {

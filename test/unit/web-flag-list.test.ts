@@ -26,6 +26,12 @@ describe('flag list logic', () => {
     expect(names({ ...none, state: 'enabled', type: 'release', search: 'a' })).toEqual(['gamma']);
   });
 
+  it('filters by lifecycle stage when the flags carry it', () => {
+    const staged = flags.map((f, i) => ({ ...f, lifecycle: { stage: ['live', 'initial', 'live'][i] } }));
+    expect(filterFlags(staged, { ...none, lifecycle: 'live' }).map((x) => x.name)).toEqual(['beta', 'gamma']);
+    expect(filterFlags(staged, { ...none, lifecycle: null }).map((x) => x.name)).toEqual(['beta', 'Alpha', 'gamma']);
+  });
+
   it('sorts by name, type, creation and last seen (never seen last either way), ties by name', () => {
     const names = (k: Parameters<typeof sortFlags>[1], d: 'asc' | 'desc') => sortFlags(flags, k, d).map((x) => x.name);
     expect(names('name', 'asc')).toEqual(['Alpha', 'beta', 'gamma']);

@@ -36,6 +36,7 @@ graphql(`
     name type description stale createdAt
     tags { type value }
     environments { name enabled lastSeenAt }
+    lifecycle { stage }
     exposure(hoursBack: 24) { totals }
   }
 `);

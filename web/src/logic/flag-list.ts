@@ -21,6 +21,8 @@ export interface FlagListItem {
   createdAt: string;
   tags: FlagTag[];
   environments: FlagEnvironmentState[];
+  /** Its lifecycle stage as GraphQL names it (`preLive`), when the list loaded it. */
+  lifecycle?: { stage: string };
 }
 
 export type FlagState = 'all' | 'enabled' | 'stale';
@@ -35,6 +37,8 @@ export interface FlagFilter {
   /** A tag as tagKey() writes it; null for any. */
   tag: string | null;
   state: FlagState;
+  /** A lifecycle stage (`preLive`); null or absent for any. */
+  lifecycle?: string | null;
 }
 
 export const tagKey = (tag: FlagTag): string => `${tag.type}:${tag.value}`;
@@ -53,7 +57,8 @@ export function filterFlags<F extends FlagListItem>(flags: readonly F[], filter:
     && (filter.type === null || f.type === filter.type)
     && (filter.tag === null || f.tags.some((t) => tagKey(t) === filter.tag))
     && (filter.state === 'all'
-      || (filter.state === 'stale' ? f.stale : f.environments.some((e) => e.enabled))));
+      || (filter.state === 'stale' ? f.stale : f.environments.some((e) => e.enabled)))
+    && (!filter.lifecycle || f.lifecycle?.stage === filter.lifecycle));
 }
 
 const byName = (a: FlagListItem, b: FlagListItem) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);

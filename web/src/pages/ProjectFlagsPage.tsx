@@ -9,6 +9,7 @@ import { NewFlagModal } from '../components/flags/NewFlagModal';
 import { ProjectNav } from '../components/projects/ProjectNav';
 import { useEnvironmentPermissions, useProjectFlags, useSwitchFlag } from '../data/projects';
 import { filterFlags, flagListState, sortFlags, sortParams, tagKey, tagsOf, type FlagState, type SortKey } from '../logic/flag-list';
+import { LIFECYCLE_LABELS } from '../logic/every-flag';
 import { stillListed, toggled, withShown } from '../logic/selection';
 import { links } from '../routing/links';
 import { useUrlState } from '../routing/useUrlState';
@@ -22,7 +23,7 @@ const STATES: Array<{ value: FlagState; label: string }> = [
 ];
 
 /** What the list's address keeps: the search, the filters and the sort (a reload or a shared link shows the same list). */
-const URL_STATE = ['q', 'type', 'tag', 'state', 'sort', 'dir'] as const;
+const URL_STATE = ['q', 'type', 'tag', 'state', 'lifecycle', 'sort', 'dir'] as const;
 
 /**
  * `/projects/:projectId`: the project's flags, searchable, filtered and sorted in the browser (the choices kept in the
@@ -45,7 +46,8 @@ export default function ProjectFlagsPage() {
   const flags = list.data?.flags;
   const tags = useMemo(() => tagsOf(flags ?? []), [flags]);
   const sorted = useMemo(() => sortFlags(flags ?? [], sort.key, sort.direction), [flags, sort]);
-  const shown = useMemo(() => filterFlags(sorted, { search, type, tag, state }), [sorted, search, type, tag, state]);
+  const lifecycle = url.lifecycle;
+  const shown = useMemo(() => filterFlags(sorted, { search, type, tag, state, lifecycle }), [sorted, search, type, tag, state, lifecycle]);
   // What is exported is what is ticked and still in the project (a flag archived since drops out).
   const exportable = useMemo(() => [...stillListed(selected, (flags ?? []).map((f) => f.name))], [selected, flags]);
   const onSelect = useCallback((flag: string, on: boolean) => setSelected((s) => toggled(s, flag, on)), []);
@@ -93,6 +95,9 @@ export default function ProjectFlagsPage() {
         <Select label="Tag" placeholder="Any tag" clearable searchable data={tags.map((t) => tagKey(t))} value={tag} onChange={(v) => setUrl({ tag: v })} w={200}
           nothingFoundMessage="No such tag" />
         <Select label="State" data={STATES} value={state} onChange={(v) => setUrl({ state: v === 'all' ? null : v })} allowDeselect={false} w={190} />
+        <Select label="Lifecycle" placeholder="Any stage" clearable clearButtonProps={{ 'aria-label': 'Clear lifecycle' }} w={160} value={lifecycle}
+          data={Object.entries(LIFECYCLE_LABELS).filter(([v]) => v !== 'archived').map(([value, label]) => ({ value, label }))}
+          onChange={(v) => setUrl({ lifecycle: v })} />
         <Text size="sm" c="dimmed" ml="auto" aria-live="polite">{shown.length === list.data.flags.length ? `${shown.length} flags` : `${shown.length} of ${list.data.flags.length} flags`}</Text>
       </Group>
       {refusal && <ErrorNotice error={refusal.error} title={`${refusal.flag} in ${refusal.environment}: refused`} />}
