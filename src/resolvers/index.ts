@@ -14,6 +14,7 @@ import './feature-environments.resolvers';
 import './feature-move.resolvers';
 import './history.resolvers';
 import './lifecycle.resolvers';
+import './feature-index.resolvers';
 import './exposure.resolvers';
 import './playground.resolvers';
 import './users.resolvers';

@@ -24,7 +24,7 @@ const STAGE_DESCRIPTIONS: Record<LifecycleStageName, string> = {
   completed: 'Marked completed by a user: kept or discarded.',
   archived: 'Archived.',
 };
-const LifecycleStageEnum = builder.enumType('LifecycleStage', {
+export const LifecycleStageEnum = builder.enumType('LifecycleStage', {
   description: 'A stage of a flag’s lifecycle (Unleash 6.2), in the order a flag goes through them.',
   values: {
     initial: { value: 'initial', description: STAGE_DESCRIPTIONS.initial },

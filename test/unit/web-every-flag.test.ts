@@ -5,12 +5,12 @@ import { rankPalette, type PaletteItem } from '../../web/src/logic/palette';
 
 const none: EveryFlagFilters = { q: null, project: null, type: null, tag: null, state: null, lifecycle: null, stale: null };
 const flag = (name: string, over: Partial<FilterableFlag> = {}): FilterableFlag => ({
-  name, project: 'default', type: 'release', description: null, stale: false, potentiallyStale: false, enabled: false, tags: [], lifecycle: { stage: 'initial' }, ...over,
+  name, project: 'default', type: 'release', description: null, stale: false, potentiallyStale: false, enabled: false, tags: [], stage: 'initial', ...over,
 });
 const flags = [
-  flag('checkout-v2', { project: 'shop', enabled: true, lifecycle: { stage: 'live' }, tags: [{ type: 'team', value: 'pay' }] }),
-  flag('new-banner', { description: 'Spring campaign', type: 'experiment', potentiallyStale: true, lifecycle: { stage: 'preLive' } }),
-  flag('old-search', { stale: true, potentiallyStale: true, lifecycle: { stage: 'completed' } }),
+  flag('checkout-v2', { project: 'shop', enabled: true, stage: 'live', tags: [{ type: 'team', value: 'pay' }] }),
+  flag('new-banner', { description: 'Spring campaign', type: 'experiment', potentiallyStale: true, stage: 'preLive' }),
+  flag('old-search', { stale: true, potentiallyStale: true, stage: 'completed' }),
 ];
 const names = (f: Partial<EveryFlagFilters>) => filterFlags(flags, { ...none, ...f }).map((x) => x.name);
 

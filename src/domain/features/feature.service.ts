@@ -13,6 +13,7 @@ import { FeatureArchiveService } from './feature-archive.service';
 import { FeatureCloneService } from './feature-clone.service';
 import { assertFeatureType, assertNameFree, insertFeature } from './feature-create';
 import { FeatureDependencyService } from './feature-dependency.service';
+import { featureIndex, type FeatureIndexEntry } from './feature-index.read-model';
 import { FeatureReadModel, toFeatureType, type FeatureFilter } from './feature.read-model';
 import type { ArchivedFeature, Feature, FeatureSummary, FeatureType } from './feature.shapes';
 import { createSchema, lifetimeSchema, staleSchema, updateSchema, validateSchema, type CreateFeatureInput, type UpdateFeatureInput } from './feature.schemas';
@@ -104,6 +105,11 @@ export class FeatureService {
   /** See FeatureArchiveService.listArchived. */
   listArchived(project?: string): Promise<ArchivedFeature[]> {
     return this.archiving.listArchived(project);
+  }
+
+  /** Every active flag of every project, one compact row each (the Flags page and the command palette search them). */
+  index(): Promise<FeatureIndexEntry[]> {
+    return featureIndex(this.em, Date.now());
   }
 
   async featureTypes(): Promise<FeatureType[]> {

@@ -30,8 +30,7 @@ export function lifecycleOf(source: LifecycleSource, now: number): FeatureLifecy
     enteredStageAt: current.enteredStageAt,
     stages: spans,
     trafficAfterDiscard: completed?.status === 'discarded' && source.lastSeenAt !== null && Date.parse(source.lastSeenAt) > Date.parse(completed.enteredStageAt),
-    // As the project's health report counts it.
-    potentiallyStale: !source.stale && source.lifetimeDays !== null && now - Date.parse(source.createdAt) >= source.lifetimeDays * DAY_MS,
+    potentiallyStale: isPotentiallyStale(source.stale, Date.parse(source.createdAt), source.lifetimeDays, now),
   };
 }
 
@@ -42,4 +41,9 @@ export function lifecycleOf(source: LifecycleSource, now: number): FeatureLifecy
 export function environmentStage(env: { type: string; enabled: boolean; lastSeenAt: string | null }): 'initial' | 'pre-live' | 'live' {
   if (env.lastSeenAt !== null) return env.type === 'production' ? 'live' : 'pre-live';
   return env.enabled ? 'pre-live' : 'initial';
+}
+
+/** Not marked stale, and at least its type's lifetime old at `now` (as the project's health report counts it). */
+export function isPotentiallyStale(stale: boolean, createdAtMs: number, lifetimeDays: number | null, now: number): boolean {
+  return !stale && lifetimeDays !== null && now - createdAtMs >= lifetimeDays * DAY_MS;
 }

@@ -22,7 +22,8 @@ export interface FilterableFlag {
   potentiallyStale: boolean;
   enabled: boolean;
   tags: ReadonlyArray<{ type: string; value: string }>;
-  lifecycle: { stage: string };
+  /** Its lifecycle stage as GraphQL names it (`preLive`). */
+  stage: string;
 }
 
 export const LIFECYCLE_LABELS: Record<string, string> = {
@@ -41,7 +42,7 @@ export function filterFlags<F extends FilterableFlag>(flags: readonly F[], f: Ev
     if (f.tag && !flag.tags.some((t) => `${t.type}:${t.value}` === f.tag)) return false;
     if (f.state === 'on' && !flag.enabled) return false;
     if (f.state === 'off' && flag.enabled) return false;
-    if (f.lifecycle && flag.lifecycle.stage !== f.lifecycle) return false;
+    if (f.lifecycle && flag.stage !== f.lifecycle) return false;
     if (f.stale === 'stale' && !flag.stale) return false;
     if (f.stale === 'potentially' && !(flag.potentiallyStale && !flag.stale)) return false;
     if (f.stale === 'fresh' && (flag.stale || flag.potentiallyStale)) return false;

@@ -63,7 +63,7 @@ const EveryFlagRow = memo(function EveryFlagRow({ index, flag, now }: { index: n
       </td>
       <td className={classes.cell}><Link to={links.project(flag.project)}>{flag.project}</Link></td>
       <td className={classes.cell}>{flag.type}</td>
-      <td className={classes.cell}>{LIFECYCLE_LABELS[flag.lifecycle.stage] ?? flag.lifecycle.stage}</td>
+      <td className={classes.cell}>{LIFECYCLE_LABELS[flag.stage] ?? flag.stage}</td>
       <td className={classes.cell}>
         {flag.stale ? <span className={classes.stale}>stale</span> : flag.potentiallyStale ? 'potentially stale' : <span className={classes.dimmed}>—</span>}
       </td>
