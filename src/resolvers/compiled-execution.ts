@@ -36,10 +36,10 @@ import type { Plugin } from 'graphql-yoga';
 export const COMPILED_ROOT_FIELDS: ReadonlySet<string> = new Set([
   '__typename', '__schema', '__type',
   'addon', 'addonProviders', 'addons', 'apiTokens', 'application', 'applications', 'changeRequestConfig',
-  'contextField', 'contextFields', 'environment', 'environments', 'events', 'eventTypes', 'feature', 'featureAt', 'featureDiff', 'featureTypes', 'featureUsage',
+  'contextField', 'contextFields', 'environment', 'environments', 'events', 'eventTypes', 'feature', 'featureAt', 'featureDiff', 'featureIndex', 'featureTypes', 'featureUsage',
   'features', 'group', 'groups', 'me', 'permissions', 'personalAccessTokens', 'project', 'projects',
   'publicSignupToken', 'publicSignupTokens', 'role', 'roles', 'samlSettings', 'segment', 'segments', 'stateExport',
-  'strategies', 'strategy', 'tag', 'tagType', 'tagTypes', 'tags', 'uiConfig', 'user', 'users', 'validateImport',
+  'strategies', 'strategy', 'tag', 'tagType', 'tagTypes', 'tags', 'uiConfig', 'unknownFlags', 'user', 'users', 'validateImport',
 ]);
 
 /** Query root fields that always run on the standard executor, and why (running them twice would show). */
