@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { iso, isoOrNull } from '../dates';
-import { isPotentiallyStale } from '../lifecycle/lifecycle.rules';
+import { isPotentiallyStale } from './staleness';
 
 /** Every active flag as a search over all of them needs it (the Flags page, the command palette): one row each. */
 export interface FeatureIndexEntry {

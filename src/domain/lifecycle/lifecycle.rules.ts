@@ -1,7 +1,7 @@
+import { isPotentiallyStale } from '../features/staleness';
 import { LIFECYCLE_STAGES, type FeatureLifecycle, type LifecycleSource, type LifecycleStage, type LifecycleStageName } from './lifecycle.shapes';
 
 const order = (s: LifecycleStageName) => LIFECYCLE_STAGES.indexOf(s);
-const DAY_MS = 24 * 3600 * 1000;
 
 /** The stages a flag entered, in lifecycle order: `initial` at its creation, `archived` while it is archived. */
 export function stagesOf(source: LifecycleSource): LifecycleStage[] {
@@ -41,9 +41,4 @@ export function lifecycleOf(source: LifecycleSource, now: number): FeatureLifecy
 export function environmentStage(env: { type: string; enabled: boolean; lastSeenAt: string | null }): 'initial' | 'pre-live' | 'live' {
   if (env.lastSeenAt !== null) return env.type === 'production' ? 'live' : 'pre-live';
   return env.enabled ? 'pre-live' : 'initial';
-}
-
-/** Not marked stale, and at least its type's lifetime old at `now` (as the project's health report counts it). */
-export function isPotentiallyStale(stale: boolean, createdAtMs: number, lifetimeDays: number | null, now: number): boolean {
-  return !stale && lifetimeDays !== null && now - createdAtMs >= lifetimeDays * DAY_MS;
 }

@@ -6,6 +6,7 @@ import type { ProjectOverview } from './feature-overview.read-model';
 import type { OverviewEnvironment, OverviewFeature } from './feature-overview.shapes';
 import { healthRating, projectReportRows } from './health-report.read-model';
 import type { ProjectHealthReport } from './health-report.shapes';
+import { isPotentiallyStale } from '../features/staleness';
 
 /**
  * The project health report (spec endpoint 10, design D5): everything is computed live on each request, with
@@ -92,7 +93,7 @@ export class HealthReportService {
         if (createdMs >= currentMs) createdCurrent++;
         else if (createdMs >= pastMs) createdPast++;
         if (f.stale) { stale++; return; }
-        if (lifetimeDays !== null && now.getTime() - createdMs >= lifetimeDays * DAY_MS) potentiallyStale++;
+        if (isPotentiallyStale(false, createdMs, lifetimeDays, now.getTime())) potentiallyStale++;
       });
       let archivedCurrent = 0;
       let archivedPast = 0;
