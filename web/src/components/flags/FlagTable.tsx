@@ -1,8 +1,8 @@
 import { Checkbox, Switch, Table, UnstyledButton } from '@mantine/core';
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useEffect, useRef, useState } from 'react';
+import { memo, useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import classes from './FlagTable.module.css';
+import { useVirtualRows } from './useVirtualRows';
 import { lastSeen, relativeTime, type FlagListItem, type SortDirection, type SortKey } from '../../logic/flag-list';
 import { SEEN_LABELS, seenLevel } from '../../logic/last-seen';
 import { Sparkline } from './Sparkline';
@@ -61,20 +61,7 @@ function useMinuteClock(): number {
  * aria-rowcount and aria-rowindex tell a screen reader where it is in the whole list).
  */
 export function FlagTable({ projectId, flags, environments, canSwitch, sort, onSort, onSwitch, selection, exposure = false }: FlagTableProps) {
-  const scrollRef = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({
-    count: flags.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
-    paddingStart: HEADER_HEIGHT,
-    overscan: 6,
-    getItemKey: (i) => flags[i].name,
-    // Rows follow the scroll in React's own batch, not synchronously inside each scroll event.
-    useFlushSync: false,
-  });
-  const items = virtualizer.getVirtualItems();
-  const top = items.length ? items[0].start - HEADER_HEIGHT : 0;
-  const bottom = items.length ? virtualizer.getTotalSize() - items[items.length - 1].end : 0;
+  const { scrollRef, items, top, bottom } = useVirtualRows(flags.length, (i) => flags[i].name, ROW_HEIGHT, HEADER_HEIGHT);
   const columns = 5 + environments.length + (selection ? 1 : 0) + (exposure ? 1 : 0);
   const selectedShown = selection ? flags.filter((f) => selection.selected.has(f.name)).length : 0;
   const now = useMinuteClock();

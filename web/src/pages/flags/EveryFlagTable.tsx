@@ -1,8 +1,8 @@
 import { Table } from '@mantine/core';
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useRef } from 'react';
+import { memo } from 'react';
 import { Link } from 'react-router';
 import classes from '../../components/flags/FlagTable.module.css';
+import { useVirtualRows } from '../../components/flags/useVirtualRows';
 import type { EveryFlag } from '../../data/every-flag';
 import { LIFECYCLE_LABELS } from '../../logic/every-flag';
 import { relativeTime } from '../../logic/flag-list';
@@ -18,19 +18,7 @@ const COLUMNS = 7;
  * reader where it is in the whole list).
  */
 export function EveryFlagTable({ flags, now }: { flags: EveryFlag[]; now: number }) {
-  const scrollRef = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({
-    count: flags.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
-    paddingStart: HEADER_HEIGHT,
-    overscan: 6,
-    getItemKey: (i) => flags[i].name,
-    useFlushSync: false,
-  });
-  const items = virtualizer.getVirtualItems();
-  const top = items.length ? items[0].start - HEADER_HEIGHT : 0;
-  const bottom = items.length ? virtualizer.getTotalSize() - items[items.length - 1].end : 0;
+  const { scrollRef, items, top, bottom } = useVirtualRows(flags.length, (i) => flags[i].name, ROW_HEIGHT, HEADER_HEIGHT);
   return (
     <div ref={scrollRef} style={{ maxHeight: 'max(360px, calc(100vh - 320px))', overflow: 'auto', contain: 'content' }}>
       <Table stickyHeader layout="fixed" highlightOnHover aria-label="Every flag" aria-rowcount={flags.length + 1} miw={900}>
