@@ -1,4 +1,5 @@
 import { Router, type Request } from 'express';
+import { restStages } from '../domain/lifecycle/lifecycle.rules';
 import { services } from './context';
 
 const featurePath = '/projects/:projectId/features/:featureName/lifecycle';
@@ -13,13 +14,11 @@ export function lifecycleRouter(): Router {
   });
   r.post(`${featurePath}/complete`, async (req, res) => {
     const { projectId, featureName } = params(req);
-    await services(req).lifecycle.complete(projectId, featureName, req.body);
-    res.json(await services(req).lifecycle.stages(projectId, featureName));
+    res.json(restStages(await services(req).lifecycle.complete(projectId, featureName, req.body)));
   });
   r.post(`${featurePath}/uncomplete`, async (req, res) => {
     const { projectId, featureName } = params(req);
-    await services(req).lifecycle.uncomplete(projectId, featureName);
-    res.json(await services(req).lifecycle.stages(projectId, featureName));
+    res.json(restStages(await services(req).lifecycle.uncomplete(projectId, featureName)));
   });
   return r;
 }

@@ -42,3 +42,7 @@ export function environmentStage(env: { type: string; enabled: boolean; lastSeen
   if (env.lastSeenAt !== null) return env.type === 'production' ? 'live' : 'pre-live';
   return env.enabled ? 'pre-live' : 'initial';
 }
+
+/** A lifecycle's stages as REST lists them (without the spans GraphQL adds). */
+export const restStages = (lifecycle: FeatureLifecycle): LifecycleStage[] =>
+  lifecycle.stages.map(({ leftStageAt: _left, durationMs: _duration, ...stage }) => stage);
