@@ -13,7 +13,8 @@ import { allowedQuery } from './session';
 
 const ProjectsQuery = graphql(`query Projects { projects { id name description health featureCount memberCount } }`);
 
-export const useProjects = () => useQuery({ queryKey: projectKeys.list(), queryFn: () => gql(ProjectsQuery) });
+/** The projects; `enabled` false reads nothing yet (the command palette before it opens). */
+export const useProjects = (enabled = true) => useQuery({ queryKey: projectKeys.list(), queryFn: () => gql(ProjectsQuery), enabled });
 
 /** What a project's coming or renaming makes stale: every list that offers projects by name. */
 const projectNamesStale = () => [projectKeys.list(), playgroundKeys.options(), eventKeys.filters(), integrationKeys.scopes(), definitionKeys.segmentProjects()];

@@ -19,8 +19,8 @@ const ACTIONS: Array<{ label: string; to: string }> = [
 
 /**
  * Ctrl+K (⌘K on a Mac), or the header's button: a dialog with a search box that jumps to any flag (of every project),
- * project, page or common action by typing. Flags are loaded the first time it opens (the Flags page's list, shared);
- * ranking runs in memory, so results follow each keystroke.
+ * project, page or common action by typing. Flags and projects are loaded the first time it opens (shared with their
+ * pages), not with every page; ranking runs in memory, so results follow each keystroke.
  */
 export function CommandPalette({ nav }: { nav: NavSection[] }) {
   const [opened, setOpened] = useState(false);
@@ -28,7 +28,7 @@ export function CommandPalette({ nav }: { nav: NavSection[] }) {
   const [active, setActive] = useState(0);
   const navigate = useNavigate();
   const flags = useEveryFlag(opened);
-  const projects = useProjects();
+  const projects = useProjects(opened);
   const open = () => { setTyped(''); setActive(0); setOpened(true); };
   useHotkeys([['mod+K', () => (opened ? setOpened(false) : open())]], []);
 
