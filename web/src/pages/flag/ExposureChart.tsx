@@ -4,7 +4,7 @@ import { Box, Group, Stack, Text, Tooltip } from '@mantine/core';
 import { useMemo } from 'react';
 import { Rectangle, usePlotArea, useXAxisScale, type BarShapeProps } from 'recharts';
 import classes from './ExposureChart.module.css';
-import { chartOf, markersOf, periodLabel, type ChangeKind, type Exposure, type ExposureView, type Marker } from '../../logic/exposure';
+import { chartOf, countText, momentText, markersOf, periodLabel, type ChangeKind, type Exposure, type ExposureView, type Marker } from '../../logic/exposure';
 
 /**
  * The exposure chart itself (issue 44), loaded only when a flag page shows it (a chunk of its own: @mantine/charts and
@@ -60,7 +60,7 @@ function EnvironmentChart({ exposure, environment, view }: { exposure: Exposure;
           <BarChart h={220} data={rows} dataKey="t" type="stacked" withLegend legendProps={{ verticalAlign: 'bottom', height: 40 }}
             series={series.map((s) => ({ name: s.key, label: s.label, color: s.color }))}
             xAxisProps={{ tickFormatter: label }} tooltipProps={{ labelFormatter: label }}
-            valueFormatter={(v) => v.toLocaleString()} barProps={(s) => ({ shape: shape(s.name) })}>
+            valueFormatter={countText} barProps={(s) => ({ shape: shape(s.name) })}>
             <ChangeMarkers markers={markers} />
           </BarChart>
         )}
@@ -86,7 +86,7 @@ function ChangeMarkers({ markers }: { markers: Marker[] }) {
 
 function ChangeMarker({ marker, x, top, bottom }: { marker: Marker; x: number; top: number; bottom: number }) {
   const color = MARKER_COLORS[marker.kind];
-  const when = new Date(marker.change.createdAt).toLocaleString();
+  const when = momentText(marker.change.createdAt);
   const name = `${marker.text}, ${when}, by ${marker.change.createdBy}`;
   return (
     <Tooltip withArrow multiline w={260} events={{ hover: true, focus: true, touch: true }}

@@ -1,5 +1,5 @@
 import { Box, Table, Text } from '@mantine/core';
-import { describeChange, periodLabel, tableRows, variantText, type Exposure } from '../../logic/exposure';
+import { countText, momentText, describeChange, periodLabel, tableRows, variantText, type Exposure } from '../../logic/exposure';
 
 /**
  * The exposure chart's numbers and markers as tables (issue 44): what a screen reader, a keyboard or a copy-paste gets
@@ -30,8 +30,8 @@ export function ExposureTables({ exposure }: { exposure: Exposure }) {
                 <Table.Tr key={`${r.environment} ${r.timestamp}`} data-period={r.timestamp} data-environment={r.environment}>
                   <Table.Td>{r.environment}</Table.Td>
                   <Table.Td><time dateTime={r.timestamp}>{periodLabel(r.timestamp, exposure.granularity, spansDays)}</time></Table.Td>
-                  <Table.Td ta="right">{r.yes.toLocaleString()}</Table.Td>
-                  <Table.Td ta="right">{r.no.toLocaleString()}</Table.Td>
+                  <Table.Td ta="right">{countText(r.yes)}</Table.Td>
+                  <Table.Td ta="right">{countText(r.no)}</Table.Td>
                   <Table.Td>{variantText(r.variants)}</Table.Td>
                 </Table.Tr>
               ))}
@@ -52,7 +52,7 @@ export function ExposureTables({ exposure }: { exposure: Exposure }) {
           <Table.Tbody>
             {exposure.changes.map((c) => (
               <Table.Tr key={c.id} data-change-type={c.type}>
-                <Table.Td><time dateTime={c.createdAt}>{new Date(c.createdAt).toLocaleString()}</time></Table.Td>
+                <Table.Td><time dateTime={c.createdAt}>{momentText(c.createdAt)}</time></Table.Td>
                 <Table.Td>{describeChange(c)}</Table.Td>
                 <Table.Td>{c.createdBy}</Table.Td>
               </Table.Tr>
