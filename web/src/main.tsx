@@ -8,7 +8,7 @@ import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { ApiError } from './api/errors';
 import { noteFailure } from './api/outage';
-import { router } from './routes';
+import { createAppRouter } from './routes';
 import { links } from './routing/links';
 import { cssVariables, theme } from './theme';
 
@@ -44,6 +44,8 @@ const queryClient = new QueryClient({
     },
   },
 });
+
+const router = createAppRouter(queryClient);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { gql } from '../api/client';
 import { graphql } from '../gql';
 import type { EveryFlagQuery } from '../gql/graphql';
@@ -17,5 +17,7 @@ export type EveryFlag = EveryFlagQuery['featureIndex'][number];
 /** One request for every flag: the service answers 10,000 in one statement. */
 const loadEveryFlag = async (): Promise<EveryFlag[]> => (await gql(EveryFlagDocument)).featureIndex;
 
-export const useEveryFlag = (enabled = true) =>
-  useQuery({ queryKey: flagKeys.everyFlag(), queryFn: loadEveryFlag, enabled, staleTime: 30_000 });
+/** Every flag, as the Flags page and the palette read it and as the Flags route asks for it on entering (routing/prefetch.ts). */
+export const everyFlagQuery = () => queryOptions({ queryKey: flagKeys.everyFlag(), queryFn: loadEveryFlag, staleTime: 30_000 });
+
+export const useEveryFlag = (enabled = true) => useQuery({ ...everyFlagQuery(), enabled });

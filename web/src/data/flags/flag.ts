@@ -1,4 +1,4 @@
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { queryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { gql } from '../../api/client';
 import { graphql } from '../../gql';
 import type { FlagPageFeatureQuery } from '../../gql/graphql';
@@ -33,7 +33,13 @@ export type Flag = FlagPageFeatureQuery['feature'];
 export type FlagEnvironment = Flag['environments'][number];
 export type FlagStrategy = FlagEnvironment['strategies'][number];
 
-export const useFlag = (name: string) => useQuery({ queryKey: flagKeys.flag(name), queryFn: () => gql(FlagQuery, { name }) });
+/**
+ * The flag, as the page reads it and as its route asks for it on entering (routing/prefetch.ts). Fresh for a few seconds,
+ * so the page mounting just after the route's request does not ask again; a change invalidates it regardless.
+ */
+export const flagQuery = (name: string) => queryOptions({ queryKey: flagKeys.flag(name), queryFn: () => gql(FlagQuery, { name }), staleTime: 5_000 });
+
+export const useFlag = (name: string) => useQuery(flagQuery(name));
 
 const ChangeRequestConfigQuery = graphql(`
   query FlagPageChangeRequestConfig($project: String!) { changeRequestConfig(project: $project) { environment changeRequestsEnabled requiredApprovals } }

@@ -1,16 +1,14 @@
 import { Card, Group, Loader, SegmentedControl, Select, Text, Title } from '@mantine/core';
 import { lazy, Suspense } from 'react';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { useFlagExposure } from '../../data/flags/exposure';
+import { EXPOSURE_URL_STATE, exposureParamsOf, useFlagExposure } from '../../data/flags/exposure';
 import { RANGES, rangeOf } from '../../logic/exposure';
 import { useUrlState } from '../../routing/useUrlState';
 import { ExposureTables } from './ExposureTables';
 
-// The chart library is loaded when a flag page first shows a chart, not with the page (nor the first route).
+// The chart library is loaded with a flag page (its route asks for it on entering: routing/prefetch.ts), not with the
+// first route.
 const ExposureChart = lazy(() => import('./ExposureChart'));
-
-/** The section's choices, kept in the address so a shared link shows the same chart. */
-const URL_STATE = ['range', 'per', 'show', 'app', 'env'] as const;
 
 /**
  * The flag's exposure (issue 44): how often SDKs evaluated it to on and off (or handed out each variant) per hour or
@@ -18,11 +16,12 @@ const URL_STATE = ['range', 'per', 'show', 'app', 'env'] as const;
  * time axis, and the same numbers as tables.
  */
 export function FlagExposure({ featureName, environments }: { featureName: string; environments: readonly string[] }) {
-  const [url, setUrl] = useUrlState(URL_STATE);
+  // The section's choices are kept in the address, so a shared link shows the same chart.
+  const [url, setUrl] = useUrlState(EXPOSURE_URL_STATE);
   const range = rangeOf(url.range);
-  const granularity = url.per === 'day' ? 'day' : 'hour';
+  const params = exposureParamsOf((name) => url[name]);
   const view = url.show === 'variants' ? 'variants' : 'onoff';
-  const exposure = useFlagExposure(featureName, { hoursBack: range.hoursBack, granularity, appName: url.app, environment: url.env });
+  const exposure = useFlagExposure(featureName, params);
   const data = exposure.data;
   const appChoices = [...new Set([...(data?.applications ?? []), ...(url.app ? [url.app] : [])])];
   const envChoices = [...new Set([...environments, ...(data?.environments ?? []), ...(url.env ? [url.env] : [])])];
@@ -33,7 +32,7 @@ export function FlagExposure({ featureName, environments }: { featureName: strin
       <Group gap="sm" align="flex-end" mb="sm">
         <SegmentedControl aria-label="Time range" size="xs" value={range.value} data={RANGES.map((r) => ({ value: r.value, label: r.label }))}
           onChange={(v) => setUrl({ range: v === '24h' ? null : v })} />
-        <SegmentedControl aria-label="Periods" size="xs" value={granularity}
+        <SegmentedControl aria-label="Periods" size="xs" value={params.granularity}
           data={[{ value: 'hour', label: 'Per hour' }, { value: 'day', label: 'Per day' }]} onChange={(v) => setUrl({ per: v === 'day' ? v : null })} />
         <SegmentedControl aria-label="Bars" size="xs" value={view}
           data={[{ value: 'onoff', label: 'On / off' }, { value: 'variants', label: 'Variants' }]} onChange={(v) => setUrl({ show: v === 'variants' ? v : null })} />
