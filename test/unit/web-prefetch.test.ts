@@ -1,8 +1,5 @@
-import { afterEach, describe, expect, it, jest } from '@jest/globals';
+import { afterEach, describe, expect, it } from '@jest/globals';
 import { QueryClient } from '@tanstack/react-query';
-
-// The chart's chunk (uPlot, canvas) is not for node: the route only needs to have asked for it.
-jest.mock('../../web/src/pages/flag/ExposureChart', () => ({ __esModule: true, default: () => null }));
 
 import { everyFlagQuery } from '../../web/src/data/every-flag';
 import { EXPOSURE_URL_STATE, exposureParamsOf, exposureQuery } from '../../web/src/data/flags/exposure';

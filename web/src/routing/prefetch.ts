@@ -18,11 +18,7 @@ export const PREFETCH: Partial<Record<LazyRouteName, Prefetch>> = {
     const overview = !search.get('tab') || search.get('tab') === 'overview';
     return Promise.all([
       client.prefetchQuery(flagQuery(featureName)),
-      ...(overview ? [
-        client.prefetchQuery(exposureQuery(featureName, exposureParamsOf((name) => search.get(name)))),
-        // The overview's exposure chart and its library: a chunk of their own (pages/flag/ExposureChart.tsx).
-        import('../pages/flag/ExposureChart'),
-      ] : []),
+      overview ? client.prefetchQuery(exposureQuery(featureName, exposureParamsOf((name) => search.get(name)))) : null,
     ]);
   },
 };

@@ -6,9 +6,10 @@ import { RANGES, rangeOf } from '../../logic/exposure';
 import { useUrlState } from '../../routing/useUrlState';
 import { ExposureTables } from './ExposureTables';
 
-// The chart library is loaded with a flag page (its route asks for it on entering: routing/prefetch.ts), not with the
-// first route.
-const ExposureChart = lazy(() => import('./ExposureChart'));
+// The chart and its library are a chunk of their own, asked for as soon as the flag page's code runs (not when the
+// data has come): the page shows it on its overview. The first route never loads it.
+const chart = import('./ExposureChart');
+const ExposureChart = lazy(() => chart);
 
 /**
  * The flag's exposure (issue 44): how often SDKs evaluated it to on and off (or handed out each variant) per hour or
