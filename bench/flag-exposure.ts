@@ -52,7 +52,7 @@ async function main(): Promise<void> {
         const t = performance.now();
         await page.goto(`/projects/${PROJECT}/features/${FLAG}?${query}`);
         await page.getByRole('heading', { level: 1, name: FLAG }).waitFor();
-        for (const env of ['development', 'production']) await page.locator(`figure[data-environment="${env}"] g[data-series]`).first().waitFor({ timeout: 30_000 });
+        for (const env of ['development', 'production']) await page.locator(`figure[data-environment="${env}"] [data-chart][data-drawn]`).waitFor({ timeout: 30_000 });
         times.push(performance.now() - t);
         requests.push(await page.evaluate(() => {
           const entries = performance.getEntriesByType('resource').filter((e) => e.name.endsWith('/graphql')) as PerformanceResourceTiming[];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { exposureWindow, periodsOf } from '../../src/domain/metrics/exposure-window';
-import { chartOf, describeChange, markersOf, rangeOf, tableRows, type Exposure } from '../../web/src/logic/exposure';
+import { chartOf, chartSummary, describeChange, markersOf, rangeOf, stackedMax, tableRows, tickLabel, type Exposure } from '../../web/src/logic/exposure';
 import { seenLevel, sparklineLabel, sparklinePoints } from '../../web/src/logic/last-seen';
 
 const H = 3_600_000;
@@ -27,12 +27,29 @@ const exposure: Exposure = {
 };
 
 describe('the exposure chart\'s data (web/src/logic/exposure.ts)', () => {
-  it('stacks on/off per period of one environment, or its variants under keys that any name can have', () => {
-    expect(chartOf(exposure, 'development', 'onoff').rows).toEqual([{ t: t(10), yes: 4, no: 1 }, { t: t(11), yes: 0, no: 0 }, { t: t(12), yes: 2, no: 0 }]);
+  it('lays out on/off per period of one environment, or its variants under keys that any name can have, as uPlot\'s columns', () => {
+    const s = (hour: number) => Date.parse(t(hour)) / 1000;
+    const onoff = chartOf(exposure, 'development', 'onoff');
+    expect(onoff).toMatchObject({ x: [s(10), s(11), s(12)], end: s(13), values: [[4, 0, 2], [1, 0, 0]] });
+    expect(onoff.series.map((x) => x.key)).toEqual(['yes', 'no']);
     const variants = chartOf(exposure, 'development', 'variants');
-    expect(variants.series.map((s) => [s.key, s.label])).toEqual([['v0', 'a.b'], ['v1', 'blue']]);
-    expect(variants.rows).toEqual([{ t: t(10), v0: 1, v1: 3 }, { t: t(11), v0: 0, v1: 0 }, { t: t(12), v0: 0, v1: 2 }]);
+    expect(variants.series.map((x) => [x.key, x.label])).toEqual([['v0', 'a.b'], ['v1', 'blue']]);
+    expect(variants.values).toEqual([[1, 0, 0], [3, 0, 2]]);
     expect(chartOf(exposure, 'production', 'variants').series).toEqual([]);
+  });
+
+  it('tops the count axis at the tallest stack of the series shown, and names each series\' total', () => {
+    expect(stackedMax([[4, 0, 2], [1, 9, 0]])).toBe(9);
+    expect(stackedMax([[4, 0, 2], [3, 1, 0]])).toBe(7);
+    expect(stackedMax([[4, 0, 2], [3, 1, 0]], (s) => s === 1)).toBe(3);
+    expect(stackedMax([])).toBe(0);
+    expect(chartSummary(chartOf(exposure, 'development', 'onoff'), 'development', 'hour')).toBe('development, evaluations per hour over 3 hours: 6 On (yes), 1 Off (no)');
+  });
+
+  it('labels a time axis tick with its day at local midnight, else its time', () => {
+    const local = (h: number, m = 0) => new Date(2026, 10, 29, h, m).getTime() / 1000;
+    expect(tickLabel(local(0))).toBe(new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' }).format(new Date(2026, 10, 29)));
+    expect(tickLabel(local(6, 30))).toBe(new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' }).format(new Date(2026, 10, 29, 6, 30)));
   });
 
   it('puts each change of an environment (or of none) in its period, at its minute; others and those outside are left out', () => {

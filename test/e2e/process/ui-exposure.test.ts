@@ -12,7 +12,8 @@ import { ADMIN_PASSWORD, ADMIN_TOKEN, browserSuite, eventually, expectAccessible
  * current hour through `POST /api/client/metrics`, and a switch and a strategy change through the admin API; with the
  * service stopped, the hours before are written into its embedded database as SDKs would have left them, and the two
  * changes moved back to the hours they stand for. The UI then runs on that database: the chart's bars and markers
- * (read from their data attributes, not pixels), its table and the project list's sparkline must show those numbers.
+ * (read from the data its uPlot instance draws and from the markers' attributes, not pixels), its table and the project
+ * list's sparkline must show those numbers.
  */
 let ui: UiHarness;
 let dir: string;
@@ -76,14 +77,26 @@ browserSuite()('the web UI: a flag\'s exposure chart', () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  /** The bars drawn in an environment's chart: `period series` → count, zero bars left out. */
-  const bars = (region: Locator, environment: string) => region.locator(`figure[data-environment="${environment}"] g[data-series]`).evaluateAll((nodes) =>
-    Object.fromEntries(nodes.filter((n) => n.getAttribute('data-value') !== '0').map((n) => [`${n.getAttribute('data-period')} ${n.getAttribute('data-series')}`, Number(n.getAttribute('data-value'))])));
+  /**
+   * The bars drawn in an environment's chart: `period series` → count, zero bars left out. Read from the data its uPlot
+   * instance draws (kept on the chart's root), each series' own counts, under the label its legend shows.
+   */
+  const bars = (region: Locator, environment: string) => region.locator(`figure[data-environment="${environment}"] [data-chart]`).evaluate((root) => {
+    const u = (root as HTMLElement & { uplot: { data: ArrayLike<number | null>[]; series: Array<{ label: string }> } }).uplot;
+    const out: Record<string, number> = {};
+    for (let s = 1; s < u.data.length; s++) {
+      for (let i = 0; i < u.data[0].length; i++) {
+        const v = u.data[s][i];
+        if (v) out[`${new Date(u.data[0][i]! * 1000).toISOString()} ${u.series[s].label}`] = v;
+      }
+    }
+    return out;
+  });
 
   const openFlag = async (page: Page, query = '') => {
     await page.goto(`/projects/default/features/${FLAG}${query}`);
     const region = page.getByRole('region', { name: 'Exposure' });
-    await region.locator('figure[data-environment="development"] g[data-series]').first().waitFor({ state: 'attached' });
+    await region.locator('figure[data-environment="development"] [data-chart][data-drawn]').waitFor({ state: 'attached' });
     return region;
   };
 
@@ -94,18 +107,28 @@ browserSuite()('the web UI: a flag\'s exposure chart', () => {
     const region = await openFlag(page);
 
     expect(await bars(region, 'development')).toEqual({
-      [`${at(3)} yes`]: 40, [`${at(3)} no`]: 10,
-      [`${at(2)} yes`]: 25, [`${at(2)} no`]: 5,
-      [`${at(0)} yes`]: 7, [`${at(0)} no`]: 3,
+      [`${at(3)} On (yes)`]: 40, [`${at(3)} Off (no)`]: 10,
+      [`${at(2)} On (yes)`]: 25, [`${at(2)} Off (no)`]: 5,
+      [`${at(0)} On (yes)`]: 7, [`${at(0)} Off (no)`]: 3,
     });
-    const markers = await region.locator('g[data-change-type]').evaluateAll((nodes) => nodes.map((n) => [n.getAttribute('data-change-type'), n.getAttribute('data-period'), n.getAttribute('data-time')]));
+    const markers = await region.locator('figure [data-change-type]').evaluateAll((nodes) => nodes.map((n) => [n.getAttribute('data-change-type'), n.getAttribute('data-period'), n.getAttribute('data-time')]));
     expect(markers).toEqual([
       ['feature-environment-enabled', at(2), at(2, 20)],
       ['feature-strategy-update', at(1), at(1, 10)],
     ]);
 
+    // The pointer on an hour's bar (past the switch's marker): the legend tells that hour's own counts, not the stack's top.
+    const chart = region.locator('figure[data-environment="development"] [data-chart]');
+    await chart.scrollIntoViewIfNeeded();
+    const [px, py] = await chart.evaluate((root, start) => {
+      const u = (root as HTMLElement & { uplot: { over: HTMLElement; valToPos(v: number, scale: string): number } }).uplot;
+      const r = u.over.getBoundingClientRect();
+      return [r.left + u.valToPos(start + 45 * 60, 'x'), r.bottom - 2];
+    }, Date.parse(at(2)) / 1000);
+    await page.mouse.move(px, py);
+    await eventually(() => chart.locator('.u-legend .u-value').allInnerTexts(), (v) => v.slice(1).join() === '25,5', 'the legend at the hour');
     // Hovering a marker tells the change.
-    await region.locator('g[data-change-type="feature-environment-enabled"] rect').hover();
+    await region.locator('figure [data-change-type="feature-environment-enabled"]').hover();
     await page.getByRole('tooltip').filter({ hasText: 'Switched on in development' }).waitFor();
     await page.mouse.move(0, 0);
 
@@ -124,21 +147,21 @@ browserSuite()('the web UI: a flag\'s exposure chart', () => {
 
     // The variants stacked instead, and the application filter.
     await region.getByRole('radiogroup', { name: 'Bars' }).getByText('Variants', { exact: true }).click();
-    await eventually(() => bars(region, 'development'), (b) => b[`${at(2)} v0`] === 15, 'variant bars');
-    expect(await bars(region, 'development')).toEqual({ [`${at(2)} v0`]: 15, [`${at(2)} v1`]: 10, [`${at(0)} v0`]: 4, [`${at(0)} v1`]: 3 });
+    await eventually(() => bars(region, 'development'), (b) => b[`${at(2)} blue`] === 15, 'variant bars');
+    expect(await bars(region, 'development')).toEqual({ [`${at(2)} blue`]: 15, [`${at(2)} green`]: 10, [`${at(0)} blue`]: 4, [`${at(0)} green`]: 3 });
     await region.getByRole('textbox', { name: 'Application' }).click();
     await page.getByRole('option', { name: 'checkout', exact: true }).click();
     await page.waitForURL(/app=checkout/);
     // Every count came from that application: the same bars, now of it alone.
     await eventually(() => region.getAttribute('data-loading'), (busy) => busy === null, 'the filtered chart');
-    expect(await bars(region, 'development')).toEqual({ [`${at(2)} v0`]: 15, [`${at(2)} v1`]: 10, [`${at(0)} v0`]: 4, [`${at(0)} v1`]: 3 });
+    expect(await bars(region, 'development')).toEqual({ [`${at(2)} blue`]: 15, [`${at(2)} green`]: 10, [`${at(0)} blue`]: 4, [`${at(0)} green`]: 3 });
     expect(ui.seen.consoleErrors).toEqual([]);
   });
 
   it('keeps 30 days: the 30-day range shows the same hours, and days sum them', async () => {
     const { page } = ui;
     const region = await openFlag(page, '?range=30d');
-    expect(await bars(region, 'development')).toMatchObject({ [`${at(3)} yes`]: 40, [`${at(0)} no`]: 3 });
+    expect(await bars(region, 'development')).toMatchObject({ [`${at(3)} On (yes)`]: 40, [`${at(0)} Off (no)`]: 3 });
     await region.getByRole('radiogroup', { name: 'Periods' }).getByText('Per day', { exact: true }).click();
     await page.waitForURL(/per=day/);
     // Every evaluation of the hours, on and off, falls in one of the days (the 30 days begin long before the data).

@@ -1,5 +1,5 @@
 /**
- * A flag's exposure chart as the flag page draws it (issue 44): the ranges it offers, its rows per environment, the
+ * A flag's exposure chart as the flag page draws it (issue 44): the ranges it offers, its columns per environment, the
  * flag's changes placed on the time axis, and the table of the same numbers. Plain computations over what
  * `Feature.exposure` answers, unit tested in test/unit/web-exposure.test.ts.
  */
@@ -46,38 +46,61 @@ export interface Exposure {
   changes: readonly ExposureChange[];
 }
 
-/** One bar of the chart: its period (`t`, the x value) and a number per series key. */
-export type ChartRow = { t: string } & Record<string, number | string>;
-
 export interface ChartSeries {
-  /** The key of the rows' number (variant names may hold any character, so they get `v0`, `v1`, …). */
+  /** The series' key (variant names may hold any character, so they get `v0`, `v1`, …). */
   key: string;
   label: string;
   color: string;
 }
 
-const VARIANT_COLORS = ['violet.6', 'cyan.6', 'orange.6', 'pink.6', 'lime.7', 'indigo.6', 'teal.6', 'grape.6', 'yellow.7', 'blue.4'];
+/**
+ * One environment's chart in the columns uPlot draws: period starts in Unix seconds (`x`), where the last period ends
+ * (`end`), and per series its own count per period (`values[s][i]`, not stacked: the chart stacks them when it draws).
+ */
+export interface ChartData {
+  x: number[];
+  end: number;
+  series: ChartSeries[];
+  values: number[][];
+}
 
-/** The rows and series of one environment's chart: a row per period, stacking on/off or the variants. */
-export function chartOf(exposure: Exposure, environment: string, view: ExposureView): { rows: ChartRow[]; series: ChartSeries[] } {
+const VARIANT_COLORS = ['violet.6', 'cyan.6', 'orange.6', 'pink.6', 'lime.7', 'indigo.6', 'teal.6', 'grape.6', 'yellow.7', 'blue.4'];
+const seconds = (iso: string) => Date.parse(iso) / 1000;
+
+/** The columns of one environment's chart: a period each, stacking on/off or the variants. */
+export function chartOf(exposure: Exposure, environment: string, view: ExposureView): ChartData {
   const buckets = exposure.buckets.filter((b) => b.environment === environment);
+  const x = buckets.map((b) => seconds(b.timestamp));
+  const end = seconds(exposure.to);
   if (view === 'onoff') {
     return {
-      rows: buckets.map((b) => ({ t: b.timestamp, yes: b.yes, no: b.no })),
+      x, end, values: [buckets.map((b) => b.yes), buckets.map((b) => b.no)],
       series: [{ key: 'yes', label: 'On (yes)', color: 'teal.6' }, { key: 'no', label: 'Off (no)', color: 'gray.5' }],
     };
   }
   const names = [...new Set(buckets.flatMap((b) => b.variants.map((v) => v.name)))].sort();
-  const keyOf = new Map(names.map((n, i) => [n, `v${i}`]));
-  return {
-    rows: buckets.map((b) => {
-      const row: ChartRow = { t: b.timestamp };
-      for (const n of names) row[keyOf.get(n)!] = 0;
-      for (const v of b.variants) row[keyOf.get(v.name)!] = v.count;
-      return row;
-    }),
-    series: names.map((n, i) => ({ key: keyOf.get(n)!, label: n, color: VARIANT_COLORS[i % VARIANT_COLORS.length] })),
-  };
+  const index = new Map(names.map((n, i) => [n, i]));
+  const values = names.map(() => buckets.map(() => 0));
+  buckets.forEach((b, i) => { for (const v of b.variants) values[index.get(v.name)!][i] = v.count; });
+  return { x, end, values, series: names.map((n, i) => ({ key: `v${i}`, label: n, color: VARIANT_COLORS[i % VARIANT_COLORS.length] })) };
+}
+
+/** The tallest stack of the series shown (those `shown` says yes to): the top of the chart's count axis. */
+export function stackedMax(values: readonly number[][], shown: (s: number) => boolean = () => true): number {
+  let max = 0;
+  for (let i = 0; i < (values[0]?.length ?? 0); i++) {
+    let sum = 0;
+    values.forEach((v, s) => { if (shown(s)) sum += v[i]; });
+    max = Math.max(max, sum);
+  }
+  return max;
+}
+
+/** What the chart's canvas says to a screen reader: each series' total (the tables below hold every period). */
+export function chartSummary(chart: ChartData, environment: string, granularity: Granularity): string {
+  const totals = chart.series.map((s, i) => `${countText(chart.values[i].reduce((a, b) => a + b, 0))} ${s.label}`);
+  const n = chart.x.length;
+  return `${environment}, evaluations per ${granularity} over ${countText(n)} ${granularity}${n === 1 ? '' : 's'}: ${totals.join(', ')}`;
 }
 
 export type ChangeKind = 'switch' | 'strategy' | 'variants';
@@ -162,6 +185,12 @@ export const momentText = (iso: string): string => MOMENT.format(new Date(iso));
 
 /** A count as the chart and its table show it: grouped digits in the reader's locale. */
 export const countText = (n: number): string => COUNT.format(n);
+
+/** A tick of the chart's time axis (Unix seconds): the day at a local midnight, else the time. */
+export function tickLabel(secs: number): string {
+  const d = new Date(secs * 1000);
+  return d.getHours() === 0 && d.getMinutes() === 0 ? DAY.format(d) : TIME.format(d);
+}
 
 /** A period's start as its axis and table show it: the time of an hour (with the day when the range spans days), or the day. */
 export function periodLabel(iso: string, granularity: Granularity, spansDays: boolean): string {
