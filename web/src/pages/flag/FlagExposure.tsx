@@ -8,8 +8,12 @@ import { ExposureTables } from './ExposureTables';
 
 // The chart and its library are a chunk of their own, asked for as soon as the flag page's code runs (not when the
 // data has come): the page shows it on its overview. The first route never loads it.
-const chart = import('./ExposureChart');
-const ExposureChart = lazy(() => chart);
+// Once it has come, it is rendered directly: React.lazy suspends once more even for a resolved chunk, and React holds a
+// revealed Suspense boundary back for a few hundred milliseconds.
+type ChartComponent = (typeof import('./ExposureChart'))['default'];
+let LoadedChart: ChartComponent | null = null;
+const chart = import('./ExposureChart').then((m) => { LoadedChart = m.default; return m; });
+const LazyChart = lazy(() => chart);
 
 /**
  * The flag's exposure (issue 44): how often SDKs evaluated it to on and off (or handed out each variant) per hour or
@@ -51,9 +55,11 @@ export function FlagExposure({ featureName, environments }: { featureName: strin
           {data.environments.length === 0
             ? <Text size="sm" c="dimmed">No SDK reported this flag {url.app || url.env ? 'with these filters ' : ''}in the last {range.label}.</Text>
             : (
-              <Suspense fallback={<Loader size="sm" aria-label="Loading the chart" />}>
-                <ExposureChart exposure={data} view={view} />
-              </Suspense>
+              LoadedChart ? <LoadedChart exposure={data} view={view} /> : (
+                <Suspense fallback={<Loader size="sm" aria-label="Loading the chart" />}>
+                  <LazyChart exposure={data} view={view} />
+                </Suspense>
+              )
             )}
           <ExposureTables exposure={data} />
         </>
