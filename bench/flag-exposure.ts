@@ -3,13 +3,15 @@
  * embedded database in a data folder): the feature-model data set (1000 flags of 4 strategies, bench/feature-model-data.ts)
  * plus 30 days of hourly SDK counts for one flag (5 applications × 2 environments, with variants) and its changes in
  * the audit log, written before the service starts. Prints, over runs, a full load of
- * `/projects/bench/features/feature-0000?range=30d` (and `&per=day`) until the flag's heading and every environment's
- * chart are drawn with their bars (goal ≤ 1 s), and the GraphQL exposure request's own time.
+ * `/projects/bench/features/feature-0000?range=30d` (and `&per=day`) until every environment's chart is drawn (goal
+ * ≤ 1 s), by the page's clock from the navigation's start and as the driver saw it, and the slowest GraphQL request;
+ * with no HTTP cache (as the test harness opens pages) and with the UI's files cached (a returning user).
  * Not a test: it prints figures.   npx tsx bench/flag-exposure.ts [--runs 7]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { Page } from 'playwright-core';
 import { startEmbeddedDatabase } from '../src/db/embedded';
 import { ADMIN_PASSWORD, signIn, startUi } from '../test/support/ui-browser';
 import { migrateAndSeed } from './bench-app';
@@ -22,7 +24,7 @@ const FLAG = 'feature-0000';
 const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
 const p = (xs: number[], q: number) => { const s = sorted(xs); return s[Math.min(s.length - 1, Math.ceil((q / 100) * s.length) - 1)]; };
 const line = (label: string, xs: number[], goal: string) =>
-  console.log(`| ${label.padEnd(50)} | ${String(xs.length).padStart(4)} | ${p(xs, 50).toFixed(1).padStart(8)} ms | ${Math.max(...xs).toFixed(1).padStart(8)} ms | ${goal.padEnd(10)} |`);
+  console.log(`| ${label.padEnd(62)} | ${String(xs.length).padStart(4)} | ${p(xs, 50).toFixed(1).padStart(8)} ms | ${Math.max(...xs).toFixed(1).padStart(8)} ms | ${goal.padEnd(10)} |`);
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'flagdeck-bench-exposure-'));
@@ -41,11 +43,26 @@ async function main(): Promise<void> {
   await db.stop();
   const ui = await startUi({ DATA_DIR: dataDir });
   try {
-    const { page } = ui;
-    await signIn(page, 'admin', ADMIN_PASSWORD);
-    await page.waitForURL(/\/projects$/);
-    const load = async (query: string) => {
+    // As the test harness opens pages (its request filter turns Chromium's HTTP cache off: every file fetched again),
+    // and as a returning user's browser does, the UI's hashed files cached.
+    const returning = await ui.browser.newContext({ viewport: { width: 1400, height: 900 }, baseURL: ui.base });
+    const pages = { 'no HTTP cache': ui.page, 'files cached': await returning.newPage() };
+    for (const page of Object.values(pages)) {
+      // The page's own clock: when, after the navigation started, the flag's heading and each environment's drawn
+      // chart first appeared (what the user sees, without the driver's polling in it).
+      await page.addInitScript({ content: `
+        window.__shown = {};
+        new MutationObserver(() => {
+          const shown = window.__shown;
+          if (!shown.heading && document.querySelector('h1')) shown.heading = performance.now();
+          if (!shown.charts && document.querySelectorAll('figure[data-environment] [data-chart][data-drawn]').length >= 2) shown.charts = performance.now();
+        }).observe(document, { subtree: true, childList: true, attributes: true });` });
+      await signIn(page, 'admin', ADMIN_PASSWORD);
+      await page.waitForURL(/\/projects$/);
+    }
+    const load = async (page: Page, query: string) => {
       const times: number[] = [];
+      const inPage: number[] = [];
       const requests: number[] = [];
       for (let run = 0; run < RUNS; run++) {
         await page.goto('about:blank');
@@ -54,20 +71,24 @@ async function main(): Promise<void> {
         await page.getByRole('heading', { level: 1, name: FLAG }).waitFor();
         for (const env of ['development', 'production']) await page.locator(`figure[data-environment="${env}"] [data-chart][data-drawn]`).waitFor({ timeout: 30_000 });
         times.push(performance.now() - t);
+        inPage.push(await page.evaluate(() => (window as unknown as { __shown: { charts: number } }).__shown.charts));
         requests.push(await page.evaluate(() => {
           const entries = performance.getEntriesByType('resource').filter((e) => e.name.endsWith('/graphql')) as PerformanceResourceTiming[];
           return Math.max(...entries.map((e) => e.duration));
         }));
       }
-      return { times, requests };
+      return { times, inPage, requests };
     };
-    const hourly = await load('range=30d');
-    const daily = await load('range=30d&per=day');
+    const figures: Array<[string, Awaited<ReturnType<typeof load>>]> = [];
+    for (const [label, page] of Object.entries(pages)) {
+      figures.push([`${label}, per hour`, await load(page, 'range=30d')], [`${label}, per day`, await load(page, 'range=30d&per=day')]);
+    }
     console.log(`\n| measure (30 days × 5 applications × 2 environments, 40 changes) | runs | p50 | max | goal |\n|---|---|---|---|---|`);
-    line('flag page, 30-day chart per hour: drawn', hourly.times, '≤ 1000 ms');
-    line('  its slowest GraphQL request', hourly.requests, '');
-    line('flag page, 30-day chart per day: drawn', daily.times, '≤ 1000 ms');
-    line('  its slowest GraphQL request', daily.requests, '');
+    for (const [label, { times, inPage, requests }] of figures) {
+      line(`flag page, 30-day chart (${label}): drawn`, inPage, '≤ 1000 ms');
+      line('  the same, as the driver saw it (goto until found)', times, '');
+      line('  its slowest GraphQL request', requests, '');
+    }
   } finally {
     await ui.close();
     rmSync(dir, { recursive: true, force: true });
