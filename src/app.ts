@@ -35,6 +35,9 @@ import { ClientFeaturesDoor } from './rest/sdk/client-features.routes';
 import { clientMetricsFastPath, clientPollFastPath, limitInBytes, type FastPath } from './rest/sdk/fast-paths';
 import { clientMetricsRouters } from './rest/sdk/client-metrics.routes';
 import { frontendRouter } from './rest/sdk/frontend.routes';
+import { OfrepEvents } from './rest/sdk/ofrep-events';
+import { apiKeyAsAuthorization, OFREP_DOOR } from './rest/sdk/ofrep-door';
+import { ofrepErrors, ofrepRouter } from './rest/sdk/ofrep.routes';
 import { cors } from './rest/cors';
 import { idleCollector, MEMORY_SOFT_LIMIT_MB } from './idle-gc';
 import { CLIENT_DOOR, FRONTEND_DOOR, sdkRefusal, type SdkDeps, type SdkDoorRule } from './rest/sdk/sdk-deps';
@@ -238,6 +241,16 @@ export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinati
   frontendApi.use(frontendRouter(sdk), metrics.frontend);
   frontendApi.use(notFound);
   app.use('/api/frontend', frontendApi);
+  // OpenFeature's remote evaluation protocol (issue 45): frontend and client tokens (and admin ones), each reading what
+  // the frontend API would, as `Authorization` (with or without `Bearer `) or OFREP's `X-API-Key`. Its change stream
+  // takes a ticket from a bulk answer instead of a token (src/rest/sdk/ofrep-events.ts), so it comes before the door.
+  const ofrepEvents = new OfrepEvents(modelVersions, logger);
+  const ofrepApi = express.Router();
+  ofrepApi.use(urlGuard(), ofrepEvents.router());
+  ofrepApi.use(apiKeyAsAuthorization, sdkDoor(OFREP_DOOR), requireJson, ...body);
+  ofrepApi.use(ofrepRouter(sdk, metrics.record, ofrepEvents), ofrepErrors(sdk));
+  ofrepApi.use(notFound);
+  app.use('/ofrep/v1', ofrepApi);
 
   const api = express.Router();
   api.use(authenticate, urlGuard(), requireJson, ...apiBody);
@@ -299,5 +312,5 @@ export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinati
     for (const fast of fastPaths) if (fast(req, res, toExpress)) return;
     toExpress();
   };
-  return Object.assign(app, { close: () => { idle.stop(); obs.close(); stopLoggingReach(); availability.stop(); return metrics.close(); } });
+  return Object.assign(app, { close: () => { idle.stop(); obs.close(); stopLoggingReach(); availability.stop(); ofrepEvents.close(); return metrics.close(); } });
 }

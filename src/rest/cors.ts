@@ -30,9 +30,20 @@ export const API_CORS: CorsPolicy = {
   expose: 'ETag, Location, Content-Disposition, Retry-After, Flagdeck-Stale-Since',
 };
 
+/**
+ * `/ofrep`: what OpenFeature's OFREP providers send and read (the key as `X-API-Key` or `Authorization`, the bulk
+ * fetch's ETag revalidation, the 429's Retry-After); the event stream is a plain GET.
+ */
+export const OFREP_CORS: CorsPolicy = {
+  methods: 'GET, POST',
+  headers: 'Authorization, Content-Type, If-None-Match, X-API-Key',
+  expose: 'ETag, Retry-After, Flagdeck-Stale-Since',
+};
+
 const MAX_AGE_SECONDS = '86400';
 
 const isFrontendPath = (path: string) => path === '/api/frontend' || path.startsWith('/api/frontend/');
+const isOfrepPath = (path: string) => path === '/ofrep' || path.startsWith('/ofrep/');
 
 /** Adds a field to the response's `Vary` header, keeping what is there (node:http responses, before Express too). */
 export function appendVary(res: ServerResponse, field: string): void {
@@ -66,7 +77,7 @@ export function cors(corsOrigins: readonly string[]): RequestHandler {
     appendVary(res, 'Origin');
     const origin = req.headers.origin;
     if (origin === undefined || !(any || origins.has(origin))) return next();
-    const policy = isFrontendPath(req.path) ? FRONTEND_CORS : API_CORS;
+    const policy = isFrontendPath(req.path) ? FRONTEND_CORS : isOfrepPath(req.path) ? OFREP_CORS : API_CORS;
     res.setHeader('Access-Control-Allow-Origin', any ? '*' : origin);
     if (req.method !== 'OPTIONS' || req.headers['access-control-request-method'] === undefined) {
       res.setHeader('Access-Control-Expose-Headers', policy.expose);

@@ -14,7 +14,7 @@ export const UI_BUILD_DIR = path.resolve(__dirname, '../../', __dirname.includes
  * Paths the service's own doors own: a browser asking for one of them never gets the UI's page (design §10). `/invite`
  * is the REST door of invite links, but `/invite/<secret>` itself (one segment, no more) is the UI's signup page.
  */
-const RESERVED = /^\/(api|auth|graphql|docs|internal-backstage|health|metrics|assets)(\/|$)/;
+const RESERVED = /^\/(api|auth|graphql|docs|internal-backstage|health|metrics|assets|ofrep)(\/|$)/;
 const INVITE_PAGE = /^\/invite\/[^/]+\/?$/;
 
 /**

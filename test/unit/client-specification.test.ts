@@ -3,13 +3,15 @@
  * UTF-8 names, 19–20 the delta API, 21 the REGEX operator, 22 the CIDR operators) against the engine. Every file
  * listed in the package's index is read; its `state` (client API format: `features` and `segments`, or delta
  * `events` applied in order) is mapped onto the engine's input model, and every `tests` case (expected isEnabled) and
- * `variantTests` case (expected variant) is checked through both the fast path and the detailed playground result.
+ * `variantTests` case (expected variant) is checked through the fast path, the detailed playground result and OFREP's
+ * explained path (playground/explain.ts).
  * Cases whose features use something the engine does not evaluate (an operator outside the spec's 15 and Unleash 8's
  * SEMVER_GTE, SEMVER_LTE and REGEX, other than the one the vectors use to show an unknown operator is false; an
  * unknown strategy; a segment id that does not exist) are skipped and listed with the reason.
  */
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { compile, evaluate, evaluateFeatureFast } from '../../src/domain/playground/engine';
+import { evaluateExplained } from '../../src/domain/playground/explain';
 import { seededRandom } from '../../src/domain/playground/hashing';
 import { engineInput, specificationFiles, SPEC_VERSION, type SpecState } from '../support/client-specification';
 import type { EvaluationOptions } from '../../src/domain/playground/types';
@@ -84,6 +86,9 @@ describe(`@unleash/client-specification ${SPEC_VERSION}`, () => {
           expect(fast?.isEnabled ?? false).toBe(tc.expectedResult);
           const detailed = evaluate(snapshot, tc.context, 'development', { random: seededRandom(n + 1) }).find((f) => f.name === tc.toggleName);
           expect(detailed?.isEnabled ?? false).toBe(tc.expectedResult);
+          // OFREP's explained path (issue 45) takes the same decision.
+          const [explained] = evaluateExplained(snapshot, tc.context, [tc.toggleName], { random: seededRandom(n + 1) });
+          expect(explained?.explained.decision.isEnabled ?? false).toBe(tc.expectedResult);
         });
       });
 
@@ -109,6 +114,9 @@ describe(`@unleash/client-specification ${SPEC_VERSION}`, () => {
           const detailed = evaluate(snapshot, tc.context, 'development', { random: seededRandom(n + 1) }).find((f) => f.name === tc.toggleName);
           expect(detailed?.variant ?? DISABLED).toEqual(wanted);
           if (featureEnabled !== undefined) expect(detailed?.isEnabled ?? false).toBe(featureEnabled);
+
+          const [explained] = evaluateExplained(snapshot, tc.context, [tc.toggleName], { random: seededRandom(n + 1) });
+          expect(explained?.explained.decision.variant ?? DISABLED).toEqual(wanted);
         });
       });
     });

@@ -29,7 +29,7 @@ const NO_VARIANTS: PlaygroundFeatureEvaluation['variants'] = Object.freeze([]) a
 // ---- dependencies -------------------------------------------------------------------------------------------
 
 /** Reference §3.6, given the parents' decisions in this evaluation (parents never have dependencies themselves). */
-function dependenciesSatisfied(f: CompiledFeature, parentDecision: (index: number) => FeatureDecision): boolean {
+export function dependenciesSatisfied(f: CompiledFeature, parentDecision: (index: number) => FeatureDecision): boolean {
   const deps = f.dependencies;
   for (let i = 0; i < deps.length; i++) {
     const d = deps[i];

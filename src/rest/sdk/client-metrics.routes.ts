@@ -19,7 +19,7 @@ export type ReportIntake = (principal: Principal, body: unknown, clientIp: strin
  * (one per SDK start), or held while the database is away. The environment is the token's (a client or frontend token's own; for admin tokens the body's,
  * else `default`). The client API answers 202 as Unleash does; the frontend API 200, as Unleash v5.8 does there.
  */
-export function clientMetricsRouters(deps: SdkDeps): { client: Router; frontend: Router; close(): Promise<void>; report: ReportIntake } {
+export function clientMetricsRouters(deps: SdkDeps): { client: Router; frontend: Router; close(): Promise<void>; report: ReportIntake; record: MetricsIntake['record'] } {
   const intake = new MetricsIntake(deps.orm, deps.logger, { flushMs: deps.metricsFlushMs, retentionHours: deps.metricsRetentionHours });
   const backlog = new RegistrationBacklog(deps.logger);
   const clientIp = (req: Request) => req.ip ?? req.socket.remoteAddress ?? '';
@@ -69,5 +69,5 @@ export function clientMetricsRouters(deps: SdkDeps): { client: Router; frontend:
     await backlog.close();
     await intake.close();
   };
-  return { client: routes('', 202), frontend: routes('/client', 200), close, report };
+  return { client: routes('', 202), frontend: routes('/client', 200), close, report, record: (principal, r, ip) => intake.record(principal, r, ip) };
 }
