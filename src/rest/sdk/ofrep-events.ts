@@ -18,6 +18,8 @@ export interface OfrepEventsOptions {
 
 export const DEFAULT_OFREP_EVENTS: OfrepEventsOptions = { pollMs: 500, keepAliveMs: 15_000, maxStreams: 1000, ticketTtlMs: 12 * 3_600_000, inactivityDelaySec: 120 };
 
+const HOUR_MS = 3_600_000;
+
 const writable = (res: Response) => !res.writableEnded && !res.destroyed;
 
 /**
@@ -37,10 +39,16 @@ export class OfrepEvents {
 
   constructor(private readonly versions: VersionReader, private readonly logger: Logger, private readonly options = DEFAULT_OFREP_EVENTS) {}
 
-  /** The stream entry of a bulk answer: its address on the host the caller used. */
-  connection(req: Request): { type: 'sse'; url: string; inactivityDelaySec: number } {
-    const expires = Date.now() + this.options.ticketTtlMs;
-    const url = `${req.protocol}://${req.get('host')}${req.baseUrl}/events?ticket=${expires}.${this.sign(expires)}`;
+  /**
+   * The stream entry of a bulk answer: its address on the host the caller used. The same while nothing changes within
+   * the hour (the expiry is rounded up to one), so a provider that fetches again for another context keeps its
+   * stream; `v` is the model version the answer was read at, so a change committed before the stream opens is told
+   * as it opens.
+   */
+  async connection(req: Request): Promise<{ type: 'sse'; url: string; inactivityDelaySec: number }> {
+    const version = await this.versions.current();
+    const expires = (Math.floor((Date.now() + this.options.ticketTtlMs) / HOUR_MS) + 1) * HOUR_MS;
+    const url = `${req.protocol}://${req.get('host')}${req.baseUrl}/events?ticket=${expires}.${this.sign(expires)}&v=${encodeURIComponent(version)}`;
     return { type: 'sse', url, inactivityDelaySec: this.options.inactivityDelaySec };
   }
 
@@ -66,9 +74,10 @@ export class OfrepEvents {
       const current = await this.versions.current();
       res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' });
       res.write(': flagdeck OFREP change notifications\n\n');
-      // A provider that reconnects after missing a change is told at once.
-      const last = req.headers['last-event-id'];
-      if (typeof last === 'string' && last !== current) res.write(this.frame(current));
+      // A provider that missed a change (since the answer that named this stream, or since the last event it got before
+      // reconnecting) is told at once.
+      const seen = req.headers['last-event-id'] ?? req.query.v;
+      if (typeof seen === 'string' && seen !== current) res.write(this.frame(current));
       this.streams.add(res);
       this.version ??= current;
       this.start();
@@ -81,7 +90,8 @@ export class OfrepEvents {
   }
 
   private frame(version: string): string {
-    return `id: ${version}\nevent: message\ndata: ${JSON.stringify({ type: 'refetchEvaluation', etag: version })}\n\n`;
+    // No `etag`: providers send it back as `flagConfigEtag`, which is the bulk answer's ETag here, not a model version.
+    return `id: ${version}\nevent: message\ndata: {"type":"refetchEvaluation"}\n\n`;
   }
 
   private start(): void {

@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto';
 import { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
 import type { Principal } from '../../domain/access/principal';
-import { DomainError, ValidationError } from '../../domain/errors';
+import { DomainError, errorBody, NotFoundError, ValidationError } from '../../domain/errors';
 import type { MetricsReport } from '../../domain/metrics/metrics-input';
 import { ofrepContext } from '../../domain/ofrep/ofrep-context';
 import { OfrepService, type OfrepEvaluation } from '../../domain/ofrep/ofrep.service';
@@ -17,9 +17,16 @@ export type RecordEvaluation = (principal: Principal, report: MetricsReport, cli
 
 type OfrepErrorCode = 'PARSE_ERROR' | 'INVALID_CONTEXT' | 'FLAG_NOT_FOUND' | 'TARGETING_KEY_MISSING' | 'GENERAL';
 
-/** OFREP's error body, `{key?, errorCode, errorDetails}`. */
-const refuse = (res: Response, status: number, errorCode: OfrepErrorCode, errorDetails: string, key?: string) =>
-  res.status(status).json({ ...(key === undefined ? {} : { key }), errorCode, errorDetails });
+/**
+ * OFREP's error body, `{key?, errorCode, errorDetails}`, with the service's own error fields beside them (`id`, `name`,
+ * `message`, `details`): an OpenFeature provider reads the first, flagdeck's tools and logs the second.
+ */
+const refuse = (res: Response, status: number, errorCode: OfrepErrorCode, err: DomainError, key?: string) =>
+  res.status(status).json({ ...errorBody(err), ...(key === undefined ? {} : { key }), errorCode, errorDetails: describe(err) });
+
+/** An error in a line: each detail's path and message, or the message. */
+const describe = (err: DomainError) =>
+  (err instanceof ValidationError && err.details.length > 0 ? err.details.map((d) => `${d.path ? `${d.path}: ` : ''}${d.message}`).join('; ') : err.message);
 
 /** The context of the body, or OFREP's 400 INVALID_CONTEXT naming what is wrong with it. */
 function contextOf(req: Request, res: Response, key?: string): FrontendContext | undefined {
@@ -27,7 +34,7 @@ function contextOf(req: Request, res: Response, key?: string): FrontendContext |
     return ofrepContext(req.body);
   } catch (err) {
     if (!(err instanceof ValidationError)) throw err;
-    refuse(res, 400, 'INVALID_CONTEXT', err.details.map((d) => `${d.path ? `${d.path}: ` : ''}${d.message}`).join('; ') || err.message, key);
+    refuse(res, 400, 'INVALID_CONTEXT', err, key);
     return undefined;
   }
 }
@@ -62,7 +69,7 @@ export function ofrepRouter(deps: SdkDeps, record: RecordEvaluation, events: Ofr
       bucket: { start: now, stop: now, toggles: { [key]: countOf(result) } },
     }, clientIp(req));
     markStale(res, staleSince);
-    if (!result) return refuse(res, 404, 'FLAG_NOT_FOUND', `No flag named "${key}" in this token's projects and environment.`, key);
+    if (!result) return refuse(res, 404, 'FLAG_NOT_FOUND', new NotFoundError(`No flag named "${key}" in this token's projects and environment.`), key);
     res.json(result);
   });
 
@@ -70,7 +77,7 @@ export function ofrepRouter(deps: SdkDeps, record: RecordEvaluation, events: Ofr
     const context = contextOf(req, res);
     if (!context) return;
     const { result, staleSince } = await service().evaluateAll(sdkPrincipal(req), context, req.ip);
-    const streams = [events.connection(req)];
+    const streams = [await events.connection(req)];
     const flags = JSON.stringify(result);
     const etag = `"${hash('sha1', flags, 'base64url')}"`;
     markStale(res, staleSince);
@@ -102,10 +109,11 @@ export function ofrepErrors(deps: SdkDeps): ErrorRequestHandler {
   return (err, req, res, next) => {
     if (res.headersSent) return next(err);
     const type = (err as { type?: string })?.type;
-    const badBody = type === 'entity.parse.failed' || (err instanceof ValidationError) || (!(err instanceof DomainError) && (err as { status?: number })?.status === 400);
-    if (badBody) {
+    const unreadable = !(err instanceof DomainError) && (type === 'entity.parse.failed' || (err as { status?: number })?.status === 400);
+    if (err instanceof ValidationError || unreadable) {
       const key = typeof req.params?.key === 'string' ? req.params.key : undefined;
-      return refuse(res, 400, 'PARSE_ERROR', err instanceof DomainError ? err.message : 'The request body is not valid JSON.', key);
+      const why = err instanceof ValidationError ? err : ValidationError.single('', type === 'entity.parse.failed' ? `The request body is not valid JSON: ${(err as Error).message}` : 'The request body could not be read.');
+      return refuse(res, 400, 'PARSE_ERROR', why, key);
     }
     answerError(deps.logger, err, req, res);
   };

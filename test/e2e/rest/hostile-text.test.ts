@@ -361,6 +361,9 @@ function catalog(): Record<string, Sample> {
     'POST /api/client/metrics': { body: sdkMetrics(), ok: 202 },
     'POST /api/frontend/client/register': { body: sdkRegistration(), ok: 200 },
     'POST /api/frontend/client/metrics': { body: sdkMetrics(), ok: 200 },
+    // OpenFeature's remote evaluation (issue 45), with the admin token naming its environment in the context.
+    'POST /ofrep/v1/evaluate/flags/:key': { params: { key: 'sw-f' }, body: { context: { targetingKey: 'u1', environment: 'development', region: 'eu', properties: { tenant: 'acme' } } }, ok: 200 },
+    'POST /ofrep/v1/evaluate/flags': { body: { context: { targetingKey: 'u1', environment: 'development', region: 'eu' } }, ok: 200 },
     'POST /api/admin/metrics/applications/:appName': { params: { appName: 'sw-app2' }, body: { description: 'App', url: 'https://sw.example/app', color: 'red', icon: 'i', strategies: ['default'] }, ok: 202 },
   };
 }
@@ -396,7 +399,9 @@ const url = (route: Route, params: Record<string, string>, replace?: [string, st
 // ---- fixtures -----------------------------------------------------------------------------------------------------
 
 beforeAll(async () => {
-  app = await startTestApp();
+  // Metrics are written at close: an OFREP evaluation counts as a report, whose flush would change a table under a
+  // later endpoint's "nothing changed".
+  app = await startTestApp({ metricsFlushMs: 3_600_000 });
   const must = async (method: string, path: string, body?: unknown, options?: RequestOptions) => {
     const res = await app.request(method, path, body, options);
     if (res.status >= 300) throw new Error(`fixture ${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
