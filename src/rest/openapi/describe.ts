@@ -9,7 +9,7 @@ import { z } from 'zod';
  */
 
 /** Who may call a route: an admin-API principal (API token, personal access token or session), an SDK token, anyone. */
-export type RouteAuth = 'admin' | 'client' | 'frontend' | 'public';
+export type RouteAuth = 'admin' | 'client' | 'frontend' | 'sdk' | 'public';
 
 /** A documented answer: a JSON body of this schema, no body (`null`), or another media type. */
 export type ResponseDoc =

@@ -64,6 +64,7 @@ function permissionOf(method: string, path: string, doc: RouteDoc): string {
   if (auth === 'public') return 'none: no credentials are needed';
   if (auth === 'client') return 'a client (backend SDK) or admin API token';
   if (auth === 'frontend') return 'a frontend (browser SDK) or admin API token';
+  if (auth === 'sdk') return 'a frontend, client or admin API token (`Authorization`, with or without `Bearer `, or `X-API-Key`)';
   if (!permission || permission === NONE) return declared?.scope === 'self' ? 'a signed-in user (not an API token), for their own account' : 'any admin-API principal (admin API token, personal access token or session)';
   const where = declared?.scope === 'project' || declared?.scope === 'feature' ? ' in the project'
     : declared?.scope === 'environment' ? ' in the project and environment' : '';
@@ -137,6 +138,7 @@ const SECURITY: Readonly<Record<RouteAuth, Json[]>> = {
   admin: [{ apiToken: [] }, { session: [] }],
   client: [{ apiToken: [] }],
   frontend: [{ apiToken: [] }],
+  sdk: [{ apiToken: [] }],
   public: [],
 };
 
@@ -166,6 +168,12 @@ export function buildOpenApiDocument(version: string, docs: RouteDocs = ROUTE_DO
     const responses: Json = {};
     for (const [status, r] of Object.entries(doc.responses)) responses[status] = responseObject(r, Number(status), toSchema);
     for (const [status, names] of [...errorStatuses(method, path, doc)].sort((a, b) => a[0] - b[0])) {
+      // A status the route documents itself (OFREP's error bodies) keeps its schema; the error names are added to it.
+      const own = responses[String(status)] as { description?: string } | undefined;
+      if (own) {
+        own.description = `${own.description} (\`name\`: ${names.join(', ')})`;
+        continue;
+      }
       responses[String(status)] = {
         description: `${STATUS_TEXT[status] ?? status}: ${names.join(', ')}`,
         content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },

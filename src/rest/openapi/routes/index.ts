@@ -4,6 +4,7 @@ import { EVENT_DOCS } from './events.docs';
 import { FEATURE_DOCS } from './features.docs';
 import { HISTORY_DOCS } from './history.docs';
 import { LIFECYCLE_DOCS } from './lifecycle.docs';
+import { OFREP_DOCS } from './ofrep.docs';
 import { PLAYGROUND_DOCS } from './playground.docs';
 import { PROJECT_DOCS } from './projects.docs';
 import { SDK_DOCS } from './sdk.docs';
@@ -18,6 +19,7 @@ export const ROUTE_DOCS: RouteDocs = {
   ...FEATURE_DOCS,
   ...HISTORY_DOCS,
   ...LIFECYCLE_DOCS,
+  ...OFREP_DOCS,
   ...PLAYGROUND_DOCS,
   ...PROJECT_DOCS,
   ...SDK_DOCS,
