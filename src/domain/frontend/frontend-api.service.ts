@@ -27,12 +27,21 @@ export class FrontendApiService {
    * default stickiness of rollouts and variants when there is no `userId`) is random for such a request.
    */
   async evaluate(principal: Principal, context: FrontendContext, requestAddress: string | undefined): Promise<FrontendEvaluation> {
+    const { snapshot, staleSince } = await this.snapshot(principal, context, requestAddress);
+    return { snapshot, decisions: evaluateFast(snapshot, context), staleSince };
+  }
+
+  /**
+   * The compiled snapshot a token reads (its environment and projects) and the environment, with the context completed
+   * as described above; the last one known while the database is away. OFREP evaluates from it too.
+   */
+  async snapshot(principal: Principal, context: FrontendContext, requestAddress: string | undefined): Promise<{ snapshot: CompiledSnapshot; environment: string; staleSince?: Date }> {
     const { environment, projects } = tokenScope(principal, context);
     if (context.remoteAddress === undefined && requestAddress) context.remoteAddress = requestAddress;
     if (context.sessionId === undefined) context.sessionId = String(Math.random());
     const { value: snapshot, staleSince } = await currentOrKept(this.lastKnown, 'frontend',
       async () => (await this.cache.get(this.em, [environment], projects)).get(environment)!, () => this.cache.kept(environment, projects));
-    return { snapshot, decisions: evaluateFast(snapshot, context), staleSince };
+    return { snapshot, environment, staleSince };
   }
 }
 

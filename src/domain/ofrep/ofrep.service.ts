@@ -1,9 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Principal } from '../access/principal';
-import { tokenScope } from '../frontend/frontend-api.service';
+import { FrontendApiService } from '../frontend/frontend-api.service';
 import type { FrontendContext } from '../frontend/frontend-context';
-import { currentOrKept, type LastKnownPolicy } from '../last-known';
-import type { CompiledSnapshot } from '../playground/compiled';
+import type { LastKnownPolicy } from '../last-known';
 import { evaluateExplained, type DecisionReason } from '../playground/explain';
 import type { SnapshotCache } from '../playground/snapshot-cache';
 import { ofrepValue } from './ofrep-values';
@@ -46,14 +45,9 @@ export class OfrepService {
     return { result: evaluateExplained(snapshot, context).map(toEvaluation), environment, staleSince };
   }
 
-  /** As the frontend API: the caller's address when the context names none, a random session when it has none. */
-  private async snapshot(principal: Principal, context: FrontendContext, requestAddress: string | undefined) {
-    const { environment, projects } = tokenScope(principal, context);
-    if (context.remoteAddress === undefined && requestAddress) context.remoteAddress = requestAddress;
-    if (context.sessionId === undefined) context.sessionId = String(Math.random());
-    const { value: snapshot, staleSince } = await currentOrKept<CompiledSnapshot>(this.lastKnown, 'frontend',
-      async () => (await this.cache.get(this.em, [environment], projects)).get(environment)!, () => this.cache.kept(environment, projects));
-    return { snapshot, environment, staleSince };
+  /** What the frontend API reads for the token and context (FrontendApiService.snapshot). */
+  private snapshot(principal: Principal, context: FrontendContext, requestAddress: string | undefined) {
+    return new FrontendApiService(this.em, this.cache, this.lastKnown).snapshot(principal, context, requestAddress);
   }
 }
 
