@@ -4,6 +4,7 @@ import { FrontendApiService } from '../frontend/frontend-api.service';
 import type { FrontendContext } from '../frontend/frontend-context';
 import type { LastKnownPolicy } from '../last-known';
 import { evaluateExplained, type DecisionReason } from '../playground/explain';
+import type { FeatureDecision } from '../playground/types';
 import type { SnapshotCache } from '../playground/snapshot-cache';
 import { ofrepValue } from './ofrep-values';
 
@@ -32,11 +33,14 @@ export interface OfrepResult<T> {
 export class OfrepService {
   constructor(private readonly em: EntityManager, private readonly cache: SnapshotCache, private readonly lastKnown?: LastKnownPolicy) {}
 
-  /** One flag; `result` is undefined when the token's scope holds no flag of that name. */
-  async evaluateOne(principal: Principal, key: string, context: FrontendContext, requestAddress: string | undefined): Promise<OfrepResult<OfrepEvaluation | undefined>> {
+  /**
+   * One flag; `result` is undefined when the token's scope holds no flag of that name. `decision` is what an SDK would
+   * count of it (enabled, and the variant handed out): a variant may be called `off` or `disabled` like any other.
+   */
+  async evaluateOne(principal: Principal, key: string, context: FrontendContext, requestAddress: string | undefined): Promise<OfrepResult<OfrepEvaluation | undefined> & { decision?: FeatureDecision }> {
     const { snapshot, environment, staleSince } = await this.snapshot(principal, context, requestAddress);
     const [one] = evaluateExplained(snapshot, context, [key]);
-    return { result: one && toEvaluation(one), environment, staleSince };
+    return { result: one && toEvaluation(one), decision: one?.explained.decision, environment, staleSince };
   }
 
   /** Every flag of the token's scope, by name. */

@@ -4,7 +4,8 @@ import type { Principal } from '../../domain/access/principal';
 import { DomainError, errorBody, NotFoundError, ValidationError } from '../../domain/errors';
 import type { MetricsReport } from '../../domain/metrics/metrics-input';
 import { ofrepContext } from '../../domain/ofrep/ofrep-context';
-import { OfrepService, type OfrepEvaluation } from '../../domain/ofrep/ofrep.service';
+import { OfrepService } from '../../domain/ofrep/ofrep.service';
+import type { FeatureDecision } from '../../domain/playground/types';
 import type { FrontendContext } from '../../domain/frontend/frontend-context';
 import { answerError } from '../errors';
 import { ifNoneMatchNames } from './etag';
@@ -62,11 +63,11 @@ export function ofrepRouter(deps: SdkDeps, record: RecordEvaluation, events: Ofr
     if (!context) return;
     const principal = sdkPrincipal(req);
     const appName = context.appName ?? 'openfeature';
-    const { result, environment, staleSince } = await service().evaluateOne(principal, key, context, req.ip);
+    const { result, decision, environment, staleSince } = await service().evaluateOne(principal, key, context, req.ip);
     const now = new Date();
     record(principal, {
       appName, instanceId: 'ofrep', environment,
-      bucket: { start: now, stop: now, toggles: { [key]: countOf(result) } },
+      bucket: { start: now, stop: now, toggles: { [key]: countOf(decision) } },
     }, clientIp(req));
     markStale(res, staleSince);
     if (!result) return refuse(res, 404, 'FLAG_NOT_FOUND', new NotFoundError(`No flag named "${key}" in this token's projects and environment.`), key);
@@ -94,11 +95,10 @@ export function ofrepRouter(deps: SdkDeps, record: RecordEvaluation, events: Ofr
   return r;
 }
 
-/** What one evaluation counts: yes or no, and the variant handed out; nothing for a name no flag has (it is unknown). */
-function countOf(result: OfrepEvaluation | undefined) {
-  if (!result) return { yes: 0, no: 1 };
-  const on = result.variant !== 'off' && result.variant !== 'disabled';
-  return on ? { yes: 1, no: 0, ...(result.variant !== 'on' ? { variants: { [result.variant]: 1 } } : {}) } : { yes: 0, no: 1 };
+/** What one evaluation counts, as an SDK counts it: yes or no, and the variant handed out; a name no flag has is a "no". */
+function countOf(decision: FeatureDecision | undefined) {
+  if (!decision?.isEnabled) return { yes: 0, no: 1 };
+  return { yes: 1, no: 0, ...(decision.variant.enabled ? { variants: { [decision.variant.name]: 1 } } : {}) };
 }
 
 /**

@@ -165,14 +165,18 @@ describe('what an evaluation records', () => {
   it('counts a single evaluation as an SDK\'s report (the application, yes/no and the variant) and records a name no flag has', async () => {
     const sql = (query: string, params: unknown[] = []): Promise<any[]> => app.orm.em.fork().execute(query, params);
     await ok(one('count', { appName: 'of-app' }));
+    // A variant may be called "off": the flag is on, and counted so.
+    await flag('named-off');
+    await variants('named-off', [{ name: 'off', weight: 1000, weightType: 'variable', stickiness: 'default' }]);
+    expect(await ok(one('named-off', { appName: 'of-app' }))).toMatchObject({ value: 'off', variant: 'off' });
     await ok(one('switched-off', { appName: 'of-app' }));
     await ok(one('no-such-flag', { appName: 'of-app' }), 404);
     const counted = await until(async () => {
       const rows = await sql(`select feature_name, sum(yes)::int as yes, sum(no)::int as no from client_metrics_hourly where app_name = 'of-app' group by feature_name order by feature_name`);
-      return rows.length === 2 && rows;
+      return rows.length === 3 && rows;
     }, 'the flush');
-    expect(counted).toEqual([{ feature_name: 'count', yes: 1, no: 0 }, { feature_name: 'switched-off', yes: 0, no: 1 }]);
-    expect(await sql(`select variant, count::int from client_metrics_hourly_variants where app_name = 'of-app'`)).toEqual([{ variant: 'ten', count: 1 }]);
+    expect(counted).toEqual([{ feature_name: 'count', yes: 1, no: 0 }, { feature_name: 'named-off', yes: 1, no: 0 }, { feature_name: 'switched-off', yes: 0, no: 1 }]);
+    expect(await sql(`select variant, count::int from client_metrics_hourly_variants where app_name = 'of-app' order by variant`)).toEqual([{ variant: 'off', count: 1 }, { variant: 'ten', count: 1 }]);
     const unknown = await until(async () => {
       const l = (await app.get('/api/admin/metrics/unknown-flags')).body.unknownFlags as Array<{ name: string; appName: string; environment: string }>;
       return l.some((u) => u.name === 'no-such-flag') && l;
