@@ -246,8 +246,7 @@ export function buildApp({ orm, logger, bodyLimit = '100kb', playgroundCombinati
   // takes a ticket from a bulk answer instead of a token (src/rest/sdk/ofrep-events.ts), so it comes before the door.
   const ofrepEvents = new OfrepEvents(modelVersions, logger);
   const ofrepApi = express.Router();
-  // The path's own errors (a hostile segment) answer as every door's do; the body's, in OFREP's shape (ofrepErrors).
-  ofrepApi.use(urlGuard(), ofrepEvents.router(), errorHandler(logger));
+  ofrepApi.use(urlGuard(), ofrepEvents.router());
   ofrepApi.use(apiKeyAsAuthorization, sdkDoor(OFREP_DOOR), requireJson, ...body);
   ofrepApi.use(ofrepRouter(sdk, metrics.record, ofrepEvents), ofrepErrors(sdk));
   ofrepApi.use(notFound);

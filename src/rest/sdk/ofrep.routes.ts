@@ -102,8 +102,9 @@ function countOf(decision: FeatureDecision | undefined) {
 }
 
 /**
- * The door's errors in OFREP's shape where the protocol names one: a body that is not JSON (or not readable) is a
- * PARSE_ERROR; everything else (credentials, content type, size, outages) answers as the other doors do.
+ * The door's errors in OFREP's shape where the protocol names one: a request that cannot be read (a body that is not
+ * JSON, text that is not well-formed, a path segment that is not) is a PARSE_ERROR, with the service's ValidationError
+ * fields beside it; everything else (credentials, content type, size, outages) answers as the other doors do.
  */
 export function ofrepErrors(deps: SdkDeps): ErrorRequestHandler {
   return (err, req, res, next) => {

@@ -225,7 +225,8 @@ browserSuite()('the web UI: a flag page', () => {
     await page.goto('/projects/default/features/checkout-v2');
     await heading(page, 'checkout-v2').waitFor();
     const on = (await env('checkout-v2', 'development')).enabled;
-    await page.getByText(on ? 'On in development' : 'Off in development').waitFor();
+    // Exact: the exposure section's changes table may say "Switched off in development" too.
+    await page.getByText(on ? 'On in development' : 'Off in development', { exact: true }).waitFor();
     await page.getByText('20% of userId, group id checkout-v2').waitFor();
     await page.getByRole('table', { name: 'Events of the flag' }).waitFor();
     // The exposure chart's range and filters choose what is shown (reading): every other control would edit.
