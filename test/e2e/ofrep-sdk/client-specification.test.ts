@@ -4,7 +4,7 @@
  * frontend API (`POST /api/frontend`) for the same context and the same frontend token.
  *
  * Each file's `state` is stored through the admin API as the Node SDK's specification test stores it
- * (test/support/ofrep-spec-state.ts), then every `tests` and `variantTests` case is asked of both: the context as an
+ * (test/support/spec-state.ts), then every `tests` and `variantTests` case is asked of both: the context as an
  * OpenFeature SDK sends it to OFREP (flat, userId as targetingKey, properties as top-level keys) and as the Unleash
  * SDKs send it to the frontend API. The OFREP answer must be what the contract derives from the frontend API's:
  * no variants → the enabled state as a boolean, variant "on"/"off"; a variant handed out → its typed payload (or its
@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { specificationFiles, SPEC_VERSION, type SpecCase } from '../../support/client-specification';
 import { startTestApp, type TestApp } from '../../support/harness';
 import { OFREP, frontendToken, ofrepContext, ok, valueOf } from '../../support/ofrep-sdk';
-import { randomnessOf, store, unstorable, unstore, type Stored } from '../../support/ofrep-spec-state';
+import { randomnessOf, store, unstorable, unstore, type Stored } from '../../support/spec-state';
 
 let app: TestApp;
 let token = '';

@@ -1,12 +1,9 @@
 /**
- * Storing a client specification file's `state` in flagdeck through the admin API, for the OFREP specification test
- * (test/e2e/ofrep-sdk/client-specification.test.ts). The same rules as the Node SDK's specification test
- * (test/e2e/rest/sdk-specification.test.ts, which keeps them inside the test file): what flagdeck cannot store is left
- * out with the reason, strategy variants get their strategy's stickiness, context fields are created first, and
- * `unstore` removes everything again (flag names repeat across files).
- *
- * `dependsOnRandom` tells a case whose answer, as flagdeck stores the flag, depends on random stickiness: two requests
- * may then rightly answer differently, so such a case cannot compare the frontend API and OFREP.
+ * Storing a client specification file's `state` in flagdeck through the admin API, for the tests that ask flagdeck's
+ * doors what the specification expects: the Node SDK's (test/e2e/rest/sdk-specification.test.ts) and OFREP's
+ * (test/e2e/ofrep-sdk/client-specification.test.ts). What flagdeck cannot store is left out with the reason
+ * (`unstorable`), strategy variants get their strategy's stickiness, context fields are created first, and `unstore`
+ * removes everything again (flag names repeat across files).
  */
 import { RE2JS } from 're2js';
 import semverValid from 'semver/functions/valid';
@@ -18,31 +15,41 @@ import { URL_FRIENDLY } from '../../src/domain/validation';
 import { engineInput, type SpecCase, type SpecConstraint, type SpecFeature, type SpecState, type SpecStrategy, type SpecVariant } from './client-specification';
 import type { Reply, TestApp } from './harness';
 
+/** The operator the vectors use on purpose to show that an unknown operator evaluates false. */
+const INVALID_OPERATOR_PROBE = 'NOT_A_VALID_OPERATOR';
 const LIST_OPERATORS = new Set(['IN', 'NOT_IN', 'STR_ENDS_WITH', 'STR_STARTS_WITH', 'STR_CONTAINS']);
 const KNOWN_OPERATORS: ReadonlySet<string> = new Set(OPERATORS);
-const BUILT_IN_STICKINESS = new Set(['default', 'random']);
-const PROJECT = 'default';
-const ENVIRONMENT = 'development';
+
+export const ENVIRONMENT = 'development';
+export const PROJECT = 'default';
 const P = `/api/admin/projects/${PROJECT}/features`;
 const env = (feature: string) => `${P}/${encodeURIComponent(feature)}/environments/${ENVIRONMENT}`;
 
-async function ok<T = any>(what: string, reply: Promise<Reply<T>>, ...statuses: number[]): Promise<T> {
+export const ok = async <T = any>(what: string, reply: Promise<Reply<T>>, ...statuses: number[]): Promise<T> => {
   const res = await reply;
   const wanted = statuses.length ? statuses : [200];
   if (!wanted.includes(res.status)) throw new Error(`${what}: expected ${wanted.join(' or ')}, got ${res.status}: ${JSON.stringify(res.body)}`);
   return res.body;
-}
+};
 
-/** Why flagdeck refuses `c` at save, or null. */
+// ---- what flagdeck cannot store ------------------------------------------------------------------------------
+
+/** Why flagdeck refuses `c` at save, or null. Only rules of the stored model, never how a case evaluates. */
 function unstorableConstraint(c: SpecConstraint): string | null {
-  if (!KNOWN_OPERATORS.has(c.operator)) return `operator ${c.operator} is not among flagdeck's constraint operators`;
-  if (LIST_OPERATORS.has(c.operator) && (c.values ?? []).length === 0) return `an ${c.operator} constraint without values is refused at save`;
-  if (c.operator.startsWith('SEMVER_') && (c.value === undefined || semverValid(c.value) !== c.value)) return `${c.operator} value ${JSON.stringify(c.value)} is not a canonical semantic version`;
+  if (c.operator === INVALID_OPERATOR_PROBE) return `the unknown-operator probe ${c.operator}: flagdeck refuses an operator outside its list at save`;
+  if (!KNOWN_OPERATORS.has(c.operator)) {
+    if (c.operator === 'IN_CIDR') return 'operator IN_CIDR (Unleash 8\'s CIDR operator) is not among flagdeck\'s operators and not part of issue 32';
+    return `operator ${c.operator} is not among flagdeck's constraint operators`;
+  }
+  if (LIST_OPERATORS.has(c.operator) && (c.values ?? []).length === 0) return `an ${c.operator} constraint without values is refused at save (reference §3.4)`;
+  if (c.operator.startsWith('SEMVER_') && (c.value === undefined || semverValid(c.value) !== c.value)) {
+    return `${c.operator} value ${JSON.stringify(c.value)} is not a canonical semantic version: refused at save (reference §3.4)`;
+  }
   if (c.operator === 'REGEX') {
     try {
       RE2JS.compile(c.value ?? '');
     } catch {
-      return `REGEX pattern ${JSON.stringify(c.value)} does not compile in RE2`;
+      return `REGEX pattern ${JSON.stringify(c.value)} does not compile in RE2: refused at save (issue 32 part 4)`;
     }
   }
   return null;
@@ -53,7 +60,7 @@ export function unstorable(state: SpecState, name: string, seen = new Set<string
   const feature = state.features.find((f) => f.name === name);
   if (!feature || seen.has(name)) return null;
   seen.add(name);
-  if (!URL_FRIENDLY.test(name)) return `flag name ${JSON.stringify(name)} is not URL-friendly`;
+  if (!URL_FRIENDLY.test(name)) return `flag name ${JSON.stringify(name)} is not URL-friendly: flagdeck refuses it, as Unleash 5.8 does`;
   const segments = new Map(state.segments.map((s) => [s.id, s]));
   for (const s of feature.strategies ?? []) {
     for (const c of s.constraints ?? []) {
@@ -62,7 +69,7 @@ export function unstorable(state: SpecState, name: string, seen = new Set<string
     }
     for (const id of s.segments ?? []) {
       const segment = segments.get(id);
-      if (!segment) return `segment ${id} does not exist: flagdeck cannot hold a dangling reference`;
+      if (!segment) return `segment ${id} does not exist: strategy segments are stored as references, so flagdeck cannot hold a dangling one (SDKs fail closed on it)`;
       for (const c of segment.constraints ?? []) {
         const reason = unstorableConstraint(c);
         if (reason) return `segment ${id}: ${reason}`;
@@ -71,24 +78,33 @@ export function unstorable(state: SpecState, name: string, seen = new Set<string
   }
   for (const d of feature.dependencies ?? []) {
     const parent = state.features.find((f) => f.name === d.feature);
-    if (!parent) return `parent ${d.feature} does not exist`;
+    if (!parent) return `parent ${d.feature} does not exist: flagdeck stores dependencies only on existing flags`;
     if ((parent.dependencies ?? []).length > 0) return `parent ${d.feature} depends on flags itself: dependencies are one level deep in flagdeck`;
-    if (d.enabled === false && (d.variants ?? []).length > 0) return `the dependency on ${d.feature} requires variants of a parent that must be off`;
+    if (d.enabled === false && (d.variants ?? []).length > 0) return `the dependency on ${d.feature} requires variants of a parent that must be off: refused at save`;
     const reason = unstorable(state, d.feature, seen);
     if (reason) return `parent ${d.feature}: ${reason}`;
   }
   return null;
 }
 
-/** A strategy's variants as sent: one without stickiness gets the strategy's (flagdeck stores absent as `default`). */
+/**
+ * A strategy's variants as they are sent to flagdeck. A variant without stickiness follows the strategy's stickiness
+ * in SDKs (`variants[0].stickiness || parameters.stickiness`), but flagdeck stores an absent stickiness as `default`
+ * (reference §3.5), so it is sent as the strategy's: what the UI does, and what SDKs then evaluate alike. A flag
+ * variant without stickiness is `default` to SDKs already.
+ */
 function strategyVariants(s: SpecStrategy): SpecVariant[] {
   return (s.variants ?? []).map((v) => (v.stickiness ? v : { ...v, stickiness: s.parameters?.stickiness ?? 'default' }));
 }
 
-/** The state as flagdeck stores what `store` sends: variant weights resolved to a total of 1000. */
-function asStored(state: SpecState): SpecState {
+/**
+ * The state as flagdeck stores what `store` sends: every variant list with its weights resolved to a total of 1000
+ * and in name order (reference §3.5). The vectors' weights often total 1, 2 or 100, which the admin API cannot hold.
+ */
+export function asStored(state: SpecState): SpecState {
   const resolve = (variants: SpecVariant[] | undefined) => (variants?.length
-    ? fixVariantWeights(variants.map((v) => ({ ...v, weightType: v.weightType === 'fix' ? 'fix' : 'variable' })) as never[], 'variants').map((v: SpecVariant) => ({ ...v }))
+    ? fixVariantWeights(variants.map((v) => ({ ...v, weightType: v.weightType === 'fix' ? 'fix' : 'variable' })) as never[], 'variants')
+      .map((v: SpecVariant) => ({ ...v }))
     : variants);
   return {
     segments: state.segments,
@@ -108,6 +124,10 @@ export function randomnessOf(state: SpecState): (tc: SpecCase) => boolean {
     return new Set(answers).size > 1;
   };
 }
+
+// ---- storing a state through the admin API ------------------------------------------------------------------
+
+const BUILT_IN_STICKINESS = new Set(['default', 'random']);
 
 /** The context fields the stored flags and segments name (constraints, overrides, custom stickiness). */
 function contextNames(features: SpecFeature[], segments: SpecState['segments']): Set<string> {
@@ -133,7 +153,7 @@ function contextNames(features: SpecFeature[], segments: SpecState['segments']):
 
 export interface Stored { features: string[]; segmentIds: number[] }
 
-/** Stores the storable flags of `state` in the default project's development environment. */
+/** Stores the storable part of `state` in the default project's development environment; `contextFields` holds the fields that exist (and gets those made). */
 export async function store(app: TestApp, state: SpecState, storable: Set<string>, contextFields: Set<string>): Promise<Stored> {
   const features = state.features.filter((f) => storable.has(f.name));
   const used = new Set(features.flatMap((f) => (f.strategies ?? []).flatMap((s) => s.segments ?? [])));
@@ -161,11 +181,13 @@ export async function store(app: TestApp, state: SpecState, storable: Set<string
   for (const f of features) {
     for (const d of f.dependencies ?? []) await ok(`dependency of ${f.name} on ${d.feature}`, app.post(`${P}/${encodeURIComponent(f.name)}/dependencies`, d));
   }
+  // A flag switched on with no strategy gets the default strategy (flexibleRollout 100%), as in Unleash: SDKs treat
+  // it as they treat a flag with none.
   for (const f of features) if (f.enabled) await ok(`switching ${f.name} on`, app.post(`${env(f.name)}/on`));
   return { features: features.map((f) => f.name), segmentIds: [...segmentIds.values()] };
 }
 
-/** Removes what `store` made: flags archived, then deleted; segments deleted. */
+/** Removes what `store` made (flags archived, then deleted; segments deleted): names repeat across files. */
 export async function unstore(app: TestApp, stored: Stored): Promise<void> {
   if (stored.features.length) {
     await ok('archiving the flags', app.post(`/api/admin/projects/${PROJECT}/archive`, { features: stored.features }), 202);
