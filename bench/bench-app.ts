@@ -1,6 +1,6 @@
 /** A throwaway PostgreSQL database seeded with the feature-model data set, served by the real app on a free port. */
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { Server } from 'node:http';
+import { request, type Agent, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -211,6 +211,46 @@ export async function startSeededApp(kind: 'pg' | 'embedded', pgBase: string, na
     await db.close();
     throw err;
   }
+}
+
+/**
+ * Serves `orm` as src/server.ts runs the app: on PostgreSQL, commits announced by NOTIFY with one listener connection;
+ * on the embedded database, a hub in the process. `close` stops the server, the app, the hub and the listener (the
+ * ORM and the database are the caller's).
+ */
+export async function serveAsServer(orm: MikroORM, url: string, kind: 'pg' | 'embedded'): Promise<{ base: string; close(): Promise<void> }> {
+  const logger = createLogger('silent');
+  const eventHub = new EventHub(kind === 'pg' ? 'notify' : 'local');
+  const listener = kind === 'pg' ? listenForEvents(orm, url, eventHub, logger) : undefined;
+  await listener?.ready;
+  const app = buildApp({ orm, logger, eventHub });
+  const server = await new Promise<Server>((resolve) => { const s = app.listen(0, '127.0.0.1', () => resolve(s)); });
+  return {
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    async close() {
+      await new Promise((r) => server.close(r));
+      await app.close();
+      eventHub.close();
+      await listener?.stop();
+    },
+  };
+}
+
+/** One request over a kept-alive connection of `agent`: its status, body size, and the start of a body that is no 200/304. */
+export function send(agent: Agent, url: URL, method: string, headers: Record<string, string>, body: string | undefined): Promise<{ status: number; bytes: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, agent, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const all = Buffer.concat(chunks);
+        resolve({ status: res.statusCode ?? 0, bytes: all.length, text: res.statusCode === 200 || res.statusCode === 304 ? '' : all.toString().slice(0, 300) });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 /** Makes `dir` an embedded data folder holding the feature-model data set (`more` adds to it), then closes it. */

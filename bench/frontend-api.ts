@@ -4,8 +4,8 @@
  * `POST /api/frontend`, with 1 and 8 connections, each context different (a new userId and sessionId per request).
  * Usage: npm run bench:frontend [-- --pg postgresql://postgres@127.0.0.1:5432/postgres] [-- --seconds 3]
  */
-import { Agent, request } from 'node:http';
-import { percentile, startBenchApp, TOKEN, createApiToken } from './bench-app';
+import { Agent } from 'node:http';
+import { createApiToken, percentile, send, startBenchApp, TOKEN } from './bench-app';
 import { PROJECT } from './feature-model-data';
 
 const args = process.argv.slice(2);
@@ -14,23 +14,6 @@ const pgBase = opt('--pg', process.env.DATABASE_URL ?? 'postgresql://postgres@12
 const seconds = Number(opt('--seconds', '3'));
 
 interface Shot { path: string; method?: string; body?: unknown; headers?: Record<string, string>; status: number }
-
-/** One request over a kept-alive connection of `agent`: its status and body size. */
-function send(agent: Agent, url: URL, method: string, headers: Record<string, string>, body: string | undefined): Promise<{ status: number; bytes: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method, agent, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const all = Buffer.concat(chunks);
-        resolve({ status: res.statusCode ?? 0, bytes: all.length, text: res.statusCode === 200 || res.statusCode === 304 ? '' : all.toString().slice(0, 300) });
-      });
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 /** `connections` loops, each sending one request after the other for `seconds`; prints one row. */
 async function run(base: string, label: string, connections: number, shot: (i: number) => Shot): Promise<void> {

@@ -26,18 +26,13 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { Agent, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { Agent } from 'node:http';
 import { loadavg } from 'node:os';
 import { Client } from 'pg';
-import { buildApp } from '../src/app';
 import { ensureAdminTokens } from '../src/domain/access/api-token.service';
-import { EventHub } from '../src/domain/events/event-hub';
-import { listenForEvents } from '../src/domain/events/event-listener';
 import { openOrm } from '../src/db/orm';
 import { fullGc } from '../src/idle-gc';
-import { createLogger } from '../src/logger';
-import { benchDatabase, createApiToken, migrateAndSeed, percentile, TOKEN } from './bench-app';
+import { benchDatabase, createApiToken, migrateAndSeed, percentile, send, serveAsServer, TOKEN } from './bench-app';
 import { FEATURES, PROJECT } from './feature-model-data';
 
 const args = process.argv.slice(2);
@@ -60,23 +55,6 @@ type DriverMessage = { phase: 'measuring' } | { phase: 'done'; times: number[]; 
 // ---------------------------------------------------------------------------------------------------------------
 // The driver (child process): `connections` loops, each one request after the other over a kept-alive connection.
 
-/** One POST over a kept-alive connection of `agent`: its status, body size, and the start of a body that is no 200/304. */
-function send(agent: Agent, url: URL, headers: Record<string, string>, body: string): Promise<{ status: number; bytes: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', agent, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const all = Buffer.concat(chunks);
-        resolve({ status: res.statusCode ?? 0, bytes: all.length, text: res.statusCode === 200 || res.statusCode === 304 ? '' : all.toString().slice(0, 300) });
-      });
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
 async function drive(job: Job): Promise<void> {
   const agent = new Agent({ keepAlive: true, maxSockets: job.connections });
   const url = new URL(job.base + job.shot.path);
@@ -87,7 +65,7 @@ async function drive(job: Job): Promise<void> {
   const loop = async (until: number, record: boolean) => {
     while (Date.now() < until) {
       const start = process.hrtime.bigint();
-      const res = await send(agent, url, headers, body);
+      const res = await send(agent, url, 'POST', headers, body);
       if (res.status !== job.shot.status) throw new Error(`${job.label}: status ${res.status}, expected ${job.shot.status}: ${res.text}`);
       if (record) { times.push(Number(process.hrtime.bigint() - start) / 1e6); bytes = res.bytes; }
     }
@@ -145,14 +123,7 @@ async function main(): Promise<void> {
       if (showSql) { const k = sql.replace(/\s+/g, ' ').slice(0, 100); statements.set(k, (statements.get(k) ?? 0) + 1); }
     } });
     await ensureAdminTokens(orm.em, [TOKEN]);
-    // As src/server.ts: on PostgreSQL, commits announced by NOTIFY with one listener connection; embedded, a local hub.
-    const logger = createLogger('silent');
-    const eventHub = new EventHub(kind === 'pg' ? 'notify' : 'local');
-    const listener = kind === 'pg' ? listenForEvents(orm, db.url, eventHub, logger) : undefined;
-    await listener?.ready;
-    const app = buildApp({ orm, logger, eventHub });
-    const server = await new Promise<Server>((resolve) => { const s = app.listen(0, '127.0.0.1', () => resolve(s)); });
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const { base, close: stopServing } = await serveAsServer(orm, db.url, kind);
     const dbName = new URL(db.url).pathname.slice(1);
     if (kind === 'pg') { admin = new Client({ connectionString: pgBase }); await admin.connect(); }
     try {
@@ -254,10 +225,7 @@ async function main(): Promise<void> {
       console.log('- /api/frontend has no single-flag path: a frontend SDK reads one flag from the same POST that answers all enabled flags, so its row is the comparison for the single and the bulk OFREP rows.');
     } finally {
       driver?.send('exit');
-      await new Promise((r) => server.close(r));
-      await app.close();
-      eventHub.close();
-      await listener?.stop();
+      await stopServing();
       await orm.close(true);
     }
   } finally {

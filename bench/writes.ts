@@ -21,16 +21,10 @@
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Client } from 'pg';
-import { buildApp } from '../src/app';
 import { openOrm } from '../src/db/orm';
 import { ensureAdminTokens } from '../src/domain/access/api-token.service';
-import { EventHub } from '../src/domain/events/event-hub';
-import { listenForEvents } from '../src/domain/events/event-listener';
-import { createLogger } from '../src/logger';
-import { benchDatabase, migrateAndSeed, percentile } from './bench-app';
+import { benchDatabase, migrateAndSeed, percentile, serveAsServer } from './bench-app';
 import { F, requestsOf, STEPS } from './writes-sequence';
 
 const args = process.argv.slice(2);
@@ -164,14 +158,7 @@ async function flagdeck(kind: 'pg' | 'embedded'): Promise<void> {
     });
     const orm = await openOrm({ url: db.url, poolMax: kind === 'pg' ? 10 : 1, holdConnection: kind === 'embedded', onQuery: (sql) => statements.push(sql) });
     await ensureAdminTokens(orm.em, [TOKEN]);
-    // As src/server.ts runs: commits announced by NOTIFY on PostgreSQL, in process on the embedded database.
-    const logger = createLogger('silent');
-    const eventHub = new EventHub(kind === 'pg' ? 'notify' : 'local');
-    const listener = kind === 'pg' ? listenForEvents(orm, db.url, eventHub, logger) : undefined;
-    await listener?.ready;
-    const app = buildApp({ orm, logger, eventHub });
-    const server = await new Promise<Server>((resolve) => { const s = app.listen(0, '127.0.0.1', () => resolve(s)); });
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const { base, close: stopServing } = await serveAsServer(orm, db.url, kind);
     try {
       // Statements per step: 10 sequences, one at a time, after 5 that warm the caches.
       const counts: number[][] = STEPS.map(() => []);
@@ -200,10 +187,7 @@ async function flagdeck(kind: 'pg' | 'embedded'): Promise<void> {
         print(`flagdeck ${kind}`, { ...figures, sysMs: (sys() - sys0) / (sequences + WARMUP) });
       }
     } finally {
-      await new Promise((r) => server.close(r));
-      await app.close();
-      eventHub.close();
-      await listener?.stop();
+      await stopServing();
       await orm.close(true);
     }
   } finally {
