@@ -14,6 +14,7 @@ import { listenForEvents } from '../src/domain/events/event-listener';
 import { openOrm } from '../src/db/orm';
 import { createLogger } from '../src/logger';
 import { FEATURES, PROJECT, seedFeatureModel } from './feature-model-data';
+import { percentile } from './figures';
 
 export const TOKEN = '*:*.bench-feature-model-token';
 
@@ -71,8 +72,7 @@ export async function startBenchApp(pgBase: string, options: BenchAppOptions = {
   };
 }
 
-/** The p-th percentile of an ascending list (nearest rank). */
-export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+export { percentile };
 
 /**
  * One request as the benches send it (GET, or POST of a JSON body, with `token`): its time in ms and its body. Anything

@@ -10,16 +10,14 @@
 import type { Page } from 'playwright-core';
 import { ADMIN_PASSWORD, signIn, startUi } from '../test/support/ui-browser';
 import { seededName, seedFlags } from '../test/support/ui-seed';
+import { figureLine } from './figures';
 
 const arg = (name: string, fallback: number) => { const i = process.argv.indexOf(name); return i > 0 ? Number(process.argv[i + 1]) : fallback; };
 const RUNS = arg('--runs', 5);
 const PROJECTS = arg('--projects', 10);
 const PER_PROJECT = arg('--flags', 1000);
 
-const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
-const p = (xs: number[], q: number) => { const s = sorted(xs); return s[Math.min(s.length - 1, Math.ceil((q / 100) * s.length) - 1)]; };
-const line = (label: string, xs: number[], goal: string) =>
-  console.log(`| ${label.padEnd(52)} | ${String(xs.length).padStart(4)} | ${p(xs, 50).toFixed(1).padStart(8)} ms | ${Math.max(...xs).toFixed(1).padStart(8)} ms | ${goal.padEnd(10)} |`);
+const line = figureLine(52);
 
 async function main(): Promise<void> {
   const ui = await startUi();

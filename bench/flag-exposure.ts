@@ -16,15 +16,13 @@ import { startEmbeddedDatabase } from '../src/db/embedded';
 import { ADMIN_PASSWORD, signIn, startUi } from '../test/support/ui-browser';
 import { migrateAndSeed } from './bench-app';
 import { PROJECT } from './feature-model-data';
+import { figureLine } from './figures';
 
 const arg = (name: string, fallback: number) => { const i = process.argv.indexOf(name); return i > 0 ? Number(process.argv[i + 1]) : fallback; };
 const RUNS = arg('--runs', 7);
 const FLAG = 'feature-0000';
 
-const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
-const p = (xs: number[], q: number) => { const s = sorted(xs); return s[Math.min(s.length - 1, Math.ceil((q / 100) * s.length) - 1)]; };
-const line = (label: string, xs: number[], goal: string) =>
-  console.log(`| ${label.padEnd(62)} | ${String(xs.length).padStart(4)} | ${p(xs, 50).toFixed(1).padStart(8)} ms | ${Math.max(...xs).toFixed(1).padStart(8)} ms | ${goal.padEnd(10)} |`);
+const line = figureLine(62);
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'flagdeck-bench-exposure-'));

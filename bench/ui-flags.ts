@@ -16,6 +16,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { ADMIN_PASSWORD, signIn, startUi } from '../test/support/ui-browser';
 import { seededName, seedFlags } from '../test/support/ui-seed';
+import { figureLine } from './figures';
 
 const arg = (name: string, fallback: number) => { const i = process.argv.indexOf(name); return i > 0 ? Number(process.argv[i + 1]) : fallback; };
 const RUNS = arg('--runs', 7);
@@ -26,10 +27,7 @@ const STEP = arg('--step', 240);
 const PROJECT = 'bench';
 const PREFIX = 'feature';
 
-const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
-const p = (xs: number[], q: number) => { const s = sorted(xs); return s[Math.min(s.length - 1, Math.ceil((q / 100) * s.length) - 1)]; };
-const line = (label: string, xs: number[], goal: string) =>
-  console.log(`| ${label.padEnd(44)} | ${String(xs.length).padStart(4)} | ${p(xs, 50).toFixed(1).padStart(8)} ms | ${Math.max(...xs).toFixed(1).padStart(8)} ms | ${goal.padEnd(10)} |`);
+const line = figureLine(44);
 
 async function main(): Promise<void> {
   const ui = await startUi();
