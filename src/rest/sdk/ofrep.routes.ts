@@ -78,7 +78,6 @@ export function ofrepRouter(deps: SdkDeps, record: RecordEvaluation, events: Ofr
     const context = contextOf(req, res);
     if (!context) return;
     const { result, staleSince } = await service().evaluateAll(sdkPrincipal(req), context, req.ip);
-    const streams = [await events.connection(req)];
     const flags = JSON.stringify(result);
     const etag = `"${hash('sha1', flags, 'base64url')}"`;
     markStale(res, staleSince);
@@ -89,7 +88,8 @@ export function ofrepRouter(deps: SdkDeps, record: RecordEvaluation, events: Ofr
       res.status(304).end();
       return;
     }
-    const streamsJson = JSON.stringify(streams);
+    // Only a full answer names the stream: a revalidation's 304 reads no model version for it.
+    const streamsJson = JSON.stringify([await events.connection(req)]);
     res.type('application/json').send(`{"flags":${flags},"metadata":{},"eventStreams":${streamsJson},"refreshConnections":${streamsJson}}`);
   });
   return r;
