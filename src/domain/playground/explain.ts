@@ -41,8 +41,10 @@ function variantReason(reason: DecisionReason, variants: CompiledVariants, index
       if (value !== undefined && o.values.has(value)) return 'TARGETING_MATCH';
     }
   }
-  const drawn = variants.weights.filter((w) => w > 0).length > 1;
-  return drawn && reason === 'STATIC' ? 'SPLIT' : reason;
+  if (reason !== 'STATIC') return reason;
+  let weighted = 0;
+  for (const w of variants.weights) if (w > 0 && ++weighted > 1) return 'SPLIT';
+  return reason;
 }
 
 function explain(f: CompiledFeature, ctx: ResolvedContext, parentDecision: (index: number) => FeatureDecision): ExplainedDecision {
