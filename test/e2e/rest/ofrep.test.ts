@@ -118,6 +118,13 @@ describe('single evaluation: POST /ofrep/v1/evaluate/flags/{key}', () => {
     expect([byKey.status, byKey.body.value]).toEqual([200, true]);
     expect((await one('plain', {}, null as never)).status).toBe(401);
     expect((await app.post('/ofrep/v1/evaluate/flags/plain', {}, { token: null })).status).toBe(401);
+    // A person's access token is no SDK credential, as at the frontend API.
+    await ok(app.post('/api/admin/user-admin', { username: 'ofrep-user', password: 'Ofrep-Pass-4242', rootRole: 'Admin' }), 201);
+    const login = await app.post('/auth/simple/login', { username: 'ofrep-user', password: 'Ofrep-Pass-4242' }, { token: null });
+    const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
+    const pat = (await ok(app.post('/api/admin/user/tokens', { description: 'ofrep', expiresAt: '2100-01-01T00:00:00Z' }, { token: null, headers: { cookie } }), 201)).secret;
+    const refused = await one('plain', {}, pat);
+    expect([refused.status, refused.body.name]).toEqual([403, 'NoAccessError']);
   });
 });
 
